@@ -1,0 +1,106 @@
+//! `nimlab theorems`: list and verify the registered theorems.
+
+use super::{print_json, Context, PlainFormat};
+use crate::Status;
+use nimlab_engine::theorem::{CheckContext, Verdict};
+use nimlab_engine::{Error, Result};
+use serde_json::json;
+
+/// List the registered theorems, or verify them against brute force.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  nimlab theorems\n  nimlab theorems verify\n  nimlab theorems verify --size 128 --id ryuoh.thm-3.1 --format json"
+)]
+pub struct TheoremsArgs {
+    #[command(subcommand)]
+    action: Option<Action>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text", global = true)]
+    format: PlainFormat,
+}
+
+#[derive(clap::Subcommand)]
+enum Action {
+    /// List every theorem: id, statement, source.
+    List,
+    /// Check theorems by brute force on a window; exit 1 if any fails.
+    Verify {
+        /// Window size (each theorem derives its box from it).
+        #[arg(long, default_value_t = 64)]
+        size: usize,
+        /// Only the theorem with this id (or id prefix, e.g. `ryuoh`).
+        #[arg(long)]
+        id: Option<String>,
+    },
+}
+
+pub fn run(ctx: &Context, args: TheoremsArgs) -> Result<Status> {
+    let theorems = nimlab_games::all_theorems();
+    match args.action.unwrap_or(Action::List) {
+        Action::List => {
+            match args.format {
+                PlainFormat::Json => print_json(&json!(theorems
+                    .iter()
+                    .map(|t| json!({"id": t.id, "statement": t.statement, "source": t.source}))
+                    .collect::<Vec<_>>())),
+                PlainFormat::Text => {
+                    for t in &theorems {
+                        println!("{}\n    {}\n    source: {}", t.id, t.statement, t.source);
+                    }
+                }
+            }
+            Ok(Status::Ok)
+        }
+        Action::Verify { size, id } => {
+            if size == 0 {
+                return Err(Error::input("--size must be at least 1"));
+            }
+            let chosen: Vec<_> = theorems
+                .iter()
+                .filter(|t| {
+                    id.as_ref()
+                        .is_none_or(|i| t.id == *i || t.id.starts_with(i.as_str()))
+                })
+                .collect();
+            if chosen.is_empty() {
+                return Err(Error::input(format!(
+                    "no theorem with id '{}' (see nimlab theorems)",
+                    id.unwrap_or_default()
+                )));
+            }
+            let check = CheckContext {
+                size,
+                memory_limit: ctx.memory_limit,
+                progress: &ctx.progress,
+            };
+            let mut all_hold = true;
+            let mut report = Vec::new();
+            for t in chosen {
+                let verdict = t.verify(&check)?;
+                all_hold &= verdict.holds();
+                match args.format {
+                    PlainFormat::Text => match &verdict {
+                        Verdict::Holds { window, checked } => {
+                            println!("{}: holds on {window} ({checked} cases)", t.id)
+                        }
+                        Verdict::Fails { counterexample } => {
+                            println!("{}: FAILS: {counterexample}", t.id)
+                        }
+                    },
+                    PlainFormat::Json => report.push(match &verdict {
+                        Verdict::Holds { window, checked } => json!({
+                            "id": t.id, "holds": true, "window": window, "checked": checked
+                        }),
+                        Verdict::Fails { counterexample } => json!({
+                            "id": t.id, "holds": false, "counterexample": counterexample
+                        }),
+                    }),
+                }
+            }
+            if args.format == PlainFormat::Json {
+                print_json(&json!(report));
+            }
+            Ok(if all_hold { Status::Ok } else { Status::Failed })
+        }
+    }
+}

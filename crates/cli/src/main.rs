@@ -1,0 +1,70 @@
+//! `nimlab`: the command line of the nimlab workbench. A thin surface: it parses
+//! arguments, calls the engine and the catalog, and prints. It knows no algorithm.
+
+mod commands;
+mod output;
+mod progress;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// nimlab — a workbench for impartial combinatorial games: Sprague–Grundy values,
+/// tables, conjecture checks and theorems.
+#[derive(Parser)]
+#[command(
+    name = "nimlab",
+    version,
+    about,
+    after_help = "Examples:\n  nimlab games\n  nimlab value wythoff 3,5\n  nimlab table 'ryuoh(p=3)' --size 13\n  nimlab theorems verify"
+)]
+struct Cli {
+    /// Most memory a table may use, e.g. 512M, 8G (default: half of physical memory).
+    #[arg(long, global = true, value_name = "BYTES")]
+    max_memory: Option<String>,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Games(commands::games::GamesArgs),
+    Value(commands::value::ValueArgs),
+    Moves(commands::value::MovesArgs),
+    Table(commands::table::TableArgs),
+    Theorems(commands::theorems::TheoremsArgs),
+}
+
+/// What a command reports besides its output.
+pub enum Status {
+    /// Everything held (exit 0).
+    Ok,
+    /// A check found a counterexample or mismatch (exit 1).
+    Failed,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let ctx = match commands::Context::new(cli.max_memory.as_deref()) {
+        Ok(c) => c,
+        Err(e) => return fail(&e),
+    };
+    let result = match cli.command {
+        Command::Games(a) => commands::games::run(&ctx, a),
+        Command::Value(a) => commands::value::run_value(&ctx, a),
+        Command::Moves(a) => commands::value::run_moves(&ctx, a),
+        Command::Table(a) => commands::table::run(&ctx, a),
+        Command::Theorems(a) => commands::theorems::run(&ctx, a),
+    };
+    match result {
+        Ok(Status::Ok) => ExitCode::SUCCESS,
+        Ok(Status::Failed) => ExitCode::from(1),
+        Err(e) => fail(&e),
+    }
+}
+
+/// Bad input: one line on stderr, exit code 2, nothing on stdout.
+fn fail(e: &nimlab_engine::Error) -> ExitCode {
+    eprintln!("nimlab: error: {e}");
+    ExitCode::from(2)
+}

@@ -1,0 +1,230 @@
+//! The game abstraction: positions are vectors of natural numbers, a game lists the
+//! options of a position.
+
+use crate::error::{Error, Result};
+
+/// One coordinate of a position (a heap size, a row index, a flag …).
+pub type Coord = u64;
+
+/// A position: one [`Coord`] per dimension of the game.
+pub type Position = Vec<Coord>;
+
+/// An impartial, short game.
+///
+/// Implementors describe the *rules* only; the engine does all evaluation. The contract:
+/// * positions are vectors of [`Coord`] of length [`Game::dimension`] (unless
+///   [`Game::accepts_dimension`] allows others, as Nim does for any number of heaps);
+/// * every move strictly lowers [`Game::rank`] (so every play ends); the engine checks
+///   this and reports [`Error::Contract`] instead of looping;
+/// * a position without options is terminal; its value is [`Game::terminal_value`]
+///   (0 in normal play, 1 in misère play).
+///
+/// ```
+/// use nimlab_engine::{Game, Coord};
+/// /// Two heaps; take any number from one heap (two-heap Nim).
+/// struct TwoHeapNim;
+/// impl Game for TwoHeapNim {
+///     fn spec(&self) -> String { "nim2".into() }
+///     fn dimension(&self) -> usize { 2 }
+///     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+///         for u in 0..p[0] { visit(&[u, p[1]]); }
+///         for v in 0..p[1] { visit(&[p[0], v]); }
+///     }
+/// }
+/// assert_eq!(TwoHeapNim.options(&[1, 1]), vec![vec![0, 1], vec![1, 0]]);
+/// ```
+pub trait Game: Send + Sync {
+    /// Canonical text of the game, e.g. `ryuoh(p=3)`; parsing it gives the same game.
+    fn spec(&self) -> String;
+
+    /// Number of coordinates of a position (and of a table's box).
+    fn dimension(&self) -> usize;
+
+    /// Whether positions of `m` coordinates are accepted (default: `m == dimension()`).
+    fn accepts_dimension(&self, m: usize) -> bool {
+        m == self.dimension()
+    }
+
+    /// Calls `visit` once for each option of `pos` (the order is free; duplicates are
+    /// allowed and harmless). `pos` is a legal position.
+    fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord]));
+
+    /// `None` if `pos` is a legal position, else why not (e.g. "y must be ≤ f(z)").
+    /// The dimension is checked before this is called.
+    fn position_error(&self, _pos: &[Coord]) -> Option<String> {
+        None
+    }
+
+    /// A measure that every move strictly lowers. Default: the sum of coordinates,
+    /// right for every take-away game (SPEC §3).
+    fn rank(&self, pos: &[Coord]) -> u128 {
+        pos.iter().map(|&c| c as u128).sum()
+    }
+
+    /// Whether every option is ≤ its position in every coordinate. Then a table over a
+    /// box can be filled in plain index order and never leaves the box.
+    fn is_downward_closed(&self) -> bool {
+        false
+    }
+
+    /// Value of a terminal position: 0 in normal play (default), 1 in misère play.
+    fn terminal_value(&self) -> u32 {
+        0
+    }
+
+    /// Names of the coordinates, for table headers and formulas.
+    fn coordinate_names(&self) -> Vec<String> {
+        default_coordinate_names(self.dimension())
+    }
+
+    /// The table box for `size`: how many values of each coordinate a table of this
+    /// size covers. Default `[size; dimension]`; a flag coordinate would use 2.
+    fn table_box(&self, size: usize) -> Vec<usize> {
+        vec![size; self.dimension()]
+    }
+
+    /// All options of `pos`, collected.
+    fn options(&self, pos: &[Coord]) -> Vec<Position> {
+        let mut out = Vec::new();
+        self.for_each_option(pos, &mut |o| out.push(o.to_vec()));
+        out
+    }
+
+    /// Checks dimension and legality of `pos`, with a message naming the problem.
+    fn check_position(&self, pos: &[Coord]) -> Result<()> {
+        if !self.accepts_dimension(pos.len()) {
+            return Err(Error::input(format!(
+                "position {} has {} coordinate{} but {} needs {}",
+                format_position(pos),
+                pos.len(),
+                if pos.len() == 1 { "" } else { "s" },
+                self.spec(),
+                self.dimension()
+            )));
+        }
+        match self.position_error(pos) {
+            Some(why) => Err(Error::input(format!(
+                "{} is not a position of {}: {why}",
+                format_position(pos),
+                self.spec()
+            ))),
+            None => Ok(()),
+        }
+    }
+}
+
+impl<G: Game + ?Sized> Game for Box<G> {
+    fn spec(&self) -> String {
+        (**self).spec()
+    }
+    fn dimension(&self) -> usize {
+        (**self).dimension()
+    }
+    fn accepts_dimension(&self, m: usize) -> bool {
+        (**self).accepts_dimension(m)
+    }
+    fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+        (**self).for_each_option(pos, visit)
+    }
+    fn position_error(&self, pos: &[Coord]) -> Option<String> {
+        (**self).position_error(pos)
+    }
+    fn rank(&self, pos: &[Coord]) -> u128 {
+        (**self).rank(pos)
+    }
+    fn is_downward_closed(&self) -> bool {
+        (**self).is_downward_closed()
+    }
+    fn terminal_value(&self) -> u32 {
+        (**self).terminal_value()
+    }
+    fn coordinate_names(&self) -> Vec<String> {
+        (**self).coordinate_names()
+    }
+    fn table_box(&self, size: usize) -> Vec<usize> {
+        (**self).table_box(size)
+    }
+}
+
+/// `x, y` for two coordinates, `n` for one, `x0, x1, …` otherwise.
+pub fn default_coordinate_names(m: usize) -> Vec<String> {
+    match m {
+        1 => vec!["n".into()],
+        2 => vec!["x".into(), "y".into()],
+        _ => (0..m).map(|i| format!("x{i}")).collect(),
+    }
+}
+
+/// Outcome class of a position in two-player play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// The previous player (the one who just moved) wins: Grundy value 0.
+    P,
+    /// The next player (the one to move) wins.
+    N,
+}
+
+impl Outcome {
+    /// The outcome of a position with Grundy value `g`.
+    pub fn of(g: u32) -> Self {
+        if g == 0 {
+            Outcome::P
+        } else {
+            Outcome::N
+        }
+    }
+
+    /// `"P"` or `"N"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::P => "P",
+            Outcome::N => "N",
+        }
+    }
+}
+
+/// Parses `3,5` (spaces allowed) into a position.
+///
+/// ```
+/// use nimlab_engine::parse_position;
+/// assert_eq!(parse_position("3, 5").unwrap(), vec![3, 5]);
+/// assert!(parse_position("3,-1").is_err());
+/// assert!(parse_position("3,x").is_err());
+/// ```
+pub fn parse_position(text: &str) -> Result<Position> {
+    let t = text.trim();
+    let t = t
+        .strip_prefix('(')
+        .and_then(|s| s.strip_suffix(')'))
+        .unwrap_or(t);
+    if t.trim().is_empty() {
+        return Err(Error::input("empty position (write coordinates like 3,5)"));
+    }
+    t.split(',')
+        .enumerate()
+        .map(|(i, part)| {
+            let p = part.trim();
+            if p.starts_with('-') {
+                Err(Error::input(format!(
+                    "position coordinate {} is negative: '{p}'",
+                    i + 1
+                )))
+            } else {
+                p.parse::<Coord>().map_err(|_| {
+                    Error::input(format!(
+                        "position coordinate {} is not a natural number: '{p}'",
+                        i + 1
+                    ))
+                })
+            }
+        })
+        .collect()
+}
+
+/// `3,5` — the inverse of [`parse_position`].
+pub fn format_position(pos: &[Coord]) -> String {
+    pos.iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
+}

@@ -1,0 +1,45 @@
+//! # nimlab-engine
+//!
+//! The game-agnostic core of nimlab. It knows no particular game: a game is anything
+//! implementing [`Game`] (positions are vectors of natural numbers, a move goes to an
+//! *option*), and the engine computes Sprague–Grundy values of single positions
+//! ([`Solver`]), dense tables over boxes ([`grundy_table`]), and checks claimed closed
+//! forms against brute force ([`theorem`]). It also holds the arithmetic the theory
+//! needs: mex ([`mex`]), nim sums in every base of the seeds ([`nimarith`]).
+//!
+//! ```
+//! use nimlab_engine::{Game, Coord, Solver};
+//!
+//! /// One heap; take 1 or 2.
+//! struct TakeOneOrTwo;
+//! impl Game for TakeOneOrTwo {
+//!     fn spec(&self) -> String { "take12".into() }
+//!     fn dimension(&self) -> usize { 1 }
+//!     fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+//!         for t in 1..=2 {
+//!             if pos[0] >= t { visit(&[pos[0] - t]); }
+//!         }
+//!     }
+//! }
+//! let mut solver = Solver::new(&TakeOneOrTwo);
+//! assert_eq!(solver.grundy(&[7]).unwrap(), 1); // 7 mod 3
+//! ```
+
+pub mod error;
+pub mod game;
+pub mod memory;
+pub mod mex;
+pub mod nimarith;
+pub mod progress;
+pub mod solver;
+pub mod table;
+pub mod theorem;
+
+pub use error::{Error, Result};
+pub use game::{parse_position, Coord, Game, Outcome, Position};
+pub use memory::MemoryLimit;
+pub use mex::{mex, MexScratch};
+pub use progress::{NoProgress, Progress};
+pub use solver::{analyse, Analysis, MoveInfo, Solver};
+pub use table::{grundy_table, GrundyTable, TableOptions, INVALID};
+pub use theorem::{Theorem, Verdict};

@@ -1,0 +1,268 @@
+//! Grundy values of single positions: memoized and iterative.
+//!
+//! The solver first discovers every position reachable from the one asked about (an
+//! explicit stack, no recursion), then evaluates them in increasing [`Game::rank`], so
+//! each option is known before the position that needs it. A chain of a million
+//! positions is just a million entries, never a million stack frames.
+
+use crate::error::{Error, Result};
+use crate::game::{format_position, Coord, Game, Outcome, Position};
+use crate::memory::MemoryLimit;
+use crate::mex::MexScratch;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Memoizing evaluator of Grundy values for one game.
+///
+/// ```
+/// use nimlab_engine::{Game, Coord, Solver};
+/// struct Heap; // one heap, take any positive number: G(n) = n
+/// impl Game for Heap {
+///     fn spec(&self) -> String { "heap".into() }
+///     fn dimension(&self) -> usize { 1 }
+///     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+///         for u in 0..p[0] { visit(&[u]); }
+///     }
+/// }
+/// let mut solver = Solver::new(&Heap);
+/// assert_eq!(solver.grundy(&[300]).unwrap(), 300);
+/// ```
+pub struct Solver<'g> {
+    game: &'g dyn Game,
+    memo: FxHashMap<Position, u32>,
+    limit: MemoryLimit,
+    scratch: MexScratch,
+    values: Vec<u32>,
+}
+
+impl<'g> Solver<'g> {
+    /// A solver with the default memory limit.
+    pub fn new(game: &'g dyn Game) -> Self {
+        Self::with_memory_limit(game, MemoryLimit::default())
+    }
+
+    /// A solver that refuses to memoize more than `limit` allows.
+    pub fn with_memory_limit(game: &'g dyn Game, limit: MemoryLimit) -> Self {
+        Solver {
+            game,
+            memo: FxHashMap::default(),
+            limit,
+            scratch: MexScratch::default(),
+            values: Vec::new(),
+        }
+    }
+
+    /// The game being solved.
+    pub fn game(&self) -> &'g dyn Game {
+        self.game
+    }
+
+    /// Number of memoized positions.
+    pub fn memo_len(&self) -> usize {
+        self.memo.len()
+    }
+
+    /// The Grundy value of `pos` (which must be a legal position).
+    pub fn grundy(&mut self, pos: &[Coord]) -> Result<u32> {
+        if let Some(&v) = self.memo.get(pos) {
+            return Ok(v);
+        }
+        let order = self.discover(pos)?;
+        for p in order {
+            let v = self.evaluate_known_options(&p);
+            self.memo.insert(p, v);
+        }
+        Ok(self.memo[pos])
+    }
+
+    /// Every not-yet-memoized position reachable from `root`, sorted by rank.
+    fn discover(&self, root: &[Coord]) -> Result<Vec<Position>> {
+        let game = self.game;
+        let per_entry = 96 + 16 * root.len() as u64;
+        let mut seen: FxHashSet<Position> = FxHashSet::default();
+        let mut stack: Vec<Position> = vec![root.to_vec()];
+        seen.insert(root.to_vec());
+        let mut found: Vec<(u128, Position)> = Vec::new();
+        let mut contract_error: Option<Error> = None;
+        while let Some(p) = stack.pop() {
+            let rank = game.rank(&p);
+            game.for_each_option(&p, &mut |o| {
+                if contract_error.is_some() {
+                    return;
+                }
+                if game.rank(o) >= rank {
+                    contract_error = Some(Error::Contract(format!(
+                        "{} moves from {} to {} without lowering its rank",
+                        game.spec(),
+                        format_position(&p),
+                        format_position(o)
+                    )));
+                    return;
+                }
+                if !self.memo.contains_key(o) && !seen.contains(o) {
+                    seen.insert(o.to_vec());
+                    stack.push(o.to_vec());
+                }
+            });
+            if let Some(e) = contract_error {
+                return Err(e);
+            }
+            found.push((rank, p));
+            if found.len() % 65536 == 0 {
+                let needed = (self.memo.len() + 2 * found.len()) as u64 * per_entry;
+                self.limit.check(
+                    &format!(
+                        "evaluating {} at {} ({}+ positions)",
+                        game.spec(),
+                        format_position(root),
+                        found.len()
+                    ),
+                    needed,
+                )?;
+            }
+        }
+        found.sort_unstable_by_key(|(r, _)| *r);
+        Ok(found.into_iter().map(|(_, p)| p).collect())
+    }
+
+    /// mex over the options of `p`, all of which are memoized.
+    fn evaluate_known_options(&mut self, p: &[Coord]) -> u32 {
+        let memo = &self.memo;
+        let values = &mut self.values;
+        values.clear();
+        self.game.for_each_option(p, &mut |o| values.push(memo[o]));
+        if values.is_empty() {
+            return self.game.terminal_value();
+        }
+        self.scratch.clear(values.len());
+        for &v in values.iter() {
+            self.scratch.insert(v);
+        }
+        self.scratch.mex()
+    }
+}
+
+/// One option of a position with its Grundy value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveInfo {
+    /// The position moved to.
+    pub position: Position,
+    /// Its Grundy value.
+    pub grundy: u32,
+}
+
+/// Everything a player wants to know about a position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Analysis {
+    /// The position analysed.
+    pub position: Position,
+    /// Its Grundy value.
+    pub grundy: u32,
+    /// P or N.
+    pub outcome: Outcome,
+    /// Every option (without duplicates, in the game's order) with its value.
+    pub options: Vec<MoveInfo>,
+}
+
+impl Analysis {
+    /// The winning moves: options of value 0 (none from a P-position).
+    pub fn winning_moves(&self) -> impl Iterator<Item = &MoveInfo> {
+        self.options.iter().filter(|m| m.grundy == 0)
+    }
+}
+
+/// Grundy value, outcome and every option's value of `pos`, after checking that `pos`
+/// is a legal position of `game`.
+///
+/// ```
+/// use nimlab_engine::{analyse, Game, Coord, MemoryLimit, Outcome};
+/// struct Heap;
+/// impl Game for Heap {
+///     fn spec(&self) -> String { "heap".into() }
+///     fn dimension(&self) -> usize { 1 }
+///     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+///         for u in 0..p[0] { visit(&[u]); }
+///     }
+/// }
+/// let a = analyse(&Heap, &[3], MemoryLimit::default()).unwrap();
+/// assert_eq!(a.outcome, Outcome::N);
+/// assert_eq!(a.winning_moves().next().unwrap().position, vec![0]);
+/// ```
+pub fn analyse(game: &dyn Game, pos: &[Coord], limit: MemoryLimit) -> Result<Analysis> {
+    game.check_position(pos)?;
+    let mut solver = Solver::with_memory_limit(game, limit);
+    let grundy = solver.grundy(pos)?;
+    let mut seen = FxHashSet::default();
+    let mut options = Vec::new();
+    for o in game.options(pos) {
+        if seen.insert(o.clone()) {
+            let g = solver.grundy(&o)?;
+            options.push(MoveInfo {
+                position: o,
+                grundy: g,
+            });
+        }
+    }
+    Ok(Analysis {
+        position: pos.to_vec(),
+        grundy,
+        outcome: Outcome::of(grundy),
+        options,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One heap, take exactly one: a chain.
+    struct Chain;
+    impl Game for Chain {
+        fn spec(&self) -> String {
+            "chain".into()
+        }
+        fn dimension(&self) -> usize {
+            1
+        }
+        fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+            if p[0] > 0 {
+                visit(&[p[0] - 1]);
+            }
+        }
+    }
+
+    #[test]
+    fn a_chain_of_a_million_does_not_overflow_the_stack() {
+        let mut s = Solver::new(&Chain);
+        assert_eq!(s.grundy(&[1_000_000]).unwrap(), 0);
+        assert_eq!(s.grundy(&[999_999]).unwrap(), 1);
+    }
+
+    /// A broken game whose move does not lower the rank.
+    struct Loop;
+    impl Game for Loop {
+        fn spec(&self) -> String {
+            "loop".into()
+        }
+        fn dimension(&self) -> usize {
+            1
+        }
+        fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+            visit(&[p[0] + 1]);
+        }
+    }
+
+    #[test]
+    fn a_game_that_does_not_end_is_reported() {
+        let err = Solver::new(&Loop).grundy(&[0]).unwrap_err();
+        assert!(matches!(err, Error::Contract(_)));
+    }
+
+    #[test]
+    fn memory_limit_is_enforced() {
+        let mut s = Solver::with_memory_limit(&Chain, MemoryLimit::new(1 << 20));
+        assert!(matches!(
+            s.grundy(&[10_000_000]).unwrap_err(),
+            Error::TooLarge { .. }
+        ));
+    }
+}

@@ -1,0 +1,295 @@
+//! Dense Grundy tables over boxes `[0,d0) × [0,d1) × …`.
+//!
+//! Storage is row-major with the *first* coordinate fastest, so for two coordinates
+//! `values[x + d0 * y]` — row `y`, column `x`, as the papers print their tables.
+
+use crate::error::{Error, Result};
+use crate::game::{format_position, Coord, Game, Position};
+use crate::memory::MemoryLimit;
+use crate::mex::MexScratch;
+use crate::progress::{NoProgress, Progress};
+use crate::solver::Solver;
+
+/// Marks a cell of the box that is not a legal position of the game.
+pub const INVALID: u32 = u32::MAX;
+/// Marks a cell not computed yet (never visible outside this module).
+const UNFILLED: u32 = u32::MAX - 1;
+
+/// Grundy values of every position in a box.
+///
+/// ```
+/// use nimlab_engine::GrundyTable;
+/// let t = GrundyTable::from_parts(vec![2, 2], vec![0, 1, 1, 0]).unwrap();
+/// assert_eq!(t.get(&[1, 0]), Some(1));
+/// assert_eq!(t.get(&[2, 0]), None);
+/// assert_eq!(t.position_of(3), vec![1, 1]);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GrundyTable {
+    dims: Vec<usize>,
+    values: Vec<u32>,
+}
+
+impl GrundyTable {
+    /// A table from its box and its values in storage order ([`INVALID`] for cells that
+    /// are not positions). Errors if the lengths disagree.
+    pub fn from_parts(dims: Vec<usize>, values: Vec<u32>) -> Result<Self> {
+        let cells = cell_count(&dims)?;
+        if cells != values.len() as u64 {
+            return Err(Error::input(format!(
+                "table box has {cells} cells but {} values were given",
+                values.len()
+            )));
+        }
+        Ok(GrundyTable { dims, values })
+    }
+
+    /// The box: number of values of each coordinate.
+    pub fn dims(&self) -> &[usize] {
+        &self.dims
+    }
+
+    /// All values in storage order (first coordinate fastest).
+    pub fn values(&self) -> &[u32] {
+        &self.values
+    }
+
+    /// Consumes the table, giving its values.
+    pub fn into_values(self) -> Vec<u32> {
+        self.values
+    }
+
+    /// Storage index of `pos`, if it lies in the box.
+    #[inline]
+    pub fn index(&self, pos: &[Coord]) -> Option<usize> {
+        box_index(&self.dims, pos)
+    }
+
+    /// The value at `pos`; `None` outside the box or where `pos` is not a position.
+    pub fn get(&self, pos: &[Coord]) -> Option<u32> {
+        let v = self.values[self.index(pos)?];
+        (v != INVALID).then_some(v)
+    }
+
+    /// The position stored at `index`.
+    pub fn position_of(&self, mut index: usize) -> Position {
+        self.dims
+            .iter()
+            .map(|&d| {
+                let c = index % d;
+                index /= d;
+                c as Coord
+            })
+            .collect()
+    }
+
+    /// Iterates `(position, value)` over the legal positions of the box.
+    pub fn iter(&self) -> impl Iterator<Item = (Position, u32)> + '_ {
+        self.values
+            .iter()
+            .enumerate()
+            .filter(|(_, &v)| v != INVALID)
+            .map(|(i, &v)| (self.position_of(i), v))
+    }
+
+    /// The largest value in the table (0 for an empty table).
+    pub fn max_value(&self) -> u32 {
+        self.values
+            .iter()
+            .copied()
+            .filter(|&v| v != INVALID)
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// Index of `pos` in a box stored first-coordinate-fastest.
+#[inline]
+pub fn box_index(dims: &[usize], pos: &[Coord]) -> Option<usize> {
+    if pos.len() != dims.len() {
+        return None;
+    }
+    let mut index = 0usize;
+    for (&c, &d) in pos.iter().zip(dims).rev() {
+        if c >= d as Coord {
+            return None;
+        }
+        index = index * d + c as usize;
+    }
+    Some(index)
+}
+
+/// Number of cells of a box, or an error if it overflows.
+pub fn cell_count(dims: &[usize]) -> Result<u64> {
+    dims.iter().try_fold(1u64, |acc, &d| {
+        acc.checked_mul(d as u64)
+            .ok_or_else(|| Error::input("table box is too large to count its cells"))
+    })
+}
+
+/// How to compute a table.
+pub struct TableOptions<'a> {
+    /// Refuse tables whose estimate exceeds this.
+    pub memory_limit: MemoryLimit,
+    /// Receives progress in cells.
+    pub progress: &'a dyn Progress,
+}
+
+impl Default for TableOptions<'_> {
+    fn default() -> Self {
+        TableOptions {
+            memory_limit: MemoryLimit::default(),
+            progress: &NoProgress,
+        }
+    }
+}
+
+/// Bytes a generic table over `dims` needs (values, plus the fill order when the game
+/// is not downward closed).
+pub fn estimate_table_bytes(dims: &[usize], downward_closed: bool) -> Result<u64> {
+    let cells = cell_count(dims)?;
+    let per_cell = if downward_closed { 4 } else { 4 + 24 };
+    cells
+        .checked_mul(per_cell)
+        .ok_or_else(|| Error::input("table box is too large"))
+}
+
+/// Describes a box for messages: `table 13x13`.
+pub fn describe_box(dims: &[usize]) -> String {
+    let d: Vec<String> = dims.iter().map(|d| d.to_string()).collect();
+    format!("table {}", d.join("x"))
+}
+
+/// The Grundy value of every position of `game` in the box `dims`.
+///
+/// Cells that are not legal positions hold [`INVALID`]. The memory needed is estimated
+/// first and refused past `opts.memory_limit`. Options outside the box (possible when
+/// moves may raise a coordinate) are evaluated by a [`Solver`].
+///
+/// ```
+/// use nimlab_engine::{grundy_table, Game, Coord, TableOptions};
+/// struct Nim2;
+/// impl Game for Nim2 {
+///     fn spec(&self) -> String { "nim".into() }
+///     fn dimension(&self) -> usize { 2 }
+///     fn is_downward_closed(&self) -> bool { true }
+///     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+///         for u in 0..p[0] { visit(&[u, p[1]]); }
+///         for v in 0..p[1] { visit(&[p[0], v]); }
+///     }
+/// }
+/// let t = grundy_table(&Nim2, &[8, 8], &TableOptions::default()).unwrap();
+/// assert_eq!(t.get(&[5, 3]), Some(5 ^ 3));
+/// ```
+pub fn grundy_table(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Result<GrundyTable> {
+    if dims.len() != game.dimension() {
+        return Err(Error::input(format!(
+            "{} has {} coordinates but the table box has {}",
+            game.spec(),
+            game.dimension(),
+            dims.len()
+        )));
+    }
+    let downward = game.is_downward_closed();
+    let needed = estimate_table_bytes(dims, downward)?;
+    opts.memory_limit.check(
+        &format!("{} for {}", describe_box(dims), game.spec()),
+        needed,
+    )?;
+    generic_table(game, dims, downward, opts)
+}
+
+/// The plain brute-force table: every cell is the mex of its options. This is the
+/// oracle every fast kernel is tested against.
+pub fn generic_table(
+    game: &dyn Game,
+    dims: &[usize],
+    downward: bool,
+    opts: &TableOptions,
+) -> Result<GrundyTable> {
+    let cells = cell_count(dims)? as usize;
+    let mut values = vec![UNFILLED; cells];
+    let mut table_pos: Position = vec![0; dims.len()];
+    let mut scratch = MexScratch::default();
+    let mut option_values: Vec<u32> = Vec::new();
+    let mut outside = Solver::with_memory_limit(game, opts.memory_limit);
+    let order: Option<Vec<usize>> = if downward {
+        None
+    } else {
+        let mut idx: Vec<(u128, usize)> = (0..cells)
+            .map(|i| {
+                fill_position(dims, i, &mut table_pos);
+                (game.rank(&table_pos), i)
+            })
+            .collect();
+        idx.sort_unstable();
+        Some(idx.into_iter().map(|(_, i)| i).collect())
+    };
+    let step = (cells / 1000).max(1);
+    opts.progress.start(cells as u64, "cells");
+    for k in 0..cells {
+        let i = order.as_ref().map_or(k, |o| o[k]);
+        fill_position(dims, i, &mut table_pos);
+        if game.position_error(&table_pos).is_some() {
+            values[i] = INVALID;
+            continue;
+        }
+        option_values.clear();
+        let mut failure: Option<Error> = None;
+        game.for_each_option(&table_pos, &mut |o| {
+            if failure.is_some() {
+                return;
+            }
+            match box_index(dims, o) {
+                Some(j) => {
+                    let v = values[j];
+                    if v >= UNFILLED {
+                        failure = Some(Error::Contract(format!(
+                            "{} moves from {} to {}, which {}",
+                            game.spec(),
+                            format_position(&table_pos),
+                            format_position(o),
+                            if v == INVALID {
+                                "is not a legal position"
+                            } else {
+                                "does not have a lower rank"
+                            }
+                        )));
+                    } else {
+                        option_values.push(v);
+                    }
+                }
+                None => match outside.grundy(o) {
+                    Ok(v) => option_values.push(v),
+                    Err(e) => failure = Some(e),
+                },
+            }
+        });
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        values[i] = if option_values.is_empty() {
+            game.terminal_value()
+        } else {
+            scratch.clear(option_values.len());
+            option_values.iter().for_each(|&v| scratch.insert(v));
+            scratch.mex()
+        };
+        if k % step == step - 1 {
+            opts.progress.advance(step as u64);
+        }
+    }
+    opts.progress.finish();
+    Ok(GrundyTable {
+        dims: dims.to_vec(),
+        values,
+    })
+}
+
+#[inline]
+fn fill_position(dims: &[usize], mut index: usize, pos: &mut [Coord]) {
+    for (c, &d) in pos.iter_mut().zip(dims) {
+        *c = (index % d) as Coord;
+        index /= d;
+    }
+}

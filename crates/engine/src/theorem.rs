@@ -1,0 +1,233 @@
+//! The theorem registry's engine side: a theorem is a claim about a game (a closed
+//! form, a set of P-positions, …) with a check that compares it with brute force.
+//! Games declare their theorems next to their rules; the engine verifies them.
+
+use crate::error::Result;
+use crate::game::{format_position, Coord, Game};
+use crate::memory::MemoryLimit;
+use crate::progress::{NoProgress, Progress};
+use crate::table::{grundy_table, GrundyTable, TableOptions};
+
+/// The result of checking a claim on a finite window.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// No counterexample in the window.
+    Holds {
+        /// The window checked, e.g. `[0,64)^2`.
+        window: String,
+        /// How many cases were compared.
+        checked: u64,
+    },
+    /// The first counterexample found.
+    Fails {
+        /// What disagrees, e.g. `G(3,5) = 6 but the formula gives 7`.
+        counterexample: String,
+    },
+}
+
+impl Verdict {
+    /// Whether the claim held.
+    pub fn holds(&self) -> bool {
+        matches!(self, Verdict::Holds { .. })
+    }
+
+    /// Combines verdicts of sub-checks: the first failure, else one window listing all.
+    pub fn all(parts: Vec<(String, Verdict)>) -> Verdict {
+        let mut windows = Vec::new();
+        let mut checked = 0;
+        for (label, v) in parts {
+            match v {
+                Verdict::Holds { window, checked: c } => {
+                    checked += c;
+                    windows.push(if label.is_empty() {
+                        window
+                    } else {
+                        format!("{window} for {label}")
+                    });
+                }
+                Verdict::Fails { counterexample } => {
+                    return Verdict::Fails {
+                        counterexample: if label.is_empty() {
+                            counterexample
+                        } else {
+                            format!("{label}: {counterexample}")
+                        },
+                    }
+                }
+            }
+        }
+        Verdict::Holds {
+            window: windows.join("; "),
+            checked,
+        }
+    }
+}
+
+/// How far and with what resources to check.
+pub struct CheckContext<'a> {
+    /// The window size requested (`--size`); each theorem picks its box from it.
+    pub size: usize,
+    /// Memory limit for tables.
+    pub memory_limit: MemoryLimit,
+    /// Progress sink.
+    pub progress: &'a dyn Progress,
+}
+
+impl CheckContext<'_> {
+    /// A context for `size` with default limits and no progress display.
+    pub fn with_size(size: usize) -> CheckContext<'static> {
+        CheckContext {
+            size,
+            memory_limit: MemoryLimit::default(),
+            progress: &NoProgress,
+        }
+    }
+
+    /// Table options matching this context.
+    pub fn table_options(&self) -> TableOptions<'_> {
+        TableOptions {
+            memory_limit: self.memory_limit,
+            progress: self.progress,
+        }
+    }
+}
+
+type CheckFn = dyn Fn(&CheckContext) -> Result<Verdict> + Send + Sync;
+
+/// A registered theorem.
+///
+/// ```
+/// use nimlab_engine::theorem::{Theorem, Verdict, CheckContext};
+/// let t = Theorem::new("demo", "0 = 0", "none", |_ctx| Ok(Verdict::Holds {
+///     window: "everywhere".into(), checked: 1 }));
+/// assert!(t.verify(&CheckContext::with_size(8)).unwrap().holds());
+/// ```
+pub struct Theorem {
+    /// Stable identifier, e.g. `ryuoh.thm-3.1`.
+    pub id: String,
+    /// The claim in words.
+    pub statement: String,
+    /// Where it comes from (a seed file, a paper).
+    pub source: String,
+    check: Box<CheckFn>,
+}
+
+impl Theorem {
+    /// A theorem with its brute-force check.
+    pub fn new(
+        id: impl Into<String>,
+        statement: impl Into<String>,
+        source: impl Into<String>,
+        check: impl Fn(&CheckContext) -> Result<Verdict> + Send + Sync + 'static,
+    ) -> Self {
+        Theorem {
+            id: id.into(),
+            statement: statement.into(),
+            source: source.into(),
+            check: Box::new(check),
+        }
+    }
+
+    /// Runs the check.
+    pub fn verify(&self, ctx: &CheckContext) -> Result<Verdict> {
+        (self.check)(ctx)
+    }
+}
+
+/// `[0,64)^2` or `[0,64)x[0,2)`.
+pub fn describe_window(dims: &[usize]) -> String {
+    if dims.iter().all(|&d| d == dims[0]) {
+        if dims.len() == 1 {
+            format!("[0,{})", dims[0])
+        } else {
+            format!("[0,{})^{}", dims[0], dims.len())
+        }
+    } else {
+        dims.iter()
+            .map(|d| format!("[0,{d})"))
+            .collect::<Vec<_>>()
+            .join("x")
+    }
+}
+
+/// Compares every value of a computed table with `claim` (the first mismatch fails).
+pub fn compare_table(
+    table: &GrundyTable,
+    claim: impl Fn(&[Coord]) -> u64,
+    claim_name: &str,
+) -> Verdict {
+    let mut checked = 0;
+    for (pos, g) in table.iter() {
+        let f = claim(&pos);
+        if f != g as u64 {
+            return Verdict::Fails {
+                counterexample: format!(
+                    "G({}) = {g} but {claim_name} gives {f}",
+                    format_position(&pos)
+                ),
+            };
+        }
+        checked += 1;
+    }
+    Verdict::Holds {
+        window: describe_window(table.dims()),
+        checked,
+    }
+}
+
+/// Checks `G = formula` on the box `dims` by brute force.
+///
+/// ```
+/// use nimlab_engine::{Game, Coord};
+/// use nimlab_engine::theorem::{check_grundy_formula, CheckContext};
+/// struct Nim2;
+/// impl Game for Nim2 {
+///     fn spec(&self) -> String { "nim".into() }
+///     fn dimension(&self) -> usize { 2 }
+///     fn is_downward_closed(&self) -> bool { true }
+///     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+///         for u in 0..p[0] { visit(&[u, p[1]]); }
+///         for v in 0..p[1] { visit(&[p[0], v]); }
+///     }
+/// }
+/// let ctx = CheckContext::with_size(16);
+/// assert!(check_grundy_formula(&Nim2, &[16, 16], &ctx, |p| p[0] ^ p[1]).unwrap().holds());
+/// assert!(!check_grundy_formula(&Nim2, &[16, 16], &ctx, |p| p[0] + p[1]).unwrap().holds());
+/// ```
+pub fn check_grundy_formula(
+    game: &dyn Game,
+    dims: &[usize],
+    ctx: &CheckContext,
+    formula: impl Fn(&[Coord]) -> u64,
+) -> Result<Verdict> {
+    let table = grundy_table(game, dims, &ctx.table_options())?;
+    Ok(compare_table(&table, formula, "the formula"))
+}
+
+/// Checks that the P-positions (value 0) on the box are exactly where `predicate` holds.
+pub fn check_p_positions(
+    game: &dyn Game,
+    dims: &[usize],
+    ctx: &CheckContext,
+    predicate: impl Fn(&[Coord]) -> bool,
+) -> Result<Verdict> {
+    let table = grundy_table(game, dims, &ctx.table_options())?;
+    let mut checked = 0;
+    for (pos, g) in table.iter() {
+        let claimed = predicate(&pos);
+        if claimed != (g == 0) {
+            return Ok(Verdict::Fails {
+                counterexample: format!(
+                    "({}) has G = {g} but the claim says it is {}a P-position",
+                    format_position(&pos),
+                    if claimed { "" } else { "not " }
+                ),
+            });
+        }
+        checked += 1;
+    }
+    Ok(Verdict::Holds {
+        window: describe_window(dims),
+        checked,
+    })
+}

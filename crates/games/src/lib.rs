@@ -1,0 +1,183 @@
+//! # nimlab-games
+//!
+//! The catalog: one module per game family (the file name is the game's name). Each
+//! module declares a [`Family`]: its rules (a [`Game`] implementation), parameters with
+//! defaults, position syntax, the seed it comes from, and the theorems that hold for it,
+//! each with a brute-force check the engine runs.
+//!
+//! ```
+//! use nimlab_games::parse_game;
+//! use nimlab_engine::Solver;
+//! let game = parse_game("ryuoh(p=3)").unwrap();
+//! assert_eq!(game.spec(), "ryuoh(p=3)");
+//! assert_eq!(Solver::new(&*game).grundy(&[4, 7]).unwrap(), 11); // Table 1
+//! ```
+
+pub mod nim;
+pub mod ryuoh;
+pub mod spec;
+pub mod subtraction;
+pub mod wythoff;
+
+use nimlab_engine::{Error, Game, Result, Theorem};
+use spec::{parse_int, parse_set, parse_spec, Spec};
+
+/// A declared parameter of a game family.
+#[derive(Debug, Clone, Copy)]
+pub struct Param {
+    /// Its name, as written in `name(key=value)`.
+    pub name: &'static str,
+    /// What values it takes, in words (`integer ≥ 1`, `finite set of positive integers`).
+    pub kind: &'static str,
+    /// Default value as text, if it may be omitted.
+    pub default: Option<&'static str>,
+    /// One line of meaning.
+    pub help: &'static str,
+}
+
+/// A game family of the catalog.
+pub struct Family {
+    /// Name used in specs (`ryuoh`).
+    pub name: &'static str,
+    /// One line of description.
+    pub summary: &'static str,
+    /// Parameters, in positional order.
+    pub params: &'static [Param],
+    /// How positions are written, e.g. `x,y (two heaps)`.
+    pub position_syntax: &'static str,
+    /// The seed (or other source) the game comes from.
+    pub seed: &'static str,
+    /// Builds an instance from checked arguments.
+    pub build: fn(&Args) -> Result<Box<dyn Game>>,
+    /// The theorems registered for this family.
+    pub theorems: fn() -> Vec<Theorem>,
+}
+
+/// Every family of the catalog.
+pub fn catalog() -> Vec<&'static Family> {
+    vec![
+        &nim::FAMILY,
+        &subtraction::FAMILY,
+        &wythoff::FAMILY,
+        &ryuoh::FAMILY,
+    ]
+}
+
+/// The family called `name`.
+pub fn family(name: &str) -> Result<&'static Family> {
+    catalog()
+        .into_iter()
+        .find(|f| f.name == name)
+        .ok_or_else(|| {
+            let known: Vec<&str> = catalog().iter().map(|f| f.name).collect();
+            Error::input(format!(
+                "unknown game '{name}' (known: {})",
+                known.join(", ")
+            ))
+        })
+}
+
+/// Every registered theorem of every family.
+pub fn all_theorems() -> Vec<Theorem> {
+    catalog().iter().flat_map(|f| (f.theorems)()).collect()
+}
+
+/// Parses a game specification and builds the game.
+///
+/// ```
+/// use nimlab_games::parse_game;
+/// assert_eq!(parse_game("subtraction(s={4,1,3})").unwrap().spec(), "subtraction(s={1,3,4})");
+/// assert!(parse_game("ryuoh(p=0)").is_err());
+/// assert!(parse_game("chess").is_err());
+/// ```
+pub fn parse_game(text: &str) -> Result<Box<dyn Game>> {
+    let spec = parse_spec(text)?;
+    let fam = family(&spec.name)?;
+    let args = Args::new(fam, &spec)?;
+    (fam.build)(&args)
+}
+
+/// Arguments of one game spec, checked against its family's parameters.
+pub struct Args {
+    game: &'static str,
+    params: &'static [Param],
+    values: Vec<(&'static str, String)>,
+}
+
+impl Args {
+    /// Matches the spec's arguments to the family's parameters (positional arguments
+    /// fill parameters in order); unknown or repeated parameters are errors.
+    pub fn new(family: &'static Family, spec: &Spec) -> Result<Self> {
+        let mut values: Vec<(&'static str, String)> = Vec::new();
+        for (i, (key, value)) in spec.args.iter().enumerate() {
+            let param = match key {
+                Some(k) => family.params.iter().find(|p| p.name == k).ok_or_else(|| {
+                    let names: Vec<&str> = family.params.iter().map(|p| p.name).collect();
+                    Error::input(format!(
+                        "{}: unknown parameter '{k}' (parameters: {})",
+                        family.name,
+                        if names.is_empty() {
+                            "none".to_string()
+                        } else {
+                            names.join(", ")
+                        }
+                    ))
+                })?,
+                None => family.params.get(i).ok_or_else(|| {
+                    Error::input(format!(
+                        "{}: too many arguments ('{value}' has no parameter)",
+                        family.name
+                    ))
+                })?,
+            };
+            if values.iter().any(|(n, _)| *n == param.name) {
+                return Err(Error::input(format!(
+                    "{}: parameter {} given twice",
+                    family.name, param.name
+                )));
+            }
+            values.push((param.name, value.clone()));
+        }
+        Ok(Args {
+            game: family.name,
+            params: family.params,
+            values,
+        })
+    }
+
+    /// The raw text of parameter `key`, or its default.
+    pub fn raw(&self, key: &str) -> Result<String> {
+        if let Some((_, v)) = self.values.iter().find(|(n, _)| *n == key) {
+            return Ok(v.clone());
+        }
+        self.params
+            .iter()
+            .find(|p| p.name == key)
+            .and_then(|p| p.default)
+            .map(str::to_string)
+            .ok_or_else(|| Error::input(format!("{}: parameter {key} is required", self.game)))
+    }
+
+    /// Integer parameter `key`, at least `min`.
+    pub fn int(&self, key: &str, min: i64) -> Result<i64> {
+        let v = parse_int(self.game, key, &self.raw(key)?)?;
+        if v < min {
+            return Err(Error::input(format!(
+                "{}: parameter {key} must be ≥ {min}, got {v}",
+                self.game
+            )));
+        }
+        Ok(v)
+    }
+
+    /// Set parameter `key` (sorted, without repeats).
+    pub fn set(&self, key: &str) -> Result<Vec<u64>> {
+        parse_set(self.game, key, &self.raw(key)?)
+    }
+}
+
+/// Formats a set as `{1,3,4}`.
+pub fn format_set(s: &[u64]) -> String {
+    let items: Vec<String> = s.iter().map(u64::to_string).collect();
+    format!("{{{}}}", items.join(","))
+}

@@ -1,0 +1,110 @@
+//! Generalized Ryuoh Nim (SPEC §1): a shogi dragon king moving toward (0,0). Rook moves
+//! along a row or column, plus diagonal steps (x−s, y−t) with s, t ≥ 1 and s + t ≤ p − 1.
+//! p = 3 is Ryuoh Nim itself; p = 1, 2 are two-heap Nim.
+
+use crate::{Args, Family, Param};
+use nimlab_engine::nimarith::nimhoff;
+use nimlab_engine::theorem::{check_grundy_formula, Verdict};
+use nimlab_engine::{Coord, Game, Result, Theorem};
+
+/// Generalized Ryuoh Nim with parameter `p ≥ 1`.
+///
+/// ```
+/// use nimlab_engine::Solver;
+/// use nimlab_games::ryuoh::Ryuoh;
+/// // Table 3 of the Ryuoh paper (p = 4): G(12, 4) = 8
+/// assert_eq!(Solver::new(&Ryuoh { p: 4 }).grundy(&[12, 4]).unwrap(), 8);
+/// ```
+#[derive(Debug, Clone)]
+pub struct Ryuoh {
+    /// The parameter p: diagonal steps (s, t) with s + t ≤ p − 1.
+    pub p: u64,
+}
+
+impl Ryuoh {
+    /// Theorem 3.1: G(x, y) = ((x + y) mod p) + p·(⌊x/p⌋ ⊕ ⌊y/p⌋).
+    pub fn closed_form(&self, x: u64, y: u64) -> u64 {
+        (x + y) % self.p + self.p * ((x / self.p) ^ (y / self.p))
+    }
+
+    /// The diagonal steps (s, t): s, t ≥ 1, s + t ≤ p − 1.
+    pub fn diagonal_steps(&self) -> Vec<(u64, u64)> {
+        let mut steps = Vec::new();
+        for s in 1..self.p {
+            for t in 1..self.p {
+                if s + t < self.p {
+                    steps.push((s, t));
+                }
+            }
+        }
+        steps
+    }
+}
+
+impl Game for Ryuoh {
+    fn spec(&self) -> String {
+        format!("ryuoh(p={})", self.p)
+    }
+    fn dimension(&self) -> usize {
+        2
+    }
+    fn is_downward_closed(&self) -> bool {
+        true
+    }
+    fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+        let (x, y) = (pos[0], pos[1]);
+        for u in 0..x {
+            visit(&[u, y]);
+        }
+        for v in 0..y {
+            visit(&[x, v]);
+        }
+        for s in 1..self.p.min(x + 1) {
+            for t in 1..(self.p - s).min(y + 1) {
+                visit(&[x - s, y - t]);
+            }
+        }
+    }
+}
+
+fn build(args: &Args) -> Result<Box<dyn Game>> {
+    Ok(Box::new(Ryuoh {
+        p: args.int("p", 1)? as u64,
+    }))
+}
+
+fn theorems() -> Vec<Theorem> {
+    vec![Theorem::new(
+        "ryuoh.thm-3.1",
+        "Theorem 3.1: G(x, y) = ((x + y) mod p) + p·(⌊x/p⌋ ⊕ ⌊y/p⌋) (= σ^[p](x, y)); \
+         the P-positions are its zeros",
+        "000_3e0709665af8f776.txt (Theorem 3.1, Tables 1–4)",
+        |ctx| {
+            let parts = (1..=8u64)
+                .map(|p| {
+                    let v = check_grundy_formula(&Ryuoh { p }, &[ctx.size, ctx.size], ctx, |q| {
+                        nimhoff(p, q).expect("small values")
+                    })?;
+                    Ok((format!("p = {p}"), v))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            Ok(Verdict::all(parts))
+        },
+    )]
+}
+
+/// The `ryuoh` family.
+pub static FAMILY: Family = Family {
+    name: "ryuoh",
+    summary: "Generalized Ryuoh Nim: rook moves toward (0,0) plus diagonal steps (s,t), s+t ≤ p−1",
+    params: &[Param {
+        name: "p",
+        kind: "integer ≥ 1",
+        default: Some("3"),
+        help: "diagonal steps (s,t) with s,t ≥ 1 and s+t ≤ p−1; p = 3 is Ryuoh Nim",
+    }],
+    position_syntax: "x,y (column, row; two heaps)",
+    seed: "000_3e0709665af8f776.txt",
+    build,
+    theorems,
+};
