@@ -83,6 +83,14 @@ pub trait Game: Send + Sync {
         vec![size; self.dimension()]
     }
 
+    /// A closed-form answer for `pos` (coordinates of any size), or `None` to let the
+    /// engine solve it by brute force. Games with a known strategy (Wythoff, subtraction
+    /// games, Fibonacci Nim …) answer here for positions too big for brute force; the
+    /// surfaces ask this first for every position.
+    fn analyse_big(&self, _pos: &[crate::big::BigUint]) -> Option<Result<crate::big::BigAnalysis>> {
+        None
+    }
+
     /// All options of `pos`, collected.
     fn options(&self, pos: &[Coord]) -> Vec<Position> {
         let mut out = Vec::new();
@@ -143,6 +151,9 @@ impl<G: Game + ?Sized> Game for Box<G> {
     }
     fn table_box(&self, size: usize) -> Vec<usize> {
         (**self).table_box(size)
+    }
+    fn analyse_big(&self, pos: &[crate::big::BigUint]) -> Option<Result<crate::big::BigAnalysis>> {
+        (**self).analyse_big(pos)
     }
 }
 

@@ -25,6 +25,7 @@
 //! assert_eq!(solver.grundy(&[7]).unwrap(), 1); // 7 mod 3
 //! ```
 
+pub mod big;
 pub mod error;
 pub mod game;
 pub mod memory;

@@ -2,9 +2,10 @@
 
 use super::{print_json, Context, PlainFormat};
 use crate::Status;
+use nimlab_engine::big::{abbreviate, parse_big_position, to_small, BigAnalysis, BigUint};
 use nimlab_engine::game::format_position;
-use nimlab_engine::{analyse, parse_position, Analysis, Result};
-use serde_json::json;
+use nimlab_engine::{analyse, Analysis, Error, Result};
+use serde_json::{json, Value};
 
 /// Grundy value, outcome (P/N) and winning moves of one position.
 #[derive(clap::Args)]
@@ -36,15 +37,112 @@ pub struct MovesArgs {
     format: PlainFormat,
 }
 
-fn analyse_args(ctx: &Context, game: &str, position: &str) -> Result<(String, Analysis)> {
+/// Either a brute-force analysis or a game's closed-form answer for a big position.
+enum Answer {
+    Exact(Analysis),
+    Big(BigAnalysis),
+}
+
+fn analyse_args(ctx: &Context, game: &str, position: &str) -> Result<(String, Answer)> {
     let game = nimlab_games::parse_game(game)?;
-    let pos = parse_position(position)?;
+    let big = parse_big_position(position)?;
+    if let Some(answer) = game.analyse_big(&big) {
+        return Ok((game.spec(), Answer::Big(answer?)));
+    }
+    let pos = to_small(&big).ok_or_else(|| {
+        Error::input(format!(
+            "position {} is too big for brute force and {} has no closed-form strategy",
+            abbreviate(position.trim()),
+            game.spec()
+        ))
+    })?;
     let analysis = analyse(&*game, &pos, ctx.memory_limit)?;
-    Ok((game.spec(), analysis))
+    Ok((game.spec(), Answer::Exact(analysis)))
+}
+
+/// A big natural number as a JSON number (exact, any size).
+fn big_json(n: &BigUint) -> Value {
+    serde_json::from_str(&n.to_str_radix(10)).expect("decimal digits are a JSON number")
+}
+
+fn big_position_json(p: &[BigUint]) -> Value {
+    Value::Array(p.iter().map(big_json).collect())
+}
+
+fn big_position_text(p: &[BigUint]) -> String {
+    p.iter()
+        .map(|c| abbreviate(&c.to_str_radix(10)))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+fn print_big(spec: &str, a: &BigAnalysis, format: PlainFormat, moves: bool) {
+    match format {
+        PlainFormat::Json => {
+            let winning: Vec<Value> = a
+                .winning_moves
+                .iter()
+                .map(|m| big_position_json(m))
+                .collect();
+            let mut v = json!({
+                "game": spec,
+                "position": big_position_json(&a.position),
+                "grundy": a.grundy.as_ref().map(big_json),
+                "outcome": a.outcome.as_str(),
+                "winning_moves": winning,
+                "method": a.method,
+            });
+            if moves {
+                v["options"] = Value::Null;
+                v["note"] = json!("too many options to list; winning moves given by the strategy");
+            }
+            print_json(&v)
+        }
+        PlainFormat::Text => {
+            println!("game:     {spec}");
+            println!("position: {}", big_position_text(&a.position));
+            match &a.grundy {
+                Some(g) => println!("grundy:   {}", abbreviate(&g.to_str_radix(10))),
+                None => println!("grundy:   unknown (no closed form; too big for brute force)"),
+            }
+            println!(
+                "outcome:  {} ({})",
+                a.outcome.as_str(),
+                if a.outcome == nimlab_engine::Outcome::P {
+                    "the player to move loses"
+                } else {
+                    "the player to move wins"
+                }
+            );
+            if !a.winning_moves.is_empty() {
+                let w: Vec<String> = a
+                    .winning_moves
+                    .iter()
+                    .map(|m| big_position_text(m))
+                    .collect();
+                println!(
+                    "winning move{}: {}",
+                    if a.all_winning_moves {
+                        "s"
+                    } else {
+                        " (one of them)"
+                    },
+                    w.join("  ")
+                );
+            }
+            println!("method:   {}", a.method);
+        }
+    }
 }
 
 pub fn run_value(ctx: &Context, args: ValueArgs) -> Result<Status> {
-    let (spec, a) = analyse_args(ctx, &args.game, &args.position)?;
+    let (spec, a) = match analyse_args(ctx, &args.game, &args.position)? {
+        (spec, Answer::Exact(a)) => (spec, a),
+        (spec, Answer::Big(b)) => {
+            print_big(&spec, &b, args.format, false);
+            return Ok(Status::Ok);
+        }
+    };
     let winning: Vec<_> = a.winning_moves().map(|m| m.position.clone()).collect();
     match args.format {
         PlainFormat::Json => print_json(&json!({
@@ -77,7 +175,13 @@ pub fn run_value(ctx: &Context, args: ValueArgs) -> Result<Status> {
 }
 
 pub fn run_moves(ctx: &Context, args: MovesArgs) -> Result<Status> {
-    let (spec, a) = analyse_args(ctx, &args.game, &args.position)?;
+    let (spec, a) = match analyse_args(ctx, &args.game, &args.position)? {
+        (spec, Answer::Exact(a)) => (spec, a),
+        (spec, Answer::Big(b)) => {
+            print_big(&spec, &b, args.format, true);
+            return Ok(Status::Ok);
+        }
+    };
     match args.format {
         PlainFormat::Json => {
             let options: Vec<_> = a
