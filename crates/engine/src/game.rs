@@ -91,6 +91,17 @@ pub trait Game: Send + Sync {
         None
     }
 
+    /// The game's own *proven* periodicity of its one-heap Grundy sequence, searching
+    /// no further than `max_n` (e.g. subtraction games: a repeated window of max(S)
+    /// values; octal games: the Guy–Smith theorem). `None`: the game has no such proof
+    /// method (the surfaces then report an observed period instead).
+    fn certified_periodicity(
+        &self,
+        _max_n: u64,
+    ) -> Option<Result<crate::periodicity::Periodicity>> {
+        None
+    }
+
     /// All options of `pos`, collected.
     fn options(&self, pos: &[Coord]) -> Vec<Position> {
         let mut out = Vec::new();

@@ -31,6 +31,7 @@ pub mod game;
 pub mod memory;
 pub mod mex;
 pub mod nimarith;
+pub mod periodicity;
 pub mod progress;
 pub mod solver;
 pub mod table;
