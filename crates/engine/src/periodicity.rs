@@ -53,7 +53,8 @@ impl Periodicity {
 
 /// Finds the least period `p ≤ max_period` (and then the least preperiod) such that
 /// `values[n + p] − values[n]` is one constant for every `n ≥ preperiod` in the window,
-/// with at least `min_repeats` full periods seen after the preperiod. `None` if no such
+/// with at least `min_repeats` full periods seen after the preperiod and the periodic
+/// part covering at least the later half of the window. `None` if no such
 /// period is seen. The result is an observation on the window (`proof: None`).
 ///
 /// ```
@@ -84,7 +85,9 @@ pub fn find_arithmetic_period(
         while start > 0 && diff(start - 1) == s {
             start -= 1;
         }
-        if len - start >= (min_repeats + 1) * p {
+        // The pattern must fill the later half of the window too, or any short tail
+        // would pass for a period.
+        if len - start >= ((min_repeats + 1) * p).max(len / 2) {
             return Some(Periodicity {
                 preperiod: start as u64,
                 period: p as u64,
