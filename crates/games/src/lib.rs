@@ -13,6 +13,7 @@
 //! assert_eq!(Solver::new(&*game).grundy(&[4, 7]).unwrap(), 11); // Table 1
 //! ```
 
+pub mod fibonacci_nim;
 pub mod nim;
 pub mod ryuoh;
 pub mod spec;
@@ -60,6 +61,7 @@ pub fn catalog() -> Vec<&'static Family> {
         &subtraction::FAMILY,
         &wythoff::FAMILY,
         &ryuoh::FAMILY,
+        &fibonacci_nim::FAMILY,
     ]
 }
 
