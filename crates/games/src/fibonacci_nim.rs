@@ -83,9 +83,18 @@ impl Game for FibonacciNim {
         }
     }
     fn analyse_big(&self, pos: &[BigUint]) -> Option<Result<BigAnalysis>> {
+        // Small heaps: let the generic solver list every option and winning move.
+        if matches!(pos.first().map(u64::try_from), Some(Ok(n)) if n <= BRUTE_FORCE_UP_TO)
+            && pos.iter().all(|c| u64::try_from(c).is_ok())
+        {
+            return None;
+        }
         Some(self.analyse_position(pos))
     }
 }
+
+/// Heaps up to which `value` and `moves` use the generic solver (all options listed).
+pub const BRUTE_FORCE_UP_TO: u64 = 200;
 
 /// Heaps up to which [`Game::analyse_big`] also gives the exact Grundy value (from
 /// [`grundy_rows`]); beyond, the outcome and a winning move come from the code alone.
@@ -165,7 +174,7 @@ impl FibonacciNim {
 /// let w = |k, n: u32| least_winning_take(k, &BigUint::from(n)).unwrap().0;
 /// assert_eq!(w(1, 24), BigUint::from(8u32));  // lowest set bit
 /// assert_eq!(w(2, 31), BigUint::from(2u32));  // 31 = 21 + 8 + 2
-/// assert_eq!(w(3, 10), BigUint::from(4u32));  // H = 1,2,3,4,6,8,11,…: 10 = 6 + 4
+/// assert_eq!(w(3, 10), BigUint::from(2u32));  // H = 1,2,3,4,6,8,11,…: 10 = 8 + 2
 /// ```
 pub fn least_winning_take(k: u64, n: &BigUint) -> Result<(BigUint, &'static str)> {
     if n == &BigUint::ZERO {
@@ -286,7 +295,7 @@ pub fn zeckendorf_low_big(n: &BigUint) -> BigUint {
     }
     for (i, j) in (first..first + 8).enumerate() {
         // k = m − j must be even exactly when ε > 0
-        if j > m || ((m - j) % 2 == 0) != positive {
+        if j > m || (m - j).is_multiple_of(2) != positive {
             continue;
         }
         if fibs[i] < ax && ax < fibs[i + 2] {
@@ -306,22 +315,21 @@ pub fn zeckendorf_low_big(n: &BigUint) -> BigUint {
 /// assert_eq!(schwenk(3, 20), vec![1, 2, 3, 4, 6, 8, 11, 15]);
 /// ```
 pub fn schwenk(k: u64, bound: u64) -> Vec<u64> {
+    if bound == 0 {
+        return Vec::new();
+    }
     let mut h: Vec<u64> = vec![1];
     let mut m = 0usize;
-    while bound >= 1 {
+    loop {
         let last = *h.last().expect("non-empty");
         while (h[m] as u128) * (k as u128) < last as u128 {
             m += 1;
         }
         match last.checked_add(h[m]) {
             Some(next) if next <= bound => h.push(next),
-            _ => break,
+            _ => return h,
         }
     }
-    if bound == 0 {
-        h.clear();
-    }
-    h
 }
 
 fn schwenk_big(k: u64, bound: &BigUint) -> Vec<BigUint> {
@@ -854,7 +862,7 @@ mod tests {
             fib[80],
             fib[80] + 1,
         ] {
-            let a = g.analyse_big(&[BigUint::from(n)]).unwrap().unwrap();
+            let a = g.analyse_position(&[BigUint::from(n)]).unwrap();
             let w = greedy_smallest(n, &fib);
             let p = w == n; // start: w(n) ≤ n − 1 unless n is Fibonacci
             assert_eq!(a.outcome == Outcome::P, p, "n={n}");
@@ -868,9 +876,10 @@ mod tests {
                 );
             }
         }
-        let a = g.analyse_big(&[BigUint::from(20u32), BigUint::from(2u32)]);
+        assert!(g.analyse_big(&[BigUint::from(20u32)]).is_none());
+        let a = g.analyse_position(&[BigUint::from(20u32), BigUint::from(2u32)]);
         assert_eq!(
-            a.unwrap().unwrap().grundy,
+            a.unwrap().grundy,
             Some(BigUint::from(
                 grundy_rows(2, 20, MemoryLimit::default())
                     .unwrap()
@@ -878,13 +887,12 @@ mod tests {
             ))
         );
         assert!(g
-            .analyse_big(&[1u32.into(), 2u32.into(), 3u32.into()])
-            .unwrap()
+            .analyse_position(&[1u32.into(), 2u32.into(), 3u32.into()])
             .is_err());
         let g3 = FibonacciNim::new(3).unwrap();
         let h3 = schwenk(3, u64::MAX);
         for n in [5u64, 77, 1_000_003, u64::MAX / 3] {
-            let a = g3.analyse_big(&[BigUint::from(n)]).unwrap().unwrap();
+            let a = g3.analyse_position(&[BigUint::from(n)]).unwrap();
             let w = greedy_smallest(n, &h3);
             assert_eq!(a.outcome == Outcome::P, w == n, "n={n}");
         }
