@@ -184,6 +184,9 @@ pub fn format_set(s: &[u64]) -> String {
     format!("{{{}}}", items.join(","))
 }
 
+/// Column names and rows of cells, as text.
+pub type TextTable = (Vec<String>, Vec<Vec<String>>);
+
 /// A game's own one-heap strategy table, for games that have one (the multiplier
 /// family prints the seed's table n | w(n) | code): column names and rows of text for
 /// n = 1..size−1. `Ok(None)` for other games.
@@ -195,7 +198,7 @@ pub fn format_set(s: &[u64]) -> String {
 /// assert_eq!(rows[30], vec!["31", "2", "1010010"]);
 /// assert!(strategy_table("wythoff", 8).unwrap().is_none());
 /// ```
-pub fn strategy_table(text: &str, size: usize) -> Result<Option<(Vec<String>, Vec<Vec<String>>)>> {
+pub fn strategy_table(text: &str, size: usize) -> Result<Option<TextTable>> {
     let spec = parse_spec(text)?;
     if spec.name != fibonacci_nim::FAMILY.name {
         return Ok(None);
