@@ -502,22 +502,31 @@ where
         let row_first = bp_limit.len();
         let base = diag_start[n];
         let cut = diag_len(n); // t ≤ cut read the diagonal, larger t read `full`
-        let mut visit = |t: usize, v: u32, mex: &mut u32| {
+                               // Running mex over the options in order of the take t; a breakpoint wherever
+                               // it grows. (Two plain loops over slices: no bounds checks in the hot path.)
+        let mut t = 0usize;
+        for &v in &diag[base..base + cut] {
+            t += 1;
+            let v: u32 = v.into();
             stamp[v as usize] = stamp_id;
-            if v == *mex {
-                while stamp[*mex as usize] == stamp_id {
-                    *mex += 1;
+            if v == mex {
+                while stamp[mex as usize] == stamp_id {
+                    mex += 1;
                 }
                 bp_limit.push(t as u32);
-                bp_value.push(*mex);
+                bp_value.push(mex);
             }
-        };
-        for t in 1..=cut {
-            let v: u32 = diag[base + t - 1].into();
-            visit(t, v, &mut mex);
         }
-        for t in cut + 1..=n {
-            visit(t, full[n - t], &mut mex);
+        for &v in full[..n - cut].iter().rev() {
+            t += 1;
+            stamp[v as usize] = stamp_id;
+            if v == mex {
+                while stamp[mex as usize] == stamp_id {
+                    mex += 1;
+                }
+                bp_limit.push(t as u32);
+                bp_value.push(mex);
+            }
         }
         full[n] = mex;
         // G(n, k·j) for k·j < n feeds diagonal n + j at index j.
