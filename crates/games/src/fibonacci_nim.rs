@@ -567,7 +567,8 @@ impl FibNimRows {
         (self.row_start.len() - 2) as u64
     }
 
-    /// G(heap, limit) (any limit; above the heap it changes nothing).
+    /// G(heap, limit) (any limit; above the heap it changes nothing). `heap` must be
+    /// at most [`FibNimRows::max_heap`].
     pub fn get(&self, heap: u64, limit: u64) -> u32 {
         let a = self.row_start[heap as usize] as usize;
         let b = self.row_start[heap as usize + 1] as usize;
@@ -599,6 +600,14 @@ impl FibNimRows {
 
 /// The G(heap, limit) table over [0, size)² by the specialised kernel, with the
 /// memory limit checked first.
+///
+/// ```
+/// use nimlab_engine::MemoryLimit;
+/// use nimlab_games::fibonacci_nim::fast_table;
+/// let t = fast_table(1, 8, MemoryLimit::default()).unwrap();
+/// assert_eq!(t.get(&[4, 3]), Some(0)); // Game II: 4 = 2², lowest bit 4 > limit 3
+/// assert!(fast_table(1, 1 << 20, MemoryLimit::new(1 << 30)).is_err());
+/// ```
 pub fn fast_table(k: u64, size: usize, limit: MemoryLimit) -> Result<GrundyTable> {
     limit.check(
         &format!("table {size}x{size} for fibonacci-nim(k={k})"),

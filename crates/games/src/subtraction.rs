@@ -255,6 +255,13 @@ pub fn certify_period(s: &[u64], max_n: u64) -> Result<Periodicity> {
     let same = |g: &[u32], hashes: &[u64], i: usize, j: usize| {
         hashes[i] == hashes[j] && g[i..i + m] == g[j..j + m]
     };
+    if 2 * m > limit {
+        return Err(Error::input(format!(
+            "subtraction(s={}): max(S) = {m} needs a search bound of at least {} (got {limit})",
+            format_set(s),
+            2 * m
+        )));
+    }
     // Brent's cycle finding on the window sequence: the anchor jumps to powers of two;
     // the first window equal to an anchor inside the cycle is exactly one period away.
     extend(&mut g, &mut hashes);
@@ -374,6 +381,13 @@ pub struct SweepRow {
 
 /// The order of a sweep's results: longest period first, then longest preperiod, then
 /// the sets in lexicographic order; sets without a period found come last.
+///
+/// ```
+/// use nimlab_games::subtraction::{sweep_order, SweepRow};
+/// let long = SweepRow { set: vec![9, 20, 29], period: Some((0, 378)) };
+/// let short = SweepRow { set: vec![1, 2, 3], period: Some((0, 4)) };
+/// assert_eq!(sweep_order(&long, &short), std::cmp::Ordering::Less);
+/// ```
 pub fn sweep_order(a: &SweepRow, b: &SweepRow) -> std::cmp::Ordering {
     let key = |r: &SweepRow| {
         r.period
@@ -388,6 +402,12 @@ pub fn sweep_order(a: &SweepRow, b: &SweepRow) -> std::cmp::Ordering {
 }
 
 /// Number of `size`-element subsets of {1, …, max}, if it fits in u64.
+///
+/// ```
+/// use nimlab_games::subtraction::count_sets;
+/// assert_eq!(count_sets(30, 3), Some(4060));
+/// assert_eq!(count_sets(3, 5), Some(0));
+/// ```
 pub fn count_sets(max: u64, size: u64) -> Option<u64> {
     if size > max {
         return Some(0);
