@@ -431,12 +431,15 @@ pub fn strategy_table(k: u64, len: usize) -> Vec<StrategyRow> {
 
 /// All Grundy values G(heap, limit) for heap ≤ `n_max`, computed by a specialised
 /// kernel: row n is the running mex of the options of taking t = 1, 2, … (so G(n, ·) is
-/// non-decreasing) and is stored as its breakpoints.
+/// non-decreasing in the limit) and is stored as its breakpoints (a few dozen per row).
 ///
-/// The options read by row n, G(n − t, k·t) with k·t < n − t, all lie on one "diagonal"
-/// (n − t) + t = n of the columns that are multiples of k; the kernel stores exactly
-/// those cells diagonal by diagonal, so each row reads memory sequentially (the other
-/// options are G(n − t, n − t), one array read backwards).
+/// Row n needs G(n − t, k·t) for the small takes (k·t < n − t) and G(m, m) for the
+/// others. For the first kind, each earlier row m is queried at column k·(n − m), which
+/// grows with n, so every row keeps a cursor into its own breakpoints that only moves
+/// forward: reading it is a sequential sweep over small arrays, and nothing but the
+/// breakpoints is stored. For the second kind the running mex reaches v + 1 at the take
+/// where the last of 0..=v first appears, which the last occurrence of each value among
+/// the G(m, m) gives directly, so that part costs one step per value, not per take.
 ///
 /// ```
 /// use nimlab_engine::MemoryLimit;
@@ -447,103 +450,97 @@ pub fn strategy_table(k: u64, len: usize) -> Vec<StrategyRow> {
 /// assert!(t.get(12, 1) > 0);      // 12 = 8 + 3 + 1: taking 1 wins
 /// ```
 pub fn grundy_rows(k: u64, n_max: u64, limit: MemoryLimit) -> Result<FibNimRows> {
-    if n_max >= u32::MAX as u64 / 2 {
+    if n_max >= u32::MAX as u64 / 4 {
         return Err(Error::input(format!(
             "fibonacci-nim table: heap bound {n_max} is too large"
         )));
     }
-    let n = n_max as usize;
-    let kk = k as usize;
-    // diagonal d holds G(d − j, k·j) for 1 ≤ j with k·j < d − j, i.e. j ≤ (d−1)/(k+1)
-    let diag_len = |d: usize| {
-        if d == 0 {
-            0
-        } else {
-            (d - 1) / (kk.saturating_add(1))
-        }
-    };
-    let cells: u64 = (0..=n).map(|d| diag_len(d) as u64).sum();
-    let narrow = n < u16::MAX as usize;
-    let cell_bytes = if narrow { 2 } else { 4 };
-    // breakpoints: at most ~√(2n) values per row in practice; count generously
-    let needed = cells * cell_bytes + (n as u64 + 1) * 64;
+    // per heap: cursor state and scratch (7 words), plus breakpoints (a generous 64 per
+    // row of 8 bytes each)
+    let needed = (n_max + 2) * (7 * 4 + 64 * 8);
     limit.check(
         &format!("fibonacci-nim(k={k}) table up to heap {n_max}"),
         needed,
     )?;
-    if narrow {
-        Ok(kernel::<u16>(kk, n, &diag_len))
-    } else {
-        Ok(kernel::<u32>(kk, n, &diag_len))
-    }
+    Ok(kernel(k, n_max as usize))
 }
 
-fn kernel<T>(k: usize, n_max: usize, diag_len: &dyn Fn(usize) -> usize) -> FibNimRows
-where
-    T: Copy + Default + TryFrom<u32> + Into<u32>,
-{
-    let mut diag_start = Vec::with_capacity(n_max + 2);
-    let mut total = 0usize;
-    for d in 0..=n_max {
-        diag_start.push(total);
-        total += diag_len(d);
-    }
-    diag_start.push(total);
-    let mut diag: Vec<T> = vec![T::default(); total];
+fn kernel(k: u64, n_max: usize) -> FibNimRows {
+    const NONE: u32 = u32::MAX;
+    let small_takes = |n: usize| ((n as u64).saturating_sub(1) / k.saturating_add(1)) as usize;
     let mut full: Vec<u32> = vec![0; n_max + 1]; // G(m, m)
-    let mut stamp: Vec<u32> = vec![u32::MAX; n_max + 2];
+                                                 // cursors: row m is next queried at a column ≥ the current one
+    let mut cursor: Vec<u32> = vec![0; n_max + 1]; // next breakpoint index of row m
+    let mut next_limit: Vec<u32> = vec![NONE; n_max + 1]; // its limit (NONE: past the end)
+    let mut value_now: Vec<u32> = vec![0; n_max + 1]; // G(m, current column)
+    let mut stamp: Vec<u32> = vec![NONE; n_max + 2];
+    let mut first_take: Vec<u32> = vec![0; n_max + 2]; // valid where stamp = row
+    let mut last_full: Vec<u32> = vec![NONE; n_max + 2]; // last m < x with G(m,m) = v
+    let mut registered = 0usize;
     let mut row_start: Vec<u32> = vec![0, 0]; // row 0: no breakpoints
     let mut bp_limit: Vec<u32> = Vec::new();
     let mut bp_value: Vec<u32> = Vec::new();
-    let to_t = |v: u32| T::try_from(v).unwrap_or_default();
     for n in 1..=n_max {
-        let mut mex = 0u32;
         let stamp_id = n as u32;
-        let row_first = bp_limit.len();
-        let base = diag_start[n];
-        let cut = diag_len(n); // t ≤ cut read the diagonal, larger t read `full`
-                               // Running mex over the options in order of the take t; a breakpoint wherever
-                               // it grows. (Two plain loops over slices: no bounds checks in the hot path.)
-        let mut t = 0usize;
-        for &v in &diag[base..base + cut] {
-            t += 1;
-            let v: u32 = v.into();
-            stamp[v as usize] = stamp_id;
-            if v == mex {
-                while stamp[mex as usize] == stamp_id {
-                    mex += 1;
+        let cut = small_takes(n); // takes 1..=cut leave (n − t, k·t)
+        let x = n - cut; // the others leave (m, m) for m < x
+        for t in 1..=cut {
+            let m = n - t;
+            let col = (k as usize * t) as u32;
+            if col >= next_limit[m] {
+                let end = row_start[m + 1];
+                let mut c = cursor[m];
+                while c < end && bp_limit[c as usize] <= col {
+                    value_now[m] = bp_value[c as usize];
+                    c += 1;
                 }
-                bp_limit.push(t as u32);
-                bp_value.push(mex);
+                cursor[m] = c;
+                next_limit[m] = if c < end { bp_limit[c as usize] } else { NONE };
+            }
+            let v = value_now[m] as usize;
+            if stamp[v] != stamp_id {
+                stamp[v] = stamp_id;
+                first_take[v] = t as u32;
             }
         }
-        for &v in full[..n - cut].iter().rev() {
-            t += 1;
-            stamp[v as usize] = stamp_id;
-            if v == mex {
-                while stamp[mex as usize] == stamp_id {
-                    mex += 1;
+        while registered < x {
+            last_full[full[registered] as usize] = registered as u32;
+            registered += 1;
+        }
+        // The running mex reaches v + 1 at the take max_{u ≤ v} first(u).
+        let mut reached = 0u32;
+        let mut v = 0usize;
+        loop {
+            let first = if stamp[v] == stamp_id {
+                first_take[v]
+            } else if last_full[v] != NONE {
+                (cut + x) as u32 - last_full[v]
+            } else {
+                break;
+            };
+            if first > reached {
+                if v > 0 {
+                    bp_limit.push(reached);
+                    bp_value.push(v as u32);
                 }
-                bp_limit.push(t as u32);
-                bp_value.push(mex);
+                reached = first;
             }
+            v += 1;
         }
-        full[n] = mex;
-        // G(n, k·j) for k·j < n feeds diagonal n + j at index j.
-        let row = (&bp_limit[row_first..], &bp_value[row_first..]);
-        let mut p = 0usize; // breakpoints with limit ≤ k·j
-        let mut value = 0u32;
-        let mut j = 1usize;
-        while k.saturating_mul(j) < n && n + j <= n_max {
-            let col = k * j;
-            while p < row.0.len() && row.0[p] as usize <= col {
-                value = row.1[p];
-                p += 1;
-            }
-            diag[diag_start[n + j] + j - 1] = to_t(value);
-            j += 1;
+        if v > 0 {
+            bp_limit.push(reached);
+            bp_value.push(v as u32);
         }
+        full[n] = v as u32;
         row_start.push(bp_limit.len() as u32);
+        // row n's cursor starts before its first breakpoint, at column 0
+        cursor[n] = row_start[n];
+        next_limit[n] = if row_start[n] < row_start[n + 1] {
+            bp_limit[row_start[n] as usize]
+        } else {
+            NONE
+        };
+        value_now[n] = 0;
     }
     FibNimRows {
         row_start,
