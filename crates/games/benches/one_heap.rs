@@ -144,6 +144,25 @@ fn main() {
             .max()
     });
     println!("  same sets one after another: {}", secs(t_serial));
+    let (rows, t_big) = time(|| sweep(50, 4, 0, 1, 10_000_000).unwrap());
+    let (_, t_big_serial) = time(|| {
+        rows.iter()
+            .map(|r| {
+                nimlab_games::subtraction::certify_period(&r.set, 10_000_000)
+                    .unwrap()
+                    .period
+            })
+            .max()
+    });
+    println!(
+        "  larger sweep, 4-element sets with max ≤ 50 ({} sets): parallel {:.3} s wall, \
+         serial {:.3} s wall; longest {:?} period {:?}",
+        rows.len(),
+        t_big.as_secs_f64(),
+        t_big_serial.as_secs_f64(),
+        rows[0].set,
+        rows[0].period.map(|p| p.1)
+    );
 
     println!("== fibonacci-nim: all G(heap, limit) for heap ≤ 32768");
     for k in [1u64, 2, 3] {

@@ -819,10 +819,10 @@ mod tests {
             for n in 1..=5000u64 {
                 let w = least_winning_take(k, &BigUint::from(n)).unwrap().0;
                 let w = u64::try_from(&w).unwrap();
-                // P exactly for limits below w: G(n, ·) is non-decreasing, so it
-                // suffices to look at both sides of w.
-                assert_eq!(rows.get(n, w - 1), 0, "k={k} n={n}");
-                assert_ne!(rows.get(n, w), 0, "k={k} n={n}");
+                // every limit: P exactly for limits below w(n)
+                for l in 0..=n {
+                    assert_eq!(rows.get(n, l) == 0, l < w, "k={k} n={n} l={l}");
+                }
                 // and taking w leads to a P-position
                 let rest = n - w;
                 assert_eq!(rows.get(rest, (k * w).min(rest)), 0, "k={k} n={n}");
