@@ -107,7 +107,7 @@ impl<'g> Solver<'g> {
                 return Err(e);
             }
             found.push((rank, p));
-            if found.len() % 65536 == 0 {
+            if found.len().is_multiple_of(65536) {
                 let needed = (self.memo.len() + 2 * found.len()) as u64 * per_entry;
                 self.limit.check(
                     &format!(
