@@ -36,6 +36,7 @@ pub mod progress;
 pub mod solver;
 pub mod table;
 pub mod theorem;
+pub mod transform;
 
 pub use error::{Error, Result};
 pub use game::{parse_position, Coord, Game, Outcome, Position};

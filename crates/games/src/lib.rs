@@ -13,10 +13,13 @@
 //! assert_eq!(Solver::new(&*game).grundy(&[4, 7]).unwrap(), 11); // Table 1
 //! ```
 
+pub mod misere;
 pub mod nim;
+pub mod pass;
 pub mod ryuoh;
 pub mod spec;
 pub mod subtraction;
+pub mod sum;
 pub mod wythoff;
 
 use nimlab_engine::{Error, Game, Result, Theorem};
@@ -60,6 +63,9 @@ pub fn catalog() -> Vec<&'static Family> {
         &subtraction::FAMILY,
         &wythoff::FAMILY,
         &ryuoh::FAMILY,
+        &misere::FAMILY,
+        &pass::FAMILY,
+        &sum::FAMILY,
     ]
 }
 
@@ -156,6 +162,14 @@ impl Args {
             .and_then(|p| p.default)
             .map(str::to_string)
             .ok_or_else(|| Error::input(format!("{}: parameter {key} is required", self.game)))
+    }
+
+    /// The raw text of parameter `key` if it was given (for parameters without default).
+    pub fn optional_raw(&self, key: &str) -> Option<String> {
+        self.values
+            .iter()
+            .find(|(n, _)| *n == key)
+            .map(|(_, v)| v.clone())
     }
 
     /// Integer parameter `key`, at least `min`.
