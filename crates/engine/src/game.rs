@@ -166,6 +166,9 @@ impl<G: Game + ?Sized> Game for Box<G> {
     fn analyse_big(&self, pos: &[crate::big::BigUint]) -> Option<Result<crate::big::BigAnalysis>> {
         (**self).analyse_big(pos)
     }
+    fn certified_periodicity(&self, max_n: u64) -> Option<Result<crate::periodicity::Periodicity>> {
+        (**self).certified_periodicity(max_n)
+    }
 }
 
 /// `x, y` for two coordinates, `n` for one, `x0, x1, …` otherwise.

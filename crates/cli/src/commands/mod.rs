@@ -1,6 +1,8 @@
 //! One module per subcommand.
 
 pub mod games;
+pub mod periodicity;
+pub mod sweep;
 pub mod table;
 pub mod theorems;
 pub mod value;
