@@ -91,6 +91,14 @@ pub trait Game: Send + Sync {
         None
     }
 
+    /// The moves as a line game (rook moves plus diagonal moves, on every (x, y) ∈ N²),
+    /// or `None` (default). Declaring it lets [`crate::grundy_table`] use the fast
+    /// [`crate::kernels::line`] kernel; the moves listed by
+    /// [`Game::for_each_option`] must be exactly these.
+    fn line_moves(&self) -> Option<crate::kernels::line::LineMoves> {
+        None
+    }
+
     /// All options of `pos`, collected.
     fn options(&self, pos: &[Coord]) -> Vec<Position> {
         let mut out = Vec::new();
@@ -154,6 +162,9 @@ impl<G: Game + ?Sized> Game for Box<G> {
     }
     fn analyse_big(&self, pos: &[crate::big::BigUint]) -> Option<Result<crate::big::BigAnalysis>> {
         (**self).analyse_big(pos)
+    }
+    fn line_moves(&self) -> Option<crate::kernels::line::LineMoves> {
+        (**self).line_moves()
     }
 }
 
