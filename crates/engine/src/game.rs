@@ -102,6 +102,14 @@ pub trait Game: Send + Sync {
         None
     }
 
+    /// The moves as a line game (rook moves plus diagonal moves, on every (x, y) ∈ N²),
+    /// or `None` (default). Declaring it lets [`crate::grundy_table`] use the fast
+    /// [`crate::kernels::line`] kernel; the moves listed by
+    /// [`Game::for_each_option`] must be exactly these.
+    fn line_moves(&self) -> Option<crate::kernels::line::LineMoves> {
+        None
+    }
+
     /// All options of `pos`, collected.
     fn options(&self, pos: &[Coord]) -> Vec<Position> {
         let mut out = Vec::new();
@@ -168,6 +176,9 @@ impl<G: Game + ?Sized> Game for Box<G> {
     }
     fn certified_periodicity(&self, max_n: u64) -> Option<Result<crate::periodicity::Periodicity>> {
         (**self).certified_periodicity(max_n)
+    }
+    fn line_moves(&self) -> Option<crate::kernels::line::LineMoves> {
+        (**self).line_moves()
     }
 }
 

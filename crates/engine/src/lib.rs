@@ -28,6 +28,7 @@
 pub mod big;
 pub mod error;
 pub mod game;
+pub mod kernels;
 pub mod memory;
 pub mod mex;
 pub mod nimarith;

@@ -163,7 +163,8 @@ pub fn describe_box(dims: &[usize]) -> String {
 /// The Grundy value of every position of `game` in the box `dims`.
 ///
 /// Cells that are not legal positions hold [`INVALID`]. The memory needed is estimated
-/// first and refused past `opts.memory_limit`. Options outside the box (possible when
+/// first and refused past `opts.memory_limit`. Two-coordinate line games
+/// ([`Game::line_moves`]) are filled by the fast [`crate::kernels::line`] kernel. Options outside the box (possible when
 /// moves may raise a coordinate) are evaluated by a [`Solver`].
 ///
 /// ```
@@ -189,6 +190,22 @@ pub fn grundy_table(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Res
             game.dimension(),
             dims.len()
         )));
+    }
+    if let (2, Some(moves)) = (dims.len(), game.line_moves()) {
+        // Line games (Wythoff, Ryuoh …) get the fast kernel, same values.
+        let needed = crate::kernels::line::line_table_bytes(&moves, dims[0], dims[1])?;
+        opts.memory_limit.check(
+            &format!("{} for {}", describe_box(dims), game.spec()),
+            needed,
+        )?;
+        let values = crate::kernels::line::line_table(
+            &moves,
+            game.terminal_value(),
+            dims[0],
+            dims[1],
+            opts.progress,
+        )?;
+        return GrundyTable::from_parts(dims.to_vec(), values);
     }
     let downward = game.is_downward_closed();
     let needed = estimate_table_bytes(dims, downward)?;

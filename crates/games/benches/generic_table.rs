@@ -12,7 +12,10 @@ fn main() {
         .ok()
         .map(|s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect())
         .unwrap_or_else(|| vec![1024, 2048]);
-    println!("{:<12} {:>6} {:>10} {:>14}", "game", "N", "seconds", "ns/option");
+    println!(
+        "{:<12} {:>6} {:>10} {:>14}",
+        "game", "N", "seconds", "ns/option"
+    );
     for spec in ["ryuoh(p=3)", "wythoff"] {
         let game = parse_game(spec).unwrap();
         let mut previous: Option<f64> = None;
