@@ -151,5 +151,5 @@ fn bad_specs_are_named() {
     assert!(err("subtraction(s={a})").contains("natural numbers"));
     assert!(err("subtraction(s=3)").contains("must be a set"));
     assert!(err("ryuoh(p=3").contains("missing ')'"));
-    assert!(err("wythoff(3)").contains("too many arguments"));
+    assert!(err("wythoff(1,2)").contains("too many arguments"));
 }
