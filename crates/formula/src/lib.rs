@@ -53,6 +53,7 @@
 //! paths give the same values and the same errors.
 
 mod batch;
+pub mod check;
 mod ops;
 mod parse;
 
