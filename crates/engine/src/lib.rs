@@ -35,6 +35,7 @@ pub mod progress;
 pub mod solver;
 pub mod table;
 pub mod theorem;
+pub mod zeckendorf;
 
 pub use error::{Error, Result};
 pub use game::{parse_position, Coord, Game, Outcome, Position};
