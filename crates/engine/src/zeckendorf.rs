@@ -430,12 +430,12 @@ impl FibWindow {
 /// Whether `δ(n) = up(n) − nφ` lies in `J_k`, i.e. the smallest index of `n` is ≥ `k`.
 fn delta_in_j(up_n: &BigInt, n: &BigInt, k: u64, fibs: &mut FibWindow) -> bool {
     // J_k = (−φ^{−lower}, φ^{−upper}).
-    let (lower, upper) = if k % 2 == 1 { (k + 1, k) } else { (k, k + 1) };
+    let (lower, upper) = if k & 1 == 1 { (k + 1, k) } else { (k, k + 1) };
     // φ^{−m} = (−1)^m (F_{m+1} − F_m φ).
     let phi_power = |m: u64, fibs: &mut FibWindow| -> (BigInt, BigInt) {
         let f_m = BigInt::from(fibs.get(m).clone());
         let f_m1 = BigInt::from(fibs.get(m + 1).clone());
-        if m % 2 == 0 {
+        if m & 1 == 0 {
             (f_m1, f_m)
         } else {
             (-f_m1, -f_m)
@@ -544,7 +544,7 @@ mod tests {
                 _ => {
                     let k = 1 + next() % (bits + 2);
                     let f = fib(k);
-                    out.push(if next() % 2 == 0 { f + 1u32 } else { f - 1u32 });
+                    out.push(if next() & 1 == 0 { f + 1u32 } else { f - 1u32 });
                 }
             }
         }
@@ -600,8 +600,8 @@ mod tests {
         if t > 0 {
             assert_eq!(down_of_trailing_zero(n), down_ref, "down'({n})");
         }
-        assert_eq!(is_even_zero(n), t % 2 == 0, "even-zero({n})");
-        assert_eq!(is_odd_zero(n), t % 2 == 1, "odd-zero({n})");
+        assert_eq!(is_even_zero(n), t & 1 == 0, "even-zero({n})");
+        assert_eq!(is_odd_zero(n), t & 1 == 1, "odd-zero({n})");
         assert_eq!(trailing_zeros(n), Some(t), "t({n})");
         assert_eq!(zeck_low(n), fib(low), "ℓ({n})");
     }

@@ -1,6 +1,8 @@
 //! Wythoff's game (SPEC §2, Game IV): two heaps; take any number from one heap, or the
 //! same number from both.
 
+pub mod strategy;
+
 use crate::{Args, Family};
 use nimlab_engine::theorem::{check_p_positions, Verdict};
 use nimlab_engine::{Coord, Game, Result, Theorem};
@@ -37,6 +39,12 @@ impl Game for Wythoff {
             visit(&[x - k, y - k]);
         }
     }
+    fn analyse_big(
+        &self,
+        pos: &[nimlab_engine::big::BigUint],
+    ) -> Option<Result<nimlab_engine::big::BigAnalysis>> {
+        strategy::analyse_big(pos)
+    }
 }
 
 /// The P-positions {p_n, q_n} with p_n < `bound`, by the mex construction of SPEC §2:
@@ -72,7 +80,7 @@ fn build(_args: &Args) -> Result<Box<dyn Game>> {
 }
 
 fn theorems() -> Vec<Theorem> {
-    vec![Theorem::new(
+    let mut list = vec![Theorem::new(
         "wythoff.p-positions",
         "The P-positions of Wythoff's game are {p_n, p_n + n}, p_n the least positive \
          integer not used by earlier pairs",
@@ -91,7 +99,9 @@ fn theorems() -> Vec<Theorem> {
             })?;
             Ok(Verdict::all(vec![(String::new(), v)]))
         },
-    )]
+    )];
+    list.extend(strategy::theorems());
+    list
 }
 
 /// The `wythoff` family.
