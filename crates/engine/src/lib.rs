@@ -38,6 +38,7 @@ pub mod solver;
 pub mod table;
 pub mod theorem;
 pub mod transform;
+pub mod zeckendorf;
 
 pub use error::{Error, Result};
 pub use game::{parse_position, Coord, Game, Outcome, Position};
