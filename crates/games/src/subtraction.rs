@@ -15,7 +15,6 @@ use nimlab_engine::periodicity::Periodicity;
 use nimlab_engine::theorem::{check_p_positions, Verdict};
 use nimlab_engine::{Coord, Error, Game, Outcome, Result, Theorem};
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
 use std::sync::OnceLock;
 
 /// How far [`Game::analyse_big`] and the generators search for the repeating window.
@@ -230,60 +229,79 @@ pub fn certify_period(s: &[u64], max_n: u64) -> Result<Periodicity> {
     let m = *s
         .last()
         .ok_or_else(|| Error::input("empty subtraction set"))? as usize;
-    let limit = max_n.min(usize::MAX as u64 / 2) as usize;
-    // Polynomial rolling hash of the window (values shifted by 1 so zeros count).
+    let limit = max_n.min(u32::MAX as u64) as usize;
+    // Polynomial rolling hash of each window (values shifted by 1 so zeros count);
+    // equal hashes are confirmed by comparing the windows themselves.
     const BASE: u64 = 0x9E37_79B9_7F4A_7C15;
     let top = (0..m - 1).fold(1u64, |acc, _| acc.wrapping_mul(BASE)); // BASE^(m−1)
     let mut g: Vec<u32> = Vec::new();
-    let mut first_with_hash: FxHashMap<u64, u32> = FxHashMap::default();
-    let mut next_same_hash: Vec<u32> = Vec::new(); // chains of windows sharing a hash
+    let mut hashes: Vec<u64> = Vec::new(); // hashes[j] = hash of W(j) = g[j..j+m]
     let mut h = 0u64;
-    let mut n = 0usize;
-    while n < limit {
-        let v = mex_at(s, &g, n);
-        g.push(v);
-        h = h.wrapping_mul(BASE).wrapping_add(v as u64 + 1);
-        if n + 1 >= m {
-            let j = n + 1 - m; // the window W(j) = g[j..=n] is complete
-            let head = first_with_hash.get(&h).copied();
-            let mut cand = head;
-            while let Some(i) = cand {
-                let i = i as usize;
-                if g[i..i + m] == g[j..j + m] {
-                    let (a, p) = (i, j - i);
-                    return Ok(Periodicity {
-                        preperiod: a as u64,
-                        period: p as u64,
-                        saltus: 0,
-                        values: g[..a + p].to_vec(),
-                        checked_up_to: g.len() as u64,
-                        proof: Some(format!(
-                            "the window of max(S) = {m} values at n = {a} repeats at n = {}; \
-                             each value depends only on the previous {m}",
-                            a + p
-                        )),
-                    });
-                }
-                cand = match next_same_hash[i] {
-                    u32::MAX => None,
-                    k => Some(k),
-                };
+    let mut extend = |g: &mut Vec<u32>, hashes: &mut Vec<u64>| {
+        // compute values until one more window is complete
+        loop {
+            let n = g.len();
+            let v = mex_at(s, g, n);
+            g.push(v);
+            h = h.wrapping_mul(BASE).wrapping_add(v as u64 + 1);
+            if n + 1 >= m {
+                hashes.push(h);
+                let j = n + 1 - m;
+                h = h.wrapping_sub((g[j] as u64 + 1).wrapping_mul(top));
+                return;
             }
-            next_same_hash.push(head.unwrap_or(u32::MAX));
-            first_with_hash.insert(h, j as u32);
-            // remove the oldest value so h becomes the hash of g[j+1..=n]
-            h = h.wrapping_sub((g[j] as u64 + 1).wrapping_mul(top));
         }
-        n += 1;
-        if n >= u32::MAX as usize {
-            break;
-        }
+    };
+    let same = |g: &[u32], hashes: &[u64], i: usize, j: usize| {
+        hashes[i] == hashes[j] && g[i..i + m] == g[j..j + m]
+    };
+    if 2 * m > limit {
+        return Err(Error::input(format!(
+            "subtraction(s={}): max(S) = {m} needs a search bound of at least {} (got {limit})",
+            format_set(s),
+            2 * m
+        )));
     }
-    Err(Error::input(format!(
-        "subtraction(s={}): no window of {m} values repeats below n = {limit}; \
-         search further (e.g. --up-to)",
-        format_set(s)
-    )))
+    // Brent's cycle finding on the window sequence: the anchor jumps to powers of two;
+    // the first window equal to an anchor inside the cycle is exactly one period away.
+    extend(&mut g, &mut hashes);
+    let mut anchor = 0usize;
+    let mut power = 1usize;
+    let mut j = 0usize;
+    let period = loop {
+        j += 1;
+        if j + m > limit {
+            return Err(Error::input(format!(
+                "subtraction(s={}): no window of {m} values repeats below n = {limit}; \
+                 search further (e.g. --up-to)",
+                format_set(s)
+            )));
+        }
+        extend(&mut g, &mut hashes);
+        if same(&g, &hashes, anchor, j) {
+            break j - anchor;
+        }
+        if j - anchor == power {
+            anchor = j;
+            power *= 2;
+        }
+    };
+    // The least preperiod: the first window equal to the one a period later.
+    let a = (0..=anchor)
+        .find(|&i| same(&g, &hashes, i, i + period))
+        .expect("the anchor itself repeats");
+    Ok(Periodicity {
+        preperiod: a as u64,
+        period: period as u64,
+        saltus: 0,
+        values: g[..a + period].to_vec(),
+        checked_up_to: g.len() as u64,
+        proof: Some(format!(
+            "the window of max(S) = {m} values at n = {a} repeats at n = {}; \
+             each value depends only on the previous {m}",
+            a + period
+        )),
+    })
 }
 
 /// The Grundy values G(0), …, G(len − 1) as bytes (|S| ≤ 254 so every value fits),
@@ -363,6 +381,13 @@ pub struct SweepRow {
 
 /// The order of a sweep's results: longest period first, then longest preperiod, then
 /// the sets in lexicographic order; sets without a period found come last.
+///
+/// ```
+/// use nimlab_games::subtraction::{sweep_order, SweepRow};
+/// let long = SweepRow { set: vec![9, 20, 29], period: Some((0, 378)) };
+/// let short = SweepRow { set: vec![1, 2, 3], period: Some((0, 4)) };
+/// assert_eq!(sweep_order(&long, &short), std::cmp::Ordering::Less);
+/// ```
 pub fn sweep_order(a: &SweepRow, b: &SweepRow) -> std::cmp::Ordering {
     let key = |r: &SweepRow| {
         r.period
@@ -377,6 +402,12 @@ pub fn sweep_order(a: &SweepRow, b: &SweepRow) -> std::cmp::Ordering {
 }
 
 /// Number of `size`-element subsets of {1, …, max}, if it fits in u64.
+///
+/// ```
+/// use nimlab_games::subtraction::count_sets;
+/// assert_eq!(count_sets(30, 3), Some(4060));
+/// assert_eq!(count_sets(3, 5), Some(0));
+/// ```
 pub fn count_sets(max: u64, size: u64) -> Option<u64> {
     if size > max {
         return Some(0);
@@ -458,6 +489,7 @@ pub fn sweep(
     }
     let mut rows: Vec<SweepRow> = sets
         .into_par_iter()
+        .with_min_len(64) // sets are cheap: hand them out in batches
         .map(|set| {
             let period = certify_period(&set, search_limit)
                 .ok()
