@@ -102,6 +102,15 @@ pub trait Game: Send + Sync {
         None
     }
 
+    /// Whether a position of several coordinates is the disjunctive sum of the
+    /// one-coordinate positions `[c]` of its coordinates (take-and-break games, where a
+    /// move may leave several heaps). The engine then values such a position as the
+    /// nim-sum of its parts' values (Sprague–Grundy) instead of enumerating its options,
+    /// so an option that splits a heap costs one XOR, not a search of all partitions.
+    fn is_sum_of_heaps(&self) -> bool {
+        false
+    }
+
     /// All options of `pos`, collected.
     fn options(&self, pos: &[Coord]) -> Vec<Position> {
         let mut out = Vec::new();
@@ -165,6 +174,12 @@ impl<G: Game + ?Sized> Game for Box<G> {
     }
     fn analyse_big(&self, pos: &[crate::big::BigUint]) -> Option<Result<crate::big::BigAnalysis>> {
         (**self).analyse_big(pos)
+    }
+    fn certified_periodicity(&self, max_n: u64) -> Option<Result<crate::periodicity::Periodicity>> {
+        (**self).certified_periodicity(max_n)
+    }
+    fn is_sum_of_heaps(&self) -> bool {
+        (**self).is_sum_of_heaps()
     }
 }
 

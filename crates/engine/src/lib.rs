@@ -35,6 +35,7 @@ pub mod periodicity;
 pub mod progress;
 pub mod solver;
 pub mod table;
+pub mod takebreak;
 pub mod theorem;
 
 pub use error::{Error, Result};

@@ -13,7 +13,9 @@
 //! assert_eq!(Solver::new(&*game).grundy(&[4, 7]).unwrap(), 11); // Table 1
 //! ```
 
+pub mod grundy_game;
 pub mod nim;
+pub mod octal;
 pub mod ryuoh;
 pub mod spec;
 pub mod subtraction;
@@ -60,6 +62,8 @@ pub fn catalog() -> Vec<&'static Family> {
         &subtraction::FAMILY,
         &wythoff::FAMILY,
         &ryuoh::FAMILY,
+        &octal::FAMILY,
+        &grundy_game::FAMILY,
     ]
 }
 
