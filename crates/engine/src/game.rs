@@ -110,6 +110,15 @@ pub trait Game: Send + Sync {
         None
     }
 
+    /// Whether a position of several coordinates is the disjunctive sum of the
+    /// one-coordinate positions `[c]` of its coordinates (take-and-break games, where a
+    /// move may leave several heaps). The engine then values such a position as the
+    /// nim-sum of its parts' values (Sprague–Grundy) instead of enumerating its options,
+    /// so an option that splits a heap costs one XOR, not a search of all partitions.
+    fn is_sum_of_heaps(&self) -> bool {
+        false
+    }
+
     /// All options of `pos`, collected.
     fn options(&self, pos: &[Coord]) -> Vec<Position> {
         let mut out = Vec::new();
@@ -179,6 +188,9 @@ impl<G: Game + ?Sized> Game for Box<G> {
     }
     fn line_moves(&self) -> Option<crate::kernels::line::LineMoves> {
         (**self).line_moves()
+    }
+    fn is_sum_of_heaps(&self) -> bool {
+        (**self).is_sum_of_heaps()
     }
 }
 

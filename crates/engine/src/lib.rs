@@ -36,6 +36,7 @@ pub mod periodicity;
 pub mod progress;
 pub mod solver;
 pub mod table;
+pub mod takebreak;
 pub mod theorem;
 pub mod transform;
 pub mod zeckendorf;

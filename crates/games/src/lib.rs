@@ -13,9 +13,11 @@
 //! assert_eq!(Solver::new(&*game).grundy(&[4, 7]).unwrap(), 11); // Table 1
 //! ```
 
-pub mod misere;
 pub mod fibonacci_nim;
+pub mod grundy_game;
+pub mod misere;
 pub mod nim;
+pub mod octal;
 pub mod pass;
 pub mod ryuoh;
 pub mod spec;
@@ -68,6 +70,8 @@ pub fn catalog() -> Vec<&'static Family> {
         &pass::FAMILY,
         &sum::FAMILY,
         &fibonacci_nim::FAMILY,
+        &octal::FAMILY,
+        &grundy_game::FAMILY,
     ]
 }
 
