@@ -148,11 +148,12 @@ fn value_bound(moves: &LineMoves, width: usize, height: usize) -> u64 {
     w + h + moves.diagonal_band.saturating_mul(2).saturating_mul(m) + moves.steps.len() as u64
 }
 
-/// Bytes [`line_table`] needs for a `width × height` table: the values (4 bytes a cell)
-/// plus the line windows. A line's window spans from its mex pointer to its largest
-/// value; for the games of this family that is a few times the line's length, bounded
-/// here by 3 bits per cell of the line plus two words (rows are reused, so only the
-/// columns and diagonals count) — measured peaks stay below this.
+/// Bytes [`line_table`] needs for a `width × height` table: the values (4 bytes a cell),
+/// the line structures and their bitset windows. A line's window spans from its mex
+/// pointer to its largest value; measured on Wythoff and Ryuoh tables (8192², 16384²,
+/// 4·10⁶ × 32) the windows take under 0.5 bytes a cell plus about 100 bytes a line;
+/// this estimate allows 0.75 bytes a cell and 104 bytes a line. A symmetric game on a
+/// box taller than wide is filled transposed, which needs a second copy of the values.
 ///
 /// ```
 /// use nimlab_engine::kernels::line::{line_table_bytes, LineMoves};
@@ -170,19 +171,28 @@ pub fn line_table_bytes(moves: &LineMoves, width: usize, height: usize) -> Resul
     } else {
         0
     };
-    let lines = width as u64 + diag_lines + 8;
-    let struct_bytes = lines * std::mem::size_of::<LineSet>() as u64;
-    // 3 bits a cell for the columns and again for the diagonals, plus 16 bytes a line.
-    let window_bytes = if diag_lines > 0 {
-        6 * cells / 8
+    let lines = width as u64 + diag_lines + 64;
+    let line_bytes = lines * (std::mem::size_of::<LineSet>() as u64 + 64);
+    let value_copies = if is_symmetric(moves) && height > width {
+        8
     } else {
-        3 * cells / 8
-    } + 16 * lines;
+        4
+    };
     cells
-        .checked_mul(4)
-        .and_then(|b| b.checked_add(struct_bytes))
-        .and_then(|b| b.checked_add(window_bytes))
+        .checked_mul(value_copies)
+        .and_then(|b| b.checked_add(3 * cells / 4))
+        .and_then(|b| b.checked_add(line_bytes))
         .ok_or_else(too_large)
+}
+
+/// Whether G(x, y) = G(y, x) follows from the moves alone (and the kernel may fill half a
+/// table): a band of at most one diagonal and steps closed under (s, t) ↦ (t, s).
+fn is_symmetric(moves: &LineMoves) -> bool {
+    moves.diagonal_band <= 1
+        && moves
+            .steps
+            .iter()
+            .all(|&(s, t)| moves.steps.contains(&(t, s)))
 }
 
 /// Grundy values of the line game `moves` on the box `[0, width) × [0, height)`, stored
@@ -657,5 +667,53 @@ unsafe fn fill_cell(
         // The last cell of row y − a joins its diagonal line.
         let v = *values.get(width - 1 + width * (y - band)) as u64;
         diagonals.get(width - 1 + band + diag_shift - y).insert(v);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The largest N whose N × N Wythoff table fits in 24 GiB by the estimate.
+    #[test]
+    fn largest_square_in_24_gib() {
+        let wythoff = LineMoves {
+            diagonal_band: 1,
+            steps: vec![],
+        };
+        let limit = 24u64 << 30;
+        let fits = |n: usize| line_table_bytes(&wythoff, n, n).unwrap() <= limit;
+        let (mut lo, mut hi) = (1usize, 1 << 20);
+        while lo + 1 < hi {
+            let mid = (lo + hi) / 2;
+            if fits(mid) {
+                lo = mid
+            } else {
+                hi = mid
+            }
+        }
+        // 4.75 bytes a cell: N ≈ sqrt(24 GiB / 4.75).
+        assert!(fits(lo) && !fits(lo + 1));
+        assert!((73_000..74_000).contains(&lo), "largest N = {lo}");
+    }
+
+    #[test]
+    fn line_set_tracks_mex_and_window() {
+        let mut set = LineSet::default();
+        for v in [0u64, 2, 1, 100, 3, 101] {
+            set.insert(v);
+        }
+        assert_eq!(set.mex, 4);
+        let c = Cursor::of(&set);
+        assert_eq!(c.stored(1), (1 << (100 - 64)) | (1 << (101 - 64)));
+        // A line whose values start high keeps a window there, not from 0.
+        let mut high = LineSet::default();
+        high.insert(5_000_001);
+        high.insert(5_000_000);
+        assert_eq!(high.words.len(), 1);
+        assert_eq!(
+            Cursor::of(&high).stored(5_000_000 >> 6) >> (5_000_000 & 63) & 3,
+            3
+        );
     }
 }
