@@ -191,7 +191,10 @@ pub fn grundy_table(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Res
             dims.len()
         )));
     }
-    if let (2, Some(moves)) = (dims.len(), game.line_moves()) {
+    let line_moves = game
+        .line_moves()
+        .filter(|m| m.diagonal_band <= crate::kernels::line::MAX_BAND as u64);
+    if let (2, Some(moves)) = (dims.len(), line_moves) {
         // Line games (Wythoff, Ryuoh …) get the fast kernel, same values.
         let needed = crate::kernels::line::line_table_bytes(&moves, dims[0], dims[1])?;
         opts.memory_limit.check(
