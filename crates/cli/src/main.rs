@@ -35,6 +35,7 @@ enum Command {
     Theorems(commands::theorems::TheoremsArgs),
     Periodicity(commands::periodicity::PeriodicityArgs),
     Sweep(commands::sweep::SweepArgs),
+    Check(commands::check::CheckArgs),
 }
 
 /// What a command reports besides its output.
@@ -59,6 +60,7 @@ fn main() -> ExitCode {
         Command::Theorems(a) => commands::theorems::run(&ctx, a),
         Command::Periodicity(a) => commands::periodicity::run(&ctx, a),
         Command::Sweep(a) => commands::sweep::run(&ctx, a),
+        Command::Check(a) => commands::check::run(&ctx, a),
     };
     match result {
         Ok(Status::Ok) => ExitCode::SUCCESS,

@@ -14,10 +14,15 @@
 //! ```
 
 pub mod fibonacci_nim;
+pub mod grundy_game;
+pub mod misere;
 pub mod nim;
+pub mod octal;
+pub mod pass;
 pub mod ryuoh;
 pub mod spec;
 pub mod subtraction;
+pub mod sum;
 pub mod wythoff;
 
 use nimlab_engine::{Error, Game, Result, Theorem};
@@ -61,7 +66,12 @@ pub fn catalog() -> Vec<&'static Family> {
         &subtraction::FAMILY,
         &wythoff::FAMILY,
         &ryuoh::FAMILY,
+        &misere::FAMILY,
+        &pass::FAMILY,
+        &sum::FAMILY,
         &fibonacci_nim::FAMILY,
+        &octal::FAMILY,
+        &grundy_game::FAMILY,
     ]
 }
 
@@ -158,6 +168,14 @@ impl Args {
             .and_then(|p| p.default)
             .map(str::to_string)
             .ok_or_else(|| Error::input(format!("{}: parameter {key} is required", self.game)))
+    }
+
+    /// The raw text of parameter `key` if it was given (for parameters without default).
+    pub fn optional_raw(&self, key: &str) -> Option<String> {
+        self.values
+            .iter()
+            .find(|(n, _)| *n == key)
+            .map(|(_, v)| v.clone())
     }
 
     /// Integer parameter `key`, at least `min`.

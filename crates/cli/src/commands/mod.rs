@@ -1,5 +1,7 @@
 //! One module per subcommand.
 
+pub mod check;
+pub mod game_source;
 pub mod games;
 pub mod periodicity;
 pub mod sweep;

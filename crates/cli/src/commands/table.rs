@@ -1,7 +1,7 @@
 //! `nimlab table`: the Grundy table of a game over a box.
 
 use super::Context;
-use crate::output::{render_table, TableFormat};
+use crate::output::{render_table, write_npy, write_png, TableFormat};
 use crate::Status;
 use nimlab_engine::{grundy_table, Error, Result};
 use std::fmt::Write;
@@ -15,7 +15,7 @@ use std::fmt::Write;
 /// any format instead.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  nimlab table 'ryuoh(p=3)' --size 13          # Table 1 of the Ryuoh paper\n  nimlab table wythoff --size 10 --format latex\n  nimlab table 'subtraction(s={1,3,4})' --size 30 --format csv\n  nimlab table 'nim(heaps=3)' --size 4 --format json\n  nimlab table 'fibonacci-nim(k=2)' --size 32        # the seed's n | w(n) | code\n  nimlab table 'fibonacci-nim(k=1)' --size 16 --grundy"
+    after_help = "Examples:\n  nimlab table 'ryuoh(p=3)' --size 13          # Table 1 of the Ryuoh paper\n  nimlab table wythoff --size 10 --format latex\n  nimlab table 'subtraction(s={1,3,4})' --size 30 --format csv\n  nimlab table 'nim(heaps=3)' --size 4 --format json\n  nimlab table wythoff --size 8192 --format npy --output wythoff.npy   # numpy.load('wythoff.npy')[y][x]\n  nimlab table wythoff --size 2048 --format png --output wythoff.png\n  nimlab table 'fibonacci-nim(k=2)' --size 32        # the seed's n | w(n) | code\n  nimlab table 'fibonacci-nim(k=1)' --size 16 --grundy"
 )]
 pub struct TableArgs {
     /// Game, e.g. wythoff, 'ryuoh(p=4)'.
@@ -24,12 +24,15 @@ pub struct TableArgs {
     #[arg(long, short = 'n', value_name = "N")]
     size: usize,
     /// Output format: text (the papers' layout), csv (one row per position), json,
-    /// latex (a tabular), markdown.
+    /// latex (a tabular), markdown; npy (NumPy array) and png (heatmap) need --output.
     #[arg(long, value_enum, default_value = "text")]
     format: TableFormat,
     /// For games with a strategy table (fibonacci-nim): print the Grundy table instead.
     #[arg(long)]
     grundy: bool,
+    /// Write the table to this file instead of standard output (required for npy, png).
+    #[arg(long, short = 'o', value_name = "FILE")]
+    output: Option<std::path::PathBuf>,
 }
 
 pub fn run(ctx: &Context, args: TableArgs) -> Result<Status> {
@@ -37,11 +40,36 @@ pub fn run(ctx: &Context, args: TableArgs) -> Result<Status> {
     if args.size == 0 {
         return Err(Error::input("--size must be at least 1"));
     }
+    if args.format.needs_file() && args.output.is_none() {
+        return Err(Error::input(format!(
+            "--format {} writes a binary file: give it with --output FILE",
+            if args.format == TableFormat::Npy {
+                "npy"
+            } else {
+                "png"
+            }
+        )));
+    }
+    let emit = |text: &str| -> Result<()> {
+        match &args.output {
+            Some(path) => std::fs::write(path, text)
+                .map_err(|e| Error::input(format!("cannot write {}: {e}", path.display()))),
+            None => {
+                print!("{text}");
+                Ok(())
+            }
+        }
+    };
     let strategy = nimlab_games::strategy_table(&args.game, args.size)?;
-    if let (Some((cols, rows)), false, false) =
-        (&strategy, args.grundy, args.format == TableFormat::Json)
-    {
-        print!("{}", render_rows(cols, rows, args.format));
+    if let (Some((cols, rows)), false, false) = (
+        &strategy,
+        args.grundy,
+        matches!(
+            args.format,
+            TableFormat::Json | TableFormat::Npy | TableFormat::Png
+        ),
+    ) {
+        emit(&render_rows(cols, rows, args.format))?;
         return Ok(Status::Ok);
     }
     let table = match nimlab_games::fast_table(&args.game, args.size, ctx.memory_limit)? {
@@ -51,6 +79,11 @@ pub fn run(ctx: &Context, args: TableArgs) -> Result<Status> {
             grundy_table(&*game, &dims, &ctx.table_options())?
         }
     };
+    match (args.format, &args.output) {
+        (TableFormat::Npy, Some(path)) => return write_npy(&table, path).map(|_| Status::Ok),
+        (TableFormat::Png, Some(path)) => return write_png(&table, path).map(|_| Status::Ok),
+        _ => {}
+    }
     let text = render_table(&*game, &table, args.format);
     match (&strategy, args.format) {
         (Some((cols, rows)), TableFormat::Json) if !args.grundy => {
@@ -74,12 +107,9 @@ pub fn run(ctx: &Context, args: TableArgs) -> Result<Status> {
                 })
                 .collect::<Vec<serde_json::Value>>()
                 .into();
-            println!(
-                "{}",
-                serde_json::to_string(&value).expect("JSON values always serialize")
-            );
+            emit(&(serde_json::to_string(&value).expect("JSON values always serialize") + "\n"))?;
         }
-        _ => print!("{text}"),
+        _ => emit(&text)?,
     }
     Ok(Status::Ok)
 }
@@ -109,7 +139,7 @@ fn render_rows(cols: &[String], rows: &[Vec<String>], format: TableFormat) -> St
                 let _ = writeln!(out, "| {} |", r.join(" | "));
             }
         }
-        TableFormat::Text | TableFormat::Json => {
+        TableFormat::Text | TableFormat::Json | TableFormat::Npy | TableFormat::Png => {
             let widths: Vec<usize> = (0..cols.len())
                 .map(|i| {
                     rows.iter()
