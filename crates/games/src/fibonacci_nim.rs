@@ -861,6 +861,26 @@ mod tests {
     }
 
     #[test]
+    fn zeckendorf_low_agrees_with_the_engines_independent_method() {
+        // nimlab_engine::zeckendorf::zeck_low finds ℓ(n) by another route (√5 bounds);
+        // the two must agree on numbers of every size.
+        let mut x = BigUint::from(0x9E37_79B9_7F4A_7C15u64);
+        for i in 0..120u32 {
+            x = &x * &x % (BigUint::from(10u32).pow(40 + 40 * i)) + 12345u32 + i;
+            assert_eq!(
+                zeckendorf_low_big(&x),
+                nimlab_engine::zeckendorf::zeck_low(&x),
+                "{x}"
+            );
+            let f = fibonacci_pair(200 + 97 * i as u64).0;
+            assert_eq!(
+                zeckendorf_low_big(&f),
+                nimlab_engine::zeckendorf::zeck_low(&f)
+            );
+        }
+    }
+
+    #[test]
     fn big_positions() {
         let g = FibonacciNim::new(2).unwrap();
         // 2·10^30 + 7 and its neighbours agree with the greedy Zeckendorf code
