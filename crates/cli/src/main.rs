@@ -33,6 +33,7 @@ enum Command {
     Moves(commands::value::MovesArgs),
     Table(commands::table::TableArgs),
     Theorems(commands::theorems::TheoremsArgs),
+    WythoffPairs(commands::wythoff_pairs::WythoffPairsArgs),
 }
 
 /// What a command reports besides its output.
@@ -55,6 +56,7 @@ fn main() -> ExitCode {
         Command::Moves(a) => commands::value::run_moves(&ctx, a),
         Command::Table(a) => commands::table::run(&ctx, a),
         Command::Theorems(a) => commands::theorems::run(&ctx, a),
+        Command::WythoffPairs(a) => commands::wythoff_pairs::run(&ctx, a),
     };
     match result {
         Ok(Status::Ok) => ExitCode::SUCCESS,

@@ -4,6 +4,7 @@ pub mod games;
 pub mod table;
 pub mod theorems;
 pub mod value;
+pub mod wythoff_pairs;
 
 use crate::progress::Bar;
 use nimlab_engine::{MemoryLimit, Result, TableOptions};

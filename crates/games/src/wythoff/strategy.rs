@@ -5,7 +5,7 @@ use super::{pairs_by_mex, Wythoff};
 use nimlab_engine::big::{BigAnalysis, BigUint};
 use nimlab_engine::theorem::{describe_window, Verdict};
 use nimlab_engine::zeckendorf::{down_of_trailing_zero, even_zero_and_up, up, zeck_code};
-use nimlab_engine::{grundy_table, Outcome, Result, Theorem};
+use nimlab_engine::{grundy_table, Error, Outcome, Result, Theorem};
 use num_traits::Zero;
 
 /// Positions with both heaps below this go to the exact solver (it answers with the
@@ -84,7 +84,8 @@ pub fn wythoff_pairs(count: u64) -> Vec<WythoffPair> {
 /// use nimlab_engine::Outcome;
 /// let b = |v: u32| v.into();
 /// assert_eq!(zeckendorf_move(&b(3), &b(5)), (Outcome::P, None));
-/// assert_eq!(zeckendorf_move(&b(6), &b(4)), (Outcome::N, Some((b(3), b(1)))));
+/// // {4, 6}: n = 2, p_2 = 3 < 4, so take 1 from both heaps, to {3, 5}.
+/// assert_eq!(zeckendorf_move(&b(6), &b(4)), (Outcome::N, Some((b(5), b(3)))));
 /// ```
 pub fn zeckendorf_move(x: &BigUint, y: &BigUint) -> (Outcome, Option<(BigUint, BigUint)>) {
     let swapped = x > y;
@@ -123,7 +124,11 @@ pub fn zeckendorf_move(x: &BigUint, y: &BigUint) -> (Outcome, Option<(BigUint, B
 /// reported as unknown.
 pub fn analyse_big(pos: &[BigUint]) -> Option<Result<BigAnalysis>> {
     if pos.len() != 2 {
-        return None; // the solver reports the dimension error
+        return Some(Err(Error::input(format!(
+            "position has {} coordinate{} but wythoff needs 2",
+            pos.len(),
+            if pos.len() == 1 { "" } else { "s" }
+        ))));
     }
     let limit = BigUint::from(BRUTE_FORCE_LIMIT);
     if pos[0] < limit && pos[1] < limit {
@@ -474,5 +479,6 @@ mod tests {
     fn small_positions_are_left_to_brute_force() {
         assert!(analyse_big(&[big(127), big(127)]).is_none());
         assert!(analyse_big(&[big(128), big(3)]).is_some());
+        assert!(analyse_big(&[big(1), big(2), big(3)]).unwrap().is_err());
     }
 }
