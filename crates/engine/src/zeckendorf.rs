@@ -513,8 +513,20 @@ mod tests {
         out
     }
 
+    /// Σ f_k over `indices`, walking the Fibonacci numbers upward once.
     fn value_of(indices: &[u64]) -> BigUint {
-        indices.iter().map(|&k| fib(k)).sum()
+        let top = indices.iter().copied().max().unwrap_or(0);
+        let wanted: std::collections::HashSet<u64> = indices.iter().copied().collect();
+        let (mut f, mut g) = (BigUint::one(), BigUint::from(2u32)); // f_1, f_2
+        let mut sum = BigUint::zero();
+        for k in 1..=top {
+            if wanted.contains(&k) {
+                sum += &f;
+            }
+            let next = &f + &g;
+            f = std::mem::replace(&mut g, next);
+        }
+        sum
     }
 
     /// Deterministic pseudo-random big numbers (xorshift), some of them near Fibonacci
@@ -627,6 +639,10 @@ mod tests {
     #[test]
     fn golden_ratio_functions_agree_with_greedy_on_random_big_numbers() {
         for n in random_bigs(1200, 1500, 0x9e37_79b9_7f4a_7c15) {
+            check_against_greedy(&n);
+        }
+        // A few of some thousands of digits (several Newton steps, Toom-3 products).
+        for n in random_bigs(24, 40_000, 77) {
             check_against_greedy(&n);
         }
     }

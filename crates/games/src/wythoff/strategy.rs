@@ -4,7 +4,9 @@
 use super::{pairs_by_mex, Wythoff};
 use nimlab_engine::big::{BigAnalysis, BigUint};
 use nimlab_engine::theorem::{describe_window, Verdict};
-use nimlab_engine::zeckendorf::{down_of_trailing_zero, even_zero_and_up, up, zeck_code};
+use nimlab_engine::zeckendorf::{
+    down_of_trailing_zero, even_zero_and_up, fib, up, zeck_code, zeck_indices,
+};
 use nimlab_engine::{grundy_table, Error, Outcome, Result, Theorem};
 use num_traits::Zero;
 
@@ -152,6 +154,15 @@ fn mex_pairs(bound: u64) -> Vec<(u64, u64)> {
     pairs_by_mex(bound)
 }
 
+/// The Zeckendorf definitions read off the plain greedy code (independent of the
+/// golden-ratio functions), for the theorem checks: (trailing zeros, up(v)).
+fn greedy_zeros_and_up(v: u64) -> (u64, u64) {
+    let idx = zeck_indices(&big(v));
+    let zeros = idx.last().map_or(0, |&k| k - 1);
+    let up_v = idx.iter().map(|&k| fib(k + 1)).sum::<BigUint>();
+    (zeros, small(&up_v))
+}
+
 fn big(v: u64) -> BigUint {
     BigUint::from(v)
 }
@@ -176,7 +187,7 @@ pub fn theorems() -> Vec<Theorem> {
                 let pairs = mex_pairs(bound);
                 let mut n = 0usize;
                 for v in 1..bound {
-                    if nimlab_engine::zeckendorf::is_even_zero(&big(v)) {
+                    if greedy_zeros_and_up(v).0 & 1 == 0 {
                         n += 1;
                         if pairs.get(n).is_none_or(|pair| pair.0 != v) {
                             return Ok(Verdict::Fails {
@@ -214,8 +225,8 @@ pub fn theorems() -> Vec<Theorem> {
                 let bound = 16 * ctx.size as u64;
                 let pairs = mex_pairs(bound);
                 for (n, &(p, q)) in pairs.iter().enumerate() {
-                    let u = up(&big(p));
-                    if u != big(q) {
+                    let u = greedy_zeros_and_up(p).1;
+                    if u != q {
                         return Ok(Verdict::Fails {
                             counterexample: format!("q_{n} = {q} but up(p_{n}) = up({p}) = {u}"),
                         });
@@ -235,7 +246,8 @@ pub fn theorems() -> Vec<Theorem> {
                 let bound = 16 * ctx.size as u64;
                 let pairs = mex_pairs(bound);
                 for (n, &(p, _)) in pairs.iter().enumerate().skip(1) {
-                    let formula = small(&p_of(&big(n as u64)));
+                    let (zeros, up_n) = greedy_zeros_and_up(n as u64);
+                    let formula = if zeros & 1 == 0 { up_n - 1 } else { up_n };
                     if formula != p {
                         return Ok(Verdict::Fails {
                             counterexample: format!("p_{n} = {p} but the formula gives {formula}"),
