@@ -36,6 +36,7 @@ enum Command {
     Periodicity(commands::periodicity::PeriodicityArgs),
     Sweep(commands::sweep::SweepArgs),
     Check(commands::check::CheckArgs),
+    WythoffPairs(commands::wythoff_pairs::WythoffPairsArgs),
 }
 
 /// What a command reports besides its output.
@@ -61,6 +62,7 @@ fn main() -> ExitCode {
         Command::Periodicity(a) => commands::periodicity::run(&ctx, a),
         Command::Sweep(a) => commands::sweep::run(&ctx, a),
         Command::Check(a) => commands::check::run(&ctx, a),
+        Command::WythoffPairs(a) => commands::wythoff_pairs::run(&ctx, a),
     };
     match result {
         Ok(Status::Ok) => ExitCode::SUCCESS,

@@ -23,7 +23,7 @@
 //!   `ψ^{i+1}`, `i ≥ k`: `(−φ^{−(k+1)}, φ^{−k})` for odd `k`, `(−φ^{−k}, φ^{−(k+1)})` for
 //!   even `k`. A floating-point estimate of `log_φ |δ(n)|` (from the exact integer
 //!   `(2 up(n) − n)² − 5n²`) finds `s` to within one or two; exact tests of `δ(n) ∈ J_k`
-//!   (signs of `A − Bφ`, decided by comparing squares) settle it.
+//!   (signs of `A − Bφ`, decided by comparing `A` with `⌊Bφ⌋`) settle it.
 //! * `⌊xφ⌋ = ⌊(x + ⌊x√5⌋)/2⌋`, and `⌊x√5⌋` comes from one multiplication by a cached
 //!   fixed-point `⌊√5·2^P⌋` (computed by a Newton iteration that only multiplies), with an
 //!   exact correction by squares in the rare case the fixed point is too close to call.
@@ -375,8 +375,9 @@ fn smallest_index(n: &BigUint) -> Option<(u64, BigUint)> {
     let a = (&up_n << 1u32) - &n_int;
     let d = &a * &a - BigInt::from(5u32) * &n_int * &n_int;
     let estimate = (ln_big(a.magnitude()) + 4f64.ln() - ln_big(d.magnitude())) / PHI.ln();
-    // |δ| lies in (φ^{−(s+2)}, φ^{−s}), so s is within 2 of the estimate.
-    let mut k = (estimate.floor() as i64 - 3).max(1) as u64;
+    // |δ| lies in (φ^{−(s+2)}, φ^{−s}), so s ∈ (L − 2, L) for the estimate L; start one
+    // below in case of rounding.
+    let mut k = (estimate.floor() as i64 - 2).max(1) as u64;
     let mut fibs = FibWindow::new(k);
     while k > 1 && !delta_in_j(&up_n, &n_int, k, &mut fibs) {
         k -= 1; // only if the estimate was far off
@@ -451,24 +452,28 @@ fn delta_in_j(up_n: &BigInt, n: &BigInt, k: u64, fibs: &mut FibWindow) -> bool {
     sign_of_a_minus_b_phi(&(up_n + a), &(n + b)) == Ordering::Greater
 }
 
-/// The sign of `A − Bφ`, exactly: `2(A − Bφ) = C − B√5` with `C = 2A − B`.
+/// The sign of `A − Bφ`, exactly, with one multiplication: `Bφ` is irrational for
+/// `B ≠ 0`, so comparing `A` with `⌊|B|φ⌋` decides it.
 fn sign_of_a_minus_b_phi(a: &BigInt, b: &BigInt) -> Ordering {
-    let c: BigInt = (a << 1u32) - b;
-    match (c.sign(), b.sign()) {
-        (_, Sign::NoSign) => c.sign().cmp_zero(),
-        (Sign::Minus | Sign::NoSign, Sign::Plus) => Ordering::Less,
-        (Sign::Plus | Sign::NoSign, Sign::Minus) => Ordering::Greater,
-        (Sign::Plus, Sign::Plus) => {
-            // C − B√5 > 0 ⇔ C² > 5B²
-            let c2 = c.magnitude() * c.magnitude();
-            let b2 = b.magnitude() * b.magnitude() * 5u32;
-            c2.cmp(&b2)
+    match b.sign() {
+        Sign::NoSign => a.sign().cmp_zero(),
+        Sign::Plus => {
+            // A − Bφ > 0 ⇔ A > ⌊Bφ⌋
+            let floor = BigInt::from(floor_mul_phi(b.magnitude()));
+            if *a > floor {
+                Ordering::Greater
+            } else {
+                Ordering::Less
+            }
         }
-        (Sign::Minus, Sign::Minus) => {
-            // C − B√5 = |B|√5 − |C| > 0 ⇔ 5B² > C²
-            let c2 = c.magnitude() * c.magnitude();
-            let b2 = b.magnitude() * b.magnitude() * 5u32;
-            b2.cmp(&c2)
+        Sign::Minus => {
+            // A + |B|φ < 0 ⇔ −A > |B|φ ⇔ −A > ⌊|B|φ⌋
+            let floor = BigInt::from(floor_mul_phi(b.magnitude()));
+            if -a > floor {
+                Ordering::Less
+            } else {
+                Ordering::Greater
+            }
         }
     }
 }
@@ -508,8 +513,20 @@ mod tests {
         out
     }
 
+    /// Σ f_k over `indices`, walking the Fibonacci numbers upward once.
     fn value_of(indices: &[u64]) -> BigUint {
-        indices.iter().map(|&k| fib(k)).sum()
+        let top = indices.iter().copied().max().unwrap_or(0);
+        let wanted: std::collections::HashSet<u64> = indices.iter().copied().collect();
+        let (mut f, mut g) = (BigUint::one(), BigUint::from(2u32)); // f_1, f_2
+        let mut sum = BigUint::zero();
+        for k in 1..=top {
+            if wanted.contains(&k) {
+                sum += &f;
+            }
+            let next = &f + &g;
+            f = std::mem::replace(&mut g, next);
+        }
+        sum
     }
 
     /// Deterministic pseudo-random big numbers (xorshift), some of them near Fibonacci
@@ -622,6 +639,10 @@ mod tests {
     #[test]
     fn golden_ratio_functions_agree_with_greedy_on_random_big_numbers() {
         for n in random_bigs(1200, 1500, 0x9e37_79b9_7f4a_7c15) {
+            check_against_greedy(&n);
+        }
+        // A few of some thousands of digits (several Newton steps, Toom-3 products).
+        for n in random_bigs(24, 40_000, 77) {
             check_against_greedy(&n);
         }
     }

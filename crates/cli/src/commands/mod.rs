@@ -8,6 +8,7 @@ pub mod sweep;
 pub mod table;
 pub mod theorems;
 pub mod value;
+pub mod wythoff_pairs;
 
 use crate::progress::Bar;
 use nimlab_engine::{MemoryLimit, Result, TableOptions};

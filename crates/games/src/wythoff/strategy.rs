@@ -4,8 +4,10 @@
 use super::{pairs_by_mex, Wythoff};
 use nimlab_engine::big::{BigAnalysis, BigUint};
 use nimlab_engine::theorem::{describe_window, Verdict};
-use nimlab_engine::zeckendorf::{down_of_trailing_zero, even_zero_and_up, up, zeck_code};
-use nimlab_engine::{grundy_table, Outcome, Result, Theorem};
+use nimlab_engine::zeckendorf::{
+    down_of_trailing_zero, even_zero_and_up, fib, up, zeck_code, zeck_indices,
+};
+use nimlab_engine::{grundy_table, Error, Outcome, Result, Theorem};
 use num_traits::Zero;
 
 /// Positions with both heaps below this go to the exact solver (it answers with the
@@ -84,7 +86,8 @@ pub fn wythoff_pairs(count: u64) -> Vec<WythoffPair> {
 /// use nimlab_engine::Outcome;
 /// let b = |v: u32| v.into();
 /// assert_eq!(zeckendorf_move(&b(3), &b(5)), (Outcome::P, None));
-/// assert_eq!(zeckendorf_move(&b(6), &b(4)), (Outcome::N, Some((b(3), b(1)))));
+/// // {4, 6}: n = 2, p_2 = 3 < 4, so take 1 from both heaps, to {3, 5}.
+/// assert_eq!(zeckendorf_move(&b(6), &b(4)), (Outcome::N, Some((b(5), b(3)))));
 /// ```
 pub fn zeckendorf_move(x: &BigUint, y: &BigUint) -> (Outcome, Option<(BigUint, BigUint)>) {
     let swapped = x > y;
@@ -123,7 +126,11 @@ pub fn zeckendorf_move(x: &BigUint, y: &BigUint) -> (Outcome, Option<(BigUint, B
 /// reported as unknown.
 pub fn analyse_big(pos: &[BigUint]) -> Option<Result<BigAnalysis>> {
     if pos.len() != 2 {
-        return None; // the solver reports the dimension error
+        return Some(Err(Error::input(format!(
+            "position has {} coordinate{} but wythoff needs 2",
+            pos.len(),
+            if pos.len() == 1 { "" } else { "s" }
+        ))));
     }
     let limit = BigUint::from(BRUTE_FORCE_LIMIT);
     if pos[0] < limit && pos[1] < limit {
@@ -145,6 +152,15 @@ pub fn analyse_big(pos: &[BigUint]) -> Option<Result<BigAnalysis>> {
 /// The pairs {p_n, q_n} with p_n < `bound` by the mex construction, as u64.
 fn mex_pairs(bound: u64) -> Vec<(u64, u64)> {
     pairs_by_mex(bound)
+}
+
+/// The Zeckendorf definitions read off the plain greedy code (independent of the
+/// golden-ratio functions), for the theorem checks: (trailing zeros, up(v)).
+fn greedy_zeros_and_up(v: u64) -> (u64, u64) {
+    let idx = zeck_indices(&big(v));
+    let zeros = idx.last().map_or(0, |&k| k - 1);
+    let up_v = idx.iter().map(|&k| fib(k + 1)).sum::<BigUint>();
+    (zeros, small(&up_v))
 }
 
 fn big(v: u64) -> BigUint {
@@ -171,7 +187,7 @@ pub fn theorems() -> Vec<Theorem> {
                 let pairs = mex_pairs(bound);
                 let mut n = 0usize;
                 for v in 1..bound {
-                    if nimlab_engine::zeckendorf::is_even_zero(&big(v)) {
+                    if greedy_zeros_and_up(v).0 & 1 == 0 {
                         n += 1;
                         if pairs.get(n).is_none_or(|pair| pair.0 != v) {
                             return Ok(Verdict::Fails {
@@ -209,8 +225,8 @@ pub fn theorems() -> Vec<Theorem> {
                 let bound = 16 * ctx.size as u64;
                 let pairs = mex_pairs(bound);
                 for (n, &(p, q)) in pairs.iter().enumerate() {
-                    let u = up(&big(p));
-                    if u != big(q) {
+                    let u = greedy_zeros_and_up(p).1;
+                    if u != q {
                         return Ok(Verdict::Fails {
                             counterexample: format!("q_{n} = {q} but up(p_{n}) = up({p}) = {u}"),
                         });
@@ -230,7 +246,8 @@ pub fn theorems() -> Vec<Theorem> {
                 let bound = 16 * ctx.size as u64;
                 let pairs = mex_pairs(bound);
                 for (n, &(p, _)) in pairs.iter().enumerate().skip(1) {
-                    let formula = small(&p_of(&big(n as u64)));
+                    let (zeros, up_n) = greedy_zeros_and_up(n as u64);
+                    let formula = if zeros & 1 == 0 { up_n - 1 } else { up_n };
                     if formula != p {
                         return Ok(Verdict::Fails {
                             counterexample: format!("p_{n} = {p} but the formula gives {formula}"),
@@ -474,5 +491,6 @@ mod tests {
     fn small_positions_are_left_to_brute_force() {
         assert!(analyse_big(&[big(127), big(127)]).is_none());
         assert!(analyse_big(&[big(128), big(3)]).is_some());
+        assert!(analyse_big(&[big(1), big(2), big(3)]).unwrap().is_err());
     }
 }
