@@ -14,6 +14,7 @@
 //! ```
 
 pub mod nim;
+pub mod rules;
 pub mod ryuoh;
 pub mod spec;
 pub mod subtraction;
@@ -60,6 +61,7 @@ pub fn catalog() -> Vec<&'static Family> {
         &subtraction::FAMILY,
         &wythoff::FAMILY,
         &ryuoh::FAMILY,
+        &rules::FAMILY,
     ]
 }
 

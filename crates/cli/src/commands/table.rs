@@ -11,8 +11,12 @@ use nimlab_engine::{grundy_table, Error, Result};
     after_help = "Examples:\n  nimlab table 'ryuoh(p=3)' --size 13          # Table 1 of the Ryuoh paper\n  nimlab table wythoff --size 10 --format latex\n  nimlab table 'subtraction(s={1,3,4})' --size 30 --format csv\n  nimlab table 'nim(heaps=3)' --size 4 --format json"
 )]
 pub struct TableArgs {
-    /// Game, e.g. wythoff, 'ryuoh(p=4)'.
-    game: String,
+    /// Game, e.g. wythoff, 'ryuoh(p=4)' (omit it with --rules).
+    #[arg(required_unless_present = "rules", conflicts_with = "rules")]
+    game: Option<String>,
+    /// Take the game from a rules file (TOML) instead of the catalog.
+    #[arg(long, value_name = "FILE")]
+    rules: Option<std::path::PathBuf>,
     /// Side of the box: every coordinate runs over 0..N-1.
     #[arg(long, short = 'n', value_name = "N")]
     size: usize,
@@ -23,7 +27,7 @@ pub struct TableArgs {
 }
 
 pub fn run(ctx: &Context, args: TableArgs) -> Result<Status> {
-    let game = nimlab_games::parse_game(&args.game)?;
+    let game = super::game_source::load(args.game.as_deref(), args.rules.as_deref())?.game;
     if args.size == 0 {
         return Err(Error::input("--size must be at least 1"));
     }

@@ -13,10 +13,15 @@ use serde_json::{json, Value};
     after_help = "Examples:\n  nimlab value wythoff 3,5\n  nimlab value 'ryuoh(p=3)' 4,7 --format json\n  nimlab value nim 3,5,6"
 )]
 pub struct ValueArgs {
-    /// Game, e.g. wythoff, 'ryuoh(p=4)', 'subtraction(s={1,3,4})'.
+    /// Game, e.g. wythoff, 'ryuoh(p=4)', 'subtraction(s={1,3,4})'. (With --rules, give only the position.)
+    #[arg(value_name = "GAME")]
     game: String,
     /// Position: comma-separated natural numbers, e.g. 3,5.
-    position: String,
+    #[arg(value_name = "POSITION")]
+    position: Option<String>,
+    /// Take the game from a rules file (TOML) instead of the catalog.
+    #[arg(long, value_name = "FILE")]
+    rules: Option<std::path::PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: PlainFormat,
@@ -28,10 +33,15 @@ pub struct ValueArgs {
     after_help = "Examples:\n  nimlab moves wythoff 3,6\n  nimlab moves 'ryuoh(p=3)' 2,2 --format json"
 )]
 pub struct MovesArgs {
-    /// Game, e.g. wythoff, 'ryuoh(p=4)'.
+    /// Game, e.g. wythoff, 'ryuoh(p=4)'. (With --rules, give only the position.)
+    #[arg(value_name = "GAME")]
     game: String,
     /// Position: comma-separated natural numbers, e.g. 3,5.
-    position: String,
+    #[arg(value_name = "POSITION")]
+    position: Option<String>,
+    /// Take the game from a rules file (TOML) instead of the catalog.
+    #[arg(long, value_name = "FILE")]
+    rules: Option<std::path::PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: PlainFormat,
@@ -43,8 +53,24 @@ enum Answer {
     Big(BigAnalysis),
 }
 
-fn analyse_args(ctx: &Context, game: &str, position: &str) -> Result<(String, Answer)> {
-    let game = nimlab_games::parse_game(game)?;
+/// With `--rules FILE` the one positional argument is the position.
+fn analyse_args(
+    ctx: &Context,
+    first: &str,
+    second: Option<&str>,
+    rules: Option<&std::path::Path>,
+) -> Result<(String, Answer)> {
+    let (game, position) = match (rules, second) {
+        (Some(_), None) => (None, first),
+        (None, Some(p)) => (Some(first), p),
+        (Some(_), Some(_)) => {
+            return Err(Error::input(
+                "with --rules FILE give only the position, not a game",
+            ))
+        }
+        (None, None) => return Err(Error::input("give a game and a position, e.g. wythoff 3,5")),
+    };
+    let game = super::game_source::load(game, rules)?.game;
     let big = parse_big_position(position)?;
     if let Some(answer) = game.analyse_big(&big) {
         return Ok((game.spec(), Answer::Big(answer?)));
@@ -136,7 +162,12 @@ fn print_big(spec: &str, a: &BigAnalysis, format: PlainFormat, moves: bool) {
 }
 
 pub fn run_value(ctx: &Context, args: ValueArgs) -> Result<Status> {
-    let (spec, a) = match analyse_args(ctx, &args.game, &args.position)? {
+    let (spec, a) = match analyse_args(
+        ctx,
+        &args.game,
+        args.position.as_deref(),
+        args.rules.as_deref(),
+    )? {
         (spec, Answer::Exact(a)) => (spec, a),
         (spec, Answer::Big(b)) => {
             print_big(&spec, &b, args.format, false);
@@ -175,7 +206,12 @@ pub fn run_value(ctx: &Context, args: ValueArgs) -> Result<Status> {
 }
 
 pub fn run_moves(ctx: &Context, args: MovesArgs) -> Result<Status> {
-    let (spec, a) = match analyse_args(ctx, &args.game, &args.position)? {
+    let (spec, a) = match analyse_args(
+        ctx,
+        &args.game,
+        args.position.as_deref(),
+        args.rules.as_deref(),
+    )? {
         (spec, Answer::Exact(a)) => (spec, a),
         (spec, Answer::Big(b)) => {
             print_big(&spec, &b, args.format, true);
