@@ -143,7 +143,7 @@ pub fn run(ctx: &Context, args: CheckArgs) -> Result<Status> {
             };
             println!("{label:<10}{text}");
             println!(
-                "checked:  {} positions in {} ({:.2} s: table {:.2} s, formula {:.2} s)",
+                "checked:  {} positions in {} ({:.3} s: table {:.3} s, formula {:.3} s)",
                 report.checked,
                 describe_window(&dims),
                 total_time.as_secs_f64(),
