@@ -413,6 +413,27 @@ impl RulesGame {
     }
 }
 
+/// Most move vectors a predicate is tried on for one position.
+const MAX_CANDIDATES: f64 = 1e8;
+
+impl RulesGame {
+    /// How many move vectors the predicate is tried on at `pos` (as a float: it may be
+    /// astronomically large).
+    fn candidate_count(&self, pos: &[Coord]) -> f64 {
+        let m = self.dimension as f64;
+        let max = pos.iter().copied().max().unwrap_or(0) as f64;
+        let per_component = |x: f64| {
+            if self.take_and_put {
+                // components in [-m·max, max] (cache) or [-Σ, x] (per position)
+                (m + 1.0) * max + 1.0
+            } else {
+                x.max(max) + 1.0
+            }
+        };
+        pos.iter().map(|&c| per_component(c as f64)).product()
+    }
+}
+
 impl Game for RulesGame {
     fn spec(&self) -> String {
         format!("rules(file={})", self.origin)
@@ -427,6 +448,16 @@ impl Game for RulesGame {
         !self.take_and_put
     }
     fn position_error(&self, pos: &[Coord]) -> Option<String> {
+        if let Moves::Predicate { .. } = self.moves {
+            let candidates = self.candidate_count(pos);
+            if candidates > MAX_CANDIDATES {
+                return Some(format!(
+                    "a move predicate is tried on every move vector, and there are about \
+                     {candidates:.1e} of them here (at most {MAX_CANDIDATES:.0e}); \
+                     list the moves explicitly or use smaller positions"
+                ));
+            }
+        }
         let p = self.positions.as_ref()?;
         let vals: Vec<i64> = match pos.iter().map(|&c| i64::try_from(c)).collect() {
             Ok(v) => v,
@@ -439,8 +470,10 @@ impl Game for RulesGame {
         }
     }
     fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
-        if pos.iter().any(|&c| c > i64::MAX as Coord / 16) {
-            return; // far beyond anything enumerable; position_error-free but no moves
+        if self.candidate_count(pos) > MAX_CANDIDATES
+            && matches!(self.moves, Moves::Predicate { .. })
+        {
+            return; // refused by position_error; never enumerate an astronomic box
         }
         match &self.moves {
             Moves::List(list) => self.visit_moves(pos, list, visit),
