@@ -89,6 +89,15 @@ fn value_and_moves_from_rules() {
     // a bar that does not exist (y > f(z))
     let out = nimlab(&["value", "--rules", &example("chocolate.toml"), "3,5"]);
     assert_eq!(out.status.code(), Some(2));
+    // far too many move vectors to try the predicate on: refused, not a hang
+    let out = nimlab(&[
+        "value",
+        "--rules",
+        &example("ryuoh.toml"),
+        "1000000,1000000",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("move predicate"));
     // game and --rules together
     let out = nimlab(&["value", "wythoff", "3,5", "--rules", &example("ryuoh.toml")]);
     assert_eq!(out.status.code(), Some(2));
