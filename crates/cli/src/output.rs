@@ -4,6 +4,9 @@ use nimlab_engine::{Game, GrundyTable, INVALID};
 use serde_json::{json, Value};
 use std::fmt::Write;
 
+mod big;
+pub use big::{write_npy, write_png};
+
 /// How to print a table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum TableFormat {
@@ -17,6 +20,18 @@ pub enum TableFormat {
     Latex,
     /// A Markdown table.
     Markdown,
+    /// A NumPy .npy file (needs --output): uint32 values[y][x]; 4294967295 marks cells
+    /// that are not positions.
+    Npy,
+    /// A PNG heatmap (needs --output): one pixel per cell, dark blue (0) to yellow (max).
+    Png,
+}
+
+impl TableFormat {
+    /// Whether the format is binary and must go to a file (`--output`).
+    pub fn needs_file(self) -> bool {
+        matches!(self, TableFormat::Npy | TableFormat::Png)
+    }
 }
 
 /// The table in `format`, ending with a newline.
@@ -34,6 +49,8 @@ pub fn render_table(game: &dyn Game, table: &GrundyTable, format: TableFormat) -
         TableFormat::Text | TableFormat::Latex | TableFormat::Markdown => {
             slices(game, table, format)
         }
+        // Binary formats are written to a file by write_npy / write_png.
+        TableFormat::Npy | TableFormat::Png => String::new(),
     }
 }
 

@@ -163,7 +163,8 @@ pub fn describe_box(dims: &[usize]) -> String {
 /// The Grundy value of every position of `game` in the box `dims`.
 ///
 /// Cells that are not legal positions hold [`INVALID`]. The memory needed is estimated
-/// first and refused past `opts.memory_limit`. Options outside the box (possible when
+/// first and refused past `opts.memory_limit`. Two-coordinate line games
+/// ([`Game::line_moves`]) are filled by the fast [`crate::kernels::line`] kernel. Options outside the box (possible when
 /// moves may raise a coordinate) are evaluated by a [`Solver`].
 ///
 /// ```
@@ -190,6 +191,25 @@ pub fn grundy_table(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Res
             dims.len()
         )));
     }
+    let line_moves = game
+        .line_moves()
+        .filter(|m| m.diagonal_band <= crate::kernels::line::MAX_BAND as u64);
+    if let (2, Some(moves)) = (dims.len(), line_moves) {
+        // Line games (Wythoff, Ryuoh …) get the fast kernel, same values.
+        let needed = crate::kernels::line::line_table_bytes(&moves, dims[0], dims[1])?;
+        opts.memory_limit.check(
+            &format!("{} for {}", describe_box(dims), game.spec()),
+            needed,
+        )?;
+        let values = crate::kernels::line::line_table(
+            &moves,
+            game.terminal_value(),
+            dims[0],
+            dims[1],
+            opts.progress,
+        )?;
+        return GrundyTable::from_parts(dims.to_vec(), values);
+    }
     let downward = game.is_downward_closed();
     let needed = estimate_table_bytes(dims, downward)?;
     opts.memory_limit.check(
@@ -213,6 +233,7 @@ pub fn generic_table(
     let mut scratch = MexScratch::default();
     let mut option_values: Vec<u32> = Vec::new();
     let mut outside = Solver::with_memory_limit(game, opts.memory_limit);
+    let sums = game.is_sum_of_heaps();
     let order: Option<Vec<usize>> = if downward {
         None
     } else {
@@ -238,6 +259,25 @@ pub fn generic_table(
         let mut failure: Option<Error> = None;
         game.for_each_option(&table_pos, &mut |o| {
             if failure.is_some() {
+                return;
+            }
+            if sums && o.len() > 1 && dims.len() == 1 {
+                // A move that leaves several heaps: the nim-sum of the heaps' values,
+                // all of them smaller heaps already in the table.
+                let mut v = 0;
+                for &c in o {
+                    match box_index(dims, &[c]).map(|j| values[j]) {
+                        Some(w) if w < UNFILLED => v ^= w,
+                        _ => match outside.grundy(&[c]) {
+                            Ok(w) => v ^= w,
+                            Err(e) => {
+                                failure = Some(e);
+                                return;
+                            }
+                        },
+                    }
+                }
+                option_values.push(v);
                 return;
             }
             match box_index(dims, o) {

@@ -3,6 +3,7 @@
 //! p = 3 is Ryuoh Nim itself; p = 1, 2 are two-heap Nim.
 
 use crate::{Args, Family, Param};
+use nimlab_engine::kernels::line::LineMoves;
 use nimlab_engine::nimarith::nimhoff;
 use nimlab_engine::theorem::{check_grundy_formula, Verdict};
 use nimlab_engine::{Coord, Game, Result, Theorem};
@@ -64,6 +65,12 @@ impl Game for Ryuoh {
                 visit(&[x - s, y - t]);
             }
         }
+    }
+    fn line_moves(&self) -> Option<LineMoves> {
+        Some(LineMoves {
+            diagonal_band: 0,
+            steps: self.diagonal_steps(),
+        })
     }
 }
 

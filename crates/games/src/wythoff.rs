@@ -1,7 +1,10 @@
 //! Wythoff's game (SPEC §2, Game IV): two heaps; take any number from one heap, or the
 //! same number from both.
 
-use crate::{Args, Family};
+pub mod strategy;
+
+use crate::{Args, Family, Param};
+use nimlab_engine::kernels::line::LineMoves;
 use nimlab_engine::theorem::{check_p_positions, Verdict};
 use nimlab_engine::{Coord, Game, Result, Theorem};
 
@@ -37,6 +40,70 @@ impl Game for Wythoff {
             visit(&[x - k, y - k]);
         }
     }
+    fn line_moves(&self) -> Option<LineMoves> {
+        Some(LineMoves {
+            diagonal_band: 1,
+            steps: vec![],
+        })
+    }
+    fn analyse_big(
+        &self,
+        pos: &[nimlab_engine::big::BigUint],
+    ) -> Option<Result<nimlab_engine::big::BigAnalysis>> {
+        strategy::analyse_big(pos)
+    }
+}
+
+/// Fraenkel's a-Wythoff game (`wythoff(a=…)`, a ≥ 2; a = 1 is [`Wythoff`]): take any
+/// number from one heap, or s ≥ 1 and t ≥ 1 from both with |s − t| < a.
+///
+/// ```
+/// use nimlab_engine::Solver;
+/// use nimlab_games::wythoff::AWythoff;
+/// // a = 2: the P-positions are {A_n, A_n + 2n}: (0, 0), (1, 3), (2, 6), (4, 10) …
+/// let g = AWythoff { a: 2 };
+/// assert_eq!(Solver::new(&g).grundy(&[1, 3]).unwrap(), 0);
+/// assert_eq!(Solver::new(&g).grundy(&[1, 2]).unwrap(), 3);
+/// ```
+#[derive(Debug, Clone)]
+pub struct AWythoff {
+    /// The band: (s, t) from both heaps with |s − t| < a.
+    pub a: u64,
+}
+
+impl Game for AWythoff {
+    fn spec(&self) -> String {
+        format!("wythoff(a={})", self.a)
+    }
+    fn dimension(&self) -> usize {
+        2
+    }
+    fn is_downward_closed(&self) -> bool {
+        true
+    }
+    fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+        let (x, y) = (pos[0], pos[1]);
+        for u in 0..x {
+            visit(&[u, y]);
+        }
+        for v in 0..y {
+            visit(&[x, v]);
+        }
+        for s in 1..=x {
+            // t ≥ 1, t ≤ y, |s − t| < a
+            let lo = (s + 1).saturating_sub(self.a).max(1);
+            let hi = (s + self.a - 1).min(y);
+            for t in lo..=hi {
+                visit(&[x - s, y - t]);
+            }
+        }
+    }
+    fn line_moves(&self) -> Option<LineMoves> {
+        Some(LineMoves {
+            diagonal_band: self.a,
+            steps: vec![],
+        })
+    }
 }
 
 /// The P-positions {p_n, q_n} with p_n < `bound`, by the mex construction of SPEC §2:
@@ -67,12 +134,15 @@ pub fn pairs_by_mex(bound: u64) -> Vec<(u64, u64)> {
     pairs
 }
 
-fn build(_args: &Args) -> Result<Box<dyn Game>> {
-    Ok(Box::new(Wythoff))
+fn build(args: &Args) -> Result<Box<dyn Game>> {
+    match args.int("a", 1)? as u64 {
+        1 => Ok(Box::new(Wythoff)),
+        a => Ok(Box::new(AWythoff { a })),
+    }
 }
 
 fn theorems() -> Vec<Theorem> {
-    vec![Theorem::new(
+    let mut list = vec![Theorem::new(
         "wythoff.p-positions",
         "The P-positions of Wythoff's game are {p_n, p_n + n}, p_n the least positive \
          integer not used by earlier pairs",
@@ -91,14 +161,21 @@ fn theorems() -> Vec<Theorem> {
             })?;
             Ok(Verdict::all(vec![(String::new(), v)]))
         },
-    )]
+    )];
+    list.extend(strategy::theorems());
+    list
 }
 
 /// The `wythoff` family.
 pub static FAMILY: Family = Family {
     name: "wythoff",
     summary: "Wythoff's game: take any number from one heap, or the same number from both",
-    params: &[],
+    params: &[Param {
+        name: "a",
+        kind: "integer ≥ 1",
+        default: Some("1"),
+        help: "Fraenkel's a-Wythoff: take (s,t) from both heaps with |s−t| < a; a = 1 is Wythoff",
+    }],
     position_syntax: "x,y (two heaps)",
     seed: "001_8ec63898d35ad5c0.txt (Game IV)",
     build,

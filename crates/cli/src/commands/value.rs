@@ -16,9 +16,10 @@ pub struct ValueArgs {
     /// Game, e.g. wythoff, 'ryuoh(p=4)', 'subtraction(s={1,3,4})'. (With --rules, give only the position.)
     #[arg(value_name = "GAME")]
     game: String,
-    /// Position: comma-separated natural numbers, e.g. 3,5.
-    #[arg(value_name = "POSITION")]
-    position: Option<String>,
+    /// Position: comma-separated natural numbers, e.g. 3,5 (or as separate arguments,
+    /// `3 5`, for numbers too long for one argument).
+    #[arg(value_name = "POSITION", num_args = 0..)]
+    position: Vec<String>,
     /// Take the game from a rules file (TOML) instead of the catalog.
     #[arg(long, value_name = "FILE")]
     rules: Option<std::path::PathBuf>,
@@ -36,9 +37,10 @@ pub struct MovesArgs {
     /// Game, e.g. wythoff, 'ryuoh(p=4)'. (With --rules, give only the position.)
     #[arg(value_name = "GAME")]
     game: String,
-    /// Position: comma-separated natural numbers, e.g. 3,5.
-    #[arg(value_name = "POSITION")]
-    position: Option<String>,
+    /// Position: comma-separated natural numbers, e.g. 3,5 (or as separate arguments,
+    /// `3 5`, for numbers too long for one argument).
+    #[arg(value_name = "POSITION", num_args = 0..)]
+    position: Vec<String>,
     /// Take the game from a rules file (TOML) instead of the catalog.
     #[arg(long, value_name = "FILE")]
     rules: Option<std::path::PathBuf>,
@@ -53,23 +55,40 @@ enum Answer {
     Big(BigAnalysis),
 }
 
-/// With `--rules FILE` the one positional argument is the position.
+/// Joins the position arguments with commas (`3 5`, `3, 5` and `3,5` are the same):
+/// one argument cannot hold two numbers of 10^5 digits (Linux caps an argument at 128 KiB).
+fn join_position(parts: &[String]) -> String {
+    let mut out = String::new();
+    for part in parts {
+        if !out.is_empty() && !out.trim_end().ends_with(',') && !part.trim_start().starts_with(',')
+        {
+            out.push(',');
+        }
+        out.push_str(part);
+    }
+    out
+}
+
+/// With `--rules FILE` there is no game argument: `first` starts the position.
 fn analyse_args(
     ctx: &Context,
     first: &str,
-    second: Option<&str>,
+    rest: &[String],
     rules: Option<&std::path::Path>,
 ) -> Result<(String, Answer)> {
-    let (game, position) = match (rules, second) {
-        (Some(_), None) => (None, first),
-        (None, Some(p)) => (Some(first), p),
-        (Some(_), Some(_)) => {
-            return Err(Error::input(
-                "with --rules FILE give only the position, not a game",
-            ))
+    let (game, parts): (Option<&str>, Vec<String>) = match rules {
+        Some(_) => (
+            None,
+            std::iter::once(first.to_string())
+                .chain(rest.iter().cloned())
+                .collect(),
+        ),
+        None if rest.is_empty() => {
+            return Err(Error::input("give a game and a position, e.g. wythoff 3,5"))
         }
-        (None, None) => return Err(Error::input("give a game and a position, e.g. wythoff 3,5")),
+        None => (Some(first), rest.to_vec()),
     };
+    let position = &join_position(&parts);
     let game = super::game_source::load(game, rules)?.game;
     let big = parse_big_position(position)?;
     if let Some(answer) = game.analyse_big(&big) {
@@ -162,12 +181,7 @@ fn print_big(spec: &str, a: &BigAnalysis, format: PlainFormat, moves: bool) {
 }
 
 pub fn run_value(ctx: &Context, args: ValueArgs) -> Result<Status> {
-    let (spec, a) = match analyse_args(
-        ctx,
-        &args.game,
-        args.position.as_deref(),
-        args.rules.as_deref(),
-    )? {
+    let (spec, a) = match analyse_args(ctx, &args.game, &args.position, args.rules.as_deref())? {
         (spec, Answer::Exact(a)) => (spec, a),
         (spec, Answer::Big(b)) => {
             print_big(&spec, &b, args.format, false);
@@ -206,12 +220,7 @@ pub fn run_value(ctx: &Context, args: ValueArgs) -> Result<Status> {
 }
 
 pub fn run_moves(ctx: &Context, args: MovesArgs) -> Result<Status> {
-    let (spec, a) = match analyse_args(
-        ctx,
-        &args.game,
-        args.position.as_deref(),
-        args.rules.as_deref(),
-    )? {
+    let (spec, a) = match analyse_args(ctx, &args.game, &args.position, args.rules.as_deref())? {
         (spec, Answer::Exact(a)) => (spec, a),
         (spec, Answer::Big(b)) => {
             print_big(&spec, &b, args.format, true);

@@ -1,0 +1,717 @@
+//! The table kernel for two-heap *line games*: rook moves (any number from one heap) plus
+//! diagonal moves taking from both heaps — Wythoff's game, Fraenkel's a-Wythoff,
+//! generalized Ryuoh Nim.
+//!
+//! Why it is fast: every row and every column is a line of mutual options, so its values
+//! are distinct, and the options of (x, y) along a row, a column or a diagonal band are
+//! whole *prefixes* of lines. Each line keeps the set of values seen so far as a small
+//! bitset window above its least unused value ("mex pointer"); the value of a cell is the
+//! least value at or above the largest pointer that no line (and no finite step) holds,
+//! found 64 values at a time. Rows are filled in a pipeline: row y may run at column x as
+//! soon as row y − 1 is done a little past x, so all cores work on different rows.
+//!
+//! Diagonal band moves (s, t) with |s − t| < a reach line (x − y) − (s − t) in rows
+//! y − t; those lines get each cell's value `a` rows late (when the pipeline is past all
+//! queries that must not see it), and the cells of the last a − 1 rows are read directly.
+
+use crate::error::{Error, Result};
+use crate::progress::Progress;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The moves of a line game on positions (x, y) ∈ N², besides the rook moves
+/// (x, y) → (u, y), u < x and (x, y) → (x, v), v < y, which every line game has.
+///
+/// A [`crate::Game`] declares this through [`crate::Game::line_moves`]; then
+/// [`crate::grundy_table`] fills its two-coordinate tables with [`line_table`].
+///
+/// ```
+/// use nimlab_engine::kernels::line::{line_table, LineMoves};
+/// use nimlab_engine::NoProgress;
+/// // Wythoff's game: the whole equal diagonal.
+/// let wythoff = LineMoves { diagonal_band: 1, steps: vec![] };
+/// let t = line_table(&wythoff, 0, 6, 6, &NoProgress).unwrap();
+/// assert_eq!(t[1 + 6 * 2], 0); // (1, 2) is a P-position
+/// assert_eq!(t[3 + 6 * 5], 0); // (3, 5) too
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LineMoves {
+    /// Take (s, t) from both heaps for every s, t ≥ 1 with |s − t| < `diagonal_band`:
+    /// 0 = no such move, 1 = Wythoff's equal diagonal, a = Fraenkel's a-Wythoff.
+    pub diagonal_band: u64,
+    /// Further moves taking (s, t) from both heaps, s, t ≥ 1 (Ryuoh's s + t ≤ p − 1).
+    pub steps: Vec<(u64, u64)>,
+}
+
+/// Cells a pipeline stage handles between two looks at its neighbour's progress.
+const CHUNK: usize = 512;
+
+/// The set of values of one line seen so far: everything below `mex`, plus the bits of
+/// `words`, which hold the word indices `lo .. lo + words.len()`. Values are inserted
+/// once each (a line's values are distinct) and never removed.
+#[derive(Default, Clone)]
+struct LineSet {
+    mex: u64,
+    lo: u64,
+    words: Vec<u64>,
+}
+
+impl LineSet {
+    #[inline(always)]
+    fn stored(&self, w: u64) -> u64 {
+        w.checked_sub(self.lo)
+            .and_then(|i| self.words.get(i as usize))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Adds `v`, which is not in the set (so `v ≥ mex`).
+    #[inline]
+    fn insert(&mut self, v: u64) {
+        debug_assert!(v >= self.mex);
+        let w = v >> 6;
+        if self.words.is_empty() {
+            self.lo = w;
+            self.words.push(0);
+        } else if w < self.lo {
+            let grow = (self.lo - w) as usize;
+            self.words.splice(0..0, std::iter::repeat_n(0, grow));
+            self.lo = w;
+        }
+        let i = (w - self.lo) as usize;
+        if i >= self.words.len() {
+            self.words.resize(i + 1, 0);
+        }
+        self.words[i] |= 1 << (v & 63);
+        if v == self.mex {
+            self.advance();
+        }
+    }
+
+    /// Moves `mex` past the values present, and drops words wholly below it.
+    fn advance(&mut self) {
+        loop {
+            let b = self.mex & 63;
+            let run = (!(self.stored(self.mex >> 6) >> b)).trailing_zeros() as u64;
+            self.mex += run;
+            if b + run < 64 {
+                break;
+            }
+        }
+        let below = ((self.mex >> 6).saturating_sub(self.lo) as usize).min(self.words.len());
+        if below == self.words.len() {
+            self.words.clear();
+        } else if below >= 8 && 2 * below >= self.words.len() {
+            self.words.drain(..below);
+            self.lo += below as u64;
+        }
+    }
+
+    fn clear(&mut self) {
+        self.mex = 0;
+        self.lo = 0;
+        self.words.clear();
+    }
+}
+
+/// A slice shared by the pipeline's threads. Each element is written by one row's stage
+/// at a time; the stages hand elements over through the `done` counters (Release on
+/// publish, Acquire on read), so no element is ever accessed by two threads at once.
+struct Shared<T>(*mut T, usize);
+
+unsafe impl<T: Send> Sync for Shared<T> {}
+unsafe impl<T: Send> Send for Shared<T> {}
+
+impl<T> Shared<T> {
+    fn new(slice: &mut [T]) -> Self {
+        Shared(slice.as_mut_ptr(), slice.len())
+    }
+
+    /// # Safety
+    /// No other thread may access element `i` while the reference lives (the pipeline
+    /// protocol of [`line_table`] guarantees it).
+    #[inline(always)]
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn get(&self, i: usize) -> &mut T {
+        debug_assert!(i < self.1);
+        &mut *self.0.add(i)
+    }
+}
+
+/// A row's progress: how many of its cells are final (and inserted where they belong).
+struct Done(Vec<AtomicUsize>);
+
+/// Upper bound on any value of the table: a position's value is at most its number of
+/// options.
+fn value_bound(moves: &LineMoves, width: usize, height: usize) -> u64 {
+    let (w, h) = (width as u64, height as u64);
+    let m = w.min(h);
+    w + h + moves.diagonal_band.saturating_mul(2).saturating_mul(m) + moves.steps.len() as u64
+}
+
+/// Bytes [`line_table`] needs for a `width × height` table: the values (4 bytes a cell),
+/// the line structures and their bitset windows. A line's window spans from its mex
+/// pointer to its largest value; measured on Wythoff and Ryuoh tables (8192², 16384²,
+/// 4·10⁶ × 32) the windows take under 0.5 bytes a cell plus about 100 bytes a line;
+/// this estimate allows 0.75 bytes a cell and 104 bytes a line. A symmetric game on a
+/// box taller than wide is filled transposed, which needs a second copy of the values.
+///
+/// ```
+/// use nimlab_engine::kernels::line::{line_table_bytes, LineMoves};
+/// let w = LineMoves { diagonal_band: 1, steps: vec![] };
+/// let bytes = line_table_bytes(&w, 1000, 1000).unwrap();
+/// assert!(bytes >= 4 * 1000 * 1000);
+/// ```
+pub fn line_table_bytes(moves: &LineMoves, width: usize, height: usize) -> Result<u64> {
+    let too_large = || Error::input("table box is too large");
+    let cells = (width as u64)
+        .checked_mul(height as u64)
+        .ok_or_else(too_large)?;
+    let diag_lines = if moves.diagonal_band > 0 {
+        width as u64 + height as u64 + 2 * moves.diagonal_band
+    } else {
+        0
+    };
+    let lines = width as u64 + diag_lines + 64;
+    let line_bytes = lines * (std::mem::size_of::<LineSet>() as u64 + 64);
+    let value_copies = if is_symmetric(moves) && height > width {
+        8
+    } else {
+        4
+    };
+    cells
+        .checked_mul(value_copies)
+        .and_then(|b| b.checked_add(3 * cells / 4))
+        .and_then(|b| b.checked_add(line_bytes))
+        .ok_or_else(too_large)
+}
+
+/// Whether G(x, y) = G(y, x) follows from the moves alone (and the kernel may fill half a
+/// table): a band of at most one diagonal and steps closed under (s, t) ↦ (t, s).
+fn is_symmetric(moves: &LineMoves) -> bool {
+    moves.diagonal_band <= 1
+        && moves
+            .steps
+            .iter()
+            .all(|&(s, t)| moves.steps.contains(&(t, s)))
+}
+
+/// Grundy values of the line game `moves` on the box `[0, width) × [0, height)`, stored
+/// as `values[x + width * y]`. `terminal_value` is the value of (0, 0) (0 in normal
+/// play). Uses up to `rayon::current_num_threads()` threads.
+///
+/// ```
+/// use nimlab_engine::kernels::line::{line_table, LineMoves};
+/// use nimlab_engine::NoProgress;
+/// // Ryuoh Nim (p = 3): one diagonal step (1, 1). Table 1 of the paper: G(4, 7) = 11.
+/// let ryuoh = LineMoves { diagonal_band: 0, steps: vec![(1, 1)] };
+/// let t = line_table(&ryuoh, 0, 13, 13, &NoProgress).unwrap();
+/// assert_eq!(t[4 + 13 * 7], 11);
+/// ```
+pub fn line_table(
+    moves: &LineMoves,
+    terminal_value: u32,
+    width: usize,
+    height: usize,
+    progress: &dyn Progress,
+) -> Result<Vec<u32>> {
+    if value_bound(moves, width, height) + terminal_value as u64 >= (u32::MAX - 1) as u64 {
+        return Err(Error::input(format!(
+            "table {width}x{height} may hold values beyond 32 bits"
+        )));
+    }
+    let symmetric = moves.diagonal_band <= 1
+        && moves
+            .steps
+            .iter()
+            .all(|&(s, t)| moves.steps.contains(&(t, s)));
+    if symmetric && height > width {
+        // Mirror symmetric games: fill the transposed box (wide, so half of it is
+        // filled by symmetry) and transpose.
+        let t = fill(moves, terminal_value, height, width, true, progress)?;
+        let mut values = vec![0u32; width * height];
+        for (x, column) in t.chunks(height).enumerate() {
+            for (y, &v) in column.iter().enumerate() {
+                values[x + width * y] = v;
+            }
+        }
+        return Ok(values);
+    }
+    fill(moves, terminal_value, width, height, symmetric, progress)
+}
+
+/// [`line_table`] on a box; with `symmetric` (G(x, y) = G(y, x), `width ≥ height`) only
+/// the cells with x ≥ y are computed and the others are mirrored.
+fn fill(
+    moves: &LineMoves,
+    terminal_value: u32,
+    width: usize,
+    height: usize,
+    symmetric: bool,
+    progress: &dyn Progress,
+) -> Result<Vec<u32>> {
+    let half = symmetric && width >= height;
+    let cells = width * height;
+    let mut values = vec![0u32; cells];
+    if cells == 0 {
+        return Ok(values);
+    }
+    let band = moves.diagonal_band as usize;
+    // Cells read directly: the finite steps, and the diagonal band's cells in the rows
+    // not yet inserted into their lines (offsets (dx, dy): the cell (x − dx, y − dy)).
+    let mut offsets: Vec<(usize, usize)> = moves
+        .steps
+        .iter()
+        .filter(|&&(s, t)| s >= 1 && t >= 1 && (s as usize) < width && (t as usize) < height)
+        .map(|&(s, t)| (s as usize, t as usize))
+        .collect();
+    for d in -(band as i64 - 1)..=(band as i64 - 1) {
+        let j_min = if d >= 0 { 1 } else { 1 - d };
+        for j in j_min..band as i64 {
+            offsets.push(((d + j) as usize, j as usize));
+        }
+    }
+    offsets.sort_unstable();
+    offsets.dedup();
+    // A band member (s, t) with |s − t| < a is covered by the lines; drop it from steps.
+    offsets.retain(|&(dx, dy)| {
+        let in_band = (dx as i64 - dy as i64).unsigned_abs() < band as u64;
+        !(in_band && dy >= band)
+    });
+
+    let threads = rayon::current_num_threads().max(1);
+    // Row y may run at x once row y − 1 is done through x + lag (see module docs).
+    let lag = (2 * band).saturating_sub(3);
+    // Rows go in bands of `band_rows`, filled column by column (row k of a band `lag`
+    // columns behind row k − 1), so a column's and a diagonal's windows are touched by
+    // all rows of the band while they are in cache. Bands are pipelined across threads.
+    let band_rows = (height / (4 * threads)).clamp(8, 64).min(height);
+    let bands = height.div_ceil(band_rows);
+    let mut columns = vec![LineSet::default(); width];
+    let diag_count = if band > 0 {
+        width + height + 2 * band
+    } else {
+        0
+    };
+    let mut diagonals = vec![LineSet::default(); diag_count];
+    // Diagonal line x − y − d lives at index x − y − d + diag_shift.
+    let diag_shift = height + band;
+    // done[b]: cells of the last row of band b that are final.
+    let done = Done((0..bands).map(|_| AtomicUsize::new(0)).collect());
+    let threads = threads.min(bands);
+
+    let values_s = Shared::new(&mut values);
+    let columns_s = Shared::new(&mut columns);
+    let diagonals_s = Shared::new(&mut diagonals);
+    let geo = Geometry {
+        width,
+        band,
+        diag_shift,
+        terminal_value,
+        half,
+    };
+    let computed = if half {
+        cells - height * (height - 1) / 2
+    } else {
+        cells
+    };
+    progress.start(computed as u64, "cells");
+    let stage = |first_band: usize| {
+        let mut rows = vec![LineSet::default(); band_rows];
+        let mut near: Vec<u64> = Vec::with_capacity(offsets.len());
+        let mut b = first_band;
+        while b < bands {
+            let y0 = b * band_rows;
+            let k_count = band_rows.min(height - y0);
+            rows.iter_mut().for_each(LineSet::clear);
+            // Step t: row k of the band fills column t − k·lag.
+            let steps = width + (k_count - 1) * lag;
+            // In the half table row y starts at x = y.
+            let mut t = if half { y0 } else { 0 };
+            while t < steps {
+                // How far the band above lets row 0 go.
+                let limit = if b == 0 {
+                    steps
+                } else {
+                    let mut spins = 0u32;
+                    loop {
+                        let above = done.0[b - 1].load(Ordering::Acquire);
+                        let limit = if above >= width {
+                            steps
+                        } else {
+                            above.saturating_sub(lag)
+                        };
+                        if limit > t {
+                            break limit;
+                        }
+                        spins += 1;
+                        if spins < 64 {
+                            std::hint::spin_loop();
+                        } else {
+                            std::thread::yield_now();
+                        }
+                    }
+                };
+                let end = limit.min(t + CHUNK);
+                for step in t..end {
+                    for (k, row) in rows.iter_mut().enumerate().take(k_count) {
+                        let y = y0 + k;
+                        let Some(x) = step
+                            .checked_sub(k * lag)
+                            .filter(|&x| x < width && (!half || x >= y))
+                        else {
+                            continue;
+                        };
+                        if half && x == y {
+                            // Row y left of the diagonal mirrors column y, now complete
+                            // above row y.
+                            row.clone_from(unsafe { columns_s.get(y) });
+                        }
+                        // SAFETY: this band owns its cells, the column lines of the
+                        // columns it is at and the diagonal lines they touch; the band
+                        // above is final far enough (checked above; module docs).
+                        unsafe {
+                            fill_cell(
+                                &values_s,
+                                &columns_s,
+                                &diagonals_s,
+                                row,
+                                &mut near,
+                                &offsets,
+                                geo,
+                                x,
+                                y,
+                            );
+                        }
+                    }
+                }
+                let last_row_done = end.saturating_sub((k_count - 1) * lag).min(width);
+                done.0[b].store(last_row_done, Ordering::Release);
+                t = end;
+            }
+            progress.advance(
+                (0..k_count)
+                    .map(|k| width - if half { y0 + k } else { 0 })
+                    .sum::<usize>() as u64,
+            );
+            b += threads;
+        }
+    };
+    if threads == 1 {
+        stage(0);
+    } else {
+        std::thread::scope(|scope| {
+            for t in 1..threads {
+                let stage = &stage;
+                scope.spawn(move || stage(t));
+            }
+            stage(0);
+        });
+    }
+    if half {
+        mirror_lower_half(&mut values, width, height);
+    }
+    progress.finish();
+    Ok(values)
+}
+
+/// values[x + width·y] = values[y + width·x] for x < y (width ≥ height), by row blocks in
+/// parallel.
+fn mirror_lower_half(values: &mut [u32], width: usize, height: usize) {
+    use rayon::prelude::*;
+    const BLOCK: usize = 64;
+    let shared = Shared::new(values);
+    let shared = &shared;
+    (0..height.div_ceil(BLOCK)).into_par_iter().for_each(|b| {
+        let rows = b * BLOCK..((b + 1) * BLOCK).min(height);
+        // Column blocks, so reads of the rows above stay in cache.
+        for x0 in (0..rows.end).step_by(BLOCK) {
+            for y in rows.clone() {
+                for x in x0..(x0 + BLOCK).min(y) {
+                    // SAFETY: each task writes only cells x < y of its own rows and reads
+                    // only cells x ≥ y, which nobody writes in this phase.
+                    unsafe { *shared.get(x + width * y) = *shared.get(y + width * x) };
+                }
+            }
+        }
+    });
+}
+
+/// The widest diagonal band the kernel takes (its lines are scanned from a stack
+/// array); [`crate::grundy_table`] leaves wider bands to the generic solver.
+pub const MAX_BAND: usize = 16;
+
+/// A read view of a line's stored words, for the hot search loop.
+#[derive(Clone, Copy)]
+struct Cursor {
+    ptr: *const u64,
+    lo: u64,
+    len: u64,
+}
+
+impl Cursor {
+    const EMPTY: Cursor = Cursor {
+        ptr: std::ptr::null(),
+        lo: 0,
+        len: 0,
+    };
+
+    #[inline(always)]
+    fn of(set: &LineSet) -> Self {
+        Cursor {
+            ptr: set.words.as_ptr(),
+            lo: set.lo,
+            len: set.words.len() as u64,
+        }
+    }
+
+    /// The stored bits of word `w` (0 outside the window). Bits below the line's mex
+    /// are not needed: the search starts at or above every line's mex.
+    #[inline(always)]
+    fn stored(self, w: u64) -> u64 {
+        let i = w.wrapping_sub(self.lo);
+        if i < self.len {
+            // SAFETY: i < len, the length of the words the cursor was made from, which
+            // are not modified while the cursor is used.
+            unsafe { *self.ptr.add(i as usize) }
+        } else {
+            0
+        }
+    }
+}
+
+/// The least value ≥ `start` in none of the lines and not in `near`, where `start` is at
+/// least every line's mex. Scans 64 values a step.
+#[inline(always)]
+fn scan(start: u64, row: Cursor, col: Cursor, diags: &[Cursor], near: &[u64]) -> u64 {
+    let mut w = start >> 6;
+    let mut occupied = (1u64 << (start & 63)) - 1;
+    loop {
+        occupied |= row.stored(w) | col.stored(w);
+        for d in diags {
+            occupied |= d.stored(w);
+        }
+        for &v in near {
+            if v >> 6 == w {
+                occupied |= 1 << (v & 63);
+            }
+        }
+        if occupied != !0 {
+            return (w << 6) + (!occupied).trailing_zeros() as u64;
+        }
+        w += 1;
+        occupied = 0;
+        // Fast path (at most one diagonal line): over a stretch of words where the same
+        // windows hold word w, scan their raw words (most of the search happens here).
+        // A word found not full is re-checked above with `near`.
+        if diags.len() <= 1 {
+            let all = [row, col, diags.first().copied().unwrap_or(Cursor::EMPTY)];
+            let mut active = [&[][..]; 3];
+            let mut count = 0;
+            let mut hi = u64::MAX;
+            for c in all {
+                if c.len == 0 || w >= c.lo + c.len {
+                    continue; // contributes nothing from here on
+                }
+                if w < c.lo {
+                    hi = hi.min(c.lo);
+                } else {
+                    hi = hi.min(c.lo + c.len);
+                }
+            }
+            if hi == u64::MAX {
+                continue; // no window left: word w is free
+            }
+            let n = (hi - w) as usize;
+            for c in all {
+                if c.len > 0 && c.lo <= w && w < c.lo + c.len {
+                    // SAFETY: w..hi lies inside this window (hi ≤ its end).
+                    active[count] =
+                        unsafe { std::slice::from_raw_parts(c.ptr.add((w - c.lo) as usize), n) };
+                    count += 1;
+                }
+            }
+            let skip = match count {
+                0 => 0,
+                1 => first_not_full([active[0]], n),
+                2 => first_not_full([active[0], active[1]], n),
+                _ => first_not_full(active, n),
+            };
+            w += skip as u64;
+        }
+    }
+}
+
+/// Index of the first word position (< n) where the OR of the slices is not all ones,
+/// or n. Four words a step, without a branch per word.
+#[inline(always)]
+fn first_not_full<const K: usize>(slices: [&[u64]; K], n: usize) -> usize {
+    let s: [&[u64]; K] = slices.map(|s| &s[..n]);
+    let mut i = 0;
+    while i + 4 <= n {
+        let mut all = !0u64;
+        for j in 0..4 {
+            let mut o = 0;
+            for part in &s {
+                o |= part[i + j];
+            }
+            all &= o;
+        }
+        if all != !0 {
+            break;
+        }
+        i += 4;
+    }
+    while i < n {
+        let mut o = 0;
+        for part in &s {
+            o |= part[i];
+        }
+        if o != !0 {
+            return i;
+        }
+        i += 1;
+    }
+    n
+}
+
+#[derive(Clone, Copy)]
+struct Geometry {
+    width: usize,
+    band: usize,
+    diag_shift: usize,
+    terminal_value: u32,
+    half: bool,
+}
+
+/// Fills cell (x, y), whose row set is `row`.
+///
+/// # Safety
+/// The caller owns the cell, its column line and the diagonal lines it queries, and the
+/// cells it reads are final (pipeline protocol of [`line_table`]).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+unsafe fn fill_cell(
+    values: &Shared<u32>,
+    columns: &Shared<LineSet>,
+    diagonals: &Shared<LineSet>,
+    row: &mut LineSet,
+    near: &mut Vec<u64>,
+    offsets: &[(usize, usize)],
+    geo: Geometry,
+    x: usize,
+    y: usize,
+) {
+    let Geometry {
+        width,
+        band,
+        diag_shift,
+        terminal_value,
+        half,
+    } = geo;
+    if band > 0 && y >= band && x >= 1 {
+        // Cell (x − 1, y − a) joins its diagonal line now: every query that must not
+        // see it has been made.
+        let v = *values.get(x - 1 + width * (y - band)) as u64;
+        diagonals.get(x - 1 + band + diag_shift - y).insert(v);
+    }
+    let g = if x == 0 && y == 0 {
+        terminal_value as u64
+    } else {
+        near.clear();
+        for &(dx, dy) in offsets {
+            if dx <= x && dy <= y {
+                let (u, v) = (x - dx, y - dy);
+                // In the half table a cell left of the diagonal is read at its mirror.
+                let i = if half && u < v {
+                    v + width * u
+                } else {
+                    u + width * v
+                };
+                near.push(*values.get(i) as u64);
+            }
+        }
+        let col = columns.get(x);
+        let mut start = row.mex.max(col.mex);
+        // Diagonal lines x − y − d for |d| < a, at indices x − y + diag_shift − d.
+        let diag_hi = x + diag_shift - y + band; // exclusive; index of d = −a
+        let diag_lo = diag_hi + 1 - 2 * band.max(1);
+        if band > 0 {
+            for i in diag_lo..diag_hi {
+                start = start.max(diagonals.get(i).mex);
+            }
+        }
+        let row_c = Cursor::of(row);
+        let col_c = Cursor::of(col);
+        match band {
+            0 => scan(start, row_c, col_c, &[], near),
+            1 => scan(
+                start,
+                row_c,
+                col_c,
+                &[Cursor::of(diagonals.get(diag_lo))],
+                near,
+            ),
+            _ => {
+                let mut diag_c = [Cursor::EMPTY; 2 * MAX_BAND - 1];
+                for (c, i) in diag_c.iter_mut().zip(diag_lo..diag_hi) {
+                    *c = Cursor::of(diagonals.get(i));
+                }
+                scan(start, row_c, col_c, &diag_c[..diag_hi - diag_lo], near)
+            }
+        }
+    };
+    *values.get(x + width * y) = g as u32;
+    row.insert(g);
+    columns.get(x).insert(g);
+    if band > 0 && x == width - 1 && y >= band {
+        // The last cell of row y − a joins its diagonal line.
+        let v = *values.get(width - 1 + width * (y - band)) as u64;
+        diagonals.get(width - 1 + band + diag_shift - y).insert(v);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The largest N whose N × N Wythoff table fits in 24 GiB by the estimate.
+    #[test]
+    fn largest_square_in_24_gib() {
+        let wythoff = LineMoves {
+            diagonal_band: 1,
+            steps: vec![],
+        };
+        let limit = 24u64 << 30;
+        let fits = |n: usize| line_table_bytes(&wythoff, n, n).unwrap() <= limit;
+        let (mut lo, mut hi) = (1usize, 1 << 20);
+        while lo + 1 < hi {
+            let mid = (lo + hi) / 2;
+            if fits(mid) {
+                lo = mid
+            } else {
+                hi = mid
+            }
+        }
+        // 4.75 bytes a cell: N ≈ sqrt(24 GiB / 4.75).
+        assert!(fits(lo) && !fits(lo + 1));
+        assert!((73_000..74_000).contains(&lo), "largest N = {lo}");
+    }
+
+    #[test]
+    fn line_set_tracks_mex_and_window() {
+        let mut set = LineSet::default();
+        for v in [0u64, 2, 1, 100, 3, 101] {
+            set.insert(v);
+        }
+        assert_eq!(set.mex, 4);
+        let c = Cursor::of(&set);
+        assert_eq!(c.stored(1), (1 << (100 - 64)) | (1 << (101 - 64)));
+        // A line whose values start high keeps a window there, not from 0.
+        let mut high = LineSet::default();
+        high.insert(5_000_011);
+        high.insert(5_000_010);
+        assert_eq!(high.words.len(), 1);
+        let bits = Cursor::of(&high).stored(5_000_010 / 64);
+        assert_eq!(bits, 0b11 << (5_000_010 % 64));
+    }
+}
