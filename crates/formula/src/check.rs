@@ -65,11 +65,16 @@ pub fn variables(game: &dyn Game) -> (Vec<String>, Vec<usize>) {
     (names, coords)
 }
 
-/// Compiles `text` over the variables of `game` (see [`variables`]).
-pub fn compile_for(game: &dyn Game, text: &str) -> Result<Formula, FormulaError> {
+/// Compiles `text` over the variables of `game` (see [`variables`]) and named
+/// `constants` (a rules file's parameters).
+pub fn compile_for(
+    game: &dyn Game,
+    text: &str,
+    constants: &[(&str, i64)],
+) -> Result<Formula, FormulaError> {
     let (names, _) = variables(game);
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    Formula::compile(text, &refs)
+    Formula::compile_with_constants(text, &refs, constants)
 }
 
 /// Compares `formula` (compiled by [`compile_for`] for `game`) with every legal cell of
@@ -90,11 +95,11 @@ pub fn compile_for(game: &dyn Game, text: &str) -> Result<Formula, FormulaError>
 ///     }
 /// }
 /// let table = grundy_table(&Nim2, &[16, 16], &TableOptions::default()).unwrap();
-/// let good = compile_for(&Nim2, "x xor y").unwrap();
+/// let good = compile_for(&Nim2, "x xor y", &[]).unwrap();
 /// assert_eq!(compare(&Nim2, &table, &good, Claim::Grundy, 20, false).unwrap().mismatch_count, 0);
-/// let p = compile_for(&Nim2, "x == y").unwrap();
+/// let p = compile_for(&Nim2, "x == y", &[]).unwrap();
 /// assert_eq!(compare(&Nim2, &table, &p, Claim::PPositions, 20, false).unwrap().mismatch_count, 0);
-/// let bad = compile_for(&Nim2, "x + y").unwrap();
+/// let bad = compile_for(&Nim2, "x + y", &[]).unwrap();
 /// let r = compare(&Nim2, &table, &bad, Claim::Grundy, 20, false).unwrap();
 /// assert_eq!(r.mismatches[0].position, vec![1, 1]);
 /// ```

@@ -504,7 +504,13 @@ impl Parser<'_> {
         self.expect("[", "to open the list of bases")?;
         let mut bases = Vec::new();
         loop {
-            let (tok, col) = self.bump();
+            let (mut tok, col) = self.bump();
+            // A named constant (a rules file's parameter) may stand for a base.
+            if let Tok::Ident(name) = &tok {
+                if let Some((_, v)) = self.constants.iter().find(|(n, _)| n == name) {
+                    tok = Tok::Num(Ok(*v));
+                }
+            }
             match tok {
                 Tok::Num(Ok(b)) if b >= 2 => bases.push(b as u64),
                 Tok::Num(Ok(b)) => {

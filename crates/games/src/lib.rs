@@ -19,6 +19,7 @@ pub mod misere;
 pub mod nim;
 pub mod octal;
 pub mod pass;
+pub mod rules;
 pub mod ryuoh;
 pub mod spec;
 pub mod subtraction;
@@ -72,6 +73,7 @@ pub fn catalog() -> Vec<&'static Family> {
         &fibonacci_nim::FAMILY,
         &octal::FAMILY,
         &grundy_game::FAMILY,
+        &rules::FAMILY,
     ]
 }
 

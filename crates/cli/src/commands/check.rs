@@ -5,7 +5,7 @@ use crate::Status;
 use nimlab_engine::game::format_position;
 use nimlab_engine::theorem::describe_window;
 use nimlab_engine::{grundy_table, Error, GrundyTable, Result, INVALID};
-use nimlab_formula::check::{compare, compile_for, variables, Claim, Report};
+use nimlab_formula::check::{compare, compile_for, Claim, Report};
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -75,24 +75,27 @@ pub fn run(ctx: &Context, args: CheckArgs) -> Result<Status> {
     if args.format == CheckFormat::Png && args.output.is_none() {
         return Err(Error::input("--format png needs --output FILE"));
     }
-    let (claim, text) = match (&args.formula, &args.p_positions, &source.closed_form) {
-        (Some(f), _, _) => (Claim::Grundy, f.clone()),
-        (None, Some(p), _) => (Claim::PPositions, p.clone()),
-        (None, None, Some(f)) => (Claim::Grundy, f.clone()),
-        (None, None, None) => {
-            return Err(Error::input(format!(
-                "give --formula EXPR or --p-positions PRED ({} has no closed form to check)",
-                game.spec()
-            )))
-        }
+    let (claim, text) = match (&args.formula, &args.p_positions) {
+        (Some(f), _) => (Claim::Grundy, f.clone()),
+        (None, Some(p)) => (Claim::PPositions, p.clone()),
+        (None, None) => match (&source.closed_form, &source.p_positions) {
+            (Some(f), _) => (Claim::Grundy, f.clone()),
+            (None, Some(p)) => (Claim::PPositions, p.clone()),
+            (None, None) => {
+                return Err(Error::input(format!(
+                    "give --formula EXPR or --p-positions PRED ({} declares no closed form)",
+                    game.spec()
+                )))
+            }
+        },
     };
-    let formula = compile_for(game, &text).map_err(|e| {
-        let (names, _) = variables(game);
-        Error::input(format!(
-            "{e} (in '{text}'; variables: {})",
-            names.join(", ")
-        ))
-    })?;
+    let constants: Vec<(&str, i64)> = source
+        .constants
+        .iter()
+        .map(|(n, v)| (n.as_str(), *v))
+        .collect();
+    let formula = compile_for(game, &text, &constants)
+        .map_err(|e| Error::input(format!("{e} (in '{text}')")))?;
     let dims = game.table_box(args.size);
     let started = Instant::now();
     let table = grundy_table(game, &dims, &ctx.table_options())?;
@@ -140,7 +143,7 @@ pub fn run(ctx: &Context, args: CheckArgs) -> Result<Status> {
             };
             println!("{label:<10}{text}");
             println!(
-                "checked:  {} positions in {} ({:.2} s: table {:.2} s, formula {:.2} s)",
+                "checked:  {} positions in {} ({:.3} s: table {:.3} s, formula {:.3} s)",
                 report.checked,
                 describe_window(&dims),
                 total_time.as_secs_f64(),

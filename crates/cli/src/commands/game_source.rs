@@ -1,25 +1,54 @@
-//! Where a command's game comes from: a catalog spec (`'ryuoh(p=3)'`) or a rules file
-//! (`--rules FILE`).
+//! Where a command's game comes from: a catalog spec (`'ryuoh(p=3)'`, also
+//! `'rules(file=F)'`) or a rules file (`--rules FILE`).
 
 use nimlab_engine::{Error, Game, Result};
+use nimlab_games::rules::{self, RulesGame};
 use std::path::Path;
 
-/// A game and what its source knows about it beyond the rules.
+/// A game and the claims its source makes about it beyond the rules.
 pub struct GameSource {
     /// The game.
     pub game: Box<dyn Game>,
-    /// A closed form for the Grundy value, if the source declares one (rules files may).
+    /// A closed form for the Grundy value, if declared (rules files may).
     pub closed_form: Option<String>,
+    /// A predicate claimed to give the P-positions, if declared.
+    pub p_positions: Option<String>,
+    /// Named constants the source's formulas use (a rules file's `params`).
+    pub constants: Vec<(String, i64)>,
+}
+
+impl GameSource {
+    fn from_rules(game: RulesGame) -> Self {
+        GameSource {
+            closed_form: game.closed_form().map(str::to_string),
+            p_positions: game.p_positions().map(str::to_string),
+            constants: game.params().to_vec(),
+            game: Box::new(game),
+        }
+    }
 }
 
 /// The game named by exactly one of `spec` and `rules`.
 pub fn load(spec: Option<&str>, rules: Option<&Path>) -> Result<GameSource> {
     match (spec, rules) {
-        (Some(s), None) => Ok(GameSource {
-            game: nimlab_games::parse_game(s)?,
-            closed_form: None,
-        }),
-        (None, Some(_)) => Err(Error::input("--rules is not available yet")),
+        (Some(s), None) => {
+            // A rules spec is read directly so that its declared claims are kept.
+            let parsed = nimlab_games::spec::parse_spec(s)?;
+            if parsed.name == "rules" {
+                if let [(key, path)] = parsed.args.as_slice() {
+                    if key.as_deref().is_none_or(|k| k == "file") {
+                        return Ok(GameSource::from_rules(rules::load(Path::new(path))?));
+                    }
+                }
+            }
+            Ok(GameSource {
+                game: nimlab_games::parse_game(s)?,
+                closed_form: None,
+                p_positions: None,
+                constants: Vec::new(),
+            })
+        }
+        (None, Some(path)) => Ok(GameSource::from_rules(rules::load(path)?)),
         (Some(_), Some(_)) => Err(Error::input("give either a game or --rules FILE, not both")),
         (None, None) => Err(Error::input(
             "give a game (e.g. 'ryuoh(p=3)') or --rules FILE",

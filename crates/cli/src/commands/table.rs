@@ -18,8 +18,12 @@ use std::fmt::Write;
     after_help = "Examples:\n  nimlab table 'ryuoh(p=3)' --size 13          # Table 1 of the Ryuoh paper\n  nimlab table wythoff --size 10 --format latex\n  nimlab table 'subtraction(s={1,3,4})' --size 30 --format csv\n  nimlab table 'nim(heaps=3)' --size 4 --format json\n  nimlab table wythoff --size 8192 --format npy --output wythoff.npy   # numpy.load('wythoff.npy')[y][x]\n  nimlab table wythoff --size 2048 --format png --output wythoff.png\n  nimlab table 'fibonacci-nim(k=2)' --size 32        # the seed's n | w(n) | code\n  nimlab table 'fibonacci-nim(k=1)' --size 16 --grundy"
 )]
 pub struct TableArgs {
-    /// Game, e.g. wythoff, 'ryuoh(p=4)'.
-    game: String,
+    /// Game, e.g. wythoff, 'ryuoh(p=4)' (omit it with --rules).
+    #[arg(required_unless_present = "rules", conflicts_with = "rules")]
+    game: Option<String>,
+    /// Take the game from a rules file (TOML) instead of the catalog.
+    #[arg(long, value_name = "FILE")]
+    rules: Option<std::path::PathBuf>,
     /// Side of the box: every coordinate runs over 0..N-1.
     #[arg(long, short = 'n', value_name = "N")]
     size: usize,
@@ -36,7 +40,7 @@ pub struct TableArgs {
 }
 
 pub fn run(ctx: &Context, args: TableArgs) -> Result<Status> {
-    let game = nimlab_games::parse_game(&args.game)?;
+    let game = super::game_source::load(args.game.as_deref(), args.rules.as_deref())?.game;
     if args.size == 0 {
         return Err(Error::input("--size must be at least 1"));
     }
@@ -60,7 +64,10 @@ pub fn run(ctx: &Context, args: TableArgs) -> Result<Status> {
             }
         }
     };
-    let strategy = nimlab_games::strategy_table(&args.game, args.size)?;
+    let strategy = match &args.game {
+        Some(g) => nimlab_games::strategy_table(g, args.size)?,
+        None => None, // rules files have no strategy table
+    };
     if let (Some((cols, rows)), false, false) = (
         &strategy,
         args.grundy,
@@ -72,7 +79,11 @@ pub fn run(ctx: &Context, args: TableArgs) -> Result<Status> {
         emit(&render_rows(cols, rows, args.format))?;
         return Ok(Status::Ok);
     }
-    let table = match nimlab_games::fast_table(&args.game, args.size, ctx.memory_limit)? {
+    let fast = match &args.game {
+        Some(g) => nimlab_games::fast_table(g, args.size, ctx.memory_limit)?,
+        None => None,
+    };
+    let table = match fast {
         Some(t) => t,
         None => {
             let dims = game.table_box(args.size);

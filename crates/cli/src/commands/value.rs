@@ -13,12 +13,16 @@ use serde_json::{json, Value};
     after_help = "Examples:\n  nimlab value wythoff 3,5\n  nimlab value 'ryuoh(p=3)' 4,7 --format json\n  nimlab value nim 3,5,6"
 )]
 pub struct ValueArgs {
-    /// Game, e.g. wythoff, 'ryuoh(p=4)', 'subtraction(s={1,3,4})'.
+    /// Game, e.g. wythoff, 'ryuoh(p=4)', 'subtraction(s={1,3,4})'. (With --rules, give only the position.)
+    #[arg(value_name = "GAME")]
     game: String,
     /// Position: comma-separated natural numbers, e.g. 3,5 (or as separate arguments,
     /// `3 5`, for numbers too long for one argument).
-    #[arg(required = true, num_args = 1..)]
+    #[arg(value_name = "POSITION", num_args = 0..)]
     position: Vec<String>,
+    /// Take the game from a rules file (TOML) instead of the catalog.
+    #[arg(long, value_name = "FILE")]
+    rules: Option<std::path::PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: PlainFormat,
@@ -30,12 +34,16 @@ pub struct ValueArgs {
     after_help = "Examples:\n  nimlab moves wythoff 3,6\n  nimlab moves 'ryuoh(p=3)' 2,2 --format json"
 )]
 pub struct MovesArgs {
-    /// Game, e.g. wythoff, 'ryuoh(p=4)'.
+    /// Game, e.g. wythoff, 'ryuoh(p=4)'. (With --rules, give only the position.)
+    #[arg(value_name = "GAME")]
     game: String,
     /// Position: comma-separated natural numbers, e.g. 3,5 (or as separate arguments,
     /// `3 5`, for numbers too long for one argument).
-    #[arg(required = true, num_args = 1..)]
+    #[arg(value_name = "POSITION", num_args = 0..)]
     position: Vec<String>,
+    /// Take the game from a rules file (TOML) instead of the catalog.
+    #[arg(long, value_name = "FILE")]
+    rules: Option<std::path::PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: PlainFormat,
@@ -61,9 +69,27 @@ fn join_position(parts: &[String]) -> String {
     out
 }
 
-fn analyse_args(ctx: &Context, game: &str, position: &[String]) -> Result<(String, Answer)> {
-    let position = &join_position(position);
-    let game = nimlab_games::parse_game(game)?;
+/// With `--rules FILE` there is no game argument: `first` starts the position.
+fn analyse_args(
+    ctx: &Context,
+    first: &str,
+    rest: &[String],
+    rules: Option<&std::path::Path>,
+) -> Result<(String, Answer)> {
+    let (game, parts): (Option<&str>, Vec<String>) = match rules {
+        Some(_) => (
+            None,
+            std::iter::once(first.to_string())
+                .chain(rest.iter().cloned())
+                .collect(),
+        ),
+        None if rest.is_empty() => {
+            return Err(Error::input("give a game and a position, e.g. wythoff 3,5"))
+        }
+        None => (Some(first), rest.to_vec()),
+    };
+    let position = &join_position(&parts);
+    let game = super::game_source::load(game, rules)?.game;
     let big = parse_big_position(position)?;
     if let Some(answer) = game.analyse_big(&big) {
         return Ok((game.spec(), Answer::Big(answer?)));
@@ -155,7 +181,7 @@ fn print_big(spec: &str, a: &BigAnalysis, format: PlainFormat, moves: bool) {
 }
 
 pub fn run_value(ctx: &Context, args: ValueArgs) -> Result<Status> {
-    let (spec, a) = match analyse_args(ctx, &args.game, &args.position)? {
+    let (spec, a) = match analyse_args(ctx, &args.game, &args.position, args.rules.as_deref())? {
         (spec, Answer::Exact(a)) => (spec, a),
         (spec, Answer::Big(b)) => {
             print_big(&spec, &b, args.format, false);
@@ -194,7 +220,7 @@ pub fn run_value(ctx: &Context, args: ValueArgs) -> Result<Status> {
 }
 
 pub fn run_moves(ctx: &Context, args: MovesArgs) -> Result<Status> {
-    let (spec, a) = match analyse_args(ctx, &args.game, &args.position)? {
+    let (spec, a) = match analyse_args(ctx, &args.game, &args.position, args.rules.as_deref())? {
         (spec, Answer::Exact(a)) => (spec, a),
         (spec, Answer::Big(b)) => {
             print_big(&spec, &b, args.format, true);

@@ -1,0 +1,185 @@
+//! `--rules FILE` on table, value, moves and check, through the real binary.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn nimlab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nimlab"))
+        .args(args)
+        .output()
+        .expect("nimlab runs")
+}
+
+fn example(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn table_from_rules_equals_catalog_table() {
+    let rules = nimlab(&[
+        "table",
+        "--rules",
+        &example("ryuoh.toml"),
+        "--size",
+        "13",
+        "--format",
+        "csv",
+    ]);
+    let catalog = nimlab(&["table", "ryuoh(p=3)", "--size", "13", "--format", "csv"]);
+    assert_eq!(rules.status.code(), Some(0));
+    assert_eq!(stdout(&rules), stdout(&catalog));
+    let spec = format!("rules(file={})", example("ryuoh.toml"));
+    let via_spec = nimlab(&["table", &spec, "--size", "13", "--format", "csv"]);
+    assert_eq!(stdout(&via_spec), stdout(&catalog));
+}
+
+#[test]
+fn value_and_moves_from_rules() {
+    // Table 1 of the Ryuoh paper: G(4, 7) = 11
+    let out = nimlab(&[
+        "value",
+        "--rules",
+        &example("ryuoh.toml"),
+        "4,7",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["grundy"], 11);
+    // SPEC §5: from {2,5} with f(t) = t/2 one reaches exactly these bars
+    let out = nimlab(&[
+        "moves",
+        "--rules",
+        &example("chocolate.toml"),
+        "2,5",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut got: Vec<String> = v["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["position"].to_string())
+        .collect();
+    got.sort();
+    let mut want: Vec<String> = [
+        "[1,5]", "[0,5]", "[2,4]", "[1,3]", "[1,2]", "[0,1]", "[0,0]",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    want.sort();
+    assert_eq!(got, want);
+    // a bar that does not exist (y > f(z))
+    let out = nimlab(&["value", "--rules", &example("chocolate.toml"), "3,5"]);
+    assert_eq!(out.status.code(), Some(2));
+    // far too many move vectors to try the predicate on: refused, not a hang
+    let out = nimlab(&[
+        "value",
+        "--rules",
+        &example("ryuoh.toml"),
+        "1000000,1000000",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("move predicate"));
+    // game and --rules together
+    let out = nimlab(&["value", "wythoff", "3,5", "--rules", &example("ryuoh.toml")]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn check_uses_the_declared_closed_form() {
+    for (file, n) in [
+        ("ryuoh.toml", "60"),
+        ("chocolate.toml", "48"),
+        ("moore3.toml", "12"),
+    ] {
+        let out = nimlab(&["check", "--rules", &example(file), "--size", n]);
+        assert_eq!(out.status.code(), Some(0), "{file}: {}", stdout(&out));
+        assert!(stdout(&out).contains("no mismatch"));
+    }
+    // an explicit formula overrides it, and the file's params are usable
+    let out = nimlab(&[
+        "check",
+        "--rules",
+        &example("ryuoh.toml"),
+        "--formula",
+        "x xor y",
+        "-n",
+        "10",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = nimlab(&[
+        "check",
+        "--rules",
+        &example("ryuoh.toml"),
+        "--formula",
+        "sigma(beta=[p, 2], x, y)",
+        "-n",
+        "30",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn bad_rules_files_exit_2_with_one_line() {
+    let dir = std::env::temp_dir().join(format!("nimlab-rules-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = [
+        (
+            "syntax.toml",
+            "name = \"x\"\ndimension = 2\nmoves = [[1, 0]\n",
+            "line",
+        ),
+        (
+            "formula.toml",
+            "name = \"x\"\ndimension = 2\nmoves = \"c0 > > 1\"\n",
+            "column 6",
+        ),
+        (
+            "closed.toml",
+            "name = \"x\"\ndimension = 2\nmoves = \"c0 > 0\"\ngrundy = \"x +\"\n",
+            "grundy",
+        ),
+        (
+            "field.toml",
+            "name = \"x\"\ndimension = 2\nmove = \"c0 > 0\"\n",
+            "move",
+        ),
+    ];
+    for (name, text, expect) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        for cmd in [
+            vec!["table", "--rules", path.to_str().unwrap(), "--size", "5"],
+            vec!["check", "--rules", path.to_str().unwrap(), "--size", "5"],
+            vec!["value", "--rules", path.to_str().unwrap(), "1,1"],
+        ] {
+            let out = nimlab(&cmd);
+            assert_eq!(out.status.code(), Some(2), "{name} {cmd:?}");
+            assert!(out.stdout.is_empty());
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+            assert!(err.contains(expect), "{name}: {err}");
+        }
+    }
+    let out = nimlab(&["table", "--rules", "/nonexistent.toml", "--size", "5"]);
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,0 +1,527 @@
+//! Games defined in a rules file (TOML): take-away games Γ(P, C) of SPEC §3 written with
+//! the formula language. The engine sees an ordinary [`Game`]; it never knows the game
+//! came from a file.
+//!
+//! ```toml
+//! name = "ryuoh-3"
+//! description = "Generalized Ryuoh Nim, p = 3"
+//! dimension = 2
+//! coordinates = ["x", "y"]        # optional; default x, y (n for 1, x0, x1, … for m ≥ 3)
+//! params = { p = 3 }              # optional named constants, usable in every formula
+//! positions = "true"              # optional predicate P over the coordinates
+//! moves = "c0 == 0 || c1 == 0 || c0 + c1 <= p - 1"
+//! # or an explicit list of move vectors:  moves = [[1, 0], [0, 1], [1, 1]]
+//! take_and_put = false            # optional: may components of a move be negative?
+//! grundy = "(x+y)%p + p*((x/p) xor (y/p))"   # optional closed form (`check` uses it)
+//! p_positions = "..."             # optional predicate claimed to give the P-positions
+//! ```
+//!
+//! A move C = (c0, c1, …) goes from X to X − C. It must keep every coordinate ≥ 0, have
+//! Σcᵢ > 0 (so every play ends), land in P, and satisfy the move predicate, which may
+//! use the coordinates of X as well as c0, c1, …. Components are ≥ 0 unless
+//! `take_and_put = true` (then a move may also *add* to some heaps, SPEC §3).
+//! A move predicate that fails to evaluate (overflow, division by zero) at some C is
+//! taken as false there.
+
+use crate::{Args, Family, Param};
+use nimlab_engine::game::default_coordinate_names;
+use nimlab_engine::{Coord, Error, Game, Result, Theorem};
+use nimlab_formula::{Column, Formula};
+use serde::Deserialize;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+/// Largest dimension a rules file may declare (move enumeration is exponential in it).
+pub const MAX_DIMENSION: usize = 6;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RulesFile {
+    name: String,
+    #[serde(default)]
+    description: String,
+    dimension: usize,
+    coordinates: Option<Vec<String>>,
+    #[serde(default)]
+    params: toml::Table,
+    positions: Option<String>,
+    moves: MovesField,
+    #[serde(default)]
+    take_and_put: bool,
+    grundy: Option<String>,
+    p_positions: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum MovesField {
+    Predicate(String),
+    List(Vec<Vec<i64>>),
+}
+
+enum Moves {
+    /// Explicit move vectors.
+    List(Vec<Vec<i64>>),
+    /// A predicate over (c0, …, c_{m−1}, coordinates…, x0, …).
+    Predicate {
+        formula: Formula,
+        uses_position: bool,
+    },
+}
+
+/// The legal move vectors of a position-independent predicate, for every component
+/// in [low, bound] (low = 0, or −m·bound with take-and-put).
+struct MoveCache {
+    bound: u64,
+    moves: Vec<Vec<i64>>,
+}
+
+/// A game read from a rules file.
+///
+/// ```
+/// use nimlab_games::rules::RulesGame;
+/// use nimlab_engine::Solver;
+/// let text = r#"
+///     name = "take-1-2-3"
+///     dimension = 1
+///     moves = [[1], [2], [3]]
+///     grundy = "n % 4"
+/// "#;
+/// let game = RulesGame::from_toml(text, "inline").unwrap();
+/// assert_eq!(Solver::new(&game).grundy(&[10]).unwrap(), 2);
+/// assert_eq!(game.closed_form(), Some("n % 4"));
+/// ```
+pub struct RulesGame {
+    origin: String,
+    name: String,
+    description: String,
+    dimension: usize,
+    names: Vec<String>,
+    positions: Option<Formula>,
+    moves: Moves,
+    take_and_put: bool,
+    grundy: Option<String>,
+    p_positions: Option<String>,
+    params: Vec<(String, i64)>,
+    /// Coordinates that also get an `x{i}` alias (those not already named so).
+    alias_coords: Vec<usize>,
+    cache: Mutex<Arc<MoveCache>>,
+}
+
+/// Reads and checks the rules file at `path`.
+pub fn load(path: &Path) -> Result<RulesGame> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::input(format!("cannot read rules file {}: {e}", path.display())))?;
+    RulesGame::from_toml(&text, &path.display().to_string())
+}
+
+fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Line and column (1-based) of a byte offset.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.chars().rev().take_while(|&c| c != '\n').count() + 1;
+    (line, col)
+}
+
+impl RulesGame {
+    /// Parses a rules file's text; `origin` names it in messages and in the spec.
+    pub fn from_toml(text: &str, origin: &str) -> Result<RulesGame> {
+        let bad = |msg: String| Error::input(format!("rules file {origin}: {msg}"));
+        let file: RulesFile = toml::from_str(text).map_err(|e| {
+            let msg = e.message().replace('\n', " ");
+            match e.span() {
+                Some(span) => {
+                    let (line, col) = line_col(text, span.start);
+                    bad(format!("line {line}, column {col}: {}", msg.trim()))
+                }
+                None => bad(msg.trim().to_string()),
+            }
+        })?;
+        let m = file.dimension;
+        if m == 0 || m > MAX_DIMENSION {
+            return Err(bad(format!(
+                "dimension must be 1..{MAX_DIMENSION}, got {m}"
+            )));
+        }
+        let names = file
+            .coordinates
+            .clone()
+            .unwrap_or_else(|| default_coordinate_names(m));
+        if names.len() != m {
+            return Err(bad(format!(
+                "coordinates names {} coordinate(s) but dimension is {m}",
+                names.len()
+            )));
+        }
+        let move_vars: Vec<String> = (0..m).map(|i| format!("c{i}")).collect();
+        for n in &names {
+            if !is_identifier(n)
+                || move_vars.contains(n)
+                || nimlab_formula::FUNCTIONS.contains(&n.as_str())
+            {
+                return Err(bad(format!(
+                    "'{n}' cannot name a coordinate (use a plain name that is not c0, c1, … or a function)"
+                )));
+            }
+        }
+        let mut params: Vec<(String, i64)> = Vec::new();
+        for (k, v) in &file.params {
+            let v = v
+                .as_integer()
+                .ok_or_else(|| bad(format!("parameter {k} must be an integer")))?;
+            params.push((k.clone(), v));
+        }
+        let params_ref: Vec<(&str, i64)> = params.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        let mut position_vars: Vec<String> = names.clone();
+        for i in 0..m {
+            let alias = format!("x{i}");
+            if !position_vars.contains(&alias) {
+                position_vars.push(alias);
+            }
+        }
+        let pv: Vec<&str> = position_vars.iter().map(String::as_str).collect();
+        let compile = |field: &str, text: &str, vars: &[&str]| {
+            Formula::compile_with_constants(text, vars, &params_ref)
+                .map_err(|e| bad(format!("{field} = '{text}': {e}")))
+        };
+        let positions = file
+            .positions
+            .as_deref()
+            .map(|t| compile("positions", t, &pv))
+            .transpose()?;
+        for (field, claim) in [("grundy", &file.grundy), ("p_positions", &file.p_positions)] {
+            if let Some(t) = claim {
+                compile(field, t, &pv)?;
+            }
+        }
+        let moves = match file.moves {
+            MovesField::Predicate(t) => {
+                let mut vars: Vec<&str> = move_vars.iter().map(String::as_str).collect();
+                vars.extend(pv.iter());
+                let formula = compile("moves", &t, &vars)?;
+                let uses_position = (m..vars.len()).any(|i| formula.uses_variable(i));
+                Moves::Predicate {
+                    formula,
+                    uses_position,
+                }
+            }
+            MovesField::List(list) => {
+                if list.is_empty() {
+                    return Err(bad(
+                        "moves is an empty list (the game would have no move)".into()
+                    ));
+                }
+                for c in &list {
+                    if c.len() != m {
+                        return Err(bad(format!(
+                            "move {c:?} has {} component(s) but dimension is {m}",
+                            c.len()
+                        )));
+                    }
+                    if c.iter().map(|&v| v as i128).sum::<i128>() <= 0 {
+                        return Err(bad(format!(
+                            "move {c:?} must take something: its components must sum to more than 0"
+                        )));
+                    }
+                    if !file.take_and_put && c.iter().any(|&v| v < 0) {
+                        return Err(bad(format!(
+                            "move {c:?} has a negative component; set take_and_put = true to allow it"
+                        )));
+                    }
+                }
+                Moves::List(list)
+            }
+        };
+        Ok(RulesGame {
+            origin: origin.to_string(),
+            name: file.name,
+            description: file.description,
+            dimension: m,
+            names: names.clone(),
+            positions,
+            moves,
+            take_and_put: file.take_and_put,
+            grundy: file.grundy,
+            p_positions: file.p_positions,
+            params,
+            alias_coords: (0..m)
+                .filter(|i| !names.contains(&format!("x{i}")))
+                .collect(),
+            cache: Mutex::new(Arc::new(MoveCache {
+                bound: 0,
+                moves: Vec::new(),
+            })),
+        })
+    }
+
+    /// The file's `name`.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The file's `description`.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// The declared closed form of the Grundy value, if any.
+    pub fn closed_form(&self) -> Option<&str> {
+        self.grundy.as_deref()
+    }
+
+    /// The file's named constants (`params`), which its formulas may use.
+    pub fn params(&self) -> &[(String, i64)] {
+        &self.params
+    }
+
+    /// The declared P-position predicate, if any.
+    pub fn p_positions(&self) -> Option<&str> {
+        self.p_positions.as_deref()
+    }
+
+    fn position_ok(&self, pos: &[i64]) -> bool {
+        match &self.positions {
+            None => true,
+            Some(p) => p.eval(&self.position_values(pos)).is_ok_and(|v| v != 0),
+        }
+    }
+
+    /// Values of the position variables: the coordinates, then the x0, … aliases.
+    fn position_values(&self, pos: &[i64]) -> Vec<i64> {
+        let mut v = pos.to_vec();
+        v.extend(self.alias_coords.iter().map(|&i| pos[i]));
+        v
+    }
+
+    /// Visits X − C for every C in `moves` that is legal from `pos`.
+    fn visit_moves(&self, pos: &[Coord], moves: &[Vec<i64>], visit: &mut dyn FnMut(&[Coord])) {
+        let mut target = vec![0i64; pos.len()];
+        let mut out: Vec<Coord> = vec![0; pos.len()];
+        'next: for c in moves {
+            for i in 0..pos.len() {
+                match (pos[i] as i64).checked_sub(c[i]) {
+                    Some(t) if t >= 0 => target[i] = t,
+                    _ => continue 'next,
+                }
+            }
+            if self.position_ok(&target) {
+                for (o, &t) in out.iter_mut().zip(&target) {
+                    *o = t as Coord;
+                }
+                visit(&out);
+            }
+        }
+    }
+
+    /// Every candidate move vector with component i in [low[i], high[i]] and Σ > 0
+    /// that satisfies the predicate (with the position `pos`, if it uses it).
+    fn enumerate(
+        &self,
+        formula: &Formula,
+        low: &[i64],
+        high: &[i64],
+        pos: &[i64],
+    ) -> Vec<Vec<i64>> {
+        let m = self.dimension;
+        let position = self.position_values(pos);
+        let mut found = Vec::new();
+        let mut columns: Vec<Vec<i64>> = vec![Vec::new(); m];
+        let flush = |columns: &mut Vec<Vec<i64>>, found: &mut Vec<Vec<i64>>| {
+            let n = columns[0].len();
+            if n == 0 {
+                return;
+            }
+            let mut cols: Vec<Column<'_>> = columns.iter().map(|c| Column::Values(c)).collect();
+            cols.extend(position.iter().map(|&v| Column::Constant(v)));
+            let mut out = vec![0; n];
+            let mut ev = formula.evaluator();
+            if ev.eval(&cols, &mut out).is_err() {
+                // Some cell fails: evaluate one by one, failures count as false.
+                let mut vals = vec![0i64; cols.len()];
+                for (i, o) in out.iter_mut().enumerate() {
+                    for (v, c) in vals.iter_mut().zip(&cols) {
+                        *v = match c {
+                            Column::Values(c) => c[i],
+                            Column::Constant(k) => *k,
+                        };
+                    }
+                    *o = formula.eval(&vals).unwrap_or(0);
+                }
+            }
+            for (i, &o) in out.iter().enumerate() {
+                if o != 0 {
+                    found.push(columns.iter().map(|c| c[i]).collect());
+                }
+            }
+            columns.iter_mut().for_each(Vec::clear);
+        };
+        if low.iter().zip(high).any(|(l, h)| l > h) {
+            return found;
+        }
+        let mut c: Vec<i64> = low.to_vec();
+        loop {
+            if c.iter().map(|&v| v as i128).sum::<i128>() > 0 {
+                for (col, &v) in columns.iter_mut().zip(&c) {
+                    col.push(v);
+                }
+                if columns[0].len() == 1024 {
+                    flush(&mut columns, &mut found);
+                }
+            }
+            // odometer increment
+            let mut i = 0;
+            loop {
+                if i == m {
+                    flush(&mut columns, &mut found);
+                    return found;
+                }
+                if c[i] < high[i] {
+                    c[i] += 1;
+                    break;
+                }
+                c[i] = low[i];
+                i += 1;
+            }
+        }
+    }
+
+    /// The cached position-independent move list, covering components up to `need`.
+    fn cached_moves(&self, formula: &Formula, need: u64) -> Arc<MoveCache> {
+        let mut guard = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+        if guard.bound < need || guard.moves.is_empty() && guard.bound == 0 {
+            let bound = need.max(guard.bound.saturating_mul(2)).max(8);
+            let b = bound as i64;
+            let m = self.dimension as i64;
+            let low = if self.take_and_put { -(m * b) } else { 0 };
+            let moves = self.enumerate(
+                formula,
+                &vec![low; self.dimension],
+                &vec![b; self.dimension],
+                &[0; MAX_DIMENSION][..self.dimension],
+            );
+            *guard = Arc::new(MoveCache { bound, moves });
+        }
+        Arc::clone(&guard)
+    }
+}
+
+/// Most move vectors a predicate is tried on for one position.
+const MAX_CANDIDATES: f64 = 1e8;
+
+impl RulesGame {
+    /// How many move vectors the predicate is tried on at `pos` (as a float: it may be
+    /// astronomically large).
+    fn candidate_count(&self, pos: &[Coord]) -> f64 {
+        let m = self.dimension as f64;
+        let max = pos.iter().copied().max().unwrap_or(0) as f64;
+        let per_component = |x: f64| {
+            if self.take_and_put {
+                // components in [-m·max, max] (cache) or [-Σ, x] (per position)
+                (m + 1.0) * max + 1.0
+            } else {
+                x.max(max) + 1.0
+            }
+        };
+        pos.iter().map(|&c| per_component(c as f64)).product()
+    }
+}
+
+impl Game for RulesGame {
+    fn spec(&self) -> String {
+        format!("rules(file={})", self.origin)
+    }
+    fn dimension(&self) -> usize {
+        self.dimension
+    }
+    fn coordinate_names(&self) -> Vec<String> {
+        self.names.clone()
+    }
+    fn is_downward_closed(&self) -> bool {
+        !self.take_and_put
+    }
+    fn position_error(&self, pos: &[Coord]) -> Option<String> {
+        if let Moves::Predicate { .. } = self.moves {
+            let candidates = self.candidate_count(pos);
+            if candidates > MAX_CANDIDATES {
+                return Some(format!(
+                    "a move predicate is tried on every move vector, and there are about \
+                     {candidates:.1e} of them here (at most {MAX_CANDIDATES:.0e}); \
+                     list the moves explicitly or use smaller positions"
+                ));
+            }
+        }
+        let p = self.positions.as_ref()?;
+        let vals: Vec<i64> = match pos.iter().map(|&c| i64::try_from(c)).collect() {
+            Ok(v) => v,
+            Err(_) => return Some("coordinates must be below 2^63".into()),
+        };
+        match p.eval(&self.position_values(&vals)) {
+            Ok(0) => Some(format!("the rule positions = '{}' is false here", p.text())),
+            Ok(_) => None,
+            Err(e) => Some(e.to_string()),
+        }
+    }
+    fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+        if self.candidate_count(pos) > MAX_CANDIDATES
+            && matches!(self.moves, Moves::Predicate { .. })
+        {
+            return; // refused by position_error; never enumerate an astronomic box
+        }
+        match &self.moves {
+            Moves::List(list) => self.visit_moves(pos, list, visit),
+            Moves::Predicate {
+                formula,
+                uses_position,
+            } => {
+                if *uses_position {
+                    let p: Vec<i64> = pos.iter().map(|&c| c as i64).collect();
+                    let sum: i64 = p.iter().sum();
+                    let low: Vec<i64> = if self.take_and_put {
+                        vec![-sum; p.len()]
+                    } else {
+                        vec![0; p.len()]
+                    };
+                    let moves = self.enumerate(formula, &low, &p, &p);
+                    self.visit_moves(pos, &moves, visit);
+                } else {
+                    let need = pos.iter().copied().max().unwrap_or(0);
+                    let cache = self.cached_moves(formula, need);
+                    self.visit_moves(pos, &cache.moves, visit);
+                }
+            }
+        }
+    }
+}
+
+fn build(args: &Args) -> Result<Box<dyn Game>> {
+    let path = args.raw("file")?;
+    Ok(Box::new(load(Path::new(&path))?))
+}
+
+fn theorems() -> Vec<Theorem> {
+    Vec::new()
+}
+
+/// The `rules` family: `rules(file=PATH)` reads a game from a rules file.
+pub static FAMILY: Family = Family {
+    name: "rules",
+    summary: "A take-away game read from a TOML rules file (moves as a predicate or a list)",
+    params: &[Param {
+        name: "file",
+        kind: "path of a .toml rules file",
+        default: None,
+        help: "see examples/ryuoh.toml; the same as --rules FILE",
+    }],
+    position_syntax: "one natural number per coordinate of the file",
+    seed: "002_bbbe53d9a00a07ab.txt (take-away games Γ(P, C))",
+    build,
+    theorems,
+};
