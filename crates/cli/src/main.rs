@@ -48,6 +48,7 @@ pub enum Status {
 }
 
 fn main() -> ExitCode {
+    restore_default_sigpipe();
     let cli = Cli::parse();
     let ctx = match commands::Context::new(cli.max_memory.as_deref()) {
         Ok(c) => c,
@@ -75,4 +76,15 @@ fn main() -> ExitCode {
 fn fail(e: &nimlab_engine::Error) -> ExitCode {
     eprintln!("nimlab: error: {e}");
     ExitCode::from(2)
+}
+
+/// Piping output into `head` must end nimlab quietly, as it does any Unix tool, instead
+/// of panicking in `println!`: Rust ignores SIGPIPE by default, so restore the default.
+fn restore_default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: setting a signal disposition to its default at start-up, before any
+    // thread exists, has no memory-safety implications.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
 }
