@@ -416,7 +416,8 @@ fn theorems() -> Vec<Theorem> {
             "Kayles",
             71,
             12,
-            "Guy & Smith 1956; Winning Ways ch. 4 (Kayles: period 12 from n = 71)",
+            "Guy & Smith 1956; Winning Ways p. 91; OEIS A002186 (period 12 from n = 71, last \
+             exception n = 70)",
         ),
         period_theorem(
             "octal.dawson-kayles-period",
@@ -424,7 +425,7 @@ fn theorems() -> Vec<Theorem> {
             "Dawson's Kayles",
             52,
             34,
-            "Guy & Smith 1956; Winning Ways ch. 4 (0.137: period 34, last exception at \
+            "Guy & Smith 1956; Winning Ways p. 89; OEIS A002187 (period 34, last exception \
              n = 51)",
         ),
         period_theorem(
@@ -433,7 +434,7 @@ fn theorems() -> Vec<Theorem> {
             "Dawson's Kayles on a row (0.07)",
             53,
             34,
-            "Winning Ways ch. 4 (0.07 is 0.137 shifted by one: G_{0.07}(n+1) = G_{0.137}(n))",
+            "OEIS A002187 (0.07 has the values of 0.137 shifted by one: G(n+1) = G_0.137(n))",
         ),
     ]
 }
