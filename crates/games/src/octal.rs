@@ -383,7 +383,8 @@ fn period_theorem(
             // table (sum of heaps), and the sparse sequence beyond.
             let n = (ctx.size * 8).max(preperiod as usize + 3 * period as usize);
             let table = nimlab_engine::grundy_table(&game, &[n], &ctx.table_options())?;
-            let long = game.nim_sequence(n.max(1 << 14));
+            // Computed term by term (not from the period, which would be circular).
+            let long = game.rules.sparse_sequence(n.max(1 << 14));
             for (i, &g) in long.iter().enumerate() {
                 let from_period = per.value_at(i as u128).expect("natural") as u32;
                 let brute = table.values().get(i).copied().unwrap_or(g);
