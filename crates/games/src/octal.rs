@@ -515,6 +515,25 @@ mod tests {
     }
 
     #[test]
+    fn the_periodicity_hook_reaches_through_the_catalog() {
+        let g = crate::parse_game("octal(code=0.77)").unwrap();
+        let per = g.certified_periodicity(1 << 12).unwrap().unwrap();
+        assert_eq!((per.preperiod, per.period), (71, 12));
+        assert!(per.proof.as_ref().unwrap().contains("Guy–Smith"));
+        // The certified block against the naive mex far past the certificate.
+        let naive = g_naive("0.77", 3000);
+        for (n, &v) in naive.iter().enumerate() {
+            assert_eq!(per.value_at(n as u128), Some(v as u128), "n = {n}");
+        }
+        let grundy = crate::parse_game("grundy-game").unwrap();
+        assert!(grundy.certified_periodicity(1 << 12).is_none());
+    }
+
+    fn g_naive(code: &str, len: usize) -> Vec<u32> {
+        Octal::parse(code, 8).unwrap().rules.naive_sequence(len)
+    }
+
+    #[test]
     fn big_heaps_use_the_certified_period() {
         let g = Octal::parse("0.77", 8).unwrap();
         let seq = g.nim_sequence(5000);
