@@ -169,6 +169,38 @@ impl TakeBreak {
         s.values
     }
 
+    /// G(0), …, G(len − 1) by the fastest exact way: while computing (rare/common
+    /// method), look for a Guy–Smith certificate; once the period is proven, the rest
+    /// of the sequence is the period repeated.
+    ///
+    /// ```
+    /// use nimlab_engine::takebreak::TakeBreak;
+    /// let dawson = TakeBreak::new(vec![0, 1, 3, 7], false); // 0.137
+    /// let g = dawson.sequence(1 << 20); // certified at n < 256, then repeated
+    /// assert_eq!(g[(1 << 20) - 1], g[(1 << 20) - 1 - 34 * 1000]);
+    /// assert_eq!(&g[..3000], &dawson.naive_sequence(3000)[..]);
+    /// ```
+    pub fn sequence(&self, len: usize) -> Vec<u32> {
+        let (per, mut values) = self.certify_within(len as u64);
+        match per {
+            Some(per) => {
+                values.truncate(len);
+                let from = values.len();
+                values.extend((from..len).map(|n| {
+                    let r = (n as u64 - per.preperiod) % per.period;
+                    per.values[(per.preperiod + r) as usize]
+                }));
+                values
+            }
+            None => {
+                if values.len() < len {
+                    values = self.sparse_sequence(len);
+                }
+                values
+            }
+        }
+    }
+
     /// Searches for the least period `p` and preperiod `a` of the nim-sequence proven by
     /// the Guy–Smith periodicity theorem, computing at most `max_n` terms. `None` if no
     /// certificate is reached by then, or if the rules have unequal-parts constraints
@@ -186,13 +218,18 @@ impl TakeBreak {
     /// assert_eq!((per.preperiod, per.period), (71, 12));
     /// ```
     pub fn certified_periodicity(&self, max_n: u64) -> Option<Periodicity> {
+        self.certify_within(max_n).0
+    }
+
+    /// The certificate (if reached within `max_n` terms) and the terms computed.
+    fn certify_within(&self, max_n: u64) -> (Option<Periodicity>, Vec<u32>) {
         if self.distinct_parts || self.digits.is_empty() {
-            return None;
+            return (None, Vec::new());
         }
         let t = self.max_take();
         let h = self.max_parts().max(1) as u64;
         let max_n = max_n.min(usize::MAX as u64 / 8) as usize;
-        let mut len = 1024usize.min(max_n.max(1));
+        let mut len = 64usize.min(max_n.max(1));
         let mut seq = SparseSequence::new(self.clone());
         loop {
             if self.max_parts() > 2 {
@@ -201,10 +238,10 @@ impl TakeBreak {
                 seq.extend_to(len);
             }
             if let Some(per) = guy_smith(&seq.values, t, h) {
-                return Some(per);
+                return (Some(per), seq.values);
             }
             if len >= max_n {
-                return None;
+                return (None, seq.values);
             }
             len = (len * 2).min(max_n);
         }
@@ -245,6 +282,8 @@ fn max_value(g: &[u32]) -> u32 {
     g.iter().copied().max().unwrap_or(0)
 }
 
+const SMALL: usize = 1 << 16;
+
 /// The set of option values, one byte per value (cheaper to set than bits), sized for
 /// XORs of values ≤ the current maximum.
 #[derive(Default)]
@@ -257,10 +296,20 @@ impl ValueSet {
     /// Empties the set, with room for every XOR of values ≤ `max` and the mex after.
     fn clear(&mut self, max: u32) {
         self.used = (max as u64 + 1).next_power_of_two() as usize * 2;
-        if self.seen.len() < self.used {
-            self.seen.resize(self.used, 0);
+        if self.seen.len() < self.used.max(SMALL) {
+            self.seen.resize(self.used.max(SMALL), 0);
         }
         self.seen[..self.used].iter_mut().for_each(|w| *w = 0);
+    }
+    /// The set as a 2^16-byte array when every XOR fits in 16 bits: indexing it by a
+    /// `u16` needs no bounds check, which matters in the long scans.
+    #[inline]
+    fn small(&mut self) -> Option<&mut [u8; SMALL]> {
+        if self.used <= SMALL {
+            (&mut self.seen[..SMALL]).try_into().ok()
+        } else {
+            None
+        }
     }
     #[inline]
     fn insert(&mut self, v: u32) {
@@ -362,9 +411,7 @@ impl SparseSequence {
         }
         if self.split.is_none() {
             let prefix = len.min(PREFIX);
-            if self.values.len() < prefix {
-                self.values = self.rules.naive_sequence(prefix);
-            }
+            self.extend_by_full_mex(prefix);
             if self.values.len() < PREFIX && len <= PREFIX {
                 return;
             }
@@ -381,6 +428,39 @@ impl SparseSequence {
                 self.rare.push(n as u32);
                 self.rare_values.push(v);
             }
+        }
+    }
+
+    /// Extends the sequence to `len` terms by the full mex over every split (the
+    /// prefix, before a split is chosen), continuing where it stopped.
+    fn extend_by_full_mex(&mut self, len: usize) {
+        let distinct = self.rules.distinct_parts;
+        while self.values.len() < len {
+            let n = self.values.len();
+            let g = &self.values;
+            self.hit.clear(self.max);
+            for (k, &d) in self.rules.digits.iter().enumerate() {
+                if k > n || d == 0 {
+                    continue;
+                }
+                let m = n - k;
+                if d & 1 != 0 && m == 0 && k > 0 {
+                    self.hit.insert(0);
+                }
+                if d & 2 != 0 && m >= 1 && k > 0 {
+                    self.hit.insert(g[m]);
+                }
+                if d & 4 != 0 {
+                    for x in 1..=m / 2 {
+                        if !(distinct && 2 * x == m) {
+                            self.hit.insert(g[x] ^ g[m - x]);
+                        }
+                    }
+                }
+            }
+            let v = self.hit.mex();
+            self.max = self.max.max(v);
+            self.values.push(v);
         }
     }
 
@@ -452,10 +532,23 @@ impl SparseSequence {
             if d & 4 != 0 && m >= 2 {
                 let below = self.rare.partition_point(|&r| (r as usize) < m);
                 let tail = &g[..m];
-                for (&r, &gr) in self.rare[..below].iter().zip(&self.rare_values) {
-                    let b = m - r as usize;
-                    if !(distinct && b == r as usize) {
-                        self.hit.insert(gr ^ tail[b]);
+                let pairs = self.rare[..below].iter().zip(&self.rare_values);
+                match self.hit.small() {
+                    Some(seen) => {
+                        for (&r, &gr) in pairs {
+                            let b = m - r as usize;
+                            if !(distinct && b == r as usize) {
+                                seen[(gr ^ tail[b]) as u16 as usize] = 1;
+                            }
+                        }
+                    }
+                    None => {
+                        for (&r, &gr) in pairs {
+                            let b = m - r as usize;
+                            if !(distinct && b == r as usize) {
+                                self.hit.insert(gr ^ tail[b]);
+                            }
+                        }
                     }
                 }
                 sums.push(m);
@@ -478,7 +571,7 @@ impl SparseSequence {
             }
             // Scan until v is hit or every split has been seen.
             // Blocks of splits without a test per split: the loop stays branch-free.
-            const BLOCK: usize = 32;
+            const BLOCK: usize = 64;
             while cursor_sum < sums.len() && !self.hit.contains(v) {
                 let m = sums[cursor_sum];
                 // Splits x + (m − x) with 1 ≤ x ≤ last (the equal split excluded when
@@ -493,8 +586,10 @@ impl SparseSequence {
                 if x0 < x1 {
                     let low = &g[x0..x1];
                     let high = &g[m + 1 - x1..=m - x0];
-                    for (a, b) in low.iter().zip(high.iter().rev()) {
-                        self.hit.insert(a ^ b);
+                    let pairs = low.iter().zip(high.iter().rev());
+                    match self.hit.small() {
+                        Some(seen) => pairs.for_each(|(a, b)| seen[(a ^ b) as u16 as usize] = 1),
+                        None => pairs.for_each(|(a, b)| self.hit.insert(a ^ b)),
                     }
                 }
                 if x1 > last {

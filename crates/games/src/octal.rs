@@ -121,9 +121,9 @@ impl Octal {
         &self.rules
     }
 
-    /// G(0), …, G(len − 1) by the rare/common method.
+    /// G(0), …, G(len − 1): rare/common method, the certified period once proven.
     pub fn nim_sequence(&self, len: usize) -> Vec<u32> {
-        self.rules.sparse_sequence(len)
+        self.rules.sequence(len)
     }
 }
 
@@ -383,7 +383,8 @@ fn period_theorem(
             // table (sum of heaps), and the sparse sequence beyond.
             let n = (ctx.size * 8).max(preperiod as usize + 3 * period as usize);
             let table = nimlab_engine::grundy_table(&game, &[n], &ctx.table_options())?;
-            let long = game.nim_sequence(n.max(1 << 14));
+            // Computed term by term (not from the period, which would be circular).
+            let long = game.rules.sparse_sequence(n.max(1 << 14));
             for (i, &g) in long.iter().enumerate() {
                 let from_period = per.value_at(i as u128).expect("natural") as u32;
                 let brute = table.values().get(i).copied().unwrap_or(g);
@@ -416,7 +417,8 @@ fn theorems() -> Vec<Theorem> {
             "Kayles",
             71,
             12,
-            "Guy & Smith 1956; Winning Ways ch. 4 (Kayles: period 12 from n = 71)",
+            "Guy & Smith 1956; Winning Ways p. 91; OEIS A002186 (period 12 from n = 71, last \
+             exception n = 70)",
         ),
         period_theorem(
             "octal.dawson-kayles-period",
@@ -424,7 +426,7 @@ fn theorems() -> Vec<Theorem> {
             "Dawson's Kayles",
             52,
             34,
-            "Guy & Smith 1956; Winning Ways ch. 4 (0.137: period 34, last exception at \
+            "Guy & Smith 1956; Winning Ways p. 89; OEIS A002187 (period 34, last exception \
              n = 51)",
         ),
         period_theorem(
@@ -433,7 +435,7 @@ fn theorems() -> Vec<Theorem> {
             "Dawson's Kayles on a row (0.07)",
             53,
             34,
-            "Winning Ways ch. 4 (0.07 is 0.137 shifted by one: G_{0.07}(n+1) = G_{0.137}(n))",
+            "OEIS A002187 (0.07 has the values of 0.137 shifted by one: G(n+1) = G_0.137(n))",
         ),
     ]
 }
@@ -491,11 +493,9 @@ mod tests {
     fn sparse_agrees_with_naive_mex_on_20000_terms() {
         for code in ["0.137", "0.77", "0.07", "0.6", "4.7", "0.51"] {
             let g = Octal::parse(code, 8).unwrap();
-            assert_eq!(
-                g.rules.sparse_sequence(20_000),
-                g.rules.naive_sequence(20_000),
-                "{code}"
-            );
+            let naive = g.rules.naive_sequence(20_000);
+            assert_eq!(g.rules.sparse_sequence(20_000), naive, "{code}");
+            assert_eq!(g.nim_sequence(20_000), naive, "{code} with its period");
         }
     }
 
@@ -512,6 +512,25 @@ mod tests {
                 seq[17] ^ seq[23] ^ seq[5]
             );
         }
+    }
+
+    #[test]
+    fn the_periodicity_hook_reaches_through_the_catalog() {
+        let g = crate::parse_game("octal(code=0.77)").unwrap();
+        let per = g.certified_periodicity(1 << 12).unwrap().unwrap();
+        assert_eq!((per.preperiod, per.period), (71, 12));
+        assert!(per.proof.as_ref().unwrap().contains("Guy–Smith"));
+        // The certified block against the naive mex far past the certificate.
+        let naive = g_naive("0.77", 3000);
+        for (n, &v) in naive.iter().enumerate() {
+            assert_eq!(per.value_at(n as u128), Some(v as u128), "n = {n}");
+        }
+        let grundy = crate::parse_game("grundy-game").unwrap();
+        assert!(grundy.certified_periodicity(1 << 12).is_none());
+    }
+
+    fn g_naive(code: &str, len: usize) -> Vec<u32> {
+        Octal::parse(code, 8).unwrap().rules.naive_sequence(len)
     }
 
     #[test]
