@@ -33,6 +33,10 @@ enum Command {
     Moves(commands::value::MovesArgs),
     Table(commands::table::TableArgs),
     Theorems(commands::theorems::TheoremsArgs),
+    Periodicity(commands::periodicity::PeriodicityArgs),
+    Sweep(commands::sweep::SweepArgs),
+    Check(commands::check::CheckArgs),
+    WythoffPairs(commands::wythoff_pairs::WythoffPairsArgs),
 }
 
 /// What a command reports besides its output.
@@ -55,6 +59,10 @@ fn main() -> ExitCode {
         Command::Moves(a) => commands::value::run_moves(&ctx, a),
         Command::Table(a) => commands::table::run(&ctx, a),
         Command::Theorems(a) => commands::theorems::run(&ctx, a),
+        Command::Periodicity(a) => commands::periodicity::run(&ctx, a),
+        Command::Sweep(a) => commands::sweep::run(&ctx, a),
+        Command::Check(a) => commands::check::run(&ctx, a),
+        Command::WythoffPairs(a) => commands::wythoff_pairs::run(&ctx, a),
     };
     match result {
         Ok(Status::Ok) => ExitCode::SUCCESS,

@@ -32,10 +32,14 @@ pub mod kernels;
 pub mod memory;
 pub mod mex;
 pub mod nimarith;
+pub mod periodicity;
 pub mod progress;
 pub mod solver;
 pub mod table;
+pub mod takebreak;
 pub mod theorem;
+pub mod transform;
+pub mod zeckendorf;
 
 pub use error::{Error, Result};
 pub use game::{parse_position, Coord, Game, Outcome, Position};

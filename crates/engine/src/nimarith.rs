@@ -227,7 +227,7 @@ mod tests {
         #[test]
         fn n_nim_sum_is_zero_iff_columns_divisible(n in 2u64..7, xs in proptest::collection::vec(0u64..1000, 0..6)) {
             let s = n_nim_sum(n, &xs).unwrap();
-            let all_divisible = (0..10).all(|b| xs.iter().filter(|&&x| x >> b & 1 == 1).count() as u64 % n == 0);
+            let all_divisible = (0..10).all(|b| (xs.iter().filter(|&&x| x >> b & 1 == 1).count() as u64).is_multiple_of(n));
             prop_assert_eq!(s == 0, all_divisible);
         }
 

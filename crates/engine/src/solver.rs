@@ -66,6 +66,14 @@ impl<'g> Solver<'g> {
         if let Some(&v) = self.memo.get(pos) {
             return Ok(v);
         }
+        if self.game.is_sum_of_heaps() && pos.len() > 1 {
+            // A sum of heaps: the nim-sum of the heaps' values (Sprague–Grundy).
+            let mut v = 0;
+            for &c in pos {
+                v ^= self.grundy(&[c])?;
+            }
+            return Ok(v);
+        }
         let order = self.discover(pos)?;
         for p in order {
             let v = self.evaluate_known_options(&p);
@@ -98,7 +106,15 @@ impl<'g> Solver<'g> {
                     )));
                     return;
                 }
-                if !self.memo.contains_key(o) && !seen.contains(o) {
+                if game.is_sum_of_heaps() && o.len() > 1 {
+                    // Only the heaps are positions to solve; the sum is their nim-sum.
+                    for &c in o {
+                        if !self.memo.contains_key(&[c][..]) && !seen.contains(&[c][..]) {
+                            seen.insert(vec![c]);
+                            stack.push(vec![c]);
+                        }
+                    }
+                } else if !self.memo.contains_key(o) && !seen.contains(o) {
                     seen.insert(o.to_vec());
                     stack.push(o.to_vec());
                 }
@@ -107,7 +123,7 @@ impl<'g> Solver<'g> {
                 return Err(e);
             }
             found.push((rank, p));
-            if found.len() % 65536 == 0 {
+            if found.len().is_multiple_of(65536) {
                 let needed = (self.memo.len() + 2 * found.len()) as u64 * per_entry;
                 self.limit.check(
                     &format!(
@@ -129,7 +145,14 @@ impl<'g> Solver<'g> {
         let memo = &self.memo;
         let values = &mut self.values;
         values.clear();
-        self.game.for_each_option(p, &mut |o| values.push(memo[o]));
+        let sums = self.game.is_sum_of_heaps();
+        self.game.for_each_option(p, &mut |o| {
+            values.push(if sums && o.len() > 1 {
+                o.iter().fold(0, |v, &c| v ^ memo[&[c][..]])
+            } else {
+                memo[o]
+            })
+        });
         if values.is_empty() {
             return self.game.terminal_value();
         }

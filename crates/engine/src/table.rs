@@ -234,6 +234,7 @@ pub fn generic_table(
     let mut scratch = MexScratch::default();
     let mut option_values: Vec<u32> = Vec::new();
     let mut outside = Solver::with_memory_limit(game, opts.memory_limit);
+    let sums = game.is_sum_of_heaps();
     let order: Option<Vec<usize>> = if downward {
         None
     } else {
@@ -259,6 +260,25 @@ pub fn generic_table(
         let mut failure: Option<Error> = None;
         game.for_each_option(&table_pos, &mut |o| {
             if failure.is_some() {
+                return;
+            }
+            if sums && o.len() > 1 && dims.len() == 1 {
+                // A move that leaves several heaps: the nim-sum of the heaps' values,
+                // all of them smaller heaps already in the table.
+                let mut v = 0;
+                for &c in o {
+                    match box_index(dims, &[c]).map(|j| values[j]) {
+                        Some(w) if w < UNFILLED => v ^= w,
+                        _ => match outside.grundy(&[c]) {
+                            Ok(w) => v ^= w,
+                            Err(e) => {
+                                failure = Some(e);
+                                return;
+                            }
+                        },
+                    }
+                }
+                option_values.push(v);
                 return;
             }
             match box_index(dims, o) {

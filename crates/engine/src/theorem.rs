@@ -33,17 +33,17 @@ impl Verdict {
 
     /// Combines verdicts of sub-checks: the first failure, else one window listing all.
     pub fn all(parts: Vec<(String, Verdict)>) -> Verdict {
-        let mut windows = Vec::new();
+        // Windows in first-seen order, each with the labels checked on it.
+        let mut windows: Vec<(String, Vec<String>)> = Vec::new();
         let mut checked = 0;
         for (label, v) in parts {
             match v {
                 Verdict::Holds { window, checked: c } => {
                     checked += c;
-                    windows.push(if label.is_empty() {
-                        window
-                    } else {
-                        format!("{window} for {label}")
-                    });
+                    match windows.iter_mut().find(|(w, _)| *w == window) {
+                        Some((_, labels)) => labels.push(label),
+                        None => windows.push((window, vec![label])),
+                    }
                 }
                 Verdict::Fails { counterexample } => {
                     return Verdict::Fails {
@@ -56,10 +56,19 @@ impl Verdict {
                 }
             }
         }
-        Verdict::Holds {
-            window: windows.join("; "),
-            checked,
-        }
+        let window = windows
+            .into_iter()
+            .map(|(w, labels)| {
+                let labels: Vec<String> = labels.into_iter().filter(|l| !l.is_empty()).collect();
+                if labels.is_empty() {
+                    w
+                } else {
+                    format!("{w} for {}", labels.join(", "))
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("; ");
+        Verdict::Holds { window, checked }
     }
 }
 

@@ -13,10 +13,16 @@
 //! assert_eq!(Solver::new(&*game).grundy(&[4, 7]).unwrap(), 11); // Table 1
 //! ```
 
+pub mod fibonacci_nim;
+pub mod grundy_game;
+pub mod misere;
 pub mod nim;
+pub mod octal;
+pub mod pass;
 pub mod ryuoh;
 pub mod spec;
 pub mod subtraction;
+pub mod sum;
 pub mod wythoff;
 
 use nimlab_engine::{Error, Game, Result, Theorem};
@@ -60,6 +66,12 @@ pub fn catalog() -> Vec<&'static Family> {
         &subtraction::FAMILY,
         &wythoff::FAMILY,
         &ryuoh::FAMILY,
+        &misere::FAMILY,
+        &pass::FAMILY,
+        &sum::FAMILY,
+        &fibonacci_nim::FAMILY,
+        &octal::FAMILY,
+        &grundy_game::FAMILY,
     ]
 }
 
@@ -158,6 +170,14 @@ impl Args {
             .ok_or_else(|| Error::input(format!("{}: parameter {key} is required", self.game)))
     }
 
+    /// The raw text of parameter `key` if it was given (for parameters without default).
+    pub fn optional_raw(&self, key: &str) -> Option<String> {
+        self.values
+            .iter()
+            .find(|(n, _)| *n == key)
+            .map(|(_, v)| v.clone())
+    }
+
     /// Integer parameter `key`, at least `min`.
     pub fn int(&self, key: &str, min: i64) -> Result<i64> {
         let v = parse_int(self.game, key, &self.raw(key)?)?;
@@ -180,4 +200,55 @@ impl Args {
 pub fn format_set(s: &[u64]) -> String {
     let items: Vec<String> = s.iter().map(u64::to_string).collect();
     format!("{{{}}}", items.join(","))
+}
+
+/// Column names and rows of cells, as text.
+pub type TextTable = (Vec<String>, Vec<Vec<String>>);
+
+/// A game's own one-heap strategy table, for games that have one (the multiplier
+/// family prints the seed's table n | w(n) | code): column names and rows of text for
+/// n = 1..size−1. `Ok(None)` for other games.
+///
+/// ```
+/// use nimlab_games::strategy_table;
+/// let (cols, rows) = strategy_table("fibonacci-nim(k=2)", 32).unwrap().unwrap();
+/// assert_eq!(cols, vec!["n", "w(n)", "code"]);
+/// assert_eq!(rows[30], vec!["31", "2", "1010010"]);
+/// assert!(strategy_table("wythoff", 8).unwrap().is_none());
+/// ```
+pub fn strategy_table(text: &str, size: usize) -> Result<Option<TextTable>> {
+    let spec = parse_spec(text)?;
+    if spec.name != fibonacci_nim::FAMILY.name {
+        return Ok(None);
+    }
+    let args = Args::new(&fibonacci_nim::FAMILY, &spec)?;
+    let k = args.int("k", 1)? as u64;
+    const MAX_ROWS: usize = 1_000_000;
+    if size > MAX_ROWS {
+        return Err(Error::input(format!(
+            "the strategy table is limited to --size {MAX_ROWS}"
+        )));
+    }
+    let rows = fibonacci_nim::strategy_table(k, size)
+        .into_iter()
+        .map(|r| vec![r.n.to_string(), r.w.to_string(), r.code])
+        .collect();
+    Ok(Some((vec!["n".into(), "w(n)".into(), "code".into()], rows)))
+}
+
+/// The Grundy table over `[0,size)^m` by a game's specialised kernel, for games that
+/// have one (`fibonacci-nim`: G(heap, limit)); `Ok(None)` for the others, which use
+/// the engine's [`nimlab_engine::grundy_table`].
+pub fn fast_table(
+    text: &str,
+    size: usize,
+    limit: nimlab_engine::MemoryLimit,
+) -> Result<Option<nimlab_engine::GrundyTable>> {
+    let spec = parse_spec(text)?;
+    if spec.name != fibonacci_nim::FAMILY.name {
+        return Ok(None);
+    }
+    let args = Args::new(&fibonacci_nim::FAMILY, &spec)?;
+    let k = args.int("k", 1)? as u64;
+    fibonacci_nim::fast_table(k, size, limit).map(Some)
 }

@@ -1,9 +1,24 @@
 //! Subtraction games: one heap; a move takes s stones for some s in a finite set S.
 //! Game I of the take-away paper is S = {1, 2, 3}.
+//!
+//! G(n) = mex{G(n − s) : s ∈ S, s ≤ n} depends only on the previous max(S) values, so
+//! the sequence of windows W(n) = (G(n), …, G(n + max S − 1)) is produced by a fixed
+//! map. The first window that repeats, W(a) = W(a + p), therefore *proves* that G has
+//! preperiod a and period p (both least). [`certify_period`] finds it with a rolling
+//! hash (every hit is confirmed by comparing the windows), which gives exact values for
+//! any heap, however big ([`Game::analyse_big`]), a fast sequence generator
+//! ([`grundy_sequence_u8`]) and a parallel sweep over families of sets ([`sweep`]).
 
 use crate::{format_set, Args, Family, Param};
+use nimlab_engine::big::{BigAnalysis, BigUint};
+use nimlab_engine::periodicity::Periodicity;
 use nimlab_engine::theorem::{check_p_positions, Verdict};
-use nimlab_engine::{Coord, Error, Game, Result, Theorem};
+use nimlab_engine::{Coord, Error, Game, Outcome, Result, Theorem};
+use rayon::prelude::*;
+use std::sync::OnceLock;
+
+/// How far [`Game::analyse_big`] and the generators search for the repeating window.
+pub const DEFAULT_SEARCH_LIMIT: u64 = 10_000_000;
 
 /// The subtraction game with set `s` (sorted, positive, non-empty).
 ///
@@ -16,6 +31,8 @@ use nimlab_engine::{Coord, Error, Game, Result, Theorem};
 #[derive(Debug, Clone)]
 pub struct Subtraction {
     s: Vec<u64>,
+    /// The certified period found with [`DEFAULT_SEARCH_LIMIT`], computed on first use.
+    period: OnceLock<std::result::Result<Periodicity, String>>,
 }
 
 impl Subtraction {
@@ -33,12 +50,31 @@ impl Subtraction {
                 "subtraction: the set s must hold positive integers (0 is not a move)",
             ));
         }
-        Ok(Subtraction { s })
+        if *s.last().expect("non-empty") > u32::MAX as u64 {
+            return Err(Error::input(format!(
+                "subtraction: the elements of s must be below 2^32, got {}",
+                s.last().expect("non-empty")
+            )));
+        }
+        Ok(Subtraction {
+            s,
+            period: OnceLock::new(),
+        })
     }
 
     /// The subtraction set.
     pub fn set(&self) -> &[u64] {
         &self.s
+    }
+
+    /// The certified period within [`DEFAULT_SEARCH_LIMIT`] (cached).
+    pub fn cached_period(&self) -> Result<&Periodicity> {
+        self.period
+            .get_or_init(|| {
+                certify_period(&self.s, DEFAULT_SEARCH_LIMIT).map_err(|e| e.to_string())
+            })
+            .as_ref()
+            .map_err(|msg| Error::input(msg.clone()))
     }
 }
 
@@ -59,6 +95,410 @@ impl Game for Subtraction {
             }
         }
     }
+    fn certified_periodicity(&self, max_n: u64) -> Option<Result<Periodicity>> {
+        if let Some(Ok(p)) = self.period.get() {
+            if p.checked_up_to <= max_n {
+                return Some(Ok(p.clone()));
+            }
+        }
+        Some(certify_period(&self.s, max_n))
+    }
+    fn analyse_big(&self, pos: &[BigUint]) -> Option<Result<BigAnalysis>> {
+        Some(self.analyse_heap(pos))
+    }
+}
+
+impl Subtraction {
+    fn analyse_heap(&self, pos: &[BigUint]) -> Result<BigAnalysis> {
+        if pos.len() != 1 {
+            return Err(Error::input(format!(
+                "{} takes one heap (a position like 17), got {} coordinates",
+                self.spec(),
+                pos.len()
+            )));
+        }
+        let per = self.cached_period()?;
+        let n = &pos[0];
+        let grundy = value_at_big(per, n);
+        let mut winning_moves = Vec::new();
+        for &t in &self.s {
+            let t = BigUint::from(t);
+            if &t <= n {
+                let m = n - &t;
+                if value_at_big(per, &m) == 0 {
+                    winning_moves.push(vec![m]);
+                }
+            }
+        }
+        winning_moves.sort();
+        Ok(BigAnalysis {
+            position: pos.to_vec(),
+            grundy: Some(BigUint::from(grundy)),
+            outcome: Outcome::of(grundy),
+            winning_moves,
+            all_winning_moves: true,
+            method: format!(
+                "proven period: preperiod {}, period {} (the window of max(S) = {} values repeats)",
+                per.preperiod,
+                per.period,
+                self.s.last().expect("non-empty")
+            ),
+        })
+    }
+}
+
+/// G(n) for a big n from a plain (saltus 0) periodicity.
+///
+/// ```
+/// use nimlab_engine::big::BigUint;
+/// use nimlab_games::subtraction::{certify_period, value_at_big};
+/// let per = certify_period(&[1, 2, 3], 1000).unwrap();
+/// let n: BigUint = "100000000000000000000000000003".parse().unwrap();
+/// assert_eq!(value_at_big(&per, &n), 3); // n mod 4
+/// ```
+pub fn value_at_big(per: &Periodicity, n: &BigUint) -> u32 {
+    let a = per.preperiod;
+    match u64::try_from(n) {
+        Ok(small) if small < a => per.values[small as usize],
+        _ => {
+            let r = (n - BigUint::from(a)) % BigUint::from(per.period);
+            let r = u64::try_from(&r).expect("remainder below the period fits in u64");
+            per.values[(a + r) as usize]
+        }
+    }
+}
+
+/// The mex of the option values of heap `n`, given G(0..n) in `g`. Values are at most
+/// |S|, so a 64-bit mask holds them when |S| < 64 (the common case); otherwise a
+/// sorted scan.
+#[inline]
+fn mex_at(s: &[u64], g: &[u32], n: usize) -> u32 {
+    if s.len() < 64 {
+        let mut mask = 0u64;
+        for &t in s {
+            let t = t as usize;
+            if t > n {
+                break;
+            }
+            mask |= 1 << g[n - t];
+        }
+        (!mask).trailing_zeros()
+    } else {
+        let mut seen: Vec<u32> = s
+            .iter()
+            .take_while(|&&t| t as usize <= n)
+            .map(|&t| g[n - t as usize])
+            .collect();
+        seen.sort_unstable();
+        seen.dedup();
+        seen.iter()
+            .enumerate()
+            .find(|(i, &v)| v != *i as u32)
+            .map_or(seen.len() as u32, |(i, _)| i as u32)
+    }
+}
+
+/// The first `len` Grundy values, by the plain mex recurrence (the oracle).
+///
+/// ```
+/// use nimlab_games::subtraction::grundy_prefix;
+/// assert_eq!(grundy_prefix(&[1, 3, 4], 10), vec![0, 1, 0, 1, 2, 3, 2, 0, 1, 0]);
+/// ```
+pub fn grundy_prefix(s: &[u64], len: usize) -> Vec<u32> {
+    let mut g = Vec::with_capacity(len);
+    for n in 0..len {
+        let v = mex_at(s, &g, n);
+        g.push(v);
+    }
+    g
+}
+
+/// The least preperiod and period of the subtraction game with set `s`, *proven* by the
+/// first repeat of a window of max(S) consecutive values, searching heaps below
+/// `max_n`. `s` must be sorted, positive and non-empty.
+///
+/// ```
+/// use nimlab_games::subtraction::certify_period;
+/// let p = certify_period(&[1, 3, 4], 1000).unwrap();
+/// assert_eq!((p.preperiod, p.period), (0, 7));
+/// assert_eq!(p.block(), &[0, 1, 0, 1, 2, 3, 2]);
+/// assert!(p.proof.is_some());
+/// assert!(certify_period(&[9, 20, 29], 100).is_err()); // period 378 needs more room
+/// ```
+pub fn certify_period(s: &[u64], max_n: u64) -> Result<Periodicity> {
+    let m = *s
+        .last()
+        .ok_or_else(|| Error::input("empty subtraction set"))? as usize;
+    let limit = max_n.min(u32::MAX as u64) as usize;
+    // Polynomial rolling hash of each window (values shifted by 1 so zeros count);
+    // equal hashes are confirmed by comparing the windows themselves.
+    const BASE: u64 = 0x9E37_79B9_7F4A_7C15;
+    let top = (0..m - 1).fold(1u64, |acc, _| acc.wrapping_mul(BASE)); // BASE^(m−1)
+    let mut g: Vec<u32> = Vec::new();
+    let mut hashes: Vec<u64> = Vec::new(); // hashes[j] = hash of W(j) = g[j..j+m]
+    let mut h = 0u64;
+    let mut extend = |g: &mut Vec<u32>, hashes: &mut Vec<u64>| {
+        // compute values until one more window is complete
+        loop {
+            let n = g.len();
+            let v = mex_at(s, g, n);
+            g.push(v);
+            h = h.wrapping_mul(BASE).wrapping_add(v as u64 + 1);
+            if n + 1 >= m {
+                hashes.push(h);
+                let j = n + 1 - m;
+                h = h.wrapping_sub((g[j] as u64 + 1).wrapping_mul(top));
+                return;
+            }
+        }
+    };
+    let same = |g: &[u32], hashes: &[u64], i: usize, j: usize| {
+        hashes[i] == hashes[j] && g[i..i + m] == g[j..j + m]
+    };
+    if 2 * m > limit {
+        return Err(Error::input(format!(
+            "subtraction(s={}): max(S) = {m} needs a search bound of at least {} (got {limit})",
+            format_set(s),
+            2 * m
+        )));
+    }
+    // Brent's cycle finding on the window sequence: the anchor jumps to powers of two;
+    // the first window equal to an anchor inside the cycle is exactly one period away.
+    extend(&mut g, &mut hashes);
+    let mut anchor = 0usize;
+    let mut power = 1usize;
+    let mut j = 0usize;
+    let period = loop {
+        j += 1;
+        if j + m > limit {
+            return Err(Error::input(format!(
+                "subtraction(s={}): no window of {m} values repeats below n = {limit}; \
+                 search further (e.g. --up-to)",
+                format_set(s)
+            )));
+        }
+        extend(&mut g, &mut hashes);
+        if same(&g, &hashes, anchor, j) {
+            break j - anchor;
+        }
+        if j - anchor == power {
+            anchor = j;
+            power *= 2;
+        }
+    };
+    // The least preperiod: the first window equal to the one a period later.
+    let a = (0..=anchor)
+        .find(|&i| same(&g, &hashes, i, i + period))
+        .expect("the anchor itself repeats");
+    Ok(Periodicity {
+        preperiod: a as u64,
+        period: period as u64,
+        saltus: 0,
+        values: g[..a + period].to_vec(),
+        checked_up_to: g.len() as u64,
+        proof: Some(format!(
+            "the window of max(S) = {m} values at n = {a} repeats at n = {}; \
+             each value depends only on the previous {m}",
+            a + period
+        )),
+    })
+}
+
+/// The Grundy values G(0), …, G(len − 1) as bytes (|S| ≤ 254 so every value fits),
+/// fast: the proven period is found first, then the periodic block is copied with
+/// doubling `memcpy`s. Falls back to the mex loop past [`DEFAULT_SEARCH_LIMIT`].
+///
+/// ```
+/// use nimlab_games::subtraction::{grundy_prefix, grundy_sequence_u8};
+/// let fast = grundy_sequence_u8(&[1, 3, 4], 1000).unwrap();
+/// let slow = grundy_prefix(&[1, 3, 4], 1000);
+/// assert!(fast.iter().zip(&slow).all(|(&a, &b)| a as u32 == b));
+/// ```
+pub fn grundy_sequence_u8(s: &[u64], len: usize) -> Result<Vec<u8>> {
+    if s.len() > 254 {
+        return Err(Error::input(
+            "grundy_sequence_u8 needs |S| ≤ 254 so that every value fits in a byte",
+        ));
+    }
+    let mut out = vec![0u8; len];
+    match certify_period(s, DEFAULT_SEARCH_LIMIT.min(len as u64)) {
+        Ok(per) => {
+            let head = per.values.len().min(len);
+            for (o, &v) in out[..head].iter_mut().zip(&per.values) {
+                *o = v as u8;
+            }
+            // out[a..a+filled) holds whole periods; double it until the end.
+            let a = per.preperiod as usize;
+            let mut filled = head - a.min(head);
+            while a + filled < len {
+                let take = filled.min(len - a - filled);
+                out.copy_within(a..a + take, a + filled);
+                filled += take;
+            }
+        }
+        Err(_) => {
+            // No period found early: the plain recurrence on bytes.
+            for n in 0..len {
+                let mut mask = 0u128;
+                let mut bigger = Vec::new();
+                for &t in s {
+                    let t = t as usize;
+                    if t > n {
+                        break;
+                    }
+                    let v = out[n - t];
+                    if v < 128 {
+                        mask |= 1 << v;
+                    } else {
+                        bigger.push(v);
+                    }
+                }
+                let mut mex = (!mask).trailing_zeros();
+                if mex == 128 {
+                    bigger.sort_unstable();
+                    for v in bigger {
+                        if v as u32 == mex {
+                            mex += 1;
+                        }
+                    }
+                }
+                out[n] = mex as u8;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// One line of a [`sweep`]: a set with its proven preperiod and period.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SweepRow {
+    /// The subtraction set.
+    pub set: Vec<u64>,
+    /// Proven least preperiod and period, or `None` if no window repeated within the
+    /// search limit.
+    pub period: Option<(u64, u64)>,
+}
+
+/// The order of a sweep's results: longest period first, then longest preperiod, then
+/// the sets in lexicographic order; sets without a period found come last.
+///
+/// ```
+/// use nimlab_games::subtraction::{sweep_order, SweepRow};
+/// let long = SweepRow { set: vec![9, 20, 29], period: Some((0, 378)) };
+/// let short = SweepRow { set: vec![1, 2, 3], period: Some((0, 4)) };
+/// assert_eq!(sweep_order(&long, &short), std::cmp::Ordering::Less);
+/// ```
+pub fn sweep_order(a: &SweepRow, b: &SweepRow) -> std::cmp::Ordering {
+    let key = |r: &SweepRow| {
+        r.period
+            .map(|(pre, per)| (std::cmp::Reverse(per), std::cmp::Reverse(pre)))
+    };
+    match (key(a), key(b)) {
+        (Some(x), Some(y)) => x.cmp(&y).then_with(|| a.set.cmp(&b.set)),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => a.set.cmp(&b.set),
+    }
+}
+
+/// Number of `size`-element subsets of {1, …, max}, if it fits in u64.
+///
+/// ```
+/// use nimlab_games::subtraction::count_sets;
+/// assert_eq!(count_sets(30, 3), Some(4060));
+/// assert_eq!(count_sets(3, 5), Some(0));
+/// ```
+pub fn count_sets(max: u64, size: u64) -> Option<u64> {
+    if size > max {
+        return Some(0);
+    }
+    let mut c: u128 = 1;
+    for i in 0..size {
+        c = c * (max - i) as u128 / (i + 1) as u128;
+        if c > u64::MAX as u128 {
+            return None;
+        }
+    }
+    Some(c as u64)
+}
+
+/// Every `size`-element subset of {1, …, max} whose index in lexicographic order is
+/// ≡ `shard` (mod `shards`), with its proven preperiod and period (searching heaps
+/// below `search_limit`), computed in parallel and sorted by [`sweep_order`].
+///
+/// Sharding is round-robin over the lexicographic index, so shards get similar work;
+/// the union of the shards `0/k, …, (k−1)/k` is the whole sweep, and sorting the
+/// concatenation with [`sweep_order`] gives the unsharded result.
+///
+/// ```
+/// use nimlab_games::subtraction::sweep;
+/// let rows = sweep(30, 3, 0, 1, 1_000_000).unwrap();
+/// assert_eq!(rows.len(), 4060);
+/// assert_eq!(rows[0].set, vec![9, 20, 29]);
+/// assert_eq!(rows[0].period.unwrap().1, 378);
+/// ```
+pub fn sweep(
+    max: u64,
+    size: u64,
+    shard: u64,
+    shards: u64,
+    search_limit: u64,
+) -> Result<Vec<SweepRow>> {
+    if size == 0 || max == 0 {
+        return Err(Error::input("sweep: --max and --size must be at least 1"));
+    }
+    if size > max {
+        return Err(Error::input(format!(
+            "sweep: no {size}-element subsets of {{1,…,{max}}} (--size must be ≤ --max)"
+        )));
+    }
+    if shards == 0 || shard >= shards {
+        return Err(Error::input(format!(
+            "sweep: shard {shard}/{shards} does not exist (write i/k with 0 ≤ i < k)"
+        )));
+    }
+    const MAX_SETS: u64 = 50_000_000;
+    let total = count_sets(max, size).unwrap_or(u64::MAX);
+    if total / shards > MAX_SETS {
+        return Err(Error::input(format!(
+            "sweep: {total} sets is too many for one run (limit {MAX_SETS} per shard); \
+             split it with --shard i/k"
+        )));
+    }
+    let mut sets = Vec::new();
+    let mut combo: Vec<u64> = (1..=size).collect();
+    let mut index = 0u64;
+    loop {
+        if index % shards == shard {
+            sets.push(combo.clone());
+        }
+        index += 1;
+        // next combination in lexicographic order
+        let k = size as usize;
+        let mut i = k;
+        while i > 0 && combo[i - 1] == max - (k - i) as u64 {
+            i -= 1;
+        }
+        if i == 0 {
+            break;
+        }
+        combo[i - 1] += 1;
+        for j in i..k {
+            combo[j] = combo[j - 1] + 1;
+        }
+    }
+    let mut rows: Vec<SweepRow> = sets
+        .into_par_iter()
+        .with_min_len(64) // sets are cheap: hand them out in batches
+        .map(|set| {
+            let period = certify_period(&set, search_limit)
+                .ok()
+                .map(|p| (p.preperiod, p.period));
+            SweepRow { set, period }
+        })
+        .collect();
+    rows.par_sort_by(sweep_order);
+    Ok(rows)
 }
 
 fn build(args: &Args) -> Result<Box<dyn Game>> {
@@ -66,23 +506,64 @@ fn build(args: &Args) -> Result<Box<dyn Game>> {
 }
 
 fn theorems() -> Vec<Theorem> {
-    vec![Theorem::new(
-        "subtraction.game-i",
-        "Game I (take 1, 2 or 3): n is a P-position iff n ≡ 0 (mod 4); more generally for \
-         S = {1,…,k}, iff n ≡ 0 (mod k+1)",
-        "001_8ec63898d35ad5c0.txt (Game I)",
-        |ctx| {
-            let n = (ctx.size * ctx.size).max(1000);
-            let parts = (1..=6)
-                .map(|k| {
-                    let g = Subtraction::new((1..=k).collect())?;
-                    let v = check_p_positions(&g, &[n], ctx, |p| p[0] % (k + 1) == 0)?;
-                    Ok((format!("S = {}", format_set(g.set())), v))
+    vec![
+        Theorem::new(
+            "subtraction.game-i",
+            "Game I (take 1, 2 or 3): n is a P-position iff n ≡ 0 (mod 4); more generally for \
+             S = {1,…,k}, iff n ≡ 0 (mod k+1)",
+            "001_8ec63898d35ad5c0.txt (Game I)",
+            |ctx| {
+                let n = (ctx.size * ctx.size).max(1000);
+                let parts = (1..=6)
+                    .map(|k| {
+                        let g = Subtraction::new((1..=k).collect())?;
+                        let v = check_p_positions(&g, &[n], ctx, |p| p[0] % (k + 1) == 0)?;
+                        Ok((format!("S = {}", format_set(g.set())), v))
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                Ok(Verdict::all(parts))
+            },
+        ),
+        Theorem::new(
+            "subtraction.window-period",
+            "For a finite S, if the max(S) values from n = a repeat from n = a + p, then \
+             G(n + p) = G(n) for every n ≥ a (the certified period is the true one)",
+            "SPEC §2 (Game I, generalization); Berlekamp–Conway–Guy, Winning Ways ch. 4",
+            |ctx| {
+                // Every set with max ≤ 8 (and a few wider ones): the period found from the
+                // repeated window must agree with the plain mex loop far beyond it.
+                let mut sets: Vec<Vec<u64>> = (1u64..256)
+                    .map(|mask| (1..=8).filter(|i| mask >> (i - 1) & 1 == 1).collect())
+                    .collect();
+                sets.extend([vec![9, 20, 29], vec![2, 7, 11, 18], vec![3, 5, 17, 23, 30]]);
+                let mut checked = 0;
+                for s in &sets {
+                    let per = certify_period(s, 1_000_000)?;
+                    let len = (per.values.len() * 4).max(ctx.size * ctx.size).max(2000);
+                    let g = grundy_prefix(s, len);
+                    for (n, &v) in g.iter().enumerate() {
+                        let claimed = per.value_at(n as u128).expect("plain period") as u32;
+                        if claimed != v {
+                            return Ok(Verdict::Fails {
+                                counterexample: format!(
+                                    "S = {}: G({n}) = {v} but the period gives {claimed}",
+                                    format_set(s)
+                                ),
+                            });
+                        }
+                        checked += 1;
+                    }
+                }
+                Ok(Verdict::Holds {
+                    window: format!(
+                        "{} sets (all S ⊆ {{1..8}} and 3 wider), each to ≥ 4 periods",
+                        sets.len()
+                    ),
+                    checked,
                 })
-                .collect::<Result<Vec<_>>>()?;
-            Ok(Verdict::all(parts))
-        },
-    )]
+            },
+        ),
+    ]
 }
 
 /// The `subtraction` family.
@@ -95,8 +576,147 @@ pub static FAMILY: Family = Family {
         default: Some("{1,2,3}"),
         help: "the subtraction set",
     }],
-    position_syntax: "n (the heap size)",
+    position_syntax: "n (the heap size, any size)",
     seed: "001_8ec63898d35ad5c0.txt (Game I)",
     build,
     theorems,
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nimlab_engine::Solver;
+
+    fn naive(s: &[u64], len: usize) -> Vec<u32> {
+        // The mex written out the long way, independent of `mex_at`.
+        let mut g: Vec<u32> = Vec::new();
+        for n in 0..len {
+            let opts: Vec<u32> = s
+                .iter()
+                .filter(|&&t| t as usize <= n)
+                .map(|&t| g[n - t as usize])
+                .collect();
+            let mut m = 0;
+            while opts.contains(&m) {
+                m += 1;
+            }
+            g.push(m);
+        }
+        g
+    }
+
+    fn small_sets() -> Vec<Vec<u64>> {
+        let mut sets: Vec<Vec<u64>> = (1u64..1024)
+            .map(|mask| (1..=10).filter(|i| mask >> (i - 1) & 1 == 1).collect())
+            .collect();
+        sets.extend([
+            vec![9, 20, 29],
+            vec![1, 3, 4],
+            vec![2, 5, 7, 11, 40],
+            vec![17],
+            vec![3, 300],
+        ]);
+        sets
+    }
+
+    #[test]
+    fn certified_period_matches_naive_far_beyond_it() {
+        for s in small_sets() {
+            let per = certify_period(&s, 1_000_000).unwrap();
+            let len = per.values.len() * 3 + 500;
+            let g = naive(&s, len);
+            for (n, &v) in g.iter().enumerate() {
+                assert_eq!(per.value_at(n as u128), Some(v as u128), "S={s:?} n={n}");
+            }
+            // least period and preperiod: no smaller pair fits the long prefix
+            let (a, p) = (per.preperiod as usize, per.period as usize);
+            for q in 1..p {
+                assert!(
+                    (a..len - q).any(|n| g[n] != g[n + q]),
+                    "S={s:?}: {q} is a period"
+                );
+            }
+            if a > 0 {
+                assert!(
+                    (a - 1..len - p).any(|n| g[n] != g[n + p]),
+                    "S={s:?}: pre {a}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn known_periods() {
+        let per = certify_period(&[9, 20, 29], 100_000).unwrap();
+        assert_eq!(per.period, 378);
+        let per = certify_period(&[1, 2, 3], 100).unwrap();
+        assert_eq!((per.preperiod, per.period), (0, 4));
+    }
+
+    #[test]
+    fn prefix_and_bytes_agree_with_naive_and_solver() {
+        for s in [vec![1, 3, 4], vec![9, 20, 29], vec![2, 5, 6], vec![1]] {
+            let n = 5000;
+            let g = naive(&s, n);
+            assert_eq!(grundy_prefix(&s, n), g);
+            let b = grundy_sequence_u8(&s, n).unwrap();
+            assert!(b.iter().zip(&g).all(|(&x, &y)| x as u32 == y), "S={s:?}");
+            let game = Subtraction::new(s.clone()).unwrap();
+            let mut solver = Solver::new(&game);
+            for k in (0..n).step_by(97) {
+                assert_eq!(solver.grundy(&[k as u64]).unwrap(), g[k]);
+            }
+        }
+    }
+
+    #[test]
+    fn big_heaps_follow_the_period() {
+        let game = Subtraction::new(vec![2, 5, 7]).unwrap();
+        let g = naive(&[2, 5, 7], 3000);
+        for n in 0..3000u64 {
+            let a = game.analyse_big(&[BigUint::from(n)]).unwrap().unwrap();
+            assert_eq!(a.grundy, Some(BigUint::from(g[n as usize])));
+            let expected: Vec<Vec<BigUint>> = [7u64, 5, 2]
+                .iter()
+                .filter(|&&t| t <= n && g[(n - t) as usize] == 0)
+                .map(|&t| vec![BigUint::from(n - t)])
+                .collect();
+            assert_eq!(a.winning_moves, expected, "n={n}");
+        }
+        // a heap of 60 digits: same residue as a small heap in the periodic part
+        let per = game.cached_period().unwrap().clone();
+        let big: BigUint = "123456789012345678901234567890123456789012345678901234567890"
+            .parse()
+            .unwrap();
+        let r = ((&big - per.preperiod) % per.period)
+            .to_string()
+            .parse::<u64>()
+            .unwrap();
+        let small = per.preperiod + r + 10 * per.period;
+        assert_eq!(
+            game.analyse_big(&[big]).unwrap().unwrap().grundy,
+            Some(BigUint::from(g[small as usize]))
+        );
+        assert!(game
+            .analyse_big(&[1u32.into(), 2u32.into()])
+            .unwrap()
+            .is_err());
+    }
+
+    #[test]
+    fn sweep_shards_reassemble_the_whole() {
+        let whole = sweep(14, 3, 0, 1, 100_000).unwrap();
+        assert_eq!(whole.len() as u64, count_sets(14, 3).unwrap());
+        let mut merged: Vec<SweepRow> = (0..3)
+            .flat_map(|i| sweep(14, 3, i, 3, 100_000).unwrap())
+            .collect();
+        merged.sort_by(sweep_order);
+        assert_eq!(merged, whole);
+        for row in whole.iter().take(20) {
+            let per = certify_period(&row.set, 100_000).unwrap();
+            assert_eq!(row.period, Some((per.preperiod, per.period)));
+        }
+        assert!(sweep(5, 6, 0, 1, 10).is_err());
+        assert!(sweep(5, 2, 3, 3, 10).is_err());
+    }
+}

@@ -1,6 +1,8 @@
 //! Wythoff's game (SPEC §2, Game IV): two heaps; take any number from one heap, or the
 //! same number from both.
 
+pub mod strategy;
+
 use crate::{Args, Family, Param};
 use nimlab_engine::kernels::line::LineMoves;
 use nimlab_engine::theorem::{check_p_positions, Verdict};
@@ -43,6 +45,12 @@ impl Game for Wythoff {
             diagonal_band: 1,
             steps: vec![],
         })
+    }
+    fn analyse_big(
+        &self,
+        pos: &[nimlab_engine::big::BigUint],
+    ) -> Option<Result<nimlab_engine::big::BigAnalysis>> {
+        strategy::analyse_big(pos)
     }
 }
 
@@ -134,7 +142,7 @@ fn build(args: &Args) -> Result<Box<dyn Game>> {
 }
 
 fn theorems() -> Vec<Theorem> {
-    vec![Theorem::new(
+    let mut list = vec![Theorem::new(
         "wythoff.p-positions",
         "The P-positions of Wythoff's game are {p_n, p_n + n}, p_n the least positive \
          integer not used by earlier pairs",
@@ -153,7 +161,9 @@ fn theorems() -> Vec<Theorem> {
             })?;
             Ok(Verdict::all(vec![(String::new(), v)]))
         },
-    )]
+    )];
+    list.extend(strategy::theorems());
+    list
 }
 
 /// The `wythoff` family.

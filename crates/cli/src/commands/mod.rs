@@ -1,9 +1,14 @@
 //! One module per subcommand.
 
+pub mod check;
+pub mod game_source;
 pub mod games;
+pub mod periodicity;
+pub mod sweep;
 pub mod table;
 pub mod theorems;
 pub mod value;
+pub mod wythoff_pairs;
 
 use crate::progress::Bar;
 use nimlab_engine::{MemoryLimit, Result, TableOptions};

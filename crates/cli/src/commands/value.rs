@@ -15,8 +15,10 @@ use serde_json::{json, Value};
 pub struct ValueArgs {
     /// Game, e.g. wythoff, 'ryuoh(p=4)', 'subtraction(s={1,3,4})'.
     game: String,
-    /// Position: comma-separated natural numbers, e.g. 3,5.
-    position: String,
+    /// Position: comma-separated natural numbers, e.g. 3,5 (or as separate arguments,
+    /// `3 5`, for numbers too long for one argument).
+    #[arg(required = true, num_args = 1..)]
+    position: Vec<String>,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: PlainFormat,
@@ -30,8 +32,10 @@ pub struct ValueArgs {
 pub struct MovesArgs {
     /// Game, e.g. wythoff, 'ryuoh(p=4)'.
     game: String,
-    /// Position: comma-separated natural numbers, e.g. 3,5.
-    position: String,
+    /// Position: comma-separated natural numbers, e.g. 3,5 (or as separate arguments,
+    /// `3 5`, for numbers too long for one argument).
+    #[arg(required = true, num_args = 1..)]
+    position: Vec<String>,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: PlainFormat,
@@ -43,7 +47,22 @@ enum Answer {
     Big(BigAnalysis),
 }
 
-fn analyse_args(ctx: &Context, game: &str, position: &str) -> Result<(String, Answer)> {
+/// Joins the position arguments with commas (`3 5`, `3, 5` and `3,5` are the same):
+/// one argument cannot hold two numbers of 10^5 digits (Linux caps an argument at 128 KiB).
+fn join_position(parts: &[String]) -> String {
+    let mut out = String::new();
+    for part in parts {
+        if !out.is_empty() && !out.trim_end().ends_with(',') && !part.trim_start().starts_with(',')
+        {
+            out.push(',');
+        }
+        out.push_str(part);
+    }
+    out
+}
+
+fn analyse_args(ctx: &Context, game: &str, position: &[String]) -> Result<(String, Answer)> {
+    let position = &join_position(position);
     let game = nimlab_games::parse_game(game)?;
     let big = parse_big_position(position)?;
     if let Some(answer) = game.analyse_big(&big) {

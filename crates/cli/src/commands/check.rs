@@ -1,0 +1,298 @@
+//! `nimlab check`: compare a conjectured formula with the Grundy table, cell by cell.
+
+use super::{game_source, print_json, Context};
+use crate::Status;
+use nimlab_engine::game::format_position;
+use nimlab_engine::theorem::describe_window;
+use nimlab_engine::{grundy_table, Error, GrundyTable, Result, INVALID};
+use nimlab_formula::check::{compare, compile_for, variables, Claim, Report};
+use serde_json::json;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Compare a formula with the Grundy values (or a predicate with the P-positions) on
+/// every position of a box; list the mismatches. Exit 0: none; 1: some; 2: bad input.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Formulas use the game's coordinate names (x, y; n for one heap; x0, x1, … always).\n\
+xor is the nim sum, ^ is power, / floors, % is non-negative; see `nimlab check --help`.\n\n\
+Examples:\n  nimlab check 'ryuoh(p=5)' --formula '(x+y)%5 + 5*((x/5) xor (y/5))' --size 500\n  \
+nimlab check wythoff --formula 'x xor y' --size 20\n  \
+nimlab check nim --p-positions 'x xor y == 0' --size 64\n  \
+nimlab check --rules examples/ryuoh.toml --size 100          # the file's closed form\n  \
+nimlab check wythoff --formula 'x xor y' --size 100 --format png --output wythoff.png"
+)]
+pub struct CheckArgs {
+    /// Game, e.g. 'ryuoh(p=4)' (omit it with --rules).
+    #[arg(required_unless_present = "rules", conflicts_with = "rules")]
+    game: Option<String>,
+    /// Take the game from a rules file (TOML) instead of the catalog.
+    #[arg(long, value_name = "FILE")]
+    rules: Option<PathBuf>,
+    /// The claimed Grundy value, e.g. '(x+y)%3 + 3*((x/3) xor (y/3))'. Default: the
+    /// rules file's closed form.
+    #[arg(long, value_name = "EXPR", conflicts_with = "p_positions")]
+    formula: Option<String>,
+    /// Instead of a value: a predicate claimed to hold exactly at the P-positions,
+    /// e.g. 'x xor y == 0'.
+    #[arg(long = "p-positions", value_name = "PRED")]
+    p_positions: Option<String>,
+    /// Side of the box: every coordinate runs over 0..N-1.
+    #[arg(long, short = 'n', value_name = "N")]
+    size: usize,
+    /// Output: text, json (all mismatches up to --limit), png (the box with
+    /// mismatching cells in red; needs --output).
+    #[arg(long, value_enum, default_value = "text")]
+    format: CheckFormat,
+    /// PNG file to write (with --format png).
+    #[arg(long, short = 'o', value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Most mismatches listed in JSON (text lists 20).
+    #[arg(long, default_value_t = 1000)]
+    limit: usize,
+}
+
+/// Output formats of `check`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum CheckFormat {
+    /// Summary and the first 20 mismatches.
+    Text,
+    /// `{"game", "formula", "checked", "mismatches": [...]}`.
+    Json,
+    /// A picture of the box, mismatches in red.
+    Png,
+}
+
+/// Mismatches shown by the text format.
+const TEXT_LIMIT: usize = 20;
+
+pub fn run(ctx: &Context, args: CheckArgs) -> Result<Status> {
+    let source = game_source::load(args.game.as_deref(), args.rules.as_deref())?;
+    let game = &*source.game;
+    if args.size == 0 {
+        return Err(Error::input("--size must be at least 1"));
+    }
+    if args.format == CheckFormat::Png && args.output.is_none() {
+        return Err(Error::input("--format png needs --output FILE"));
+    }
+    let (claim, text) = match (&args.formula, &args.p_positions, &source.closed_form) {
+        (Some(f), _, _) => (Claim::Grundy, f.clone()),
+        (None, Some(p), _) => (Claim::PPositions, p.clone()),
+        (None, None, Some(f)) => (Claim::Grundy, f.clone()),
+        (None, None, None) => {
+            return Err(Error::input(format!(
+                "give --formula EXPR or --p-positions PRED ({} has no closed form to check)",
+                game.spec()
+            )))
+        }
+    };
+    let formula = compile_for(game, &text).map_err(|e| {
+        let (names, _) = variables(game);
+        Error::input(format!(
+            "{e} (in '{text}'; variables: {})",
+            names.join(", ")
+        ))
+    })?;
+    let dims = game.table_box(args.size);
+    let started = Instant::now();
+    let table = grundy_table(game, &dims, &ctx.table_options())?;
+    let table_time = started.elapsed();
+    let limit = match args.format {
+        CheckFormat::Json => args.limit,
+        _ => TEXT_LIMIT,
+    };
+    let report = compare(
+        game,
+        &table,
+        &formula,
+        claim,
+        limit,
+        args.format == CheckFormat::Png,
+    )
+    .map_err(|e| Error::input(format!("the formula failed: {e}")))?;
+    let total_time = started.elapsed();
+    let what = match claim {
+        Claim::Grundy => "formula",
+        Claim::PPositions => "p_positions",
+    };
+    match args.format {
+        CheckFormat::Json => {
+            let mismatches: Vec<_> = report
+                .mismatches
+                .iter()
+                .map(|m| json!({"position": m.position, "grundy": m.grundy, "formula": m.formula}))
+                .collect();
+            print_json(&json!({
+                "game": game.spec(),
+                "claim": what,
+                "formula": text,
+                "box": dims,
+                "checked": report.checked,
+                "mismatch_count": report.mismatch_count,
+                "mismatches": mismatches,
+            }));
+        }
+        CheckFormat::Text => {
+            println!("game:     {}", game.spec());
+            let label = match claim {
+                Claim::Grundy => "formula:",
+                Claim::PPositions => "P iff:",
+            };
+            println!("{label:<10}{text}");
+            println!(
+                "checked:  {} positions in {} ({:.2} s: table {:.2} s, formula {:.2} s)",
+                report.checked,
+                describe_window(&dims),
+                total_time.as_secs_f64(),
+                table_time.as_secs_f64(),
+                (total_time - table_time).as_secs_f64()
+            );
+            print_text_verdict(&report, claim);
+        }
+        CheckFormat::Png => {
+            let path = args.output.as_ref().expect("checked above");
+            write_png(path, &table, report.mask.as_deref().unwrap_or(&[]))?;
+            println!(
+                "{}: {} of {} positions mismatch; wrote {}",
+                game.spec(),
+                report.mismatch_count,
+                report.checked,
+                path.display()
+            );
+        }
+    }
+    Ok(if report.mismatch_count == 0 {
+        Status::Ok
+    } else {
+        Status::Failed
+    })
+}
+
+fn print_text_verdict(report: &Report, claim: Claim) {
+    if report.mismatch_count == 0 {
+        println!(
+            "result:   no mismatch: {}",
+            match claim {
+                Claim::Grundy => "the formula equals the Grundy value at every position",
+                Claim::PPositions => "the predicate holds exactly at the P-positions",
+            }
+        );
+        return;
+    }
+    println!(
+        "result:   {} mismatch{}{}",
+        report.mismatch_count,
+        if report.mismatch_count == 1 { "" } else { "es" },
+        if report.mismatch_count as usize > report.mismatches.len() {
+            format!(" (first {})", report.mismatches.len())
+        } else {
+            String::new()
+        }
+    );
+    let rows: Vec<[String; 3]> = report
+        .mismatches
+        .iter()
+        .map(|m| {
+            [
+                format_position(&m.position),
+                m.grundy.to_string(),
+                m.formula.to_string(),
+            ]
+        })
+        .collect();
+    let header = [
+        "position",
+        "grundy",
+        match claim {
+            Claim::Grundy => "formula",
+            Claim::PPositions => "predicate",
+        },
+    ];
+    let widths: Vec<usize> = (0..3)
+        .map(|i| {
+            rows.iter()
+                .map(|r| r[i].len())
+                .chain([header[i].len()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    println!(
+        "  {:<w0$}  {:>w1$}  {:>w2$}",
+        header[0],
+        header[1],
+        header[2],
+        w0 = widths[0],
+        w1 = widths[1],
+        w2 = widths[2]
+    );
+    for r in rows {
+        println!(
+            "  {:<w0$}  {:>w1$}  {:>w2$}",
+            r[0],
+            r[1],
+            r[2],
+            w0 = widths[0],
+            w1 = widths[1],
+            w2 = widths[2]
+        );
+    }
+}
+
+/// Draws the box: rows y (top = 0), columns x; one grid per value of the further
+/// coordinates, stacked downwards. P-positions black, other values in shades of grey,
+/// cells that are not positions white, mismatches red.
+fn write_png(path: &std::path::Path, table: &GrundyTable, mask: &[bool]) -> Result<()> {
+    let dims = table.dims();
+    let nx = dims[0];
+    let ny = dims.get(1).copied().unwrap_or(1);
+    let planes = table.values().len() / (nx * ny).max(1);
+    let gap = usize::from(planes > 1);
+    let rows_total = planes * ny + (planes.saturating_sub(1)) * gap;
+    // Scale small boxes up so cells are visible; never beyond 2000 px.
+    let scale = (512 / nx.max(rows_total)).clamp(1, 16);
+    let (w, h) = (nx * scale, rows_total * scale);
+    if w as u64 * h as u64 > 100_000_000 {
+        return Err(Error::input(format!(
+            "a picture of {nx}x{rows_total} cells is too large (at most 10^8 pixels)"
+        )));
+    }
+    let max = table.max_value().max(1) as f64;
+    let mut pixels = vec![255u8; w * h * 3];
+    for plane in 0..planes {
+        for y in 0..ny {
+            for x in 0..nx {
+                let i = plane * nx * ny + y * nx + x;
+                let v = table.values()[i];
+                let rgb = if mask.get(i).copied().unwrap_or(false) {
+                    [220, 30, 30]
+                } else if v == INVALID {
+                    [255, 255, 255]
+                } else if v == 0 {
+                    [0, 0, 0]
+                } else {
+                    let shade = (90.0 + 150.0 * (v as f64 / max)) as u8;
+                    [shade, shade, shade]
+                };
+                let top = (plane * (ny + gap) + y) * scale;
+                for py in top..top + scale {
+                    for px in x * scale..(x + 1) * scale {
+                        let o = (py * w + px) * 3;
+                        pixels[o..o + 3].copy_from_slice(&rgb);
+                    }
+                }
+            }
+        }
+    }
+    let io = |e: std::io::Error| Error::input(format!("cannot write {}: {e}", path.display()));
+    let file = std::fs::File::create(path).map_err(io)?;
+    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), w as u32, h as u32);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    let png_err =
+        |e: png::EncodingError| Error::input(format!("cannot write {}: {e}", path.display()));
+    let mut writer = encoder.write_header().map_err(png_err)?;
+    writer.write_image_data(&pixels).map_err(png_err)?;
+    writer.finish().map_err(png_err)?;
+    Ok(())
+}

@@ -1,0 +1,219 @@
+//! `nimlab periodicity`: preperiod and period of a one-heap Grundy sequence (proven when
+//! the game can prove it), or of the rows of a two-coordinate table (observed).
+
+use super::{print_json, Context, PlainFormat};
+use crate::Status;
+use nimlab_engine::periodicity::{find_arithmetic_period, Periodicity};
+use nimlab_engine::{grundy_table, Error, Game, Result, INVALID};
+use serde_json::{json, Value};
+
+/// Default search bound for proven periods (heaps below this are examined).
+const DEFAULT_PROOF_SEARCH: u64 = 10_000_000;
+/// Default window for observed periods.
+const DEFAULT_OBSERVED_WINDOW: u64 = 2000;
+
+/// Preperiod, period and periodic block of a game's Grundy sequence.
+///
+/// One-heap games that can prove their period (subtraction games: a repeated window of
+/// max(S) values; octal games: Guy–Smith) report it as proven. Other one-heap games
+/// report the period observed on n < --up-to. For two-coordinate games, --row Y (or a
+/// range 0-31) computes the table over [0,X) × rows and reports, for each row, the
+/// arithmetic period G(x + p, y) = G(x, y) + saltus observed on x < X (not a proof).
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  nimlab periodicity 'subtraction(s={1,3,4})'\n  nimlab periodicity 'subtraction(s={9,20,29})' --format json\n  nimlab periodicity wythoff --row 0-10 --up-to 3000"
+)]
+pub struct PeriodicityArgs {
+    /// Game, e.g. 'subtraction(s={1,3,4})', wythoff.
+    game: String,
+    /// Row(s) of a two-coordinate game: Y or a range A-B (inclusive).
+    #[arg(long, value_name = "Y|A-B")]
+    row: Option<String>,
+    /// Search bound: heaps (or x) below this are computed. Default: 10^7 for proven
+    /// periods, 2000 for observed ones.
+    #[arg(long, value_name = "X")]
+    up_to: Option<u64>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: PlainFormat,
+}
+
+/// Parses `5` or `0-31` into an inclusive range of rows.
+fn parse_rows(text: &str) -> Result<(u64, u64)> {
+    let bad = || {
+        Error::input(format!(
+            "--row must be a row number or a range like 0-31, got '{text}'"
+        ))
+    };
+    let t = text.trim();
+    let (a, b) = match t.split_once('-') {
+        Some((a, b)) => (a.trim(), b.trim()),
+        None => (t, t),
+    };
+    let a: u64 = a.parse().map_err(|_| bad())?;
+    let b: u64 = b.parse().map_err(|_| bad())?;
+    if a > b {
+        return Err(Error::input(format!(
+            "--row range {a}-{b} is empty (write the smaller row first)"
+        )));
+    }
+    Ok((a, b))
+}
+
+pub fn run(ctx: &Context, args: PeriodicityArgs) -> Result<Status> {
+    let game = nimlab_games::parse_game(&args.game)?;
+    if args.up_to == Some(0) {
+        return Err(Error::input("--up-to must be at least 1"));
+    }
+    match (game.dimension(), &args.row) {
+        (1, Some(_)) => Err(Error::input(format!(
+            "{} has one coordinate; --row is for two-coordinate games",
+            game.spec()
+        ))),
+        (1, None) => one_heap(ctx, &*game, &args),
+        (2, Some(rows)) => {
+            let rows = parse_rows(rows)?;
+            table_rows(ctx, &*game, rows, &args)
+        }
+        (2, None) => Err(Error::input(format!(
+            "{} has two coordinates: give --row Y (or a range like 0-31) to study rows",
+            game.spec()
+        ))),
+        (d, _) => Err(Error::input(format!(
+            "periodicity handles games of one or two coordinates; {} has {d}",
+            game.spec()
+        ))),
+    }
+}
+
+fn values_text(v: &[u32]) -> String {
+    v.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")
+}
+
+fn periodicity_json(spec: &str, p: &Periodicity) -> Value {
+    json!({
+        "game": spec,
+        "preperiod": p.preperiod,
+        "period": p.period,
+        "saltus": p.saltus,
+        "values": p.values,
+        "block": p.block(),
+        "proven": p.proof.is_some(),
+        "proof": p.proof,
+        "checked_up_to": p.checked_up_to,
+    })
+}
+
+fn one_heap(ctx: &Context, game: &dyn Game, args: &PeriodicityArgs) -> Result<Status> {
+    let spec = game.spec();
+    let found = match game.certified_periodicity(args.up_to.unwrap_or(DEFAULT_PROOF_SEARCH)) {
+        Some(result) => Some(result?),
+        None => {
+            let x = args.up_to.unwrap_or(DEFAULT_OBSERVED_WINDOW);
+            let len = usize::try_from(x).map_err(|_| Error::input("--up-to is too large"))?;
+            let table = grundy_table(game, &[len], &ctx.table_options())?;
+            if table.values().contains(&INVALID) {
+                return Err(Error::input(format!(
+                    "{spec} has heaps below {x} that are not positions; no sequence to study"
+                )));
+            }
+            find_arithmetic_period(table.values(), len / 3, 2)
+        }
+    };
+    let Some(p) = found else {
+        match args.format {
+            PlainFormat::Json => print_json(&json!({
+                "game": spec, "preperiod": null, "period": null, "values": null,
+                "proven": false, "checked_up_to": args.up_to.unwrap_or(DEFAULT_OBSERVED_WINDOW),
+            })),
+            PlainFormat::Text => println!(
+                "{spec}: no period seen on n < {} (try a larger --up-to)",
+                args.up_to.unwrap_or(DEFAULT_OBSERVED_WINDOW)
+            ),
+        }
+        return Ok(Status::Ok);
+    };
+    match args.format {
+        PlainFormat::Json => print_json(&periodicity_json(&spec, &p)),
+        PlainFormat::Text => {
+            println!("game:       {spec}");
+            println!("preperiod:  {}", p.preperiod);
+            println!("period:     {}", p.period);
+            if p.saltus != 0 {
+                println!("saltus:     {}", p.saltus);
+            }
+            if p.preperiod > 0 {
+                println!(
+                    "preperiod values: {}",
+                    values_text(&p.values[..p.preperiod as usize])
+                );
+            }
+            println!("block:      {}", values_text(p.block()));
+            match &p.proof {
+                Some(why) => println!("proven:     yes — {why}"),
+                None => println!("proven:     no — observed on n < {} only", p.checked_up_to),
+            }
+        }
+    }
+    Ok(Status::Ok)
+}
+
+fn table_rows(
+    ctx: &Context,
+    game: &dyn Game,
+    (first, last): (u64, u64),
+    args: &PeriodicityArgs,
+) -> Result<Status> {
+    let spec = game.spec();
+    let x = args.up_to.unwrap_or(DEFAULT_OBSERVED_WINDOW);
+    let width = usize::try_from(x).map_err(|_| Error::input("--up-to is too large"))?;
+    let height = usize::try_from(last + 1).map_err(|_| Error::input("--row is too large"))?;
+    let table = grundy_table(game, &[width, height], &ctx.table_options())?;
+    let mut rows = Vec::new();
+    for y in first..=last {
+        let row = &table.values()[y as usize * width..(y as usize + 1) * width];
+        if let Some(x_bad) = row.iter().position(|&v| v == INVALID) {
+            return Err(Error::input(format!(
+                "({x_bad},{y}) is not a position of {spec}; rows must be all positions"
+            )));
+        }
+        rows.push((y, find_arithmetic_period(row, width / 3, 2)));
+    }
+    match args.format {
+        PlainFormat::Json => {
+            let list: Vec<Value> = rows
+                .iter()
+                .map(|(y, p)| match p {
+                    Some(p) => json!({
+                        "row": y, "preperiod": p.preperiod, "period": p.period,
+                        "saltus": p.saltus, "values": p.values, "proven": false,
+                        "checked_up_to": p.checked_up_to,
+                    }),
+                    None => json!({
+                        "row": y, "preperiod": null, "period": null, "saltus": null,
+                        "values": null, "proven": false, "checked_up_to": x,
+                    }),
+                })
+                .collect();
+            print_json(&json!({"game": spec, "up_to": x, "proven": false, "rows": list}));
+        }
+        PlainFormat::Text => {
+            println!(
+                "{spec}: rows G(x + period, y) = G(x, y) + saltus, observed on x < {x} (not a proof)"
+            );
+            println!(
+                "{:>5} {:>10} {:>8} {:>8}",
+                "row", "preperiod", "period", "saltus"
+            );
+            for (y, p) in &rows {
+                match p {
+                    Some(p) => {
+                        println!("{y:>5} {:>10} {:>8} {:>8}", p.preperiod, p.period, p.saltus)
+                    }
+                    None => println!("{y:>5} {:>10} {:>8} {:>8}", "-", "none seen", "-"),
+                }
+            }
+        }
+    }
+    Ok(Status::Ok)
+}

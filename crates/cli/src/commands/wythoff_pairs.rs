@@ -1,0 +1,92 @@
+//! `nimlab wythoff-pairs`: the P-positions {p_n, q_n} of Wythoff's game with their
+//! Zeckendorf codes (the table of seed 001, Game IV).
+
+use super::{print_json, Context, PlainFormat};
+use crate::Status;
+use nimlab_engine::{Error, Result};
+use nimlab_games::wythoff::strategy::wythoff_pairs;
+use serde_json::{json, Value};
+
+/// Largest --count accepted (the codes are computed by the plain greedy).
+const MAX_COUNT: u64 = 1_000_000;
+
+/// Print n, p_n, q_n of Wythoff's game and their Zeckendorf codes (p_n = up(n) or
+/// up(n) − 1, q_n = up(p_n)).
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  nimlab wythoff-pairs --count 20\n  nimlab wythoff-pairs --count 5 --format json"
+)]
+pub struct WythoffPairsArgs {
+    /// How many pairs (n = 1..=count).
+    #[arg(long, default_value_t = 20)]
+    count: u64,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: PlainFormat,
+}
+
+fn number(n: &nimlab_engine::big::BigUint) -> Value {
+    serde_json::from_str(&n.to_str_radix(10)).expect("decimal digits are a JSON number")
+}
+
+pub fn run(_ctx: &Context, args: WythoffPairsArgs) -> Result<Status> {
+    if args.count > MAX_COUNT {
+        return Err(Error::input(format!(
+            "--count {} is too large (at most {MAX_COUNT})",
+            args.count
+        )));
+    }
+    let pairs = wythoff_pairs(args.count);
+    match args.format {
+        PlainFormat::Json => print_json(&Value::Array(
+            pairs
+                .iter()
+                .map(|r| {
+                    json!({
+                        "n": number(&r.n), "n_code": r.n_code,
+                        "p": number(&r.p), "p_code": r.p_code,
+                        "q": number(&r.q), "q_code": r.q_code,
+                    })
+                })
+                .collect(),
+        )),
+        PlainFormat::Text => {
+            let rows: Vec<[String; 6]> = pairs
+                .iter()
+                .map(|r| {
+                    [
+                        r.n.to_string(),
+                        r.n_code.clone(),
+                        r.p.to_string(),
+                        r.p_code.clone(),
+                        r.q.to_string(),
+                        r.q_code.clone(),
+                    ]
+                })
+                .collect();
+            let header = ["n", "φ(n)", "p_n", "φ(p_n)", "q_n", "φ(q_n)"];
+            let widths: Vec<usize> = (0..6)
+                .map(|i| {
+                    rows.iter()
+                        .map(|r| r[i].len())
+                        .chain([header[i].chars().count()])
+                        .max()
+                        .unwrap_or(0)
+                })
+                .collect();
+            let line = |cells: [&str; 6]| {
+                let out: Vec<String> = cells
+                    .iter()
+                    .zip(&widths)
+                    .map(|(c, &w)| format!("{c:>w$}", w = w + c.len() - c.chars().count()))
+                    .collect();
+                println!("{}", out.join("  ").trim_end());
+            };
+            line(header);
+            for r in &rows {
+                line([&r[0], &r[1], &r[2], &r[3], &r[4], &r[5]]);
+            }
+        }
+    }
+    Ok(Status::Ok)
+}

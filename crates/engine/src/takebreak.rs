@@ -1,0 +1,552 @@
+//! Take-and-break games on heaps: the rule description, the naive nim-sequence, the
+//! rare/common ("sparse space") nim-sequence and the Guy–Smith periodicity certificate.
+//!
+//! A move takes `k` beans from one heap and leaves the rest as 0, 1, 2 or 3 non-empty
+//! heaps, as the rules allow for that `k` (octal and hexadecimal codes describe exactly
+//! this; Grundy's game adds "the parts must be unequal"). A position of several heaps is
+//! their disjunctive sum, so its value is the nim-sum of the heaps' values and the whole
+//! game is known from its *nim-sequence* G(0), G(1), ….
+//!
+//! **Sparse space.** Fix a mask `m` (an infinite bitstring, the complement of a small
+//! number `b`) and a domain flag `s`. Call index `i` *rare* when
+//! `parity(G(i) & m) ⊕ s·(i mod 2)` equals the rare class `ρ`. A split `x + y = M` with
+//! one rare and one common part has a value of parity `1 ⊕ s·(M mod 2)`, while a split
+//! with both parts in the same class has parity `s·(M mod 2)`. So the option values of
+//! the first parity come *only* from splits with a rare part, found by walking the
+//! short list of rare indices; only values of the other parity need the long scan over
+//! all splits, and that scan stops as soon as every such value below the answer is hit.
+//! The result is exact whatever the mask (a bad mask is only slower); the mask is picked
+//! on a naive prefix as the one with the fewest rare indices (Berlekamp's phenomenon,
+//! Winning Ways ch. 4 "Sparse space spells speed"; Flammenkamp's tables).
+
+use crate::periodicity::Periodicity;
+
+/// The most heaps one move may leave (hexadecimal codes go up to 3).
+pub const MAX_PARTS: u32 = 3;
+
+/// The rules of a take-and-break game on heaps.
+///
+/// `digits[k]` says what taking `k` beans may leave: bit `2^j` set means "may leave
+/// exactly `j` non-empty heaps" (`j` = 0, 1, 2, 3), as in octal/hexadecimal codes.
+///
+/// ```
+/// use nimlab_engine::takebreak::TakeBreak;
+/// // Kayles (0.77): take 1 or 2 beans, leaving 0, 1 or 2 heaps.
+/// let kayles = TakeBreak::new(vec![0, 7, 7], false);
+/// let g = kayles.sparse_sequence(13);
+/// assert_eq!(g, vec![0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4]);
+/// assert_eq!(g, kayles.naive_sequence(13));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TakeBreak {
+    digits: Vec<u8>,
+    distinct_parts: bool,
+}
+
+impl TakeBreak {
+    /// Rules from `digits` (trailing zeros are dropped; bits above `2^3` are ignored) and
+    /// whether the parts a move leaves must be pairwise unequal (Grundy's game).
+    pub fn new(mut digits: Vec<u8>, distinct_parts: bool) -> Self {
+        for d in digits.iter_mut() {
+            *d &= 0b1111;
+        }
+        while digits.last() == Some(&0) {
+            digits.pop();
+        }
+        TakeBreak {
+            digits,
+            distinct_parts,
+        }
+    }
+
+    /// `digits[k]` as given (without trailing zeros).
+    pub fn digits(&self) -> &[u8] {
+        &self.digits
+    }
+
+    /// Whether parts must be pairwise unequal.
+    pub fn distinct_parts(&self) -> bool {
+        self.distinct_parts
+    }
+
+    /// The largest number of beans a move may take (`t` of the periodicity theorem).
+    pub fn max_take(&self) -> u64 {
+        self.digits.len().saturating_sub(1) as u64
+    }
+
+    /// The most heaps a move may leave.
+    pub fn max_parts(&self) -> u32 {
+        self.digits
+            .iter()
+            .map(|&d| if d == 0 { 0 } else { 7 - d.leading_zeros() })
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// A measure that every move lowers, even a split that takes nothing (`4.07`):
+    /// the sum over heaps of `2h − 1` (empty heaps count 0).
+    ///
+    /// ```
+    /// use nimlab_engine::takebreak::TakeBreak;
+    /// assert!(TakeBreak::rank(&[3, 4]) < TakeBreak::rank(&[7]));
+    /// ```
+    pub fn rank(heaps: &[u64]) -> u128 {
+        heaps
+            .iter()
+            .map(|&h| if h == 0 { 0 } else { 2 * h as u128 - 1 })
+            .sum()
+    }
+
+    /// Calls `visit` with the parts left by each move from one heap of size `n`: `[]`
+    /// when the heap is taken whole, else 1–3 non-empty parts in increasing order.
+    ///
+    /// ```
+    /// use nimlab_engine::takebreak::TakeBreak;
+    /// let dawson = TakeBreak::new(vec![0, 1, 3, 7], false); // 0.137
+    /// let mut opts = Vec::new();
+    /// dawson.for_each_split(4, &mut |p| opts.push(p.to_vec()));
+    /// assert_eq!(opts, vec![vec![2], vec![1]]);
+    /// ```
+    pub fn for_each_split(&self, n: u64, visit: &mut dyn FnMut(&[u64])) {
+        for (k, &d) in self.digits.iter().enumerate() {
+            let k = k as u64;
+            if k > n || d == 0 {
+                continue;
+            }
+            let m = n - k;
+            if d & 1 != 0 && m == 0 && k > 0 {
+                visit(&[]);
+            }
+            if d & 2 != 0 && m >= 1 && k > 0 {
+                visit(&[m]);
+            }
+            if d & 4 != 0 {
+                for x in 1..=m / 2 {
+                    if !(self.distinct_parts && 2 * x == m) {
+                        visit(&[x, m - x]);
+                    }
+                }
+            }
+            if d & 8 != 0 {
+                for x in 1..=m / 3 {
+                    for y in x..=(m - x) / 2 {
+                        let z = m - x - y;
+                        if !(self.distinct_parts && (x == y || y == z)) {
+                            visit(&[x, y, z]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// G(0), …, G(len − 1) by the plain mex over every split: the oracle the fast
+    /// method is tested against. O(len²) for splits into two heaps.
+    pub fn naive_sequence(&self, len: usize) -> Vec<u32> {
+        let mut g: Vec<u32> = Vec::with_capacity(len);
+        let mut hit = ValueSet::default();
+        let mut max = 0;
+        for n in 0..len as u64 {
+            hit.clear(max);
+            self.for_each_split(n, &mut |parts| {
+                hit.insert(parts.iter().fold(0, |v, &p| v ^ g[p as usize]));
+            });
+            let v = hit.mex();
+            max = max.max(v);
+            g.push(v);
+        }
+        g
+    }
+
+    /// G(0), …, G(len − 1) by the rare/common method (see the module docs). Rules that
+    /// may leave three heaps fall back to [`TakeBreak::naive_sequence`].
+    pub fn sparse_sequence(&self, len: usize) -> Vec<u32> {
+        if self.max_parts() > 2 {
+            return self.naive_sequence(len);
+        }
+        let mut s = SparseSequence::new(self.clone());
+        s.extend_to(len);
+        s.values
+    }
+
+    /// Searches for the least period `p` and preperiod `a` of the nim-sequence proven by
+    /// the Guy–Smith periodicity theorem, computing at most `max_n` terms. `None` if no
+    /// certificate is reached by then, or if the rules have unequal-parts constraints
+    /// (the theorem does not apply to them).
+    ///
+    /// The theorem (Winning Ways ch. 4; extended here to three-heap splits): if the
+    /// largest move takes `t` beans and leaves at most `h` heaps, and
+    /// `G(n + p) = G(n)` for all `a ≤ n < h·a + (h − 1)·p + t` (with `a ≥ 1`), then it
+    /// holds for every `n ≥ a`.
+    ///
+    /// ```
+    /// use nimlab_engine::takebreak::TakeBreak;
+    /// let kayles = TakeBreak::new(vec![0, 7, 7], false);
+    /// let per = kayles.certified_periodicity(1 << 12).unwrap();
+    /// assert_eq!((per.preperiod, per.period), (71, 12));
+    /// ```
+    pub fn certified_periodicity(&self, max_n: u64) -> Option<Periodicity> {
+        if self.distinct_parts || self.digits.is_empty() {
+            return None;
+        }
+        let t = self.max_take();
+        let h = self.max_parts().max(1) as u64;
+        let max_n = max_n.min(usize::MAX as u64 / 8) as usize;
+        let mut len = 1024usize.min(max_n.max(1));
+        let mut seq = SparseSequence::new(self.clone());
+        loop {
+            if self.max_parts() > 2 {
+                seq.values = self.naive_sequence(len);
+            } else {
+                seq.extend_to(len);
+            }
+            if let Some(per) = guy_smith(&seq.values, t, h) {
+                return Some(per);
+            }
+            if len >= max_n {
+                return None;
+            }
+            len = (len * 2).min(max_n);
+        }
+    }
+}
+
+/// The least period whose repetition on the window proves periodicity by Guy–Smith.
+fn guy_smith(g: &[u32], t: u64, h: u64) -> Option<Periodicity> {
+    let len = g.len();
+    for p in 1..len / 2 {
+        // Walk back from the end while G(n + p) = G(n): the tail's preperiod.
+        let mut a = len - p;
+        while a > 0 && g[a - 1] == g[a - 1 + p] {
+            a -= 1;
+        }
+        let a_check = a.max(1) as u64;
+        let needed = h * a_check + (h - 1) * p as u64 + t; // check a ≤ n < needed
+        if needed + p as u64 <= len as u64 {
+            return Some(Periodicity {
+                preperiod: a as u64,
+                period: p as u64,
+                saltus: 0,
+                values: g[..a + p].to_vec(),
+                checked_up_to: len as u64,
+                proof: Some(format!(
+                    "Guy–Smith periodicity theorem: G(n+{p}) = G(n) for {a_check} ≤ n < \
+                     {needed} = {h}·{a_check} + {}·{p} + {t} (computed to n = {})",
+                    h - 1,
+                    len - 1
+                )),
+            });
+        }
+    }
+    None
+}
+
+fn max_value(g: &[u32]) -> u32 {
+    g.iter().copied().max().unwrap_or(0)
+}
+
+/// The set of option values, one byte per value (cheaper to set than bits), sized for
+/// XORs of values ≤ the current maximum.
+#[derive(Default)]
+struct ValueSet {
+    seen: Vec<u8>,
+    used: usize,
+}
+
+impl ValueSet {
+    /// Empties the set, with room for every XOR of values ≤ `max` and the mex after.
+    fn clear(&mut self, max: u32) {
+        self.used = (max as u64 + 1).next_power_of_two() as usize * 2;
+        if self.seen.len() < self.used {
+            self.seen.resize(self.used, 0);
+        }
+        self.seen[..self.used].iter_mut().for_each(|w| *w = 0);
+    }
+    #[inline]
+    fn insert(&mut self, v: u32) {
+        self.seen[v as usize] = 1;
+    }
+    #[inline]
+    fn contains(&self, v: u32) -> bool {
+        self.seen[v as usize] != 0
+    }
+    fn mex(&self) -> u32 {
+        self.seen[..self.used]
+            .iter()
+            .position(|&b| b == 0)
+            .unwrap_or(self.used) as u32
+    }
+}
+
+/// How the sparse method splits indices into rare and common.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SparseSplit {
+    /// The bits left out of the (infinite) mask: the mask is `!cleared`.
+    pub cleared: u32,
+    /// Whether the index parity joins the class (Flammenkamp's sparse space "in the
+    /// domain").
+    pub domain: bool,
+    /// The class (0 or 1) of the rare indices.
+    pub rare_class: u32,
+}
+
+impl SparseSplit {
+    #[inline]
+    fn parity(&self, v: u32) -> u32 {
+        (v & !self.cleared).count_ones() & 1
+    }
+    #[inline]
+    fn class(&self, i: usize, v: u32) -> u32 {
+        self.parity(v) ^ (self.domain as u32 & i as u32 & 1)
+    }
+}
+
+/// The nim-sequence computed so far by the sparse method (splits into ≤ 2 heaps).
+///
+/// ```
+/// use nimlab_engine::takebreak::{SparseSequence, TakeBreak};
+/// let grundy = TakeBreak::new(vec![4], true); // Grundy's game
+/// let mut s = SparseSequence::new(grundy.clone());
+/// s.extend_to(3000);
+/// assert_eq!(s.values(), &grundy.naive_sequence(3000)[..]);
+/// assert!(s.rare_count() < 3000 / 10);
+/// ```
+pub struct SparseSequence {
+    rules: TakeBreak,
+    values: Vec<u32>,
+    split: Option<SparseSplit>,
+    rare: Vec<u32>,
+    rare_values: Vec<u32>,
+    max: u32,
+    hit: ValueSet,
+    sums: Vec<usize>,
+}
+
+/// Terms computed naively before the split is chosen.
+const PREFIX: usize = 4096;
+
+impl SparseSequence {
+    /// An empty sequence for `rules` (which must leave at most two heaps).
+    pub fn new(rules: TakeBreak) -> Self {
+        SparseSequence {
+            rules,
+            values: Vec::new(),
+            split: None,
+            rare: Vec::new(),
+            rare_values: Vec::new(),
+            max: 0,
+            hit: ValueSet::default(),
+            sums: Vec::new(),
+        }
+    }
+
+    /// The terms computed so far.
+    pub fn values(&self) -> &[u32] {
+        &self.values
+    }
+
+    /// The rare/common split in use (chosen after the first terms).
+    pub fn split(&self) -> Option<SparseSplit> {
+        self.split
+    }
+
+    /// How many indices are rare.
+    pub fn rare_count(&self) -> usize {
+        self.rare.len()
+    }
+
+    /// Computes terms until there are `len`.
+    pub fn extend_to(&mut self, len: usize) {
+        if self.values.len() >= len {
+            return;
+        }
+        if self.split.is_none() {
+            let prefix = len.min(PREFIX);
+            if self.values.len() < prefix {
+                self.values = self.rules.naive_sequence(prefix);
+            }
+            if self.values.len() < PREFIX && len <= PREFIX {
+                return;
+            }
+            self.choose_split();
+        }
+        self.values.reserve(len - self.values.len());
+        while self.values.len() < len {
+            let v = self.next_value();
+            let n = self.values.len();
+            self.values.push(v);
+            self.max = self.max.max(v);
+            let split = self.split.expect("chosen above");
+            if n > 0 && split.class(n, v) == split.rare_class {
+                self.rare.push(n as u32);
+                self.rare_values.push(v);
+            }
+        }
+    }
+
+    /// Picks the split with the fewest rare indices in the later half of the prefix.
+    fn choose_split(&mut self) {
+        let g = &self.values;
+        let from = g.len() / 2;
+        let mut best: Option<(usize, SparseSplit)> = None;
+        let top = (max_value(g) as u64 + 1).next_power_of_two().min(1 << 10) as u32;
+        // Common indices must have the parity that only rare+common splits produce
+        // (1, or 1 ⊕ (n − k) mod 2 in the domain variant), which fixes the rare class.
+        // The domain variant needs every split digit k of one parity.
+        let split_ks: Vec<usize> = (0..self.rules.digits.len())
+            .filter(|&k| self.rules.digits[k] & 4 != 0)
+            .collect();
+        let one_parity = split_ks.iter().all(|&k| k % 2 == split_ks[0] % 2);
+        for cleared in 0..top {
+            for domain in [false, true] {
+                if domain && (split_ks.is_empty() || !one_parity) {
+                    continue;
+                }
+                let rare_class = if domain { split_ks[0] as u32 & 1 } else { 0 };
+                {
+                    let split = SparseSplit {
+                        cleared,
+                        domain,
+                        rare_class,
+                    };
+                    let count = (from..g.len())
+                        .filter(|&i| split.class(i, g[i]) == rare_class)
+                        .count();
+                    if best.is_none_or(|(c, _)| count < c) {
+                        best = Some((count, split));
+                    }
+                }
+            }
+        }
+        let split = best.expect("at least one candidate").1;
+        self.split = Some(split);
+        self.max = max_value(g);
+        self.rare = (1..g.len())
+            .filter(|&i| split.class(i, g[i]) == split.rare_class)
+            .map(|i| i as u32)
+            .collect();
+        self.rare_values = self.rare.iter().map(|&r| g[r as usize]).collect();
+    }
+
+    /// G(n) for the next n.
+    fn next_value(&mut self) -> u32 {
+        let n = self.values.len();
+        let split = self.split.expect("split chosen");
+        let g = &self.values;
+        let distinct = self.rules.distinct_parts;
+        self.hit.clear(self.max);
+        // Split sums M = n − k whose common-common splits may hold "expensive" values.
+        let sums = &mut self.sums;
+        sums.clear();
+        for (k, &d) in self.rules.digits.iter().enumerate() {
+            if k > n || d == 0 {
+                continue;
+            }
+            let m = n - k;
+            if d & 1 != 0 && m == 0 && k > 0 {
+                self.hit.insert(0);
+            }
+            if d & 2 != 0 && m >= 1 && k > 0 {
+                self.hit.insert(g[m]);
+            }
+            if d & 4 != 0 && m >= 2 {
+                let below = self.rare.partition_point(|&r| (r as usize) < m);
+                let tail = &g[..m];
+                for (&r, &gr) in self.rare[..below].iter().zip(&self.rare_values) {
+                    let b = m - r as usize;
+                    if !(distinct && b == r as usize) {
+                        self.hit.insert(gr ^ tail[b]);
+                    }
+                }
+                sums.push(m);
+            }
+        }
+        // The resumable scan over every split of every sum (common-common included).
+        let mut cursor_sum = 0usize;
+        let mut cursor_x = 1usize;
+        let mut v = 0u32;
+        loop {
+            if self.hit.contains(v) {
+                v += 1;
+                continue;
+            }
+            let expensive = sums
+                .iter()
+                .any(|&m| split.parity(v) == (split.domain as u32 & m as u32 & 1));
+            if !expensive {
+                return v;
+            }
+            // Scan until v is hit or every split has been seen.
+            // Blocks of splits without a test per split: the loop stays branch-free.
+            const BLOCK: usize = 32;
+            while cursor_sum < sums.len() && !self.hit.contains(v) {
+                let m = sums[cursor_sum];
+                // Splits x + (m − x) with 1 ≤ x ≤ last (the equal split excluded when
+                // parts must differ).
+                let last = if distinct && m.is_multiple_of(2) {
+                    m / 2 - 1
+                } else {
+                    m / 2
+                };
+                let x0 = cursor_x;
+                let x1 = (x0 + BLOCK).min(last + 1);
+                if x0 < x1 {
+                    let low = &g[x0..x1];
+                    let high = &g[m + 1 - x1..=m - x0];
+                    for (a, b) in low.iter().zip(high.iter().rev()) {
+                        self.hit.insert(a ^ b);
+                    }
+                }
+                if x1 > last {
+                    cursor_sum += 1;
+                    cursor_x = 1;
+                } else {
+                    cursor_x = x1;
+                }
+            }
+            if !self.hit.contains(v) {
+                return v;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn octal(code: &[u8]) -> TakeBreak {
+        TakeBreak::new(code.to_vec(), false)
+    }
+
+    #[test]
+    fn sparse_agrees_with_naive_on_small_codes() {
+        for code in [
+            vec![0, 1, 3, 7],
+            vec![0, 7, 7],
+            vec![0, 0, 7],
+            vec![0, 6],
+            vec![4, 7],
+            vec![0, 5, 1],
+            vec![0, 4],
+            vec![4],
+            vec![0, 1, 6, 4],
+        ] {
+            let r = octal(&code);
+            assert_eq!(r.sparse_sequence(5000), r.naive_sequence(5000), "{code:?}");
+        }
+        let grundy = TakeBreak::new(vec![4], true);
+        assert_eq!(grundy.sparse_sequence(5000), grundy.naive_sequence(5000));
+    }
+
+    #[test]
+    fn splits_are_the_rules() {
+        let r = TakeBreak::new(vec![0, 0xf], false); // take 1, leave 0..3 heaps
+        let mut opts = Vec::new();
+        r.for_each_split(5, &mut |p| opts.push(p.to_vec()));
+        assert_eq!(opts, vec![vec![4], vec![1, 3], vec![2, 2], vec![1, 1, 2]]);
+        let mut one = Vec::new();
+        r.for_each_split(1, &mut |p| one.push(p.to_vec()));
+        assert_eq!(one, vec![Vec::<u64>::new()]);
+    }
+}

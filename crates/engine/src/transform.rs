@@ -1,0 +1,250 @@
+//! Game transforms that work on any game: misère play, one pass per game, and the
+//! disjunctive sum.
+
+use crate::error::{Error, Result};
+use crate::game::{default_coordinate_names, Coord, Game};
+
+/// Misère play of `G`: the player who makes the last move loses. Positions and moves
+/// are `G`'s; values follow the misère recursion (terminal positions have value 1).
+///
+/// ```
+/// use nimlab_engine::{Game, Coord, Solver};
+/// use nimlab_engine::transform::Misere;
+/// struct Heap;
+/// impl Game for Heap {
+///     fn spec(&self) -> String { "heap".into() }
+///     fn dimension(&self) -> usize { 1 }
+///     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+///         for u in 0..p[0] { visit(&[u]); }
+///     }
+/// }
+/// let g = Misere::new(Box::new(Heap));
+/// // One heap of one stone: the mover must take it and lose.
+/// assert_eq!(Solver::new(&g).grundy(&[1]).unwrap(), 0);
+/// ```
+pub struct Misere {
+    inner: Box<dyn Game>,
+}
+
+impl Misere {
+    /// Misère play of `inner`.
+    pub fn new(inner: Box<dyn Game>) -> Self {
+        Misere { inner }
+    }
+}
+
+impl Game for Misere {
+    fn spec(&self) -> String {
+        format!("misere({})", self.inner.spec())
+    }
+    fn dimension(&self) -> usize {
+        self.inner.dimension()
+    }
+    fn accepts_dimension(&self, m: usize) -> bool {
+        self.inner.accepts_dimension(m)
+    }
+    fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+        self.inner.for_each_option(pos, visit)
+    }
+    fn position_error(&self, pos: &[Coord]) -> Option<String> {
+        self.inner.position_error(pos)
+    }
+    fn rank(&self, pos: &[Coord]) -> u128 {
+        self.inner.rank(pos)
+    }
+    fn is_downward_closed(&self) -> bool {
+        self.inner.is_downward_closed()
+    }
+    fn terminal_value(&self) -> u32 {
+        1
+    }
+    fn coordinate_names(&self) -> Vec<String> {
+        self.inner.coordinate_names()
+    }
+    fn table_box(&self, size: usize) -> Vec<usize> {
+        self.inner.table_box(size)
+    }
+}
+
+/// `G` with one pass per game: a position is `G`'s position plus a last coordinate,
+/// 1 while the pass is still available and 0 once it is used. Whoever passes first uses
+/// it up for both players. A pass is not allowed at a terminal position of `G`, so
+/// every play still ends.
+///
+/// ```
+/// use nimlab_engine::{Game, Coord, Solver};
+/// use nimlab_engine::transform::Pass;
+/// struct Heap;
+/// impl Game for Heap {
+///     fn spec(&self) -> String { "heap".into() }
+///     fn dimension(&self) -> usize { 1 }
+///     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+///         for u in 0..p[0] { visit(&[u]); }
+///     }
+/// }
+/// let g = Pass::new(Box::new(Heap));
+/// let mut s = Solver::new(&g);
+/// assert_eq!(s.grundy(&[0, 1]).unwrap(), 0); // no pass at a terminal position
+/// assert_eq!(s.grundy(&[1, 1]).unwrap(), 2); // options: (0,1)=0 and the pass (1,0)=1
+/// ```
+pub struct Pass {
+    inner: Box<dyn Game>,
+}
+
+impl Pass {
+    /// `inner` with one pass.
+    pub fn new(inner: Box<dyn Game>) -> Self {
+        Pass { inner }
+    }
+
+    fn has_option(&self, pos: &[Coord]) -> bool {
+        let mut any = false;
+        self.inner.for_each_option(pos, &mut |_| any = true);
+        any
+    }
+}
+
+impl Game for Pass {
+    fn spec(&self) -> String {
+        format!("pass({})", self.inner.spec())
+    }
+    fn dimension(&self) -> usize {
+        self.inner.dimension() + 1
+    }
+    fn accepts_dimension(&self, m: usize) -> bool {
+        m >= 1 && self.inner.accepts_dimension(m - 1)
+    }
+    fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+        let (inner, flag) = pos.split_at(pos.len() - 1);
+        let mut next = pos.to_vec();
+        let last = next.len() - 1;
+        self.inner.for_each_option(inner, &mut |o| {
+            next[..last].copy_from_slice(o);
+            visit(&next);
+        });
+        if flag[0] == 1 && self.has_option(inner) {
+            next[..last].copy_from_slice(inner);
+            next[last] = 0;
+            visit(&next);
+        }
+    }
+    fn position_error(&self, pos: &[Coord]) -> Option<String> {
+        let (inner, flag) = pos.split_at(pos.len() - 1);
+        if flag[0] > 1 {
+            return Some(format!(
+                "the last coordinate says whether the pass is still available: 0 or 1, got {}",
+                flag[0]
+            ));
+        }
+        self.inner.position_error(inner)
+    }
+    fn rank(&self, pos: &[Coord]) -> u128 {
+        let (inner, flag) = pos.split_at(pos.len() - 1);
+        self.inner.rank(inner) * 2 + flag[0] as u128
+    }
+    fn is_downward_closed(&self) -> bool {
+        self.inner.is_downward_closed()
+    }
+    fn terminal_value(&self) -> u32 {
+        self.inner.terminal_value()
+    }
+    fn coordinate_names(&self) -> Vec<String> {
+        let mut names = self.inner.coordinate_names();
+        names.push("pass".into());
+        names
+    }
+    fn table_box(&self, size: usize) -> Vec<usize> {
+        let mut dims = self.inner.table_box(size);
+        dims.push(2);
+        dims
+    }
+}
+
+/// The disjunctive sum G₁ + G₂ + …: a move is a move in exactly one part. A position is
+/// the parts' positions written one after another.
+///
+/// ```
+/// use nimlab_engine::{Game, Coord, Solver};
+/// use nimlab_engine::transform::Sum;
+/// struct Heap;
+/// impl Game for Heap {
+///     fn spec(&self) -> String { "heap".into() }
+///     fn dimension(&self) -> usize { 1 }
+///     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+///         for u in 0..p[0] { visit(&[u]); }
+///     }
+/// }
+/// let g = Sum::new(vec![Box::new(Heap), Box::new(Heap)]).unwrap();
+/// assert_eq!(Solver::new(&g).grundy(&[5, 3]).unwrap(), 5 ^ 3);
+/// ```
+pub struct Sum {
+    parts: Vec<Box<dyn Game>>,
+    offsets: Vec<usize>,
+}
+
+impl Sum {
+    /// The sum of `parts` (at least one; all in normal play).
+    pub fn new(parts: Vec<Box<dyn Game>>) -> Result<Self> {
+        if parts.is_empty() {
+            return Err(Error::input("sum needs at least one game"));
+        }
+        if let Some(p) = parts.iter().find(|p| p.terminal_value() != 0) {
+            return Err(Error::input(format!(
+                "sum: {} is in misère play; misère applies to the whole sum (write misere(sum(…)))",
+                p.spec()
+            )));
+        }
+        let mut offsets = vec![0];
+        for p in &parts {
+            offsets.push(offsets.last().unwrap() + p.dimension());
+        }
+        Ok(Sum { parts, offsets })
+    }
+
+    fn part<'a>(&self, i: usize, pos: &'a [Coord]) -> &'a [Coord] {
+        &pos[self.offsets[i]..self.offsets[i + 1]]
+    }
+}
+
+impl Game for Sum {
+    fn spec(&self) -> String {
+        let parts: Vec<String> = self.parts.iter().map(|p| p.spec()).collect();
+        format!("sum({})", parts.join(","))
+    }
+    fn dimension(&self) -> usize {
+        *self.offsets.last().unwrap()
+    }
+    fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+        let mut next = pos.to_vec();
+        for (i, g) in self.parts.iter().enumerate() {
+            let (start, end) = (self.offsets[i], self.offsets[i + 1]);
+            g.for_each_option(self.part(i, pos), &mut |o| {
+                next[start..end].copy_from_slice(o);
+                visit(&next);
+            });
+            next[start..end].copy_from_slice(&pos[start..end]);
+        }
+    }
+    fn position_error(&self, pos: &[Coord]) -> Option<String> {
+        self.parts.iter().enumerate().find_map(|(i, g)| {
+            g.position_error(self.part(i, pos))
+                .map(|e| format!("part {} ({}): {e}", i + 1, g.spec()))
+        })
+    }
+    fn rank(&self, pos: &[Coord]) -> u128 {
+        self.parts
+            .iter()
+            .enumerate()
+            .map(|(i, g)| g.rank(self.part(i, pos)))
+            .sum()
+    }
+    fn is_downward_closed(&self) -> bool {
+        self.parts.iter().all(|p| p.is_downward_closed())
+    }
+    fn coordinate_names(&self) -> Vec<String> {
+        default_coordinate_names(self.dimension())
+    }
+    fn table_box(&self, size: usize) -> Vec<usize> {
+        self.parts.iter().flat_map(|p| p.table_box(size)).collect()
+    }
+}

@@ -1,0 +1,166 @@
+//! Comparing a formula with a computed Grundy table, cell by cell — the seeds' research
+//! method (compute the table, guess a formula, compare; Tables 1–2 of the Ryuoh paper).
+
+use crate::{Column, EvalError, Formula, FormulaError};
+use nimlab_engine::{Coord, Game, GrundyTable, Position, INVALID};
+
+/// What a formula claims.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Claim {
+    /// The formula is the Grundy value.
+    Grundy,
+    /// The formula (non-zero = true) holds exactly at the P-positions (value 0).
+    PPositions,
+}
+
+/// One cell where the claim fails.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The position.
+    pub position: Position,
+    /// Its Grundy value.
+    pub grundy: u32,
+    /// What the formula gave there.
+    pub formula: i64,
+}
+
+/// The outcome of a comparison.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Report {
+    /// Number of positions compared (cells that are legal positions).
+    pub checked: u64,
+    /// Total number of mismatches.
+    pub mismatch_count: u64,
+    /// The first mismatches in storage order (first coordinate fastest), at most `limit`.
+    pub mismatches: Vec<Mismatch>,
+    /// One flag per cell (storage order) if asked for: whether the cell mismatches.
+    pub mask: Option<Vec<bool>>,
+}
+
+/// The variables a formula about `game` may use: the game's coordinate names, then the
+/// aliases `x0, x1, …` (each alias refers to the coordinate of the same index).
+///
+/// ```
+/// use nimlab_engine::{Game, Coord};
+/// struct Nim2;
+/// impl Game for Nim2 {
+///     fn spec(&self) -> String { "nim".into() }
+///     fn dimension(&self) -> usize { 2 }
+///     fn for_each_option(&self, _: &[Coord], _: &mut dyn FnMut(&[Coord])) {}
+/// }
+/// let (names, coords) = nimlab_formula::check::variables(&Nim2);
+/// assert_eq!(names, ["x", "y", "x0", "x1"]);
+/// assert_eq!(coords, [0, 1, 0, 1]);
+/// ```
+pub fn variables(game: &dyn Game) -> (Vec<String>, Vec<usize>) {
+    let mut names = game.coordinate_names();
+    let mut coords: Vec<usize> = (0..names.len()).collect();
+    for i in 0..game.dimension() {
+        let alias = format!("x{i}");
+        if !names.contains(&alias) {
+            names.push(alias);
+            coords.push(i);
+        }
+    }
+    (names, coords)
+}
+
+/// Compiles `text` over the variables of `game` (see [`variables`]).
+pub fn compile_for(game: &dyn Game, text: &str) -> Result<Formula, FormulaError> {
+    let (names, _) = variables(game);
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    Formula::compile(text, &refs)
+}
+
+/// Compares `formula` (compiled by [`compile_for`] for `game`) with every legal cell of
+/// `table`. Keeps the first `limit` mismatches; `want_mask` also records every
+/// mismatching cell (for pictures).
+///
+/// ```
+/// use nimlab_engine::{grundy_table, Game, Coord, TableOptions};
+/// use nimlab_formula::check::{compare, compile_for, Claim};
+/// struct Nim2;
+/// impl Game for Nim2 {
+///     fn spec(&self) -> String { "nim".into() }
+///     fn dimension(&self) -> usize { 2 }
+///     fn is_downward_closed(&self) -> bool { true }
+///     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+///         for u in 0..p[0] { visit(&[u, p[1]]); }
+///         for v in 0..p[1] { visit(&[p[0], v]); }
+///     }
+/// }
+/// let table = grundy_table(&Nim2, &[16, 16], &TableOptions::default()).unwrap();
+/// let good = compile_for(&Nim2, "x xor y").unwrap();
+/// assert_eq!(compare(&Nim2, &table, &good, Claim::Grundy, 20, false).unwrap().mismatch_count, 0);
+/// let p = compile_for(&Nim2, "x == y").unwrap();
+/// assert_eq!(compare(&Nim2, &table, &p, Claim::PPositions, 20, false).unwrap().mismatch_count, 0);
+/// let bad = compile_for(&Nim2, "x + y").unwrap();
+/// let r = compare(&Nim2, &table, &bad, Claim::Grundy, 20, false).unwrap();
+/// assert_eq!(r.mismatches[0].position, vec![1, 1]);
+/// ```
+pub fn compare(
+    game: &dyn Game,
+    table: &GrundyTable,
+    formula: &Formula,
+    claim: Claim,
+    limit: usize,
+    want_mask: bool,
+) -> Result<Report, EvalError> {
+    let (_, coords) = variables(game);
+    let dims = table.dims();
+    let values = table.values();
+    let row_len = dims.first().copied().unwrap_or(1).max(1);
+    let first: Vec<i64> = (0..row_len as i64).collect();
+    let mut out = vec![0i64; row_len];
+    let mut ev = formula.evaluator();
+    let mut report = Report {
+        checked: 0,
+        mismatch_count: 0,
+        mismatches: Vec::new(),
+        mask: want_mask.then(|| vec![false; values.len()]),
+    };
+    let mut columns: Vec<Column<'_>> = Vec::with_capacity(coords.len());
+    for start in (0..values.len()).step_by(row_len) {
+        let row_pos: Position = table.position_of(start);
+        columns.clear();
+        for &c in &coords {
+            columns.push(if c == 0 {
+                Column::Values(&first)
+            } else {
+                Column::Constant(coord_i64(row_pos[c]))
+            });
+        }
+        ev.eval(&columns, &mut out)?;
+        for (i, (&g, &f)) in values[start..start + row_len].iter().zip(&out).enumerate() {
+            if g == INVALID {
+                continue;
+            }
+            report.checked += 1;
+            let ok = match claim {
+                Claim::Grundy => f == g as i64,
+                Claim::PPositions => (f != 0) == (g == 0),
+            };
+            if !ok {
+                report.mismatch_count += 1;
+                if let Some(mask) = report.mask.as_mut() {
+                    mask[start + i] = true;
+                }
+                if report.mismatches.len() < limit {
+                    let mut position = row_pos.clone();
+                    position[0] = i as Coord;
+                    report.mismatches.push(Mismatch {
+                        position,
+                        grundy: g,
+                        formula: f,
+                    });
+                }
+            }
+        }
+    }
+    Ok(report)
+}
+
+fn coord_i64(c: Coord) -> i64 {
+    // Table coordinates are indices of an allocated box, far below 2^63.
+    c.min(i64::MAX as Coord) as i64
+}

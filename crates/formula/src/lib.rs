@@ -1,0 +1,535 @@
+//! # nimlab-formula
+//!
+//! The one expression language of nimlab, for every piece of user-written mathematics:
+//! `check` formulas and P-position predicates, closed forms and move predicates in rules
+//! files, a chocolate bar's f(t), φ of a Sprague–Grundy system.
+//!
+//! ```
+//! use nimlab_formula::Formula;
+//! // Theorem 3.1 of the Ryuoh paper for p = 3
+//! let f = Formula::compile("(x+y)%3 + 3*((x/3) xor (y/3))", &["x", "y"]).unwrap();
+//! assert_eq!(f.eval(&[4, 7]).unwrap(), 11);
+//! ```
+//!
+//! ## The language
+//!
+//! Values are 64-bit signed integers. Nothing wraps: an overflow, a division by zero, a
+//! negative exponent… is an [`EvalError`] naming the column of the operator and the
+//! variables' values. Booleans are integers: comparisons give 1 or 0, and `&&`, `||`,
+//! `!`, `if` treat any non-zero value as true.
+//!
+//! | precedence (loosest first) | operators |
+//! |---|---|
+//! | 1 | `if c then a else b` (the `else` branch extends as far right as possible) |
+//! | 2 | `\|\|` |
+//! | 3 | `&&` |
+//! | 4 | `==  !=  <  <=  >  >=` |
+//! | 5 | `\|` (bitwise or) |
+//! | 6 | `xor` — **the nim sum** (bitwise exclusive or) |
+//! | 7 | `&` (bitwise and) |
+//! | 8 | `<<  >>` (`a >> b` = ⌊a / 2^b⌋) |
+//! | 9 | `+  -` |
+//! | 10 | `*  /  %` — `/` is **floor** division, `%` is the **non-negative** remainder (in [0, \|b\|)); for b > 0, a = b·(a/b) + a%b |
+//! | 11 | prefix `-`, `!` |
+//! | 12 | `^` — **power** (right-associative: `2^3^2` = 512, `-2^2` = −4). It is *not* xor: write the nim sum as `xor`. |
+//!
+//! Bitwise operators bind tighter than comparisons (as in Python), so
+//! `x xor y == 0` means `(x xor y) == 0`.
+//!
+//! Functions: `min(a, …)`, `max(a, …)`, `abs(a)`, `floor_log2(a)` (a ≥ 1), `popcount(a)`
+//! (a ≥ 0), `nimsum_b(b, a1, …)` (Flanigan's base-b nim sum σ^b), `sigma(beta=[b0, b1,
+//! …], a1, …)` (mixed-radix nim sum σ^β; the last base repeats, so `beta=[p, 2]` is
+//! σ^[p]), `nnimsum(n, a1, …)` (the n-nim sum of n-player Nim), `fib(k)` (Fibonacci
+//! numbers in the seeds' convention **f1 = 1, f2 = 2, f3 = 3, f4 = 5, …**, with f0 = 1),
+//! `zeck_low(n)` (ℓ(n): the smallest Fibonacci number in n's Zeckendorf representation,
+//! n ≥ 1). Constants: `true` = 1, `false` = 0. Variables are named by the caller.
+//!
+//! ## Evaluation
+//!
+//! A formula is parsed once into a tree (used for single evaluations, with exact
+//! short-circuit semantics) and compiled into a batch program that evaluates a block of
+//! cells per instruction ([`BatchEvaluator`]); divisions by constants become
+//! multiplications. Blocks where anything faulted are recomputed exactly, so both
+//! paths give the same values and the same errors.
+
+mod batch;
+pub mod check;
+mod ops;
+mod parse;
+
+use parse::{Expr, Kind};
+use std::fmt;
+
+pub use batch::Column;
+pub use parse::FUNCTIONS;
+
+/// Deepest nesting accepted (keeps every recursive walk far from the stack's end).
+pub const MAX_DEPTH: usize = 200;
+
+/// A formula that failed to compile: the 1-based column and what was expected there.
+///
+/// ```
+/// use nimlab_formula::Formula;
+/// let e = Formula::compile("(x + ", &["x"]).unwrap_err();
+/// assert_eq!(e.column, 6);
+/// assert_eq!(e.to_string(), "formula error at column 6: expected a number, a variable, a function or '(', found the end of the formula");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FormulaError {
+    /// 1-based column (in characters) of the offending token.
+    pub column: usize,
+    /// What is wrong, e.g. `expected ')' …`.
+    pub message: String,
+}
+
+impl FormulaError {
+    pub(crate) fn new(column: usize, message: impl Into<String>) -> Self {
+        FormulaError {
+            column,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for FormulaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "formula error at column {}: {}",
+            self.column, self.message
+        )
+    }
+}
+
+impl std::error::Error for FormulaError {}
+
+/// A formula that failed on some input: what, where in the formula, with which values.
+///
+/// ```
+/// use nimlab_formula::Formula;
+/// let f = Formula::compile("x / y", &["x", "y"]).unwrap();
+/// let e = f.eval(&[3, 0]).unwrap_err();
+/// assert_eq!(e.to_string(), "division by zero at column 3 of 'x / y' (x = 3, y = 0)");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EvalError {
+    /// What went wrong.
+    pub message: String,
+    /// 1-based column of the operator or function that failed.
+    pub column: usize,
+    /// The formula's text.
+    pub formula: String,
+    /// The variables' values.
+    pub values: Vec<(String, i64)>,
+}
+
+impl fmt::Display for EvalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} at column {} of '{}'",
+            self.message, self.column, self.formula
+        )?;
+        if !self.values.is_empty() {
+            let vals: Vec<String> = self
+                .values
+                .iter()
+                .map(|(n, v)| format!("{n} = {v}"))
+                .collect();
+            write!(f, " ({})", vals.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for EvalError {}
+
+/// A compiled formula over named variables.
+///
+/// ```
+/// use nimlab_formula::Formula;
+/// let f = Formula::compile("if n % 4 == 0 then 0 else n % 4", &["n"]).unwrap();
+/// assert_eq!(f.eval(&[7]).unwrap(), 3);
+/// assert!(Formula::compile("x ^ 2 + y", &["x", "y"]).unwrap().eval(&[3, 1]).unwrap() == 10);
+/// assert!(Formula::compile("x xor", &["x"]).is_err());
+/// ```
+#[derive(Debug, Clone)]
+pub struct Formula {
+    text: String,
+    vars: Vec<String>,
+    tree: Expr,
+    program: batch::Program,
+    uses: Vec<bool>,
+}
+
+impl Formula {
+    /// Parses and compiles `text`; `vars` names the variables (their order is the order
+    /// of values given to [`Formula::eval`]).
+    pub fn compile(text: &str, vars: &[&str]) -> Result<Formula, FormulaError> {
+        Self::compile_with_constants(text, vars, &[])
+    }
+
+    /// As [`Formula::compile`], with named constants (e.g. a rules file's parameters)
+    /// folded in at compile time.
+    ///
+    /// ```
+    /// use nimlab_formula::Formula;
+    /// let f = Formula::compile_with_constants("x % p", &["x"], &[("p", 5)]).unwrap();
+    /// assert_eq!(f.eval(&[12]).unwrap(), 2);
+    /// ```
+    pub fn compile_with_constants(
+        text: &str,
+        vars: &[&str],
+        constants: &[(&str, i64)],
+    ) -> Result<Formula, FormulaError> {
+        let vars: Vec<String> = vars.iter().map(|v| v.to_string()).collect();
+        let constants: Vec<(String, i64)> =
+            constants.iter().map(|(n, v)| (n.to_string(), *v)).collect();
+        let tree = fold(parse::parse(text, &vars, &constants)?);
+        let mut uses = vec![false; vars.len()];
+        mark_uses(&tree, &mut uses);
+        let program = batch::Program::compile(&tree);
+        Ok(Formula {
+            text: text.to_string(),
+            vars,
+            tree,
+            program,
+            uses,
+        })
+    }
+
+    /// The formula's text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The variable names, in value order.
+    pub fn variables(&self) -> &[String] {
+        &self.vars
+    }
+
+    /// Whether variable `index` occurs in the formula.
+    pub fn uses_variable(&self, index: usize) -> bool {
+        self.uses.get(index).copied().unwrap_or(false)
+    }
+
+    /// The value for `values` (one per variable, in order). Missing values count as 0.
+    pub fn eval(&self, values: &[i64]) -> Result<i64, EvalError> {
+        eval_tree(&self.tree, values).map_err(|(fault, column)| self.error(fault, column, values))
+    }
+
+    /// The formula as a predicate: non-zero is true.
+    ///
+    /// ```
+    /// use nimlab_formula::Formula;
+    /// let p = Formula::compile("x xor y == 0", &["x", "y"]).unwrap();
+    /// assert!(p.eval_bool(&[5, 5]).unwrap());
+    /// ```
+    pub fn eval_bool(&self, values: &[i64]) -> Result<bool, EvalError> {
+        Ok(self.eval(values)? != 0)
+    }
+
+    /// A reusable evaluator of many cells at once (the fast path).
+    pub fn evaluator(&self) -> BatchEvaluator<'_> {
+        BatchEvaluator {
+            formula: self,
+            regs: vec![0; self.program.registers() * batch::BLOCK],
+            locs: vec![batch::Loc::Uniform(0); self.program.registers()],
+            cell: vec![0; self.vars.len()],
+        }
+    }
+
+    fn error(&self, fault: ops::Fault, column: usize, values: &[i64]) -> EvalError {
+        EvalError {
+            message: fault.to_string(),
+            column,
+            formula: self.text.clone(),
+            values: self
+                .vars
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| self.uses[*i])
+                .map(|(i, n)| (n.clone(), values.get(i).copied().unwrap_or(0)))
+                .collect(),
+        }
+    }
+}
+
+/// Evaluates a formula on many cells, a block at a time.
+///
+/// ```
+/// use nimlab_formula::{Column, Formula};
+/// let f = Formula::compile("x * y", &["x", "y"]).unwrap();
+/// let xs: Vec<i64> = (0..1000).collect();
+/// let mut out = vec![0; 1000];
+/// // y is 3 in every cell: a constant column is computed with once per block
+/// f.evaluator().eval(&[Column::Values(&xs), Column::Constant(3)], &mut out).unwrap();
+/// assert_eq!(out[999], 2997);
+/// ```
+pub struct BatchEvaluator<'f> {
+    formula: &'f Formula,
+    regs: Vec<i64>,
+    locs: Vec<batch::Loc>,
+    cell: Vec<i64>,
+}
+
+impl BatchEvaluator<'_> {
+    /// `out[i]` = the formula with variable v taken from `columns[v]` in cell i. Every
+    /// [`Column::Values`] must be at least `out.len()` long; missing columns count as 0.
+    /// Stops at the first cell whose exact evaluation fails.
+    pub fn eval(&mut self, columns: &[Column<'_>], out: &mut [i64]) -> Result<(), EvalError> {
+        let f = self.formula;
+        let n = out.len();
+        for (v, col) in columns.iter().enumerate() {
+            if let Column::Values(c) = col {
+                assert!(c.len() >= n, "column {v} is shorter than the output");
+            }
+        }
+        let mut block: Vec<Column<'_>> = columns.to_vec();
+        let mut start = 0;
+        while start < n {
+            let len = (n - start).min(batch::BLOCK);
+            for (b, c) in block.iter_mut().zip(columns) {
+                if let Column::Values(vals) = c {
+                    *b = Column::Values(&vals[start..start + len]);
+                }
+            }
+            let dest = &mut out[start..start + len];
+            let bad = f.program.run(&mut self.regs, &mut self.locs, &block, dest);
+            if bad {
+                // Recompute exactly: reports a real error, or confirms the fault only
+                // happened in branches the exact semantics do not take.
+                for (i, d) in dest.iter_mut().enumerate() {
+                    for (v, c) in self.cell.iter_mut().enumerate() {
+                        *c = match block.get(v) {
+                            Some(Column::Values(vals)) => vals[i],
+                            Some(Column::Constant(k)) => *k,
+                            None => 0,
+                        };
+                    }
+                    *d = f.eval(&self.cell)?;
+                }
+            }
+            start += len;
+        }
+        Ok(())
+    }
+}
+
+/// Exact evaluation with short-circuit `&&`, `||` and `if`. Recursion depth is bounded by
+/// [`MAX_DEPTH`].
+fn eval_tree(e: &Expr, vals: &[i64]) -> Result<i64, (ops::Fault, usize)> {
+    let at = |r: Result<i64, ops::Fault>| r.map_err(|f| (f, e.col));
+    match &e.kind {
+        Kind::Num(n) => Ok(*n),
+        Kind::Var(v) => Ok(vals.get(*v).copied().unwrap_or(0)),
+        Kind::Unary(op, a) => at(ops::unary(*op, eval_tree(a, vals)?)),
+        Kind::Binary(parse::BinOp::LogAnd, a, b) => {
+            Ok((eval_tree(a, vals)? != 0 && eval_tree(b, vals)? != 0) as i64)
+        }
+        Kind::Binary(parse::BinOp::LogOr, a, b) => {
+            Ok((eval_tree(a, vals)? != 0 || eval_tree(b, vals)? != 0) as i64)
+        }
+        Kind::Binary(op, a, b) => {
+            let x = eval_tree(a, vals)?;
+            let y = eval_tree(b, vals)?;
+            at(ops::binary(*op, x, y))
+        }
+        Kind::If(c, a, b) => {
+            if eval_tree(c, vals)? != 0 {
+                eval_tree(a, vals)
+            } else {
+                eval_tree(b, vals)
+            }
+        }
+        Kind::Call(func, args) => {
+            let xs = args
+                .iter()
+                .map(|a| eval_tree(a, vals))
+                .collect::<Result<Vec<i64>, _>>()?;
+            at(ops::call(func, &xs))
+        }
+    }
+}
+
+/// Folds constant subtrees (`5*2` → 10) so the batch program sees constant operands.
+/// A subtree whose evaluation fails is kept, to fail at run time only if reached.
+fn fold(mut e: Expr) -> Expr {
+    let all_const = |children: &[&Expr]| children.iter().all(|c| matches!(c.kind, Kind::Num(_)));
+    e.kind = match e.kind {
+        Kind::Unary(op, a) => Kind::Unary(op, Box::new(fold(*a))),
+        Kind::Binary(op, a, b) => Kind::Binary(op, Box::new(fold(*a)), Box::new(fold(*b))),
+        Kind::If(c, a, b) => Kind::If(Box::new(fold(*c)), Box::new(fold(*a)), Box::new(fold(*b))),
+        Kind::Call(f, args) => Kind::Call(f, args.into_iter().map(fold).collect()),
+        k => k,
+    };
+    let foldable = match &e.kind {
+        Kind::Unary(_, a) => all_const(&[a]),
+        Kind::Binary(_, a, b) => all_const(&[a, b]),
+        Kind::If(c, a, b) => all_const(&[c, a, b]),
+        Kind::Call(_, args) => args.iter().all(|a| matches!(a.kind, Kind::Num(_))),
+        _ => false,
+    };
+    if foldable {
+        if let Ok(v) = eval_tree(&e, &[]) {
+            return Expr {
+                kind: Kind::Num(v),
+                col: e.col,
+                depth: 1,
+            };
+        }
+    }
+    e
+}
+
+fn mark_uses(e: &Expr, uses: &mut [bool]) {
+    match &e.kind {
+        Kind::Num(_) => {}
+        Kind::Var(v) => uses[*v] = true,
+        Kind::Unary(_, a) => mark_uses(a, uses),
+        Kind::Binary(_, a, b) => {
+            mark_uses(a, uses);
+            mark_uses(b, uses);
+        }
+        Kind::If(c, a, b) => {
+            mark_uses(c, uses);
+            mark_uses(a, uses);
+            mark_uses(b, uses);
+        }
+        Kind::Call(_, args) => args.iter().for_each(|a| mark_uses(a, uses)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ev(text: &str, vars: &[&str], vals: &[i64]) -> Result<i64, String> {
+        let f = Formula::compile(text, vars).map_err(|e| e.to_string())?;
+        f.eval(vals).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn precedence_and_operators() {
+        assert_eq!(ev("1 + 2 * 3", &[], &[]), Ok(7));
+        assert_eq!(ev("2^3^2", &[], &[]), Ok(512));
+        assert_eq!(ev("-2^2", &[], &[]), Ok(-4));
+        assert_eq!(ev("5 xor 3 == 6", &[], &[]), Ok(1));
+        assert_eq!(ev("1 | 2 xor 3 & 1", &[], &[]), Ok(1 | (2 ^ (3 & 1))));
+        assert_eq!(ev("-7 / 2", &[], &[]), Ok(-4));
+        assert_eq!(ev("-7 % 2", &[], &[]), Ok(1));
+        assert_eq!(ev("7 % -2", &[], &[]), Ok(1));
+        assert_eq!(ev("1 << 3 + 1", &[], &[]), Ok(16));
+        assert_eq!(ev("-9 >> 1", &[], &[]), Ok(-5));
+        assert_eq!(ev("!0 && !(3 < 2) || 0", &[], &[]), Ok(1));
+        assert_eq!(ev("if 1 > 2 then 5 else 6 + 1", &[], &[]), Ok(7));
+        assert_eq!(ev("1 + if 0 then 5 else 6", &[], &[]), Ok(7));
+        assert_eq!(ev("min(4, 2, 9) + max(1, 3) + abs(-5)", &[], &[]), Ok(10));
+        assert_eq!(ev("floor_log2(1000) + popcount(7)", &[], &[]), Ok(12));
+        assert_eq!(ev("nimsum_b(3, 5, 7)", &[], &[]), Ok(0));
+        assert_eq!(
+            ev("sigma(beta=[60, 24, 7], 1000, 2000)", &[], &[]),
+            Ok(1500)
+        );
+        assert_eq!(ev("sigma(beta=[3,2], 4, 7)", &[], &[]), Ok(11));
+        assert_eq!(ev("nnimsum(3, 14, 11, 10, 7)", &[], &[]), Ok(23));
+        assert_eq!(ev("fib(4) + zeck_low(31)", &[], &[]), Ok(7));
+        assert_eq!(ev("true + false", &[], &[]), Ok(1));
+        assert_eq!(ev("1_000 * 2", &[], &[]), Ok(2000));
+    }
+
+    #[test]
+    fn runtime_errors_name_column_and_values() {
+        assert_eq!(
+            ev("x * x", &["x"], &[i64::MAX]),
+            Err(format!(
+                "overflow (the result does not fit in a 64-bit integer) at column 3 of 'x * x' (x = {})",
+                i64::MAX
+            ))
+        );
+        assert!(ev("2 ^ -1", &[], &[])
+            .unwrap_err()
+            .contains("negative exponent"));
+        assert!(ev("floor_log2(x)", &["x"], &[0])
+            .unwrap_err()
+            .contains("column 1"));
+        // untaken branches never fail
+        assert_eq!(
+            ev("if y == 0 then 0 else x / y", &["x", "y"], &[3, 0]),
+            Ok(0)
+        );
+        assert_eq!(ev("y != 0 && x / y > 1", &["x", "y"], &[3, 0]), Ok(0));
+        // constant folding keeps failing subtrees for run time
+        assert_eq!(ev("if x > 0 then 1 else 1/0", &["x"], &[1]), Ok(1));
+        assert!(ev("if x > 0 then 1 else 1/0", &["x"], &[0]).is_err());
+    }
+
+    #[test]
+    fn parse_errors_are_one_line_with_columns() {
+        let cases = [
+            ("x +", 4, "expected a number"),
+            ("(x + y", 7, "expected ')' to close the '(' at column 1"),
+            ("x y", 3, "expected an operator"),
+            ("z + 1", 1, "unknown variable 'z' (variables: x, y)"),
+            ("foo(1)", 1, "unknown function 'foo'"),
+            ("abs(1, 2)", 1, "abs takes 1 argument, got 2"),
+            ("x # 2", 3, "unexpected character '#'"),
+            ("99999999999999999999", 1, "number too large"),
+            ("if x then 1", 12, "expected 'else'"),
+            ("sigma(beta=[1], x)", 13, "every base of beta must be ≥ 2"),
+            ("", 1, "expected an expression"),
+        ];
+        for (text, col, msg) in cases {
+            let e = Formula::compile(text, &["x", "y"]).unwrap_err();
+            assert_eq!(e.column, col, "{text}: {e}");
+            assert!(e.to_string().contains(msg), "{text}: {e}");
+            assert!(!e.to_string().contains('\n'));
+        }
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_not_a_stack_overflow() {
+        let deep = "(".repeat(10_000) + "1" + &")".repeat(10_000);
+        assert!(Formula::compile(&deep, &[])
+            .unwrap_err()
+            .message
+            .contains("nested too deeply"));
+        let long = vec!["1"; 10_000].join("+");
+        assert!(Formula::compile(&long, &[]).is_err());
+        let minus = "-".repeat(10_000) + "1";
+        assert!(Formula::compile(&minus, &[]).is_err());
+        let ok = vec!["x"; 150].join("+");
+        assert_eq!(
+            Formula::compile(&ok, &["x"]).unwrap().eval(&[2]).unwrap(),
+            300
+        );
+    }
+
+    #[test]
+    fn batch_agrees_with_tree_including_faults() {
+        let f = Formula::compile(
+            "if y == 0 then x else (x / y) xor (x % (y - 3)) + 7 * y ^ 2",
+            &["x", "y"],
+        )
+        .unwrap();
+        let mut ev = f.evaluator();
+        for y in -5..6i64 {
+            let xs: Vec<i64> = (-300..300).collect();
+            let ys = vec![y; xs.len()];
+            let mut out = vec![0; xs.len()];
+            let batch = ev.eval(&[Column::Values(&xs), Column::Values(&ys)], &mut out);
+            let mut out2 = vec![0; xs.len()];
+            let batch2 = ev.eval(&[Column::Values(&xs), Column::Constant(y)], &mut out2);
+            assert_eq!(batch.is_ok(), batch2.is_ok());
+            if batch.is_ok() {
+                assert_eq!(out, out2);
+            }
+            let exact: Result<Vec<i64>, EvalError> = xs.iter().map(|&x| f.eval(&[x, y])).collect();
+            match (batch, exact) {
+                (Ok(()), Ok(e)) => assert_eq!(out, e),
+                (Err(a), Err(b)) => assert_eq!(a, b),
+                (a, b) => panic!("y = {y}: batch {a:?}, exact {b:?}"),
+            }
+        }
+    }
+}

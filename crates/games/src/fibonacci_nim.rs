@@ -1,0 +1,918 @@
+//! The multiplier family of take-away games (SPEC §2, Games II and III): one heap; the
+//! first move takes 1 ≤ t < n (not the whole heap); afterwards a player may take
+//! 1 ≤ t ≤ k × (the previous take). k = 1 is Game II, k = 2 is Game III (Fibonacci Nim).
+//!
+//! A position is (heap, limit): the heap and the most the mover may take. A single
+//! number n is the start (n, n − 1). Taking t from (n, L) goes to (n − t, min(k·t, n − t))
+//! (a limit above the heap allows nothing more than the heap itself).
+//!
+//! Strategy (Schwenk 1970): let H₁ = 1, H_{j+1} = H_j + H_m with m least such that
+//! k·H_m ≥ H_j (powers of two for k = 1, Fibonacci numbers for k = 2). Write n greedily
+//! as a sum of H's; its smallest term w(n) is the least winning take, and (n, L) is an
+//! N-position iff L ≥ w(n). The seed computes w(n) by the recursion "least t with
+//! w(n − t) > k·t, or t = n", and the code of n (the greedy representation as a bit
+//! string) alongside ([`strategy_table`]).
+
+use crate::{Args, Family, Param};
+use nimlab_engine::big::{BigAnalysis, BigUint};
+use nimlab_engine::theorem::{describe_window, CheckContext, Verdict};
+use nimlab_engine::{grundy_table, Coord, Error, Game, GrundyTable, MemoryLimit, Outcome};
+use nimlab_engine::{Result, Theorem};
+
+/// The game with multiplier `k`.
+///
+/// ```
+/// use nimlab_engine::Solver;
+/// use nimlab_games::fibonacci_nim::FibonacciNim;
+/// let g = FibonacciNim::new(2).unwrap();
+/// let mut s = Solver::new(&g);
+/// assert_eq!(s.grundy(&[8]).unwrap(), 0);     // 8 is a Fibonacci number: P
+/// assert_ne!(s.grundy(&[7]).unwrap(), 0);     // 7 = 5 + 2: take 2
+/// assert_eq!(s.grundy(&[7, 1]).unwrap(), 0);  // but not when at most 1 may be taken
+/// ```
+#[derive(Debug, Clone)]
+pub struct FibonacciNim {
+    k: u64,
+}
+
+impl FibonacciNim {
+    /// The game with multiplier `k ≥ 1`.
+    pub fn new(k: u64) -> Result<Self> {
+        if k == 0 {
+            return Err(Error::input("fibonacci-nim: k must be at least 1"));
+        }
+        Ok(FibonacciNim { k })
+    }
+
+    /// The multiplier.
+    pub fn k(&self) -> u64 {
+        self.k
+    }
+}
+
+/// (heap, limit) of a position given as `n` (the start) or `n,limit`.
+fn heap_and_limit(pos: &[Coord]) -> (u64, u64) {
+    match pos {
+        [n] => (*n, n.saturating_sub(1)),
+        [n, l, ..] => (*n, *l),
+        [] => (0, 0),
+    }
+}
+
+impl Game for FibonacciNim {
+    fn spec(&self) -> String {
+        format!("fibonacci-nim(k={})", self.k)
+    }
+    fn dimension(&self) -> usize {
+        2
+    }
+    fn accepts_dimension(&self, m: usize) -> bool {
+        m == 1 || m == 2
+    }
+    fn coordinate_names(&self) -> Vec<String> {
+        vec!["heap".into(), "limit".into()]
+    }
+    fn rank(&self, pos: &[Coord]) -> u128 {
+        // The heap shrinks with every move; the limit may grow.
+        pos.first().copied().unwrap_or(0) as u128
+    }
+    fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+        let (n, l) = heap_and_limit(pos);
+        for t in 1..=l.min(n) {
+            visit(&[n - t, self.k.saturating_mul(t).min(n - t)]);
+        }
+    }
+    fn analyse_big(&self, pos: &[BigUint]) -> Option<Result<BigAnalysis>> {
+        // Small heaps: let the generic solver list every option and winning move.
+        if matches!(pos.first().map(u64::try_from), Some(Ok(n)) if n <= BRUTE_FORCE_UP_TO)
+            && pos.iter().all(|c| u64::try_from(c).is_ok())
+        {
+            return None;
+        }
+        Some(self.analyse_position(pos))
+    }
+}
+
+/// Heaps up to which `value` and `moves` use the generic solver (all options listed).
+pub const BRUTE_FORCE_UP_TO: u64 = 200;
+
+/// Heaps up to which [`Game::analyse_big`] also gives the exact Grundy value (from
+/// [`grundy_rows`]); beyond, the outcome and a winning move come from the code alone.
+pub const EXACT_GRUNDY_UP_TO: u64 = 2048;
+
+/// Largest heap (in bits) for which the general-k code is computed (k ≥ 3 needs the
+/// whole sequence H up to n; k = 1 and k = 2 have no such bound).
+pub const GENERAL_K_MAX_BITS: u64 = 20_000;
+
+impl FibonacciNim {
+    fn analyse_position(&self, pos: &[BigUint]) -> Result<BigAnalysis> {
+        let (n, limit) = match pos {
+            [n] => (
+                n.clone(),
+                if n > &BigUint::ZERO {
+                    n - 1u32
+                } else {
+                    BigUint::ZERO
+                },
+            ),
+            [n, l] => (n.clone(), l.clone()),
+            _ => {
+                return Err(Error::input(format!(
+                    "{} positions are n (the start) or heap,limit; got {} coordinates",
+                    self.spec(),
+                    pos.len()
+                )))
+            }
+        };
+        if n == BigUint::ZERO {
+            return Ok(BigAnalysis {
+                position: pos.to_vec(),
+                grundy: Some(BigUint::ZERO),
+                outcome: Outcome::P,
+                winning_moves: vec![],
+                all_winning_moves: true,
+                method: "empty heap: no move".into(),
+            });
+        }
+        let (w, how) = least_winning_take(self.k, &n)?;
+        let wins = limit >= w;
+        let winning_moves = if wins {
+            let rest = &n - &w;
+            let next_limit = (&w * self.k).min(rest.clone());
+            vec![vec![rest, next_limit]]
+        } else {
+            vec![]
+        };
+        // Exact Grundy values where a table is cheap.
+        let grundy = match (u64::try_from(&n), u64::try_from(&limit)) {
+            (Ok(small), Ok(l)) if small <= EXACT_GRUNDY_UP_TO => {
+                let rows = grundy_rows(self.k, small, MemoryLimit::default())?;
+                Some(BigUint::from(rows.get(small, l)))
+            }
+            _ => None,
+        };
+        Ok(BigAnalysis {
+            position: pos.to_vec(),
+            grundy,
+            outcome: if wins { Outcome::N } else { Outcome::P },
+            winning_moves,
+            all_winning_moves: false,
+            method: format!(
+                "{how}: the least winning take is w(n) = the smallest term of n's code; \
+                 the mover wins iff limit ≥ w(n)"
+            ),
+        })
+    }
+}
+
+/// w(n) = the smallest term of the greedy representation of `n ≥ 1` by Schwenk's
+/// sequence for multiplier `k`, with the name of the code used.
+///
+/// ```
+/// use nimlab_engine::big::BigUint;
+/// use nimlab_games::fibonacci_nim::least_winning_take;
+/// let w = |k, n: u32| least_winning_take(k, &BigUint::from(n)).unwrap().0;
+/// assert_eq!(w(1, 24), BigUint::from(8u32));  // lowest set bit
+/// assert_eq!(w(2, 31), BigUint::from(2u32));  // 31 = 21 + 8 + 2
+/// assert_eq!(w(3, 10), BigUint::from(2u32));  // H = 1,2,3,4,6,8,11,…: 10 = 8 + 2
+/// ```
+pub fn least_winning_take(k: u64, n: &BigUint) -> Result<(BigUint, &'static str)> {
+    if n == &BigUint::ZERO {
+        return Err(Error::input("w(n) is defined for n ≥ 1"));
+    }
+    match k {
+        1 => {
+            let tz = n.trailing_zeros().expect("n ≥ 1");
+            Ok((BigUint::from(1u32) << tz, "binary code (Game II)"))
+        }
+        2 => Ok((zeckendorf_low(n), "Zeckendorf code (Game III)")),
+        _ => {
+            if n.bits() > GENERAL_K_MAX_BITS {
+                return Err(Error::input(format!(
+                    "fibonacci-nim(k={k}): heaps above 2^{GENERAL_K_MAX_BITS} are too big for \
+                     the general-k code (k = 1 and k = 2 have no limit)"
+                )));
+            }
+            let h = schwenk_big(k, n);
+            let mut rest = n.clone();
+            let mut smallest = BigUint::ZERO;
+            for term in h.iter().rev() {
+                if term <= &rest {
+                    rest -= term;
+                    smallest = term.clone();
+                    if rest == BigUint::ZERO {
+                        break;
+                    }
+                }
+            }
+            Ok((smallest, "Schwenk code"))
+        }
+    }
+}
+
+/// (F_j, F_{j+1}) of the standard Fibonacci numbers (F_0 = 0, F_1 = 1), by fast
+/// doubling (iterative over the bits of j).
+///
+/// ```
+/// use nimlab_games::fibonacci_nim::fibonacci_pair;
+/// assert_eq!(fibonacci_pair(10), (55u32.into(), 89u32.into()));
+/// ```
+pub fn fibonacci_pair(j: u64) -> (BigUint, BigUint) {
+    let mut a = BigUint::ZERO; // F_i
+    let mut b = BigUint::from(1u32); // F_{i+1}
+    for bit in (0..64 - j.leading_zeros()).rev() {
+        // F_{2i} = F_i (2F_{i+1} − F_i), F_{2i+1} = F_i² + F_{i+1}²
+        let c = &a * ((&b << 1) - &a);
+        let d = &a * &a + &b * &b;
+        if j >> bit & 1 == 1 {
+            b = &c + &d;
+            a = d;
+        } else {
+            a = c;
+            b = d;
+        }
+    }
+    (a, b)
+}
+
+/// ℓ(n): the smallest Fibonacci number in the Zeckendorf representation of `n ≥ 1`.
+///
+/// For big n this avoids the representation altogether. With standard indexing,
+/// n = Σ F_{k_i} gives n·φ = U − ε with U an integer and ε = Σ ψ^{k_i}
+/// (ψ = −1/φ), whose sign and size give the smallest index k: sign (−1)^k and
+/// φ^{−k−1} < |ε| < φ^{−k+1}. Everything is exact integer arithmetic: with m a little
+/// above log_φ n, F_m·ε is the remainder of n·F_{m+1} by F_m (up to a term below
+/// φ^{−20}), and the bounds F_m·φ^{−j} are F_{m−j} up to less than 1, far inside the
+/// margins. Cost: one big division and a few fast-doubling Fibonacci numbers.
+///
+/// ```
+/// use nimlab_engine::big::BigUint;
+/// use nimlab_games::fibonacci_nim::zeckendorf_low;
+/// assert_eq!(zeckendorf_low(&BigUint::from(31u32)), BigUint::from(2u32)); // 21 + 8 + 2
+/// assert_eq!(zeckendorf_low(&BigUint::from(29u32)), BigUint::from(8u32)); // 21 + 8
+/// ```
+pub fn zeckendorf_low(n: &BigUint) -> BigUint {
+    match u64::try_from(n) {
+        Ok(small) => BigUint::from(greedy_smallest(small, &schwenk(2, small))),
+        Err(_) => zeckendorf_low_big(n),
+    }
+}
+
+/// The big-number method of [`zeckendorf_low`], for any n ≥ 1 (public for tests).
+pub fn zeckendorf_low_big(n: &BigUint) -> BigUint {
+    use num_integer::Integer;
+    const LOG_PHI_OF_2: f64 = 1.440_420_090_412_556_5;
+    let m = (n.bits() as f64 * LOG_PHI_OF_2).ceil() as u64 + 24;
+    let (fm, fm1) = fibonacci_pair(m);
+    let (_, r) = (n * &fm1).div_rem(&fm);
+    let fm_1 = &fm1 - &fm; // F_{m−1}
+    let fm_2 = &fm - &fm_1; // F_{m−2}
+                            // ε ∈ (−φ^{−2}, φ^{−1}): F_m·ε is −r or F_m − r.
+    let (positive, ax) = if r < fm_2 {
+        (false, r)
+    } else {
+        (true, &fm - &r)
+    };
+    // |F_m ε| lies in (F_{j−1}, F_{j+1}) for j = m − k; estimate j from the size.
+    let bits = ax.bits();
+    let top = if bits > 60 {
+        &ax >> (bits - 60)
+    } else {
+        ax.clone()
+    };
+    let top = u64::try_from(&top).expect("60 bits") as f64;
+    let log2 = top.log2() + bits.saturating_sub(60) as f64;
+    let est = ((log2 + 5f64.sqrt().log2()) * LOG_PHI_OF_2).round() as i64;
+    let first = (est - 3).max(1) as u64;
+    // F_{first−1}, F_first, … up to F_{first+7}
+    let (mut a, mut b) = fibonacci_pair(first - 1);
+    let mut fibs = Vec::with_capacity(10);
+    for _ in 0..10 {
+        fibs.push(a.clone());
+        let c = &a + &b;
+        a = b;
+        b = c;
+    }
+    for (i, j) in (first..first + 8).enumerate() {
+        // k = m − j must be even exactly when ε > 0
+        if j > m || (m - j).is_multiple_of(2) != positive {
+            continue;
+        }
+        if fibs[i] < ax && ax < fibs[i + 2] {
+            return fibonacci_pair(m - j).0;
+        }
+    }
+    unreachable!("the Zeckendorf index estimate is within ±3")
+}
+
+/// Schwenk's sequence H₁ = 1, H_{j+1} = H_j + H_m (m least with k·H_m ≥ H_j), every
+/// term ≤ `bound`.
+///
+/// ```
+/// use nimlab_games::fibonacci_nim::schwenk;
+/// assert_eq!(schwenk(1, 20), vec![1, 2, 4, 8, 16]);
+/// assert_eq!(schwenk(2, 20), vec![1, 2, 3, 5, 8, 13]);
+/// assert_eq!(schwenk(3, 20), vec![1, 2, 3, 4, 6, 8, 11, 15]);
+/// ```
+pub fn schwenk(k: u64, bound: u64) -> Vec<u64> {
+    if bound == 0 {
+        return Vec::new();
+    }
+    let mut h: Vec<u64> = vec![1];
+    let mut m = 0usize;
+    loop {
+        let last = *h.last().expect("non-empty");
+        while (h[m] as u128) * (k as u128) < last as u128 {
+            m += 1;
+        }
+        match last.checked_add(h[m]) {
+            Some(next) if next <= bound => h.push(next),
+            _ => return h,
+        }
+    }
+}
+
+fn schwenk_big(k: u64, bound: &BigUint) -> Vec<BigUint> {
+    let mut h: Vec<BigUint> = vec![BigUint::from(1u32)];
+    let mut m = 0usize;
+    loop {
+        let last = h.last().expect("non-empty");
+        while &h[m] * k < *last {
+            m += 1;
+        }
+        let next = last + &h[m];
+        if &next > bound {
+            break;
+        }
+        h.push(next);
+    }
+    h
+}
+
+/// The smallest term of the greedy representation of `n ≥ 1` over `h` (ascending).
+fn greedy_smallest(n: u64, h: &[u64]) -> u64 {
+    let mut rest = n;
+    let mut smallest = 0;
+    for &term in h.iter().rev() {
+        if term <= rest {
+            rest -= term;
+            smallest = term;
+        }
+    }
+    smallest
+}
+
+/// The seed's algorithm: w(n) for n = 0..len (w(0) = ∞, shown as `u64::MAX`):
+/// the least t with w(n − t) > k·t, or t = n.
+///
+/// ```
+/// use nimlab_games::fibonacci_nim::seed_winning_takes;
+/// let w = seed_winning_takes(2, 14);
+/// assert_eq!(&w[1..], &[1, 2, 3, 1, 5, 1, 2, 8, 1, 2, 3, 1, 13]);
+/// ```
+pub fn seed_winning_takes(k: u64, len: usize) -> Vec<u64> {
+    let mut w = vec![u64::MAX; len.max(1)];
+    for n in 1..len {
+        let mut t = 1;
+        while t < n && w[n - t] <= k.saturating_mul(t as u64) {
+            t += 1;
+        }
+        w[n] = t as u64;
+    }
+    w.truncate(len);
+    w
+}
+
+/// One line of the seed's table: n, w(n) and the code of n.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StrategyRow {
+    /// The heap.
+    pub n: u64,
+    /// The least winning take from the start (w(n) = n: only taking everything wins,
+    /// which the first move may not do, so n is a P-position at the start).
+    pub w: u64,
+    /// The code of n as a bit string.
+    pub code: String,
+}
+
+/// The seed's table for n = 1..len−1, by the seed's algorithm: codes start at 1; when
+/// w(n) = n, n gets the current code and a 0 is appended; otherwise the code of n is the
+/// sum of the codes of w(n) and n − w(n).
+///
+/// ```
+/// use nimlab_games::fibonacci_nim::strategy_table;
+/// let t = strategy_table(2, 32);
+/// assert_eq!((t[30].n, t[30].w, t[30].code.as_str()), (31, 2, "1010010"));
+/// let t = strategy_table(1, 32);
+/// assert_eq!((t[21].n, t[21].w, t[21].code.as_str()), (22, 2, "10110"));
+/// ```
+pub fn strategy_table(k: u64, len: usize) -> Vec<StrategyRow> {
+    let w = seed_winning_takes(k, len);
+    let mut codes: Vec<BigUint> = vec![BigUint::ZERO; len.max(1)];
+    let mut code = BigUint::from(1u32);
+    let mut rows = Vec::new();
+    for n in 1..len {
+        let wn = w[n] as usize;
+        codes[n] = if wn == n {
+            let c = code.clone();
+            code <<= 1;
+            c
+        } else {
+            &codes[wn] + &codes[n - wn]
+        };
+        rows.push(StrategyRow {
+            n: n as u64,
+            w: w[n],
+            code: codes[n].to_str_radix(2),
+        });
+    }
+    rows
+}
+
+/// All Grundy values G(heap, limit) for heap ≤ `n_max`, computed by a specialised
+/// kernel: row n is the running mex of the options of taking t = 1, 2, … (so G(n, ·) is
+/// non-decreasing) and is stored as its breakpoints.
+///
+/// The options read by row n, G(n − t, k·t) with k·t < n − t, all lie on one "diagonal"
+/// (n − t) + t = n of the columns that are multiples of k; the kernel stores exactly
+/// those cells diagonal by diagonal, so each row reads memory sequentially (the other
+/// options are G(n − t, n − t), one array read backwards).
+///
+/// ```
+/// use nimlab_engine::MemoryLimit;
+/// use nimlab_games::fibonacci_nim::grundy_rows;
+/// let t = grundy_rows(2, 100, MemoryLimit::default()).unwrap();
+/// assert_eq!(t.get(13, 12), 0);   // 13 is Fibonacci: the start is a P-position
+/// assert_eq!(t.get(12, 0), 0);    // nothing may be taken
+/// assert!(t.get(12, 1) > 0);      // 12 = 8 + 3 + 1: taking 1 wins
+/// ```
+pub fn grundy_rows(k: u64, n_max: u64, limit: MemoryLimit) -> Result<FibNimRows> {
+    if n_max >= u32::MAX as u64 / 2 {
+        return Err(Error::input(format!(
+            "fibonacci-nim table: heap bound {n_max} is too large"
+        )));
+    }
+    let n = n_max as usize;
+    let kk = k as usize;
+    // diagonal d holds G(d − j, k·j) for 1 ≤ j with k·j < d − j, i.e. j ≤ (d−1)/(k+1)
+    let diag_len = |d: usize| {
+        if d == 0 {
+            0
+        } else {
+            (d - 1) / (kk.saturating_add(1))
+        }
+    };
+    let cells: u64 = (0..=n).map(|d| diag_len(d) as u64).sum();
+    let narrow = n < u16::MAX as usize;
+    let cell_bytes = if narrow { 2 } else { 4 };
+    // breakpoints: at most ~√(2n) values per row in practice; count generously
+    let needed = cells * cell_bytes + (n as u64 + 1) * 64;
+    limit.check(
+        &format!("fibonacci-nim(k={k}) table up to heap {n_max}"),
+        needed,
+    )?;
+    if narrow {
+        Ok(kernel::<u16>(kk, n, &diag_len))
+    } else {
+        Ok(kernel::<u32>(kk, n, &diag_len))
+    }
+}
+
+fn kernel<T>(k: usize, n_max: usize, diag_len: &dyn Fn(usize) -> usize) -> FibNimRows
+where
+    T: Copy + Default + TryFrom<u32> + Into<u32>,
+{
+    let mut diag_start = Vec::with_capacity(n_max + 2);
+    let mut total = 0usize;
+    for d in 0..=n_max {
+        diag_start.push(total);
+        total += diag_len(d);
+    }
+    diag_start.push(total);
+    let mut diag: Vec<T> = vec![T::default(); total];
+    let mut full: Vec<u32> = vec![0; n_max + 1]; // G(m, m)
+    let mut stamp: Vec<u32> = vec![u32::MAX; n_max + 2];
+    let mut row_start: Vec<u32> = vec![0, 0]; // row 0: no breakpoints
+    let mut bp_limit: Vec<u32> = Vec::new();
+    let mut bp_value: Vec<u32> = Vec::new();
+    let to_t = |v: u32| T::try_from(v).unwrap_or_default();
+    for n in 1..=n_max {
+        let mut mex = 0u32;
+        let stamp_id = n as u32;
+        let row_first = bp_limit.len();
+        let base = diag_start[n];
+        let cut = diag_len(n); // t ≤ cut read the diagonal, larger t read `full`
+                               // Running mex over the options in order of the take t; a breakpoint wherever
+                               // it grows. (Two plain loops over slices: no bounds checks in the hot path.)
+        let mut t = 0usize;
+        for &v in &diag[base..base + cut] {
+            t += 1;
+            let v: u32 = v.into();
+            stamp[v as usize] = stamp_id;
+            if v == mex {
+                while stamp[mex as usize] == stamp_id {
+                    mex += 1;
+                }
+                bp_limit.push(t as u32);
+                bp_value.push(mex);
+            }
+        }
+        for &v in full[..n - cut].iter().rev() {
+            t += 1;
+            stamp[v as usize] = stamp_id;
+            if v == mex {
+                while stamp[mex as usize] == stamp_id {
+                    mex += 1;
+                }
+                bp_limit.push(t as u32);
+                bp_value.push(mex);
+            }
+        }
+        full[n] = mex;
+        // G(n, k·j) for k·j < n feeds diagonal n + j at index j.
+        let row = (&bp_limit[row_first..], &bp_value[row_first..]);
+        let mut p = 0usize; // breakpoints with limit ≤ k·j
+        let mut value = 0u32;
+        let mut j = 1usize;
+        while k.saturating_mul(j) < n && n + j <= n_max {
+            let col = k * j;
+            while p < row.0.len() && row.0[p] as usize <= col {
+                value = row.1[p];
+                p += 1;
+            }
+            diag[diag_start[n + j] + j - 1] = to_t(value);
+            j += 1;
+        }
+        row_start.push(bp_limit.len() as u32);
+    }
+    FibNimRows {
+        row_start,
+        bp_limit,
+        bp_value,
+    }
+}
+
+/// G(heap, limit) for every heap ≤ a bound, row by row as breakpoints: G(n, L) is the
+/// value of the last breakpoint of row n with limit ≤ L (0 before the first).
+#[derive(Debug, Clone)]
+pub struct FibNimRows {
+    row_start: Vec<u32>,
+    bp_limit: Vec<u32>,
+    bp_value: Vec<u32>,
+}
+
+impl FibNimRows {
+    /// Largest heap covered.
+    pub fn max_heap(&self) -> u64 {
+        (self.row_start.len() - 2) as u64
+    }
+
+    /// G(heap, limit) (any limit; above the heap it changes nothing). `heap` must be
+    /// at most [`FibNimRows::max_heap`].
+    pub fn get(&self, heap: u64, limit: u64) -> u32 {
+        let a = self.row_start[heap as usize] as usize;
+        let b = self.row_start[heap as usize + 1] as usize;
+        let lim = &self.bp_limit[a..b];
+        let i = lim.partition_point(|&l| l as u64 <= limit);
+        if i == 0 {
+            0
+        } else {
+            self.bp_value[a + i - 1]
+        }
+    }
+
+    /// Number of breakpoints stored (the table's size in memory, in cells).
+    pub fn breakpoints(&self) -> usize {
+        self.bp_limit.len()
+    }
+
+    /// The dense table over [0, size)² (first coordinate the heap, second the limit).
+    pub fn to_table(&self, size: usize) -> Result<GrundyTable> {
+        let mut values = vec![0u32; size * size];
+        for limit in 0..size {
+            for heap in 0..size.min(self.max_heap() as usize + 1) {
+                values[heap + size * limit] = self.get(heap as u64, limit as u64);
+            }
+        }
+        GrundyTable::from_parts(vec![size, size], values)
+    }
+}
+
+/// The G(heap, limit) table over [0, size)² by the specialised kernel, with the
+/// memory limit checked first.
+///
+/// ```
+/// use nimlab_engine::MemoryLimit;
+/// use nimlab_games::fibonacci_nim::fast_table;
+/// let t = fast_table(1, 8, MemoryLimit::default()).unwrap();
+/// assert_eq!(t.get(&[4, 3]), Some(0)); // Game II: 4 = 2², lowest bit 4 > limit 3
+/// assert!(fast_table(1, 1 << 20, MemoryLimit::new(1 << 30)).is_err());
+/// ```
+pub fn fast_table(k: u64, size: usize, limit: MemoryLimit) -> Result<GrundyTable> {
+    limit.check(
+        &format!("table {size}x{size} for fibonacci-nim(k={k})"),
+        (size as u64).saturating_mul(size as u64).saturating_mul(4),
+    )?;
+    grundy_rows(k, size.saturating_sub(1) as u64, limit)?.to_table(size)
+}
+
+/// Checks, against the generic solver's table over heaps and limits below `size`, that
+/// (n, L) is a P-position exactly when L < `w(n)` (n ≥ 1), and that the seed's w(n)
+/// equals `w(n)`.
+fn check_strategy(
+    k: u64,
+    ctx: &CheckContext,
+    w: impl Fn(u64) -> u64,
+    label: &str,
+) -> Result<Verdict> {
+    let size = ctx.size.max(8);
+    let game = FibonacciNim::new(k)?;
+    let table = grundy_table(&game, &[size, size], &ctx.table_options())?;
+    let seed = seed_winning_takes(k, size);
+    let mut checked = 0;
+    for n in 1..size as u64 {
+        if seed[n as usize] != w(n) {
+            return Ok(Verdict::Fails {
+                counterexample: format!(
+                    "k = {k}: the seed's algorithm gives w({n}) = {} but {label} gives {}",
+                    seed[n as usize],
+                    w(n)
+                ),
+            });
+        }
+        for l in 0..size as u64 {
+            let g = table.get(&[n, l]).expect("in the box");
+            if (g == 0) != (l < w(n)) {
+                return Ok(Verdict::Fails {
+                    counterexample: format!(
+                        "k = {k}: G({n},{l}) = {g} but {label} w({n}) = {} says {}",
+                        w(n),
+                        if l < w(n) { "P" } else { "N" }
+                    ),
+                });
+            }
+            checked += 1;
+        }
+    }
+    Ok(Verdict::Holds {
+        window: format!("heap,limit in {}", describe_window(&[size, size])),
+        checked,
+    })
+}
+
+fn is_fibonacci(n: u64) -> bool {
+    schwenk(2, n).last() == Some(&n)
+}
+
+fn build(args: &Args) -> Result<Box<dyn Game>> {
+    Ok(Box::new(FibonacciNim::new(args.int("k", 1)? as u64)?))
+}
+
+fn theorems() -> Vec<Theorem> {
+    vec![
+        Theorem::new(
+            "fibonacci-nim.game-ii",
+            "Game II (k = 1): w(n) is the lowest set bit of n; (n, L) is an N-position iff \
+             L ≥ w(n), winning by taking w(n); from the start, n is a P-position iff n is a \
+             power of two",
+            "001_8ec63898d35ad5c0.txt (Game II)",
+            |ctx| {
+                let v = check_strategy(1, ctx, |n| n & n.wrapping_neg(), "the lowest set bit")?;
+                let starts = check_starts(1, ctx, |n| n.is_power_of_two())?;
+                Ok(Verdict::all(vec![
+                    (String::new(), v),
+                    ("starts".into(), starts),
+                ]))
+            },
+        ),
+        Theorem::new(
+            "fibonacci-nim.game-iii",
+            "Game III (k = 2, Fibonacci Nim): w(n) = ℓ(n), the smallest Fibonacci number in \
+             n's Zeckendorf representation; (n, L) is an N-position iff L ≥ ℓ(n); from the \
+             start, n is a P-position iff n is a Fibonacci number",
+            "001_8ec63898d35ad5c0.txt (Game III)",
+            |ctx| {
+                let h = schwenk(2, ctx.size.max(8) as u64);
+                let v = check_strategy(2, ctx, |n| greedy_smallest(n, &h), "ℓ(n)")?;
+                let starts = check_starts(2, ctx, is_fibonacci)?;
+                Ok(Verdict::all(vec![
+                    (String::new(), v),
+                    ("starts".into(), starts),
+                ]))
+            },
+        ),
+        Theorem::new(
+            "fibonacci-nim.general-k",
+            "Any k ≥ 1 (Schwenk): with H₁ = 1, H_{j+1} = H_j + H_m (m least with k·H_m ≥ H_j), \
+             w(n) is the smallest term of n's greedy H-representation; (n, L) is an \
+             N-position iff L ≥ w(n); from the start, n is a P-position iff n is some H_j",
+            "001_8ec63898d35ad5c0.txt (Game III, the remark on any multiplier); \
+             A. J. Schwenk, Take-away games, Fibonacci Quart. 8 (1970)",
+            |ctx| {
+                let mut parts = Vec::new();
+                for k in 1..=7u64 {
+                    let h = schwenk(k, ctx.size.max(8) as u64);
+                    let v = check_strategy(k, ctx, |n| greedy_smallest(n, &h), "the H-code")?;
+                    parts.push((format!("k = {k}"), v));
+                    let hs = h.clone();
+                    let starts = check_starts(k, ctx, move |n| hs.contains(&n))?;
+                    parts.push((format!("k = {k} starts"), starts));
+                }
+                Ok(Verdict::all(parts))
+            },
+        ),
+    ]
+}
+
+/// Checks the P-positions among start positions n (= (n, n − 1)) by the generic solver.
+fn check_starts(k: u64, ctx: &CheckContext, is_p: impl Fn(u64) -> bool) -> Result<Verdict> {
+    let game = FibonacciNim::new(k)?;
+    let mut solver = nimlab_engine::Solver::with_memory_limit(&game, ctx.memory_limit);
+    let size = ctx.size.max(8) as u64;
+    for n in 1..size {
+        let g = solver.grundy(&[n])?;
+        if (g == 0) != is_p(n) {
+            return Ok(Verdict::Fails {
+                counterexample: format!(
+                    "k = {k}: the start {n} has G = {g} but the claim says {}",
+                    if is_p(n) { "P" } else { "N" }
+                ),
+            });
+        }
+    }
+    Ok(Verdict::Holds {
+        window: format!("starts 1 ≤ n < {size}"),
+        checked: size - 1,
+    })
+}
+
+/// The `fibonacci-nim` family.
+pub static FAMILY: Family = Family {
+    name: "fibonacci-nim",
+    summary: "One heap; the first move takes less than all, later moves at most k × the previous take (k=1: Game II, k=2: Fibonacci Nim)",
+    params: &[Param {
+        name: "k",
+        kind: "integer ≥ 1",
+        default: Some("2"),
+        help: "the multiplier: a move may take up to k times the previous take",
+    }],
+    position_syntax: "n (the start: n stones, the first move takes < n) or heap,limit (the most the mover may take); any size",
+    seed: "001_8ec63898d35ad5c0.txt (Games II and III)",
+    build,
+    theorems,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nimlab_engine::TableOptions;
+
+    #[test]
+    fn seed_tables_are_reproduced() {
+        // Game II table of the seed, n = 1..31: w(n) and code (binary).
+        let w2 = [
+            1, 2, 1, 4, 1, 2, 1, 8, 1, 2, 1, 4, 1, 2, 1, 16, 1, 2, 1, 4, 1, 2, 1, 8, 1, 2, 1, 4, 1,
+            2, 1,
+        ];
+        let t = strategy_table(1, 32);
+        for (row, &w) in t.iter().zip(&w2) {
+            assert_eq!(row.w, w, "n={}", row.n);
+            assert_eq!(row.code, format!("{:b}", row.n));
+        }
+        // Game III table of the seed, n = 1..31.
+        let w3 = [
+            1, 2, 3, 1, 5, 1, 2, 8, 1, 2, 3, 1, 13, 1, 2, 3, 1, 5, 1, 2, 21, 1, 2, 3, 1, 5, 1, 2,
+            8, 1, 2,
+        ];
+        let c3 = [
+            "1", "10", "100", "101", "1000", "1001", "1010", "10000", "10001", "10010", "10100",
+            "10101", "100000", "100001", "100010", "100100", "100101", "101000", "101001",
+            "101010", "1000000", "1000001", "1000010", "1000100", "1000101", "1001000", "1001001",
+            "1001010", "1010000", "1010001", "1010010",
+        ];
+        let t = strategy_table(2, 32);
+        assert_eq!(t.len(), 31);
+        for ((row, &w), &c) in t.iter().zip(&w3).zip(&c3) {
+            assert_eq!((row.w, row.code.as_str()), (w, c), "n={}", row.n);
+        }
+    }
+
+    #[test]
+    fn kernel_agrees_with_generic_solver() {
+        for k in 1..=5u64 {
+            let game = FibonacciNim::new(k).unwrap();
+            let size = 140;
+            let generic = grundy_table(&game, &[size, size], &TableOptions::default()).unwrap();
+            let fast = fast_table(k, size, MemoryLimit::default()).unwrap();
+            assert_eq!(generic, fast, "k={k}");
+        }
+        // limits above the heap change nothing
+        let rows = grundy_rows(2, 300, MemoryLimit::default()).unwrap();
+        for n in 0..300 {
+            assert_eq!(rows.get(n, n), rows.get(n, n + 1000));
+        }
+    }
+
+    #[test]
+    fn strategy_agrees_with_brute_force_everywhere_up_to_5000() {
+        // all heaps ≤ 5000, every limit, by the kernel (itself checked against the
+        // generic solver above); the code's w(n) from `least_winning_take`.
+        for k in [1u64, 2, 3] {
+            let rows = grundy_rows(k, 5000, MemoryLimit::default()).unwrap();
+            for n in 1..=5000u64 {
+                let w = least_winning_take(k, &BigUint::from(n)).unwrap().0;
+                let w = u64::try_from(&w).unwrap();
+                // P exactly for limits below w: G(n, ·) is non-decreasing, so it
+                // suffices to look at both sides of w.
+                assert_eq!(rows.get(n, w - 1), 0, "k={k} n={n}");
+                assert_ne!(rows.get(n, w), 0, "k={k} n={n}");
+                // and taking w leads to a P-position
+                let rest = n - w;
+                assert_eq!(rows.get(rest, (k * w).min(rest)), 0, "k={k} n={n}");
+            }
+        }
+    }
+
+    #[test]
+    fn zeckendorf_low_big_matches_greedy() {
+        let fib = schwenk(2, u64::MAX);
+        for n in 1..30_000u64 {
+            let w = zeckendorf_low_big(&BigUint::from(n));
+            assert_eq!(w, BigUint::from(greedy_smallest(n, &fib)), "n={n}");
+        }
+        // numbers built from known Zeckendorf indices (standard F_k, k ≥ 2, gaps ≥ 2)
+        let mut seed = 0x1234_5678_9abc_def0u64;
+        for _ in 0..300 {
+            let mut k = 2 + (seed % 40);
+            let low = k;
+            let mut n = BigUint::ZERO;
+            let top = 100 + seed % 3000;
+            while k < top {
+                n += fibonacci_pair(k).0;
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                k += 2 + (seed >> 33) % 5;
+            }
+            assert_eq!(zeckendorf_low_big(&n), fibonacci_pair(low).0);
+            // a Fibonacci number itself
+            assert_eq!(
+                zeckendorf_low_big(&fibonacci_pair(top).0),
+                fibonacci_pair(top).0
+            );
+        }
+    }
+
+    #[test]
+    fn big_positions() {
+        let g = FibonacciNim::new(2).unwrap();
+        // 2·10^30 + 7 and its neighbours agree with the greedy Zeckendorf code
+        let fib = schwenk(2, u64::MAX);
+        for n in [
+            1u64,
+            2,
+            7,
+            12,
+            100,
+            1000,
+            123_456_789,
+            1 << 62,
+            fib[80],
+            fib[80] + 1,
+        ] {
+            let a = g.analyse_position(&[BigUint::from(n)]).unwrap();
+            let w = greedy_smallest(n, &fib);
+            let p = w == n; // start: w(n) ≤ n − 1 unless n is Fibonacci
+            assert_eq!(a.outcome == Outcome::P, p, "n={n}");
+            if !p {
+                assert_eq!(
+                    a.winning_moves,
+                    vec![vec![
+                        BigUint::from(n - w),
+                        BigUint::from((2 * w).min(n - w))
+                    ]]
+                );
+            }
+        }
+        assert!(g.analyse_big(&[BigUint::from(20u32)]).is_none());
+        let a = g.analyse_position(&[BigUint::from(20u32), BigUint::from(2u32)]);
+        assert_eq!(
+            a.unwrap().grundy,
+            Some(BigUint::from(
+                grundy_rows(2, 20, MemoryLimit::default())
+                    .unwrap()
+                    .get(20, 2)
+            ))
+        );
+        assert!(g
+            .analyse_position(&[1u32.into(), 2u32.into(), 3u32.into()])
+            .is_err());
+        let g3 = FibonacciNim::new(3).unwrap();
+        let h3 = schwenk(3, u64::MAX);
+        for n in [5u64, 77, 1_000_003, u64::MAX / 3] {
+            let a = g3.analyse_position(&[BigUint::from(n)]).unwrap();
+            let w = greedy_smallest(n, &h3);
+            assert_eq!(a.outcome == Outcome::P, w == n, "n={n}");
+        }
+    }
+}

@@ -1,0 +1,25 @@
+//! `misere(G)`: misère play of any game — the player who makes the last move loses.
+
+use crate::{parse_game, Args, Family, Param};
+use nimlab_engine::transform::Misere;
+use nimlab_engine::{Game, Result, Theorem};
+
+fn build(args: &Args) -> Result<Box<dyn Game>> {
+    Ok(Box::new(Misere::new(parse_game(&args.raw("game")?)?)))
+}
+
+/// The `misere` family.
+pub static FAMILY: Family = Family {
+    name: "misere",
+    summary: "Misère play of any game: the player who makes the last move loses",
+    params: &[Param {
+        name: "game",
+        kind: "a game",
+        default: None,
+        help: "the game played in misère form, e.g. misere(nim(heaps=3))",
+    }],
+    position_syntax: "as the inner game",
+    seed: "003_68e84635783b396c.txt (n = 2, 2-retreat type)",
+    build,
+    theorems: Vec::<Theorem>::new,
+};

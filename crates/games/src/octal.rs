@@ -1,0 +1,542 @@
+//! Octal (take-and-break) games in Guy–Conway notation, and hexadecimal ones.
+//!
+//! The code `d0.d1d2d3…` says for each `k` what a move taking `k` beans from one heap
+//! may leave: digit `d_k` is a sum of 1 (may take the whole heap, leaving nothing),
+//! 2 (may leave one non-empty heap) and 4 (may leave two non-empty heaps). `0.137` is
+//! Dawson's Kayles, `0.77` Kayles. The whole part `d0` is 0 or 4 (4: a heap may be split
+//! in two without taking a bean, as in `4.07`). With `base=16` digits go up to `f`, the
+//! bit 8 allowing three heaps (hexadecimal games).
+//!
+//! Positions are heaps: `n` is one heap, `n1,n2,…` is the sum of several heaps (its
+//! value is the nim-sum of theirs). A move from one heap replaces it by the parts left.
+//! Values come from the nim-sequence, computed by the engine's rare/common method
+//! ([`nimlab_engine::takebreak`]); periods are certified by the Guy–Smith theorem.
+
+use crate::{Args, Family, Param};
+use nimlab_engine::big::{BigAnalysis, BigUint};
+use nimlab_engine::periodicity::Periodicity;
+use nimlab_engine::takebreak::TakeBreak;
+use nimlab_engine::theorem::Verdict;
+use nimlab_engine::{Coord, Error, Game, Outcome, Result, Theorem};
+use num_traits::ToPrimitive;
+
+/// Heaps up to this size are left to the engine's brute force (which sums heaps).
+const BRUTE_FORCE_HEAPS: u64 = 1000;
+/// Largest heap whose value is computed term by term when no period is certified.
+pub const SEQUENCE_LIMIT: u64 = 1 << 24;
+/// How far certification searches before giving up.
+pub const CERTIFY_LIMIT: u64 = 1 << 20;
+/// Winning moves listed at most by the closed-form path.
+const MAX_WINNING_MOVES: usize = 20;
+
+/// A take-and-break game on heaps, with its canonical spec.
+///
+/// ```
+/// use nimlab_engine::Solver;
+/// use nimlab_games::octal::Octal;
+/// let kayles = Octal::parse("0.77", 8).unwrap();
+/// assert_eq!(kayles.spec_text(), "octal(code=0.77)");
+/// assert_eq!(Solver::new(&kayles).grundy(&[11]).unwrap(), 6);
+/// assert_eq!(Solver::new(&kayles).grundy(&[3, 5]).unwrap(), 3 ^ 4);
+/// ```
+#[derive(Debug, Clone)]
+pub struct Octal {
+    spec: String,
+    rules: TakeBreak,
+}
+
+impl Octal {
+    /// Parses an octal (`base` 8) or hexadecimal (`base` 16) code such as `0.137`,
+    /// `.137` or `4.07`.
+    pub fn parse(code: &str, base: u32) -> Result<Self> {
+        let bad = |why: String| Error::input(format!("octal(code={code}): {why}"));
+        if base != 8 && base != 16 {
+            return Err(bad(format!("base must be 8 or 16, got {base}")));
+        }
+        let c = code.trim().to_ascii_lowercase();
+        let (whole, frac) = match c.split_once('.') {
+            Some((w, f)) => (w, f),
+            None => (c.as_str(), ""),
+        };
+        let whole = if whole.is_empty() { "0" } else { whole };
+        if whole.len() != 1 {
+            return Err(bad(format!(
+                "the whole part must be one digit (0 or 4), got '{whole}'"
+            )));
+        }
+        let digit = |ch: char| -> Result<u8> {
+            match ch.to_digit(base) {
+                Some(d) => Ok(d as u8),
+                None if base == 8 && ch.is_ascii_hexdigit() => Err(bad(format!(
+                    "'{ch}' is not an octal digit (0–7); for hexadecimal games add base=16"
+                ))),
+                None => Err(bad(format!(
+                    "'{ch}' is not a {} digit",
+                    if base == 8 { "octal" } else { "hexadecimal" }
+                ))),
+            }
+        };
+        let mut digits = vec![digit(whole.chars().next().expect("one char"))?];
+        if digits[0] & 0b11 != 0 {
+            return Err(bad(format!(
+                "the whole part d0 = {} would allow taking no bean without splitting; \
+                 it may only be {}",
+                digits[0],
+                if base == 8 { "0 or 4" } else { "0, 4, 8 or c" }
+            )));
+        }
+        for ch in frac.chars() {
+            digits.push(digit(ch)?);
+        }
+        let rules = TakeBreak::new(digits, false);
+        if rules.digits().is_empty() {
+            return Err(bad("the code allows no move (every digit is 0)".into()));
+        }
+        let d = rules.digits();
+        let text: String = d[1..]
+            .iter()
+            .map(|&x| char::from_digit(x as u32, 16).expect("digit < 16"))
+            .collect();
+        let canonical = format!("{}.{}", d[0], if text.is_empty() { "0" } else { &text });
+        let spec = if base == 16 {
+            format!("octal(code={canonical},base=16)")
+        } else {
+            format!("octal(code={canonical})")
+        };
+        Ok(Octal { spec, rules })
+    }
+
+    /// A game from its rules and spec text (used by `grundy-game`).
+    pub fn from_rules(spec: String, rules: TakeBreak) -> Self {
+        Octal { spec, rules }
+    }
+
+    /// The canonical spec, e.g. `octal(code=0.137)`.
+    pub fn spec_text(&self) -> &str {
+        &self.spec
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &TakeBreak {
+        &self.rules
+    }
+
+    /// G(0), …, G(len − 1) by the rare/common method.
+    pub fn nim_sequence(&self, len: usize) -> Vec<u32> {
+        self.rules.sparse_sequence(len)
+    }
+}
+
+impl Game for Octal {
+    fn spec(&self) -> String {
+        self.spec.clone()
+    }
+    fn dimension(&self) -> usize {
+        1
+    }
+    fn accepts_dimension(&self, m: usize) -> bool {
+        m >= 1
+    }
+    fn is_sum_of_heaps(&self) -> bool {
+        true
+    }
+    fn rank(&self, pos: &[Coord]) -> u128 {
+        TakeBreak::rank(pos)
+    }
+    fn coordinate_names(&self) -> Vec<String> {
+        vec!["n".into()]
+    }
+    fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+        let mut next: Vec<Coord> = Vec::with_capacity(pos.len() + 2);
+        for (j, &h) in pos.iter().enumerate() {
+            self.rules.for_each_split(h, &mut |parts| {
+                next.clear();
+                next.extend_from_slice(&pos[..j]);
+                next.extend_from_slice(parts);
+                next.extend_from_slice(&pos[j + 1..]);
+                if next.is_empty() {
+                    next.push(0); // nothing left: the empty heap
+                }
+                visit(&next);
+            });
+        }
+    }
+    fn certified_periodicity(&self, max_n: u64) -> Option<Result<Periodicity>> {
+        if self.rules.distinct_parts() {
+            return None;
+        }
+        Some(self.rules.certified_periodicity(max_n).ok_or_else(|| {
+            Error::input(format!(
+                "{}: no period certified by the Guy–Smith theorem within {max_n} terms",
+                self.spec
+            ))
+        }))
+    }
+    fn analyse_big(&self, pos: &[BigUint]) -> Option<Result<BigAnalysis>> {
+        let small = pos
+            .iter()
+            .all(|h| h.to_u64().is_some_and(|h| h <= BRUTE_FORCE_HEAPS));
+        if small {
+            return None;
+        }
+        Some(analyse_heaps(self, pos))
+    }
+}
+
+/// G of any heap: from a certified period, or from the computed sequence.
+enum Values {
+    Periodic(Periodicity),
+    Sequence(Vec<u32>),
+}
+
+impl Values {
+    fn of(&self, h: &BigUint) -> u32 {
+        match self {
+            Values::Sequence(g) => g[h.to_usize().expect("heap within the sequence")],
+            Values::Periodic(p) => {
+                let a = BigUint::from(p.preperiod);
+                let i = if *h < a {
+                    h.to_usize().expect("below the preperiod")
+                } else {
+                    let r = (h - &a) % BigUint::from(p.period);
+                    (p.preperiod + r.to_u64().expect("remainder < period")) as usize
+                };
+                p.values[i]
+            }
+        }
+    }
+}
+
+fn analyse_heaps(game: &Octal, pos: &[BigUint]) -> Result<BigAnalysis> {
+    let largest = pos.iter().max().cloned().unwrap_or_default();
+    let period = game
+        .rules
+        .certified_periodicity(CERTIFY_LIMIT.min(SEQUENCE_LIMIT));
+    let (values, method) = match period {
+        Some(p) => {
+            let m = format!(
+                "nim-sum of heap values from the certified period {} (preperiod {})",
+                p.period, p.preperiod
+            );
+            (Values::Periodic(p), m)
+        }
+        None => match largest.to_u64().filter(|&h| h < SEQUENCE_LIMIT) {
+            Some(h) => (
+                Values::Sequence(game.nim_sequence(h as usize + 1)),
+                "nim-sum of heap values from the rare/common nim-sequence".to_string(),
+            ),
+            None => {
+                return Err(Error::input(format!(
+                    "{}: heap {} is beyond the computed nim-sequence (< {SEQUENCE_LIMIT}) \
+                     and no period is certified",
+                    game.spec,
+                    nimlab_engine::big::abbreviate(&largest.to_str_radix(10))
+                )))
+            }
+        },
+    };
+    let heap_values: Vec<u32> = pos.iter().map(|h| values.of(h)).collect();
+    let total = heap_values.iter().fold(0, |a, &b| a ^ b);
+    let mut winning = Vec::new();
+    let mut exhaustive = true;
+    if total != 0 {
+        for (j, h) in pos.iter().enumerate() {
+            let target = total ^ heap_values[j];
+            exhaustive &= winning_splits(game, &values, h, target, &mut |parts| {
+                let mut next: Vec<BigUint> = pos[..j].to_vec();
+                next.extend(parts);
+                next.extend_from_slice(&pos[j + 1..]);
+                if next.is_empty() {
+                    next.push(BigUint::default());
+                }
+                winning.push(next);
+                winning.len() < MAX_WINNING_MOVES
+            });
+            if winning.len() >= MAX_WINNING_MOVES {
+                exhaustive = false;
+                break;
+            }
+        }
+    }
+    Ok(BigAnalysis {
+        position: pos.to_vec(),
+        grundy: Some(BigUint::from(total)),
+        outcome: Outcome::of(total),
+        winning_moves: winning,
+        all_winning_moves: exhaustive,
+        method,
+    })
+}
+
+/// Calls `found` with the parts of moves from heap `h` to value `target` (stop when it
+/// returns false). Returns whether every such move was listed. With a period `p` from
+/// preperiod `a`, a split's smaller parts can be lowered by `p` (and the largest raised)
+/// without changing values while they stay ≥ max(a, 1), so small parts suffice.
+fn winning_splits(
+    game: &Octal,
+    values: &Values,
+    h: &BigUint,
+    target: u32,
+    found: &mut dyn FnMut(Vec<BigUint>) -> bool,
+) -> bool {
+    let small_limit = match values {
+        Values::Periodic(p) => Some(p.preperiod.max(1) + p.period),
+        Values::Sequence(_) => None,
+    };
+    let mut exhaustive = true;
+    for (k, &d) in game.rules.digits().iter().enumerate() {
+        let k = BigUint::from(k as u64);
+        if k > *h || d == 0 {
+            continue;
+        }
+        let m = h - &k;
+        let zero = BigUint::default();
+        if d & 1 != 0 && m == zero && k > zero && target == 0 && !found(vec![]) {
+            return false;
+        }
+        if d & 2 != 0 && m > zero && k > zero && values.of(&m) == target && !found(vec![m.clone()])
+        {
+            return false;
+        }
+        let m_small = m.to_u64();
+        let bound = |limit: Option<u64>, cap: u64| match limit {
+            Some(l) => l.min(cap),
+            None => cap,
+        };
+        if d & 4 != 0 {
+            let half = m_small.map_or(u64::MAX, |m| m / 2);
+            let top = bound(small_limit, half);
+            exhaustive &= small_limit.is_none() || top == half;
+            for x in 1..=top {
+                let y = &m - x;
+                if game.rules.distinct_parts() && y == BigUint::from(x) {
+                    continue;
+                }
+                if values.of(&BigUint::from(x)) ^ values.of(&y) == target
+                    && !found(vec![BigUint::from(x), y])
+                {
+                    return false;
+                }
+            }
+        }
+        if d & 8 != 0 {
+            let third = m_small.map_or(u64::MAX, |m| m / 3);
+            let top = bound(small_limit, third);
+            exhaustive = false;
+            for x in 1..=top {
+                let rest = &m - x;
+                let half = rest.to_u64().map_or(u64::MAX, |r| r / 2);
+                for y in x..=bound(small_limit, half) {
+                    let z = &rest - y;
+                    let v = values.of(&BigUint::from(x)) ^ values.of(&BigUint::from(y));
+                    if v ^ values.of(&z) == target
+                        && !found(vec![BigUint::from(x), BigUint::from(y), z])
+                    {
+                        return false;
+                    }
+                }
+            }
+        }
+    }
+    exhaustive
+}
+
+fn build(args: &Args) -> Result<Box<dyn Game>> {
+    let base = args.int("base", 0)?;
+    let base = u32::try_from(base).unwrap_or(0);
+    Ok(Box::new(Octal::parse(&args.raw("code")?, base)?))
+}
+
+/// A theorem "code has preperiod a and period p", checked by the Guy–Smith certificate
+/// and by the engine's brute force on the first terms.
+fn period_theorem(
+    id: &'static str,
+    code: &'static str,
+    name: &'static str,
+    preperiod: u64,
+    period: u64,
+    source: &'static str,
+) -> Theorem {
+    Theorem::new(
+        id,
+        format!(
+            "{name} ({code}): the nim-sequence is periodic with period {period} from n = \
+             {preperiod} on (least period and preperiod), proven by the Guy–Smith theorem"
+        ),
+        source,
+        move |ctx| {
+            let game = Octal::parse(code, 8)?;
+            let Some(per) = game.rules.certified_periodicity(CERTIFY_LIMIT) else {
+                return Ok(Verdict::Fails {
+                    counterexample: format!("no certificate within {CERTIFY_LIMIT} terms"),
+                });
+            };
+            if (per.preperiod, per.period) != (preperiod, period) {
+                return Ok(Verdict::Fails {
+                    counterexample: format!(
+                        "the certified computation gives preperiod {} and period {}",
+                        per.preperiod, per.period
+                    ),
+                });
+            }
+            // The certificate's values against brute force over the engine's generic
+            // table (sum of heaps), and the sparse sequence beyond.
+            let n = (ctx.size * 8).max(preperiod as usize + 3 * period as usize);
+            let table = nimlab_engine::grundy_table(&game, &[n], &ctx.table_options())?;
+            let long = game.nim_sequence(n.max(1 << 14));
+            for (i, &g) in long.iter().enumerate() {
+                let from_period = per.value_at(i as u128).expect("natural") as u32;
+                let brute = table.values().get(i).copied().unwrap_or(g);
+                if g != from_period || brute != g {
+                    return Ok(Verdict::Fails {
+                        counterexample: format!(
+                            "G({i}) = {g} (brute force {brute}) but the period gives \
+                             {from_period}"
+                        ),
+                    });
+                }
+            }
+            Ok(Verdict::Holds {
+                window: format!(
+                    "certificate: {}; brute force on [0,{n}), sparse sequence on [0,{})",
+                    per.proof.unwrap_or_default(),
+                    long.len()
+                ),
+                checked: long.len() as u64,
+            })
+        },
+    )
+}
+
+fn theorems() -> Vec<Theorem> {
+    vec![
+        period_theorem(
+            "octal.kayles-period",
+            "0.77",
+            "Kayles",
+            71,
+            12,
+            "Guy & Smith 1956; Winning Ways ch. 4 (Kayles: period 12 from n = 71)",
+        ),
+        period_theorem(
+            "octal.dawson-kayles-period",
+            "0.137",
+            "Dawson's Kayles",
+            52,
+            34,
+            "Guy & Smith 1956; Winning Ways ch. 4 (0.137: period 34, last exception at \
+             n = 51)",
+        ),
+        period_theorem(
+            "octal.0.07-period",
+            "0.07",
+            "Dawson's Kayles on a row (0.07)",
+            53,
+            34,
+            "Winning Ways ch. 4 (0.07 is 0.137 shifted by one: G_{0.07}(n+1) = G_{0.137}(n))",
+        ),
+    ]
+}
+
+/// The `octal` family.
+pub static FAMILY: Family = Family {
+    name: "octal",
+    summary: "Octal (take-and-break) games in Guy–Conway notation, e.g. 0.137, 0.77, 4.07",
+    params: &[
+        Param {
+            name: "code",
+            kind: "octal code d0.d1d2… (d0 ∈ {0,4}); with base=16 hexadecimal digits",
+            default: Some("0.137"),
+            help: "digit d_k: 1 may take k beans leaving no heap, 2 leaving one heap, 4 \
+                   leaving two heaps (8: three, hexadecimal only)",
+        },
+        Param {
+            name: "base",
+            kind: "8 or 16",
+            default: Some("8"),
+            help: "16 for hexadecimal codes (digits up to f, up to three heaps left)",
+        },
+    ],
+    position_syntax: "n (one heap) or n1,n2,… (a sum of heaps; value = nim-sum)",
+    seed: "Guy & Smith 1956; Winning Ways ch. 4",
+    build,
+    theorems,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_parse_and_print_canonically() {
+        assert_eq!(
+            Octal::parse(".137", 8).unwrap().spec_text(),
+            "octal(code=0.137)"
+        );
+        assert_eq!(
+            Octal::parse("4.070", 8).unwrap().spec_text(),
+            "octal(code=4.07)"
+        );
+        assert_eq!(
+            Octal::parse("0.F8", 16).unwrap().spec_text(),
+            "octal(code=0.f8,base=16)"
+        );
+        for bad in ["0.8", "abc", "1.5", "0.000", "04.7", "0.1x", ""] {
+            assert!(Octal::parse(bad, 8).is_err(), "{bad}");
+        }
+        assert!(Octal::parse("0.7", 10).is_err());
+    }
+
+    #[test]
+    fn sparse_agrees_with_naive_mex_on_20000_terms() {
+        for code in ["0.137", "0.77", "0.07", "0.6", "4.7", "0.51"] {
+            let g = Octal::parse(code, 8).unwrap();
+            assert_eq!(
+                g.rules.sparse_sequence(20_000),
+                g.rules.naive_sequence(20_000),
+                "{code}"
+            );
+        }
+    }
+
+    #[test]
+    fn sequence_agrees_with_engine_brute_force_over_heap_sums() {
+        for (code, base) in [("0.137", 8), ("4.07", 8), ("0.f", 16), ("8.1", 16)] {
+            let g = Octal::parse(code, base).unwrap();
+            let table = nimlab_engine::grundy_table(&g, &[150], &Default::default()).unwrap();
+            assert_eq!(table.values(), &g.nim_sequence(150)[..], "{code}");
+            let mut solver = nimlab_engine::Solver::new(&g);
+            let seq = g.nim_sequence(60);
+            assert_eq!(
+                solver.grundy(&[17, 23, 5]).unwrap(),
+                seq[17] ^ seq[23] ^ seq[5]
+            );
+        }
+    }
+
+    #[test]
+    fn big_heaps_use_the_certified_period() {
+        let g = Octal::parse("0.77", 8).unwrap();
+        let seq = g.nim_sequence(5000);
+        let a = g.analyse_big(&[BigUint::from(4999u32)]).unwrap().unwrap();
+        assert_eq!(a.grundy, Some(BigUint::from(seq[4999])));
+        // A huge heap: 10^30 ≡ r (mod 12), far past the preperiod 71.
+        let huge = BigUint::parse_bytes(b"1000000000000000000000000000000", 10).unwrap();
+        let r = ((&huge - 72u32) % 12u32).to_u64().unwrap() as usize;
+        let a = g.analyse_big(std::slice::from_ref(&huge)).unwrap().unwrap();
+        assert_eq!(a.grundy, Some(BigUint::from(seq[72 + r])));
+        // Every listed winning move really is one.
+        for m in &a.winning_moves {
+            let v = m.iter().fold(0, |acc, h| {
+                let i = if *h < BigUint::from(72u32) {
+                    h.to_usize().unwrap()
+                } else {
+                    72 + ((h - 72u32) % 12u32).to_usize().unwrap()
+                };
+                acc ^ seq[i]
+            });
+            assert_eq!(v, 0, "{m:?}");
+        }
+        assert_eq!(a.winning_moves.is_empty(), a.outcome == Outcome::P);
+    }
+}

@@ -1,0 +1,496 @@
+//! Wythoff's game for heaps of any size: the Zeckendorf strategy of SPEC §2 (Game IV, with
+//! its erratum) and the Zeckendorf theorems about the P-positions {p_n, q_n}.
+
+use super::{pairs_by_mex, Wythoff};
+use nimlab_engine::big::{BigAnalysis, BigUint};
+use nimlab_engine::theorem::{describe_window, Verdict};
+use nimlab_engine::zeckendorf::{
+    down_of_trailing_zero, even_zero_and_up, fib, up, zeck_code, zeck_indices,
+};
+use nimlab_engine::{grundy_table, Error, Outcome, Result, Theorem};
+use num_traits::Zero;
+
+/// Positions with both heaps below this go to the exact solver (it answers with the
+/// Grundy value in about 0.1 s at 127,127; at 255,255 it already needs 1.4 s).
+pub const BRUTE_FORCE_LIMIT: u64 = 128;
+
+/// `p_n` by SPEC §2: `up(n)` if `n` is odd-zero, `up(n) − 1` if `n` is even-zero
+/// (`p_0 = 0`).
+///
+/// ```
+/// use nimlab_games::wythoff::strategy::p_of;
+/// let p: Vec<u32> = (0u32..8).map(|n| p_of(&n.into()).try_into().unwrap()).collect();
+/// assert_eq!(p, vec![0, 1, 3, 4, 6, 8, 9, 11]);
+/// ```
+pub fn p_of(n: &BigUint) -> BigUint {
+    if n.is_zero() {
+        return BigUint::zero();
+    }
+    let (even_zero, up_n) = even_zero_and_up(n);
+    if even_zero {
+        up_n - 1u32
+    } else {
+        up_n
+    }
+}
+
+/// One row of the seed's table: `n`, `p_n`, `q_n` and their Zeckendorf codes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WythoffPair {
+    /// The index n.
+    pub n: BigUint,
+    /// `p_n`, the n-th even-zero number.
+    pub p: BigUint,
+    /// `q_n = up(p_n) = p_n + n`.
+    pub q: BigUint,
+    /// `φ(n)`.
+    pub n_code: String,
+    /// `φ(p_n)`.
+    pub p_code: String,
+    /// `φ(q_n)`.
+    pub q_code: String,
+}
+
+/// The pairs `n = 1..=count` by the Zeckendorf formulas (`p_n` by [`p_of`],
+/// `q_n = up(p_n)`), with codes.
+///
+/// ```
+/// use nimlab_games::wythoff::strategy::wythoff_pairs;
+/// let t = wythoff_pairs(3);
+/// assert_eq!((t[2].p_code.as_str(), t[2].q_code.as_str()), ("101", "1010")); // 4, 7
+/// ```
+pub fn wythoff_pairs(count: u64) -> Vec<WythoffPair> {
+    (1..=count)
+        .map(|n| {
+            let n = BigUint::from(n);
+            let p = p_of(&n);
+            let q = up(&p);
+            WythoffPair {
+                n_code: zeck_code(&n),
+                p_code: zeck_code(&p),
+                q_code: zeck_code(&q),
+                n,
+                p,
+                q,
+            }
+        })
+        .collect()
+}
+
+/// The P/N outcome of `(x, y)` and, from an N-position, one winning move, by the
+/// Zeckendorf strategy (SPEC §2 with its erratum: compare with `p_n`, not `up(n)`).
+/// Works for heaps of any size.
+///
+/// ```
+/// use nimlab_games::wythoff::strategy::zeckendorf_move;
+/// use nimlab_engine::Outcome;
+/// let b = |v: u32| v.into();
+/// assert_eq!(zeckendorf_move(&b(3), &b(5)), (Outcome::P, None));
+/// // {4, 6}: n = 2, p_2 = 3 < 4, so take 1 from both heaps, to {3, 5}.
+/// assert_eq!(zeckendorf_move(&b(6), &b(4)), (Outcome::N, Some((b(5), b(3)))));
+/// ```
+pub fn zeckendorf_move(x: &BigUint, y: &BigUint) -> (Outcome, Option<(BigUint, BigUint)>) {
+    let swapped = x > y;
+    let (p, q) = if swapped { (y, x) } else { (x, y) };
+    let n = q - p;
+    let p_n = p_of(&n);
+    let target = match p.cmp(&p_n) {
+        std::cmp::Ordering::Equal => return (Outcome::P, None),
+        // Take p − p_n from both heaps: (p_n, q_n).
+        std::cmp::Ordering::Greater => {
+            let take = p - &p_n;
+            (p_n, q - take)
+        }
+        std::cmp::Ordering::Less => {
+            if p.is_zero() {
+                (BigUint::zero(), BigUint::zero())
+            } else {
+                let (even_zero, up_p) = even_zero_and_up(p);
+                if even_zero {
+                    // p = p_m (m < n): reduce q to q_m = up(p).
+                    (p.clone(), up_p)
+                } else {
+                    // p = q_m: reduce q to p_m = down(p).
+                    (p.clone(), down_of_trailing_zero(p))
+                }
+            }
+        }
+    };
+    let (a, b) = target;
+    let mv = if swapped { (b, a) } else { (a, b) };
+    (Outcome::N, Some(mv))
+}
+
+/// [`nimlab_engine::Game::analyse_big`] for Wythoff: `None` (brute force) when both heaps
+/// are below [`BRUTE_FORCE_LIMIT`], else the Zeckendorf strategy, with the Grundy value
+/// reported as unknown.
+pub fn analyse_big(pos: &[BigUint]) -> Option<Result<BigAnalysis>> {
+    if pos.len() != 2 {
+        return Some(Err(Error::input(format!(
+            "position has {} coordinate{} but wythoff needs 2",
+            pos.len(),
+            if pos.len() == 1 { "" } else { "s" }
+        ))));
+    }
+    let limit = BigUint::from(BRUTE_FORCE_LIMIT);
+    if pos[0] < limit && pos[1] < limit {
+        return None;
+    }
+    let (outcome, mv) = zeckendorf_move(&pos[0], &pos[1]);
+    Some(Ok(BigAnalysis {
+        position: pos.to_vec(),
+        grundy: None,
+        outcome,
+        winning_moves: mv.map(|(a, b)| vec![vec![a, b]]).unwrap_or_default(),
+        all_winning_moves: false,
+        method: "Zeckendorf strategy (SPEC §2, Game IV); the Grundy value has no known \
+                 closed form"
+            .into(),
+    }))
+}
+
+/// The pairs {p_n, q_n} with p_n < `bound` by the mex construction, as u64.
+fn mex_pairs(bound: u64) -> Vec<(u64, u64)> {
+    pairs_by_mex(bound)
+}
+
+/// The Zeckendorf definitions read off the plain greedy code (independent of the
+/// golden-ratio functions), for the theorem checks: (trailing zeros, up(v)).
+fn greedy_zeros_and_up(v: u64) -> (u64, u64) {
+    let idx = zeck_indices(&big(v));
+    let zeros = idx.last().map_or(0, |&k| k - 1);
+    let up_v = idx.iter().map(|&k| fib(k + 1)).sum::<BigUint>();
+    (zeros, small(&up_v))
+}
+
+fn big(v: u64) -> BigUint {
+    BigUint::from(v)
+}
+
+fn small(v: &BigUint) -> u64 {
+    u64::try_from(v).expect("value in the checked window fits u64")
+}
+
+/// Zeckendorf theorems of SPEC §2, each checked against the mex construction or brute
+/// force on a window derived from `CheckContext.size`.
+pub fn theorems() -> Vec<Theorem> {
+    const SOURCE: &str = "001_8ec63898d35ad5c0.txt (Game IV)";
+    vec![
+        Theorem::new(
+            "wythoff.zeckendorf.p-even-zero",
+            "p_n is the n-th even-zero number (even count of trailing zeros in its \
+             Zeckendorf code)",
+            SOURCE,
+            |ctx| {
+                // Window: the pairs with p_n < 16·size.
+                let bound = 16 * ctx.size as u64;
+                let pairs = mex_pairs(bound);
+                let mut n = 0usize;
+                for v in 1..bound {
+                    if greedy_zeros_and_up(v).0 & 1 == 0 {
+                        n += 1;
+                        if pairs.get(n).is_none_or(|pair| pair.0 != v) {
+                            return Ok(Verdict::Fails {
+                                counterexample: format!(
+                                    "the {n}-th even-zero number is {v} but p_{n} is {}",
+                                    pairs
+                                        .get(n)
+                                        .map_or("not below the bound".into(), |pair| pair
+                                            .0
+                                            .to_string())
+                                ),
+                            });
+                        }
+                    }
+                }
+                if n + 1 != pairs.len() {
+                    return Ok(Verdict::Fails {
+                        counterexample: format!(
+                            "there are {n} even-zero numbers below {bound} but {} pairs p_n",
+                            pairs.len() - 1
+                        ),
+                    });
+                }
+                Ok(Verdict::Holds {
+                    window: format!("p_n < {bound}"),
+                    checked: n as u64,
+                })
+            },
+        ),
+        Theorem::new(
+            "wythoff.zeckendorf.q-up-p",
+            "q_n = up(p_n): the code of q_n is that of p_n followed by a 0",
+            SOURCE,
+            |ctx| {
+                let bound = 16 * ctx.size as u64;
+                let pairs = mex_pairs(bound);
+                for (n, &(p, q)) in pairs.iter().enumerate() {
+                    let u = greedy_zeros_and_up(p).1;
+                    if u != q {
+                        return Ok(Verdict::Fails {
+                            counterexample: format!("q_{n} = {q} but up(p_{n}) = up({p}) = {u}"),
+                        });
+                    }
+                }
+                Ok(Verdict::Holds {
+                    window: format!("p_n < {bound}"),
+                    checked: pairs.len() as u64,
+                })
+            },
+        ),
+        Theorem::new(
+            "wythoff.zeckendorf.p-from-n",
+            "p_n = up(n) if n is odd-zero, up(n) − 1 if n is even-zero",
+            SOURCE,
+            |ctx| {
+                let bound = 16 * ctx.size as u64;
+                let pairs = mex_pairs(bound);
+                for (n, &(p, _)) in pairs.iter().enumerate().skip(1) {
+                    let (zeros, up_n) = greedy_zeros_and_up(n as u64);
+                    let formula = if zeros & 1 == 0 { up_n - 1 } else { up_n };
+                    if formula != p {
+                        return Ok(Verdict::Fails {
+                            counterexample: format!("p_{n} = {p} but the formula gives {formula}"),
+                        });
+                    }
+                }
+                Ok(Verdict::Holds {
+                    window: format!("1 ≤ n, p_n < {bound}"),
+                    checked: pairs.len() as u64 - 1,
+                })
+            },
+        ),
+        Theorem::new(
+            "wythoff.zeckendorf.strategy",
+            "The Zeckendorf strategy (SPEC §2 with its erratum) gives the right outcome and, \
+             from an N-position, a move to a P-position",
+            SOURCE,
+            |ctx| {
+                let size = ctx.size;
+                let table = grundy_table(&Wythoff, &[size, size], &ctx.table_options())?;
+                Ok(check_strategy_on_table(&table, size))
+            },
+        ),
+    ]
+}
+
+/// Compares the strategy with a brute-force Wythoff table on `[0,size)²`.
+fn check_strategy_on_table(table: &nimlab_engine::GrundyTable, size: usize) -> Verdict {
+    let value = |x: u64, y: u64| table.values()[x as usize + size * y as usize];
+    let mut checked = 0;
+    for y in 0..size as u64 {
+        for x in 0..size as u64 {
+            let g = value(x, y);
+            let (outcome, mv) = zeckendorf_move(&big(x), &big(y));
+            if outcome != Outcome::of(g) {
+                return Verdict::Fails {
+                    counterexample: format!(
+                        "({x},{y}) has G = {g} but the strategy says {}",
+                        outcome.as_str()
+                    ),
+                };
+            }
+            if let Some((a, b)) = mv {
+                let (a, b) = (small(&a), small(&b));
+                let legal =
+                    (a < x && b == y) || (a == x && b < y) || (a < x && b < y && x - a == y - b);
+                if !legal || value(a, b) != 0 {
+                    return Verdict::Fails {
+                        counterexample: format!(
+                            "from ({x},{y}) the strategy moves to ({a},{b}), which is {}",
+                            if legal {
+                                format!("not a P-position (G = {})", value(a, b))
+                            } else {
+                                "not a legal move".to_string()
+                            }
+                        ),
+                    };
+                }
+            }
+            checked += 1;
+        }
+    }
+    Verdict::Holds {
+        window: describe_window(&[size, size]),
+        checked,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nimlab_engine::theorem::CheckContext;
+    use nimlab_engine::Solver;
+
+    #[test]
+    fn strategy_agrees_with_the_grundy_table_below_512() {
+        let ctx = CheckContext::with_size(512);
+        let table = grundy_table(&Wythoff, &[512, 512], &ctx.table_options()).unwrap();
+        // The table itself agrees with the generic solver on a few cells.
+        let mut solver = Solver::new(&Wythoff);
+        for (x, y) in [(0, 0), (3, 5), (7, 11), (40, 63), (90, 31)] {
+            assert_eq!(table.get(&[x, y]).unwrap(), solver.grundy(&[x, y]).unwrap());
+        }
+        let verdict = check_strategy_on_table(&table, 512);
+        assert!(verdict.holds(), "{verdict:?}");
+    }
+
+    /// Outcomes on [0,n)² by the plain definition (P iff no option is P), with flags for
+    /// "a P-position lies earlier on this row / column / diagonal": O(n²).
+    fn brute_force_p_positions(n: usize) -> Vec<bool> {
+        let mut is_p = vec![false; n * n];
+        let mut row = vec![false; n];
+        let mut col = vec![false; n];
+        let mut diag = vec![false; 2 * n];
+        for y in 0..n {
+            for x in 0..n {
+                let d = x + n - y;
+                if !row[y] && !col[x] && !diag[d] {
+                    is_p[x + n * y] = true;
+                    row[y] = true;
+                    col[x] = true;
+                    diag[d] = true;
+                }
+            }
+        }
+        is_p
+    }
+
+    #[test]
+    fn strategy_agrees_with_brute_force_on_all_p_le_q_below_2000() {
+        const N: usize = 2000;
+        let is_p = brute_force_p_positions(N);
+        // Cross-check the sweep with the Grundy table where both exist.
+        let ctx = CheckContext::with_size(128);
+        let table = grundy_table(&Wythoff, &[128, 128], &ctx.table_options()).unwrap();
+        for (pos, g) in table.iter() {
+            assert_eq!(is_p[pos[0] as usize + N * pos[1] as usize], g == 0);
+        }
+        for q in 0..N as u64 {
+            for p in 0..=q {
+                let (outcome, mv) = zeckendorf_move(&big(p), &big(q));
+                assert_eq!(
+                    outcome == Outcome::P,
+                    is_p[p as usize + N * q as usize],
+                    "({p},{q})"
+                );
+                if let Some((a, b)) = mv {
+                    let (a, b) = (small(&a), small(&b));
+                    let legal = (a < p && b == q)
+                        || (a == p && b < q)
+                        || (a < p && b < q && p - a == q - b);
+                    assert!(legal, "({p},{q}) → ({a},{b}) is not a move");
+                    assert!(
+                        is_p[a as usize + N * b as usize],
+                        "({p},{q}) → ({a},{b}) is not P"
+                    );
+                }
+                // The other orientation moves symmetrically.
+                let (outcome2, mv2) = zeckendorf_move(&big(q), &big(p));
+                assert_eq!(outcome2, outcome);
+                assert_eq!(
+                    mv2.map(|(a, b)| (b, a)),
+                    zeckendorf_move(&big(p), &big(q)).1
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn seed_table_of_pairs() {
+        // 001_8ec63898d35ad5c0.txt: n, φ(n), p_n, φ(p_n), q_n, φ(q_n) for n = 1..20.
+        let seed = "\
+1 1 1 1 2 10
+2 10 3 100 5 1000
+3 100 4 101 7 1010
+4 101 6 1001 10 10010
+5 1000 8 10000 13 100000
+6 1001 9 10001 15 100010
+7 1010 11 10100 18 101000
+8 10000 12 10101 20 101010
+9 10001 14 100001 23 1000010
+10 10010 16 100100 26 1001000
+11 10100 17 100101 28 1001010
+12 10101 19 101001 31 1010010
+13 100000 21 1000000 34 10000000
+14 100001 22 1000001 36 10000010
+15 100010 24 1000100 39 10001000
+16 100100 25 1000101 41 10001010
+17 100101 27 1001001 44 10010010
+18 101000 29 1010000 47 10100000
+19 101001 30 1010001 49 10100010
+20 101010 32 1010100 52 10101000";
+        let table = wythoff_pairs(20);
+        for (row, line) in table.iter().zip(seed.lines()) {
+            let f: Vec<&str> = line.split(' ').collect();
+            let got = [
+                row.n.to_string(),
+                row.n_code.clone(),
+                row.p.to_string(),
+                row.p_code.clone(),
+                row.q.to_string(),
+                row.q_code.clone(),
+            ];
+            assert_eq!(got.to_vec(), f, "row {line}");
+        }
+        assert_eq!(table.len(), 20);
+    }
+
+    #[test]
+    fn pairs_agree_with_the_mex_construction() {
+        let mex = pairs_by_mex(100_000);
+        let pairs = wythoff_pairs(mex.len() as u64 - 1);
+        for (row, &(p, q)) in pairs.iter().zip(&mex[1..]) {
+            assert_eq!((small(&row.p), small(&row.q)), (p, q), "n = {}", row.n);
+        }
+    }
+
+    #[test]
+    fn theorems_hold() {
+        for t in theorems() {
+            let v = t.verify(&CheckContext::with_size(64)).unwrap();
+            assert!(v.holds(), "{}: {v:?}", t.id);
+        }
+    }
+
+    #[test]
+    fn big_positions_get_a_move_to_a_pair() {
+        // From a huge N-position the move lands on {p_m, p_m + m}, checked with p_of.
+        let ten = BigUint::from(10u32);
+        let x = ten.pow(300) + 12345u32;
+        let y = ten.pow(300) * 3u32 + 777u32;
+        for (a, b) in [(x.clone(), y.clone()), (y.clone(), x.clone())] {
+            let analysis = analyse_big(&[a.clone(), b.clone()]).unwrap().unwrap();
+            assert_eq!(analysis.grundy, None);
+            if analysis.outcome == Outcome::P {
+                continue;
+            }
+            let m = &analysis.winning_moves[0];
+            let (lo, hi) = if m[0] <= m[1] {
+                (&m[0], &m[1])
+            } else {
+                (&m[1], &m[0])
+            };
+            assert_eq!(&p_of(&(hi - lo)), lo);
+            // A legal move: one heap lower, or both lower by the same amount.
+            let legal = (m[0] < a && m[1] == b)
+                || (m[0] == a && m[1] < b)
+                || (m[0] < a && m[1] < b && &a - &m[0] == &b - &m[1]);
+            assert!(legal);
+        }
+        // A P-position far out: (p_n, q_n) for n = 10^200.
+        let n = ten.pow(200);
+        let p = p_of(&n);
+        let q = &p + &n;
+        let analysis = analyse_big(&[q, p]).unwrap().unwrap();
+        assert_eq!(analysis.outcome, Outcome::P);
+        assert!(analysis.winning_moves.is_empty());
+    }
+
+    #[test]
+    fn small_positions_are_left_to_brute_force() {
+        assert!(analyse_big(&[big(127), big(127)]).is_none());
+        assert!(analyse_big(&[big(128), big(3)]).is_some());
+        assert!(analyse_big(&[big(1), big(2), big(3)]).unwrap().is_err());
+    }
+}
