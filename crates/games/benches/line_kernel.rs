@@ -10,15 +10,35 @@ use nimlab_games::parse_game;
 use std::process::Command;
 use std::time::Instant;
 
+/// CPU seconds this process has used (all threads; Linux /proc), or 0 if unknown. Shown
+/// next to wall time because the machine is shared: CPU time is what load inflates least.
+fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // Fields after the command name (which ends with ')'): utime is the 12th, stime 13th.
+    let after = stat.rsplit(')').next().unwrap_or("");
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    (ticks(11) + ticks(12)) / 100.0
+}
+
 /// Seconds to compute the table, and a checksum so the work is not optimized away.
 fn kernel(spec: &str, dims: [usize; 2]) -> f64 {
     let game = parse_game(spec).expect("catalog game");
+    let cpu = cpu_seconds();
     let start = Instant::now();
     let t = grundy_table(&*game, &dims, &TableOptions::default()).expect("table fits");
     let secs = start.elapsed().as_secs_f64();
+    let cpu = cpu_seconds() - cpu;
     let sum: u64 = t.values().iter().map(|&v| v as u64).sum();
     println!(
-        "kernel   {spec:<12} {:>9}x{:<6} {secs:>9.3} s  ({:.2} ns/cell, checksum {sum})",
+        "kernel   {spec:<12} {:>9}x{:<6} {secs:>9.3} s  (cpu {cpu:.2} s, {:.2} ns/cell, checksum {sum})",
         dims[0],
         dims[1],
         secs * 1e9 / (dims[0] * dims[1]) as f64
@@ -57,8 +77,11 @@ fn python(n: usize) -> Option<f64> {
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
     println!(
-        "threads: {} (set RAYON_NUM_THREADS to change)",
-        rayon::current_num_threads()
+        "threads: {} (set RAYON_NUM_THREADS to change); load average: {}",
+        rayon::current_num_threads(),
+        std::fs::read_to_string("/proc/loadavg")
+            .unwrap_or_default()
+            .trim()
     );
     let w8 = kernel("wythoff", [8192, 8192]);
     let w16 = (!quick).then(|| kernel("wythoff", [16384, 16384]));

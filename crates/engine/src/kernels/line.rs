@@ -7,8 +7,15 @@
 //! whole *prefixes* of lines. Each line keeps the set of values seen so far as a small
 //! bitset window above its least unused value ("mex pointer"); the value of a cell is the
 //! least value at or above the largest pointer that no line (and no finite step) holds,
-//! found 64 values at a time. Rows are filled in a pipeline: row y may run at column x as
-//! soon as row y − 1 is done a little past x, so all cores work on different rows.
+//! found 64 values at a time (four words a step in the hot loop).
+//!
+//! Order: row y may run at column x as soon as row y − 1 is done through x + lag (lag 0
+//! for Wythoff and Ryuoh, 2a − 3 for a-Wythoff). Rows are grouped in bands of up to 64
+//! filled column by column, so a column's window is used by the whole band while it is
+//! in cache; bands are pipelined across threads (`rayon::current_num_threads()`), each
+//! waiting on the progress counter of the band above. Games symmetric in x and y (band
+//! ≤ 1, steps closed under (s, t) ↦ (t, s)) fill only the cells with x ≥ y (row y starts
+//! from column y's set) and mirror the rest; tall boxes are filled transposed.
 //!
 //! Diagonal band moves (s, t) with |s − t| < a reach line (x − y) − (s − t) in rows
 //! y − t; those lines get each cell's value `a` rows late (when the pipeline is past all
