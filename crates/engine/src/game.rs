@@ -240,33 +240,14 @@ impl Outcome {
 /// assert!(parse_position("3,x").is_err());
 /// ```
 pub fn parse_position(text: &str) -> Result<Position> {
-    let t = text.trim();
-    let t = t
-        .strip_prefix('(')
-        .and_then(|s| s.strip_suffix(')'))
-        .unwrap_or(t);
-    if t.trim().is_empty() {
-        return Err(Error::input("empty position (write coordinates like 3,5)"));
-    }
-    t.split(',')
-        .enumerate()
-        .map(|(i, part)| {
-            let p = part.trim();
-            if p.starts_with('-') {
-                Err(Error::input(format!(
-                    "position coordinate {} is negative: '{p}'",
-                    i + 1
-                )))
-            } else {
-                p.parse::<Coord>().map_err(|_| {
-                    Error::input(format!(
-                        "position coordinate {} is not a natural number: '{p}'",
-                        i + 1
-                    ))
-                })
-            }
-        })
-        .collect()
+    let big = crate::big::parse_big_position(text)?;
+    crate::big::to_small(&big).ok_or_else(|| {
+        Error::input(format!(
+            "position {} has a coordinate above {} (too big for brute force)",
+            crate::big::abbreviate(text.trim()),
+            Coord::MAX
+        ))
+    })
 }
 
 /// `3,5` — the inverse of [`parse_position`].

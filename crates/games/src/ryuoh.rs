@@ -3,10 +3,11 @@
 //! p = 3 is Ryuoh Nim itself; p = 1, 2 are two-heap Nim.
 
 use crate::{Args, Family, Param};
+use nimlab_engine::big::{BigAnalysis, BigUint};
 use nimlab_engine::kernels::line::LineMoves;
 use nimlab_engine::nimarith::nimhoff;
 use nimlab_engine::theorem::{check_grundy_formula, Verdict};
-use nimlab_engine::{Coord, Game, Result, Theorem};
+use nimlab_engine::{Coord, Game, Outcome, Result, Theorem};
 
 /// Generalized Ryuoh Nim with parameter `p ≥ 1`.
 ///
@@ -26,6 +27,66 @@ impl Ryuoh {
     /// Theorem 3.1: G(x, y) = ((x + y) mod p) + p·(⌊x/p⌋ ⊕ ⌊y/p⌋).
     pub fn closed_form(&self, x: u64, y: u64) -> u64 {
         (x + y) % self.p + self.p * ((x / self.p) ^ (y / self.p))
+    }
+
+    /// Theorem 3.1 on integers of any size.
+    pub fn big_closed_form(&self, x: &BigUint, y: &BigUint) -> BigUint {
+        let p = BigUint::from(self.p);
+        (x + y) % &p + &p * ((x / &p) ^ (y / &p))
+    }
+
+    /// Value, outcome and every winning move of (x, y) by Theorem 3.1: in each row and
+    /// each column exactly one cell is a P-position, and the diagonal steps are few.
+    ///
+    /// ```
+    /// use nimlab_engine::big::BigUint;
+    /// use nimlab_games::ryuoh::Ryuoh;
+    /// let a = Ryuoh { p: 3 }.analyse_by_theorem(&BigUint::from(10u32), &BigUint::from(4u32));
+    /// assert_eq!(a.grundy, Some(BigUint::from(8u32)));
+    /// assert_eq!(a.winning_moves, vec![vec![BigUint::from(5u32), BigUint::from(4u32)]]);
+    /// ```
+    pub fn analyse_by_theorem(&self, x: &BigUint, y: &BigUint) -> BigAnalysis {
+        let p = BigUint::from(self.p);
+        let zero = BigUint::from(0u32);
+        let is_p = |a: &BigUint, b: &BigUint| self.big_closed_form(a, b) == zero;
+        // The one P-position in the row/column of `other`: same block, residues summing
+        // to 0 or p.
+        let partner = |other: &BigUint| -> BigUint {
+            let r = other % &p;
+            let back = if r == zero { zero.clone() } else { &p - r };
+            (other / &p) * &p + (back % &p)
+        };
+        let mut winning_moves = Vec::new();
+        let u = partner(y);
+        if &u < x {
+            winning_moves.push(vec![u, y.clone()]);
+        }
+        let v = partner(x);
+        if &v < y {
+            winning_moves.push(vec![x.clone(), v]);
+        }
+        for (s, t) in self.diagonal_steps() {
+            let (s, t) = (BigUint::from(s), BigUint::from(t));
+            if &s <= x && &t <= y {
+                let (a, b) = (x - &s, y - &t);
+                if is_p(&a, &b) {
+                    winning_moves.push(vec![a, b]);
+                }
+            }
+        }
+        let grundy = self.big_closed_form(x, y);
+        BigAnalysis {
+            position: vec![x.clone(), y.clone()],
+            outcome: if grundy == zero {
+                Outcome::P
+            } else {
+                Outcome::N
+            },
+            grundy: Some(grundy),
+            winning_moves,
+            all_winning_moves: true,
+            method: "Theorem 3.1 (proven closed form)".into(),
+        }
     }
 
     /// The diagonal steps (s, t): s, t ≥ 1, s + t ≤ p − 1.
@@ -65,6 +126,15 @@ impl Game for Ryuoh {
                 visit(&[x - s, y - t]);
             }
         }
+    }
+    /// Positions beyond brute force are answered by Theorem 3.1 (proven), with every
+    /// winning move.
+    fn analyse_big(&self, pos: &[BigUint]) -> Option<Result<BigAnalysis>> {
+        const BRUTE_FORCE_BELOW: u64 = 256;
+        if pos.len() != 2 || pos.iter().all(|c| *c < BigUint::from(BRUTE_FORCE_BELOW)) {
+            return None;
+        }
+        Some(Ok(self.analyse_by_theorem(&pos[0], &pos[1])))
     }
     fn line_moves(&self) -> Option<LineMoves> {
         Some(LineMoves {

@@ -153,3 +153,27 @@ fn bad_specs_are_named() {
     assert!(err("ryuoh(p=3").contains("missing ')'"));
     assert!(err("wythoff(1,2)").contains("too many arguments"));
 }
+
+#[test]
+fn ryuoh_theorem_answers_agree_with_brute_force() {
+    use nimlab_engine::big::BigUint;
+    for p in 1..=6u64 {
+        let g = Ryuoh { p };
+        let t = grundy_table(&g, &[40, 40], &TableOptions::default()).unwrap();
+        for (pos, v) in t.iter() {
+            let a = g.analyse_by_theorem(&BigUint::from(pos[0]), &BigUint::from(pos[1]));
+            assert_eq!(a.grundy, Some(BigUint::from(v)), "p={p} {pos:?}");
+            let mut expected: Vec<Vec<BigUint>> = g
+                .options(&pos)
+                .into_iter()
+                .filter(|o| t.get(o) == Some(0))
+                .map(|o| o.into_iter().map(BigUint::from).collect())
+                .collect();
+            expected.sort();
+            expected.dedup();
+            let mut got = a.winning_moves.clone();
+            got.sort();
+            assert_eq!(got, expected, "p={p} {pos:?}");
+        }
+    }
+}
