@@ -4,7 +4,7 @@
 
 use crate::{Args, Family, Param};
 use nimlab_engine::big::{BigAnalysis, BigUint};
-use nimlab_engine::kernels::line::LineMoves;
+use nimlab_engine::kernels::line::{for_each_rook_option, LineMoves};
 use nimlab_engine::nimarith::nimhoff;
 use nimlab_engine::theorem::{check_grundy_formula, Verdict};
 use nimlab_engine::{Coord, Game, Outcome, Result, Theorem};
@@ -115,12 +115,7 @@ impl Game for Ryuoh {
     }
     fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
         let (x, y) = (pos[0], pos[1]);
-        for u in 0..x {
-            visit(&[u, y]);
-        }
-        for v in 0..y {
-            visit(&[x, v]);
-        }
+        for_each_rook_option(x, y, visit);
         for s in 1..self.p.min(x + 1) {
             for t in 1..(self.p - s).min(y + 1) {
                 visit(&[x - s, y - t]);

@@ -4,7 +4,7 @@
 pub mod strategy;
 
 use crate::{Args, Family, Param};
-use nimlab_engine::kernels::line::LineMoves;
+use nimlab_engine::kernels::line::{for_each_rook_option, LineMoves};
 use nimlab_engine::theorem::{check_p_positions, Verdict};
 use nimlab_engine::{Coord, Game, Result, Theorem};
 
@@ -30,12 +30,7 @@ impl Game for Wythoff {
     }
     fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
         let (x, y) = (pos[0], pos[1]);
-        for u in 0..x {
-            visit(&[u, y]);
-        }
-        for v in 0..y {
-            visit(&[x, v]);
-        }
+        for_each_rook_option(x, y, visit);
         for k in 1..=x.min(y) {
             visit(&[x - k, y - k]);
         }
@@ -83,12 +78,7 @@ impl Game for AWythoff {
     }
     fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
         let (x, y) = (pos[0], pos[1]);
-        for u in 0..x {
-            visit(&[u, y]);
-        }
-        for v in 0..y {
-            visit(&[x, v]);
-        }
+        for_each_rook_option(x, y, visit);
         for s in 1..=x {
             // t ≥ 1, t ≤ y, |s − t| < a
             let lo = (s + 1).saturating_sub(self.a).max(1);
