@@ -677,6 +677,24 @@ unsafe fn fill_cell(
     }
 }
 
+/// Visits the rook moves of (x, y) — (u, y) for u < x, then (x, v) for v < y — the part
+/// every line game shares.
+///
+/// ```
+/// use nimlab_engine::kernels::line::for_each_rook_option;
+/// let mut seen = Vec::new();
+/// for_each_rook_option(2, 1, &mut |o| seen.push(o.to_vec()));
+/// assert_eq!(seen, vec![vec![0, 1], vec![1, 1], vec![2, 0]]);
+/// ```
+pub fn for_each_rook_option(x: u64, y: u64, visit: &mut dyn FnMut(&[u64])) {
+    for u in 0..x {
+        visit(&[u, y]);
+    }
+    for v in 0..y {
+        visit(&[x, v]);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -720,23 +738,5 @@ mod tests {
         assert_eq!(high.words.len(), 1);
         let bits = Cursor::of(&high).stored(5_000_010 / 64);
         assert_eq!(bits, 0b11 << (5_000_010 % 64));
-    }
-}
-
-/// Visits the rook moves of (x, y) — (u, y) for u < x, then (x, v) for v < y — the part
-/// every line game shares.
-///
-/// ```
-/// use nimlab_engine::kernels::line::for_each_rook_option;
-/// let mut seen = Vec::new();
-/// for_each_rook_option(2, 1, &mut |o| seen.push(o.to_vec()));
-/// assert_eq!(seen, vec![vec![0, 1], vec![1, 1], vec![2, 0]]);
-/// ```
-pub fn for_each_rook_option(x: u64, y: u64, visit: &mut dyn FnMut(&[u64])) {
-    for u in 0..x {
-        visit(&[u, y]);
-    }
-    for v in 0..y {
-        visit(&[x, v]);
     }
 }
