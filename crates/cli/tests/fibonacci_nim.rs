@@ -1,18 +1,7 @@
 //! CLI tests of the multiplier family (`fibonacci-nim`).
 
-use std::process::Command;
-
-fn nimlab(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_nimlab"))
-        .args(args)
-        .output()
-        .expect("nimlab runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::nimlab;
 
 #[test]
 fn table_prints_the_seeds_tables() {

@@ -1,18 +1,7 @@
 //! CLI tests for octal games and Grundy's game.
 
-use std::process::Command;
-
-fn nimlab(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_nimlab"))
-        .args(args)
-        .output()
-        .expect("nimlab runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::nimlab;
 
 /// Dawson's Kayles (0.137) by a plain mex loop written here: take 1 only from a heap of
 /// 1, take 2 leaving at most one heap, take 3 leaving at most two heaps.
