@@ -284,6 +284,18 @@ fn max_value(g: &[u32]) -> u32 {
 
 const SMALL: usize = 1 << 16;
 
+/// Records the options of taking `k` beans that leave no heap (digit bit 1, m = 0) or
+/// one heap of `m` (digit bit 2) — the part shared by every mex method.
+#[inline]
+fn hit_take_without_split(hit: &mut ValueSet, digit: u8, k: usize, m: usize, g: &[u32]) {
+    if digit & 1 != 0 && m == 0 && k > 0 {
+        hit.insert(0);
+    }
+    if digit & 2 != 0 && m >= 1 && k > 0 {
+        hit.insert(g[m]);
+    }
+}
+
 /// The set of option values, one byte per value (cheaper to set than bits), sized for
 /// XORs of values ≤ the current maximum.
 #[derive(Default)]
@@ -444,12 +456,7 @@ impl SparseSequence {
                     continue;
                 }
                 let m = n - k;
-                if d & 1 != 0 && m == 0 && k > 0 {
-                    self.hit.insert(0);
-                }
-                if d & 2 != 0 && m >= 1 && k > 0 {
-                    self.hit.insert(g[m]);
-                }
+                hit_take_without_split(&mut self.hit, d, k, m, g);
                 if d & 4 != 0 {
                     for x in 1..=m / 2 {
                         if !(distinct && 2 * x == m) {
@@ -523,12 +530,7 @@ impl SparseSequence {
                 continue;
             }
             let m = n - k;
-            if d & 1 != 0 && m == 0 && k > 0 {
-                self.hit.insert(0);
-            }
-            if d & 2 != 0 && m >= 1 && k > 0 {
-                self.hit.insert(g[m]);
-            }
+            hit_take_without_split(&mut self.hit, d, k, m, g);
             if d & 4 != 0 && m >= 2 {
                 let below = self.rare.partition_point(|&r| (r as usize) < m);
                 let tail = &g[..m];

@@ -220,16 +220,8 @@ fn print_text_verdict(report: &Report, claim: Claim) {
                 .unwrap_or(0)
         })
         .collect();
-    println!(
-        "  {:<w0$}  {:>w1$}  {:>w2$}",
-        header[0],
-        header[1],
-        header[2],
-        w0 = widths[0],
-        w1 = widths[1],
-        w2 = widths[2]
-    );
-    for r in rows {
+    let header_row: [String; 3] = header.map(str::to_string);
+    for r in std::iter::once(&header_row).chain(&rows) {
         println!(
             "  {:<w0$}  {:>w1$}  {:>w2$}",
             r[0],
