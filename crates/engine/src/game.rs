@@ -83,40 +83,19 @@ pub trait Game: Send + Sync {
         vec![size; self.dimension()]
     }
 
-    /// A closed-form answer for `pos` (coordinates of any size), or `None` to let the
-    /// engine solve it by brute force. Games with a known strategy (Wythoff, subtraction
-    /// games, Fibonacci Nim …) answer here for positions too big for brute force; the
-    /// surfaces ask this first for every position.
-    fn analyse_big(&self, _pos: &[crate::big::BigUint]) -> Option<Result<crate::big::BigAnalysis>> {
-        None
+    /// What the game can do beyond listing options (closed forms, kernels,
+    /// decomposition …); see [`crate::capability`]. Default: nothing, so the engine's
+    /// generic methods answer.
+    fn capabilities(&self) -> crate::capability::Capabilities<'_> {
+        crate::capability::Capabilities::none()
     }
 
-    /// The game's own *proven* periodicity of its one-heap Grundy sequence, searching
-    /// no further than `max_n` (e.g. subtraction games: a repeated window of max(S)
-    /// values; octal games: the Guy–Smith theorem). `None`: the game has no such proof
-    /// method (the surfaces then report an observed period instead).
-    fn certified_periodicity(
-        &self,
-        _max_n: u64,
-    ) -> Option<Result<crate::periodicity::Periodicity>> {
+    /// An upper bound on the number of options of `pos`, when cheaply known (e.g. |S|
+    /// for a subtraction game). `None`: unknown; the planner then bounds the options
+    /// by the rank (right for take-away games, where the count is at most a few times
+    /// the sum of the coordinates).
+    fn max_options(&self, _pos: &[Coord]) -> Option<u128> {
         None
-    }
-
-    /// The moves as a line game (rook moves plus diagonal moves, on every (x, y) ∈ N²),
-    /// or `None` (default). Declaring it lets [`crate::grundy_table`] use the fast
-    /// [`crate::kernels::line`] kernel; the moves listed by
-    /// [`Game::for_each_option`] must be exactly these.
-    fn line_moves(&self) -> Option<crate::kernels::line::LineMoves> {
-        None
-    }
-
-    /// Whether a position of several coordinates is the disjunctive sum of the
-    /// one-coordinate positions `[c]` of its coordinates (take-and-break games, where a
-    /// move may leave several heaps). The engine then values such a position as the
-    /// nim-sum of its parts' values (Sprague–Grundy) instead of enumerating its options,
-    /// so an option that splits a heap costs one XOR, not a search of all partitions.
-    fn is_sum_of_heaps(&self) -> bool {
-        false
     }
 
     /// All options of `pos`, collected.
@@ -180,17 +159,11 @@ impl<G: Game + ?Sized> Game for Box<G> {
     fn table_box(&self, size: usize) -> Vec<usize> {
         (**self).table_box(size)
     }
-    fn analyse_big(&self, pos: &[crate::big::BigUint]) -> Option<Result<crate::big::BigAnalysis>> {
-        (**self).analyse_big(pos)
+    fn capabilities(&self) -> crate::capability::Capabilities<'_> {
+        (**self).capabilities()
     }
-    fn certified_periodicity(&self, max_n: u64) -> Option<Result<crate::periodicity::Periodicity>> {
-        (**self).certified_periodicity(max_n)
-    }
-    fn line_moves(&self) -> Option<crate::kernels::line::LineMoves> {
-        (**self).line_moves()
-    }
-    fn is_sum_of_heaps(&self) -> bool {
-        (**self).is_sum_of_heaps()
+    fn max_options(&self, pos: &[Coord]) -> Option<u128> {
+        (**self).max_options(pos)
     }
 }
 

@@ -26,6 +26,7 @@
 //! ```
 
 pub mod big;
+pub mod capability;
 pub mod error;
 pub mod game;
 pub mod kernels;
@@ -33,6 +34,7 @@ pub mod memory;
 pub mod mex;
 pub mod nimarith;
 pub mod periodicity;
+pub mod plan;
 pub mod progress;
 pub mod solver;
 pub mod table;

@@ -32,6 +32,8 @@ pub struct Solver<'g> {
     limit: MemoryLimit,
     scratch: MexScratch,
     values: Vec<u32>,
+    /// The game is a sum of heaps ([`crate::capability::Decomposition::Heaps`]).
+    heaps: bool,
 }
 
 impl<'g> Solver<'g> {
@@ -48,6 +50,7 @@ impl<'g> Solver<'g> {
             limit,
             scratch: MexScratch::default(),
             values: Vec::new(),
+            heaps: crate::capability::is_sum_of_heaps(game),
         }
     }
 
@@ -66,7 +69,7 @@ impl<'g> Solver<'g> {
         if let Some(&v) = self.memo.get(pos) {
             return Ok(v);
         }
-        if self.game.is_sum_of_heaps() && pos.len() > 1 {
+        if self.heaps && pos.len() > 1 {
             // A sum of heaps: the nim-sum of the heaps' values (Sprague–Grundy).
             let mut v = 0;
             for &c in pos {
@@ -106,7 +109,7 @@ impl<'g> Solver<'g> {
                     )));
                     return;
                 }
-                if game.is_sum_of_heaps() && o.len() > 1 {
+                if self.heaps && o.len() > 1 {
                     // Only the heaps are positions to solve; the sum is their nim-sum.
                     for &c in o {
                         if !self.memo.contains_key(&[c][..]) && !seen.contains(&[c][..]) {
@@ -145,7 +148,7 @@ impl<'g> Solver<'g> {
         let memo = &self.memo;
         let values = &mut self.values;
         values.clear();
-        let sums = self.game.is_sum_of_heaps();
+        let sums = self.heaps;
         self.game.for_each_option(p, &mut |o| {
             values.push(if sums && o.len() > 1 {
                 o.iter().fold(0, |v, &c| v ^ memo[&[c][..]])

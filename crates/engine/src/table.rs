@@ -192,10 +192,7 @@ pub fn grundy_table(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Res
             dims.len()
         )));
     }
-    let line_moves = game
-        .line_moves()
-        .filter(|m| m.diagonal_band <= crate::kernels::line::MAX_BAND as u64);
-    if let (2, Some(moves)) = (dims.len(), line_moves) {
+    if let Some(moves) = line_kernel_moves(game, dims) {
         // Line games (Wythoff, Ryuoh …) get the fast kernel, same values.
         let needed = crate::kernels::line::line_table_bytes(&moves, dims[0], dims[1])?;
         opts.memory_limit.check(
@@ -220,6 +217,17 @@ pub fn grundy_table(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Res
     generic_table(game, dims, downward, opts)
 }
 
+/// The line moves of `game` when the line kernel applies to a table over `dims`
+/// (two coordinates, line moves declared, diagonal band within the kernel's reach).
+pub fn line_kernel_moves(game: &dyn Game, dims: &[usize]) -> Option<crate::kernels::line::LineMoves> {
+    if dims.len() != 2 {
+        return None;
+    }
+    game.capabilities()
+        .line_moves
+        .filter(|m| m.diagonal_band <= crate::kernels::line::MAX_BAND as u64)
+}
+
 /// The plain brute-force table: every cell is the mex of its options. This is the
 /// oracle every fast kernel is tested against.
 pub fn generic_table(
@@ -234,7 +242,7 @@ pub fn generic_table(
     let mut scratch = MexScratch::default();
     let mut option_values: Vec<u32> = Vec::new();
     let mut outside = Solver::with_memory_limit(game, opts.memory_limit);
-    let sums = game.is_sum_of_heaps();
+    let sums = crate::capability::is_sum_of_heaps(game);
     let order: Option<Vec<usize>> = if downward {
         None
     } else {

@@ -1,6 +1,7 @@
 //! Game transforms that work on any game: misère play, one pass per game, and the
 //! disjunctive sum.
 
+use crate::capability::{Capabilities, Decomposition};
 use crate::error::{Error, Result};
 use crate::game::{default_coordinate_names, Coord, Game};
 
@@ -57,6 +58,17 @@ impl Game for Misere {
     }
     fn terminal_value(&self) -> u32 {
         1
+    }
+    fn capabilities(&self) -> Capabilities<'_> {
+        // Only a closed form of the misère game itself carries over (Bouton's misère
+        // rule for Nim); normal-play kernels and decompositions do not.
+        Capabilities {
+            big: self.inner.capabilities().misere_big,
+            ..Capabilities::none()
+        }
+    }
+    fn max_options(&self, pos: &[Coord]) -> Option<u128> {
+        self.inner.max_options(pos)
     }
     fn coordinate_names(&self) -> Vec<String> {
         self.inner.coordinate_names()
@@ -158,6 +170,15 @@ impl Game for Pass {
         dims.push(2);
         dims
     }
+    fn capabilities(&self) -> Capabilities<'_> {
+        // A pass couples the whole position: none of the inner game's abilities holds.
+        Capabilities::none()
+    }
+    fn max_options(&self, pos: &[Coord]) -> Option<u128> {
+        self.inner
+            .max_options(&pos[..pos.len() - 1])
+            .map(|n| n.saturating_add(1))
+    }
 }
 
 /// The disjunctive sum G₁ + G₂ + …: a move is a move in exactly one part. A position is
@@ -246,5 +267,22 @@ impl Game for Sum {
     }
     fn table_box(&self, size: usize) -> Vec<usize> {
         self.parts.iter().flat_map(|p| p.table_box(size)).collect()
+    }
+    fn capabilities(&self) -> Capabilities<'_> {
+        Capabilities {
+            decomposition: Some(Decomposition::Parts(
+                self.parts
+                    .iter()
+                    .enumerate()
+                    .map(|(i, g)| (&**g as &dyn Game, self.offsets[i]..self.offsets[i + 1]))
+                    .collect(),
+            )),
+            ..Capabilities::none()
+        }
+    }
+    fn max_options(&self, pos: &[Coord]) -> Option<u128> {
+        self.parts.iter().enumerate().try_fold(0u128, |acc, (i, g)| {
+            g.max_options(self.part(i, pos)).map(|n| acc.saturating_add(n))
+        })
     }
 }

@@ -15,6 +15,7 @@
 
 use crate::{Args, Family, Param};
 use nimlab_engine::big::{BigAnalysis, BigUint};
+use nimlab_engine::capability::{BigPositions, Capabilities, StrategyTable, TableKernel, TextTable};
 use nimlab_engine::theorem::{describe_window, CheckContext, Verdict};
 use nimlab_engine::{grundy_table, Coord, Error, Game, GrundyTable, MemoryLimit, Outcome};
 use nimlab_engine::{Result, Theorem};
@@ -82,6 +83,45 @@ impl Game for FibonacciNim {
             visit(&[n - t, self.k.saturating_mul(t).min(n - t)]);
         }
     }
+    fn capabilities(&self) -> Capabilities<'_> {
+        Capabilities {
+            big: Some(self),
+            table_kernel: Some(self),
+            strategy_table: Some(self),
+            ..Capabilities::none()
+        }
+    }
+}
+
+impl TableKernel for FibonacciNim {
+    fn table(&self, dims: &[usize], limit: MemoryLimit) -> Option<Result<GrundyTable>> {
+        match dims {
+            [a, b] if a == b => Some(fast_table(self.k, *a, limit)),
+            _ => None,
+        }
+    }
+    fn table_method(&self) -> String {
+        "Fibonacci Nim kernel: G(heap, limit) rows by breakpoints".into()
+    }
+}
+
+impl StrategyTable for FibonacciNim {
+    fn strategy_table(&self, size: usize) -> Result<TextTable> {
+        const MAX_ROWS: usize = 1_000_000;
+        if size > MAX_ROWS {
+            return Err(Error::input(format!(
+                "the strategy table is limited to --size {MAX_ROWS}"
+            )));
+        }
+        let rows = strategy_table(self.k, size)
+            .into_iter()
+            .map(|r| vec![r.n.to_string(), r.w.to_string(), r.code])
+            .collect();
+        Ok((vec!["n".into(), "w(n)".into(), "code".into()], rows))
+    }
+}
+
+impl BigPositions for FibonacciNim {
     fn analyse_big(&self, pos: &[BigUint]) -> Option<Result<BigAnalysis>> {
         // Small heaps: let the generic solver list every option and winning move.
         if matches!(pos.first().map(u64::try_from), Some(Ok(n)) if n <= BRUTE_FORCE_UP_TO)

@@ -3,7 +3,9 @@
 use crate::{Args, Family, Param};
 use nimlab_engine::nimarith::nim_sum;
 use nimlab_engine::theorem::{check_grundy_formula, Verdict};
-use nimlab_engine::{Coord, Game, Result, Theorem};
+use nimlab_engine::big::{BigAnalysis, BigPosition, BigUint};
+use nimlab_engine::capability::{BigPositions, Capabilities};
+use nimlab_engine::{Coord, Game, Outcome, Result, Theorem};
 
 /// Nim. Positions may have any number of heaps; `heaps` sets the table dimension.
 ///
@@ -35,6 +37,16 @@ impl Game for Nim {
     fn is_downward_closed(&self) -> bool {
         true
     }
+    fn capabilities(&self) -> Capabilities<'_> {
+        Capabilities {
+            big: Some(&Bouton),
+            misere_big: Some(&BoutonMisere),
+            ..Capabilities::none()
+        }
+    }
+    fn max_options(&self, pos: &[Coord]) -> Option<u128> {
+        Some(pos.iter().map(|&h| h as u128).sum())
+    }
     fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
         let mut next = pos.to_vec();
         for i in 0..pos.len() {
@@ -44,6 +56,128 @@ impl Game for Nim {
             }
             next[i] = pos[i];
         }
+    }
+}
+
+/// Bouton's theorem: G(h₁, …, h_m) = h₁ ⊕ … ⊕ h_m, for heaps of any size; the winning
+/// moves lower one heap h to h ⊕ G wherever that is smaller.
+///
+/// ```
+/// use nimlab_engine::capability::BigPositions;
+/// use nimlab_engine::big::parse_big_position;
+/// use nimlab_games::nim::Bouton;
+/// let a = Bouton.analyse_big(&parse_big_position("3,5,7").unwrap()).unwrap().unwrap();
+/// assert_eq!(a.grundy, Some(1u32.into()));
+/// assert_eq!(a.winning_moves.len(), 3); // 2,5,7  3,4,7  3,5,6
+/// ```
+pub struct Bouton;
+
+/// Bouton's misère rule: while some heap has two or more stones, misère Nim has the
+/// normal-play values; when every heap is 0 or 1, the value is 1 ⊕ (number of ones
+/// mod 2) (the misère recursion's value: a terminal position has value 1).
+///
+/// ```
+/// use nimlab_engine::capability::BigPositions;
+/// use nimlab_engine::big::parse_big_position;
+/// use nimlab_games::nim::BoutonMisere;
+/// let a = BoutonMisere.analyse_big(&parse_big_position("1,1,5").unwrap()).unwrap().unwrap();
+/// assert_eq!(a.winning_moves, parse_big_position("1,1,0").map(|p| vec![p]).unwrap());
+/// ```
+pub struct BoutonMisere;
+
+fn nim_sum_big(pos: &[BigUint]) -> BigUint {
+    pos.iter().fold(BigUint::default(), |acc, h| acc ^ h)
+}
+
+/// The moves that set one heap to `target ⊕ (the others' sum)`, for each heap where
+/// that lowers it.
+fn moves_to_sum(pos: &[BigUint], target: &BigUint) -> Vec<BigPosition> {
+    let total = nim_sum_big(pos);
+    let mut out = Vec::new();
+    for (i, h) in pos.iter().enumerate() {
+        let want = &total ^ h ^ target;
+        if &want < h {
+            let mut next = pos.to_vec();
+            next[i] = want;
+            out.push(next);
+        }
+    }
+    out
+}
+
+fn analysis(pos: &[BigUint], grundy: BigUint, winning_moves: Vec<BigPosition>, method: &str) -> BigAnalysis {
+    BigAnalysis {
+        position: pos.to_vec(),
+        outcome: if grundy == BigUint::default() {
+            Outcome::P
+        } else {
+            Outcome::N
+        },
+        grundy: Some(grundy),
+        winning_moves,
+        all_winning_moves: true,
+        method: method.into(),
+    }
+}
+
+impl BigPositions for Bouton {
+    fn analyse_big(&self, pos: &[BigUint]) -> Option<Result<BigAnalysis>> {
+        let g = nim_sum_big(pos);
+        let moves = moves_to_sum(pos, &BigUint::default());
+        Some(Ok(analysis(pos, g, moves, "Bouton's theorem: the nim-sum of the heaps")))
+    }
+    fn grundy_small(&self, pos: &[Coord]) -> Option<u32> {
+        u32::try_from(nim_sum(pos)).ok().filter(|&g| g != u32::MAX)
+    }
+    fn moves_to_value(&self, pos: &[BigUint], target: &BigUint) -> Option<Vec<BigPosition>> {
+        Some(moves_to_sum(pos, target))
+    }
+}
+
+/// Misère value of heaps that are all 0 or 1.
+fn misere_small_heaps(pos: &[BigUint]) -> Option<BigUint> {
+    let one = BigUint::from(1u32);
+    if pos.iter().any(|h| h > &one) {
+        return None;
+    }
+    let ones = pos.iter().filter(|h| **h == one).count();
+    Some(BigUint::from(1 - (ones % 2) as u32))
+}
+
+impl BigPositions for BoutonMisere {
+    fn analyse_big(&self, pos: &[BigUint]) -> Option<Result<BigAnalysis>> {
+        let method = "Bouton's misère rule";
+        let g = misere_small_heaps(pos).unwrap_or_else(|| nim_sum_big(pos));
+        let moves = self.moves_to_value(pos, &BigUint::default()).unwrap_or_default();
+        Some(Ok(analysis(pos, g, moves, method)))
+    }
+    fn grundy_small(&self, pos: &[Coord]) -> Option<u32> {
+        if pos.iter().all(|&h| h <= 1) {
+            Some(1 - (pos.iter().filter(|&&h| h == 1).count() % 2) as u32)
+        } else {
+            u32::try_from(nim_sum(pos)).ok().filter(|&g| g != u32::MAX)
+        }
+    }
+    fn moves_to_value(&self, pos: &[BigUint], target: &BigUint) -> Option<Vec<BigPosition>> {
+        // Few candidates per heap: lowering it to 0, 1, or the value that fixes the sum.
+        let mut out = Vec::new();
+        let total = nim_sum_big(pos);
+        for (i, h) in pos.iter().enumerate() {
+            let mut wants = vec![BigUint::default(), BigUint::from(1u32), &total ^ h ^ target];
+            wants.sort();
+            wants.dedup();
+            for want in wants {
+                if &want < h {
+                    let mut next = pos.to_vec();
+                    next[i] = want;
+                    let g = misere_small_heaps(&next).unwrap_or_else(|| nim_sum_big(&next));
+                    if &g == target {
+                        out.push(next);
+                    }
+                }
+            }
+        }
+        Some(out)
     }
 }
 

@@ -13,7 +13,9 @@
 //! ([`nimlab_engine::takebreak`]); periods are certified by the Guy–Smith theorem.
 
 use crate::{Args, Family, Param};
-use nimlab_engine::big::{BigAnalysis, BigUint};
+use nimlab_engine::big::{BigAnalysis, BigPosition, BigUint};
+use nimlab_engine::capability::{BigPositions, Capabilities, Decomposition, SequenceKernel};
+use nimlab_engine::MemoryLimit;
 use nimlab_engine::periodicity::Periodicity;
 use nimlab_engine::takebreak::TakeBreak;
 use nimlab_engine::theorem::Verdict;
@@ -137,8 +139,13 @@ impl Game for Octal {
     fn accepts_dimension(&self, m: usize) -> bool {
         m >= 1
     }
-    fn is_sum_of_heaps(&self) -> bool {
-        true
+    fn capabilities(&self) -> Capabilities<'_> {
+        Capabilities {
+            big: Some(self),
+            sequence: Some(self),
+            decomposition: Some(Decomposition::Heaps),
+            ..Capabilities::none()
+        }
     }
     fn rank(&self, pos: &[Coord]) -> u128 {
         TakeBreak::rank(pos)
@@ -161,6 +168,20 @@ impl Game for Octal {
             });
         }
     }
+}
+
+impl SequenceKernel for Octal {
+    fn sequence(&self, len: usize, limit: MemoryLimit) -> Result<Vec<u32>> {
+        // The values plus the rare/common bookkeeping: a few words a heap.
+        limit.check(
+            &format!("the first {len} values of {}", self.spec),
+            (len as u64).saturating_mul(16),
+        )?;
+        Ok(self.nim_sequence(len))
+    }
+    fn sequence_method(&self) -> String {
+        "rare/common nim-sequence, copied from the Guy–Smith certified period once proven".into()
+    }
     fn certified_periodicity(&self, max_n: u64) -> Option<Result<Periodicity>> {
         if self.rules.distinct_parts() {
             return None;
@@ -172,6 +193,9 @@ impl Game for Octal {
             ))
         }))
     }
+}
+
+impl BigPositions for Octal {
     fn analyse_big(&self, pos: &[BigUint]) -> Option<Result<BigAnalysis>> {
         let small = pos
             .iter()
@@ -180,6 +204,22 @@ impl Game for Octal {
             return None;
         }
         Some(analyse_heaps(self, pos))
+    }
+    fn moves_to_value(&self, pos: &[BigUint], target: &BigUint) -> Option<Vec<BigPosition>> {
+        let [h] = pos else { return None };
+        let target = target.to_u32()?;
+        let (values, _) = heap_values(self, h).ok()?;
+        let mut out = Vec::new();
+        let all = winning_splits(self, &values, h, target, &mut |parts| {
+            let mut next = parts;
+            next.sort();
+            if next.is_empty() {
+                next.push(BigUint::default());
+            }
+            out.push(next);
+            out.len() < MAX_WINNING_MOVES
+        });
+        all.then_some(out)
     }
 }
 
@@ -207,8 +247,8 @@ impl Values {
     }
 }
 
-fn analyse_heaps(game: &Octal, pos: &[BigUint]) -> Result<BigAnalysis> {
-    let largest = pos.iter().max().cloned().unwrap_or_default();
+/// The values of heaps up to `largest`: the certified period, else the sequence.
+fn heap_values(game: &Octal, largest: &BigUint) -> Result<(Values, String)> {
     let period = game
         .rules
         .certified_periodicity(CERTIFY_LIMIT.min(SEQUENCE_LIMIT));
@@ -235,6 +275,12 @@ fn analyse_heaps(game: &Octal, pos: &[BigUint]) -> Result<BigAnalysis> {
             }
         },
     };
+    Ok((values, method))
+}
+
+fn analyse_heaps(game: &Octal, pos: &[BigUint]) -> Result<BigAnalysis> {
+    let largest = pos.iter().max().cloned().unwrap_or_default();
+    let (values, method) = heap_values(game, &largest)?;
     let heap_values: Vec<u32> = pos.iter().map(|h| values.of(h)).collect();
     let total = heap_values.iter().fold(0, |a, &b| a ^ b);
     let mut winning = Vec::new();

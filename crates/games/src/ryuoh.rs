@@ -3,7 +3,8 @@
 //! p = 3 is Ryuoh Nim itself; p = 1, 2 are two-heap Nim.
 
 use crate::{Args, Family, Param};
-use nimlab_engine::big::{BigAnalysis, BigUint};
+use nimlab_engine::big::{BigAnalysis, BigPosition, BigUint};
+use nimlab_engine::capability::{BigPositions, Capabilities};
 use nimlab_engine::kernels::line::{for_each_rook_option, LineMoves};
 use nimlab_engine::nimarith::nimhoff;
 use nimlab_engine::theorem::{check_grundy_formula, Verdict};
@@ -122,6 +123,22 @@ impl Game for Ryuoh {
             }
         }
     }
+    fn capabilities(&self) -> Capabilities<'_> {
+        Capabilities {
+            big: Some(self),
+            line_moves: Some(LineMoves {
+                diagonal_band: 0,
+                steps: self.diagonal_steps(),
+            }),
+            ..Capabilities::none()
+        }
+    }
+    fn max_options(&self, pos: &[Coord]) -> Option<u128> {
+        Some(pos[0] as u128 + pos[1] as u128 + (self.p as u128).pow(2) / 2)
+    }
+}
+
+impl BigPositions for Ryuoh {
     /// Positions beyond brute force are answered by Theorem 3.1 (proven), with every
     /// winning move.
     fn analyse_big(&self, pos: &[BigUint]) -> Option<Result<BigAnalysis>> {
@@ -131,11 +148,42 @@ impl Game for Ryuoh {
         }
         Some(Ok(self.analyse_by_theorem(&pos[0], &pos[1])))
     }
-    fn line_moves(&self) -> Option<LineMoves> {
-        Some(LineMoves {
-            diagonal_band: 0,
-            steps: self.diagonal_steps(),
-        })
+    fn grundy_small(&self, pos: &[Coord]) -> Option<u32> {
+        let (x, y) = (*pos.first()?, *pos.get(1)?);
+        let g = (x as u128 + y as u128) % self.p as u128
+            + self.p as u128 * ((x / self.p) ^ (y / self.p)) as u128;
+        u32::try_from(g).ok().filter(|&g| g != u32::MAX)
+    }
+    fn moves_to_value(&self, pos: &[BigUint], target: &BigUint) -> Option<Vec<BigPosition>> {
+        // In each row and each column the values are distinct (rook moves), so at most
+        // one cell of each has value `target`; the diagonal steps are few.
+        let (x, y) = (pos.first()?, pos.get(1)?);
+        let p = BigUint::from(self.p);
+        // G(u, y) = target: (u + y) mod p = target mod p and ⌊u/p⌋ = ⌊y/p⌋ ⊕ ⌊target/p⌋.
+        let cell = |other: &BigUint| -> BigUint {
+            let block = (other / &p) ^ (target / &p);
+            let r = ((target % &p) + &p - (other % &p)) % &p;
+            block * &p + r
+        };
+        let mut out = Vec::new();
+        let u = cell(y);
+        if &u < x && &self.big_closed_form(&u, y) == target {
+            out.push(vec![u, y.clone()]);
+        }
+        let v = cell(x);
+        if &v < y && &self.big_closed_form(x, &v) == target {
+            out.push(vec![x.clone(), v]);
+        }
+        for (s, t) in self.diagonal_steps() {
+            let (s, t) = (BigUint::from(s), BigUint::from(t));
+            if &s <= x && &t <= y {
+                let (a, b) = (x - &s, y - &t);
+                if &self.big_closed_form(&a, &b) == target {
+                    out.push(vec![a, b]);
+                }
+            }
+        }
+        Some(out)
     }
 }
 

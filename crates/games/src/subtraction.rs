@@ -10,7 +10,9 @@
 //! ([`grundy_sequence_u8`]) and a parallel sweep over families of sets ([`sweep`]).
 
 use crate::{format_set, Args, Family, Param};
-use nimlab_engine::big::{BigAnalysis, BigUint};
+use nimlab_engine::big::{BigAnalysis, BigPosition, BigUint};
+use nimlab_engine::capability::{BigPositions, Capabilities, SequenceKernel};
+use nimlab_engine::MemoryLimit;
 use nimlab_engine::periodicity::Periodicity;
 use nimlab_engine::theorem::{check_p_positions, Verdict};
 use nimlab_engine::{Coord, Error, Game, Outcome, Result, Theorem};
@@ -95,6 +97,36 @@ impl Game for Subtraction {
             }
         }
     }
+    fn capabilities(&self) -> Capabilities<'_> {
+        Capabilities {
+            big: Some(self),
+            sequence: Some(self),
+            ..Capabilities::none()
+        }
+    }
+    fn max_options(&self, _pos: &[Coord]) -> Option<u128> {
+        Some(self.s.len() as u128)
+    }
+}
+
+impl SequenceKernel for Subtraction {
+    fn sequence(&self, len: usize, limit: MemoryLimit) -> Result<Vec<u32>> {
+        limit.check(
+            &format!("the first {len} values of {}", self.spec()),
+            (len as u64).saturating_mul(5),
+        )?;
+        if self.s.len() <= 254 {
+            Ok(grundy_sequence_u8(&self.s, len)?
+                .into_iter()
+                .map(u32::from)
+                .collect())
+        } else {
+            Ok(grundy_prefix(&self.s, len))
+        }
+    }
+    fn sequence_method(&self) -> String {
+        "the proven period (a repeated window of max(S) values), copied block by block".into()
+    }
     fn certified_periodicity(&self, max_n: u64) -> Option<Result<Periodicity>> {
         if let Some(Ok(p)) = self.period.get() {
             if p.checked_up_to <= max_n {
@@ -103,8 +135,37 @@ impl Game for Subtraction {
         }
         Some(certify_period(&self.s, max_n))
     }
+}
+
+impl BigPositions for Subtraction {
     fn analyse_big(&self, pos: &[BigUint]) -> Option<Result<BigAnalysis>> {
         Some(self.analyse_heap(pos))
+    }
+    fn moves_to_value(&self, pos: &[BigUint], target: &BigUint) -> Option<Vec<BigPosition>> {
+        let per = self.cached_period().ok()?;
+        let n = pos.first()?;
+        let mut out: Vec<BigPosition> = self
+            .s
+            .iter()
+            .map(|&t| BigUint::from(t))
+            .filter(|t| t <= n)
+            .map(|t| n - t)
+            .filter(|m| BigUint::from(value_at_big(per, m)) == *target)
+            .map(|m| vec![m])
+            .collect();
+        out.sort();
+        Some(out)
+    }
+    fn big_options(&self, pos: &[BigUint]) -> Option<Vec<BigPosition>> {
+        let n = pos.first()?;
+        Some(
+            self.s
+                .iter()
+                .map(|&t| BigUint::from(t))
+                .filter(|t| t <= n)
+                .map(|t| vec![n - t])
+                .collect(),
+        )
     }
 }
 

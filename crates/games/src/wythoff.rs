@@ -4,6 +4,7 @@
 pub mod strategy;
 
 use crate::{Args, Family, Param};
+use nimlab_engine::capability::{BigPositions, Capabilities};
 use nimlab_engine::kernels::line::{for_each_rook_option, LineMoves};
 use nimlab_engine::theorem::{check_p_positions, Verdict};
 use nimlab_engine::{Coord, Game, Result, Theorem};
@@ -35,12 +36,24 @@ impl Game for Wythoff {
             visit(&[x - k, y - k]);
         }
     }
-    fn line_moves(&self) -> Option<LineMoves> {
-        Some(LineMoves {
-            diagonal_band: 1,
-            steps: vec![],
-        })
+    fn capabilities(&self) -> Capabilities<'_> {
+        Capabilities {
+            big: Some(self),
+            line_moves: Some(LineMoves {
+                diagonal_band: 1,
+                steps: vec![],
+            }),
+            ..Capabilities::none()
+        }
     }
+    fn max_options(&self, pos: &[Coord]) -> Option<u128> {
+        Some(pos[0] as u128 + pos[1] as u128 + pos[0].min(pos[1]) as u128)
+    }
+}
+
+impl BigPositions for Wythoff {
+    /// Outcome and a winning move by the Zeckendorf strategy (no Grundy value: it has
+    /// no known closed form).
     fn analyse_big(
         &self,
         pos: &[nimlab_engine::big::BigUint],
@@ -88,11 +101,14 @@ impl Game for AWythoff {
             }
         }
     }
-    fn line_moves(&self) -> Option<LineMoves> {
-        Some(LineMoves {
-            diagonal_band: self.a,
-            steps: vec![],
-        })
+    fn capabilities(&self) -> Capabilities<'_> {
+        Capabilities {
+            line_moves: Some(LineMoves {
+                diagonal_band: self.a,
+                steps: vec![],
+            }),
+            ..Capabilities::none()
+        }
     }
 }
 

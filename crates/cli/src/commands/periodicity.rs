@@ -3,14 +3,11 @@
 
 use super::{print_json, Context, PlainFormat};
 use crate::Status;
-use nimlab_engine::periodicity::{find_arithmetic_period, Periodicity};
-use nimlab_engine::{grundy_table, Error, Game, Result, INVALID};
+use nimlab_engine::periodicity::Periodicity;
+use nimlab_engine::plan;
+use nimlab_engine::{Error, Game, Result};
 use serde_json::{json, Value};
 
-/// Default search bound for proven periods (heaps below this are examined).
-const DEFAULT_PROOF_SEARCH: u64 = 10_000_000;
-/// Default window for observed periods.
-const DEFAULT_OBSERVED_WINDOW: u64 = 2000;
 
 /// Preperiod, period and periodic block of a game's Grundy sequence.
 ///
@@ -106,35 +103,25 @@ fn periodicity_json(spec: &str, p: &Periodicity) -> Value {
 
 fn one_heap(ctx: &Context, game: &dyn Game, args: &PeriodicityArgs) -> Result<Status> {
     let spec = game.spec();
-    let found = match game.certified_periodicity(args.up_to.unwrap_or(DEFAULT_PROOF_SEARCH)) {
-        Some(result) => Some(result?),
-        None => {
-            let x = args.up_to.unwrap_or(DEFAULT_OBSERVED_WINDOW);
-            let len = usize::try_from(x).map_err(|_| Error::input("--up-to is too large"))?;
-            let table = grundy_table(game, &[len], &ctx.table_options())?;
-            if table.values().contains(&INVALID) {
-                return Err(Error::input(format!(
-                    "{spec} has heaps below {x} that are not positions; no sequence to study"
-                )));
-            }
-            find_arithmetic_period(table.values(), len / 3, 2)
-        }
-    };
+    let (found, method, searched) = plan::periodicity(game, args.up_to, &ctx.table_options())?;
     let Some(p) = found else {
         match args.format {
             PlainFormat::Json => print_json(&json!({
                 "game": spec, "preperiod": null, "period": null, "values": null,
-                "proven": false, "checked_up_to": args.up_to.unwrap_or(DEFAULT_OBSERVED_WINDOW),
+                "proven": false, "checked_up_to": searched, "method": method.id,
             })),
             PlainFormat::Text => println!(
-                "{spec}: no period seen on n < {} (try a larger --up-to)",
-                args.up_to.unwrap_or(DEFAULT_OBSERVED_WINDOW)
+                "{spec}: no period seen on n < {searched} (try a larger --up-to)"
             ),
         }
         return Ok(Status::Ok);
     };
     match args.format {
-        PlainFormat::Json => print_json(&periodicity_json(&spec, &p)),
+        PlainFormat::Json => {
+            let mut v = periodicity_json(&spec, &p);
+            v["method"] = method.id.into();
+            print_json(&v)
+        }
         PlainFormat::Text => {
             println!("game:       {spec}");
             println!("preperiod:  {}", p.preperiod);
@@ -165,20 +152,8 @@ fn table_rows(
     args: &PeriodicityArgs,
 ) -> Result<Status> {
     let spec = game.spec();
-    let x = args.up_to.unwrap_or(DEFAULT_OBSERVED_WINDOW);
-    let width = usize::try_from(x).map_err(|_| Error::input("--up-to is too large"))?;
-    let height = usize::try_from(last + 1).map_err(|_| Error::input("--row is too large"))?;
-    let table = grundy_table(game, &[width, height], &ctx.table_options())?;
-    let mut rows = Vec::new();
-    for y in first..=last {
-        let row = &table.values()[y as usize * width..(y as usize + 1) * width];
-        if let Some(x_bad) = row.iter().position(|&v| v == INVALID) {
-            return Err(Error::input(format!(
-                "({x_bad},{y}) is not a position of {spec}; rows must be all positions"
-            )));
-        }
-        rows.push((y, find_arithmetic_period(row, width / 3, 2)));
-    }
+    let x = args.up_to.unwrap_or(plan::DEFAULT_OBSERVED_WINDOW);
+    let rows = plan::row_periodicity(game, (first, last), x, &ctx.table_options())?;
     match args.format {
         PlainFormat::Json => {
             let list: Vec<Value> = rows

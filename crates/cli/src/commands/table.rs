@@ -3,7 +3,8 @@
 use super::Context;
 use crate::output::{render_table, write_npy, write_png, TableFormat};
 use crate::Status;
-use nimlab_engine::{grundy_table, Error, Result};
+use nimlab_engine::plan;
+use nimlab_engine::{Error, Result};
 use std::fmt::Write;
 
 /// Grundy values of every position in a box [0,N)^m (rows y, columns x).
@@ -64,10 +65,7 @@ pub fn run(ctx: &Context, args: TableArgs) -> Result<Status> {
             }
         }
     };
-    let strategy = match &args.game {
-        Some(g) => nimlab_games::strategy_table(g, args.size)?,
-        None => None, // rules files have no strategy table
-    };
+    let strategy = plan::strategy_table(&*game, args.size)?;
     if let (Some((cols, rows)), false, false) = (
         &strategy,
         args.grundy,
@@ -79,23 +77,22 @@ pub fn run(ctx: &Context, args: TableArgs) -> Result<Status> {
         emit(&render_rows(cols, rows, args.format))?;
         return Ok(Status::Ok);
     }
-    let fast = match &args.game {
-        Some(g) => nimlab_games::fast_table(g, args.size, ctx.memory_limit)?,
-        None => None,
-    };
-    let table = match fast {
-        Some(t) => t,
-        None => {
-            let dims = game.table_box(args.size);
-            grundy_table(&*game, &dims, &ctx.table_options())?
-        }
-    };
+    let dims = game.table_box(args.size);
+    let report = plan::table(&*game, &dims, &ctx.table_options())?;
+    let table = report.table;
     match (args.format, &args.output) {
         (TableFormat::Npy, Some(path)) => return write_npy(&table, path).map(|_| Status::Ok),
         (TableFormat::Png, Some(path)) => return write_png(&table, path).map(|_| Status::Ok),
         _ => {}
     }
-    let text = render_table(&*game, &table, args.format);
+    let mut text = render_table(&*game, &table, args.format);
+    if args.format == TableFormat::Json {
+        let mut value: serde_json::Value =
+            serde_json::from_str(&text).expect("render_table writes JSON");
+        value["method"] = report.method.id.into();
+        value["method_detail"] = report.method.detail.clone().into();
+        text = serde_json::to_string(&value).expect("JSON values always serialize") + "\n";
+    }
     match (&strategy, args.format) {
         (Some((cols, rows)), TableFormat::Json) if !args.grundy => {
             let mut value: serde_json::Value =

@@ -2,9 +2,9 @@
 
 use super::{print_json, Context, PlainFormat};
 use crate::Status;
-use nimlab_engine::big::{abbreviate, parse_big_position, to_small, BigAnalysis, BigUint};
-use nimlab_engine::game::format_position;
-use nimlab_engine::{analyse, Analysis, Error, Result};
+use nimlab_engine::big::{abbreviate, parse_big_position, BigUint};
+use nimlab_engine::plan::{self, position_text, PositionReport};
+use nimlab_engine::{Error, Outcome, Result};
 use serde_json::{json, Value};
 
 /// Grundy value, outcome (P/N) and winning moves of one position.
@@ -49,12 +49,6 @@ pub struct MovesArgs {
     format: PlainFormat,
 }
 
-/// Either a brute-force analysis or a game's closed-form answer for a big position.
-enum Answer {
-    Exact(Analysis),
-    Big(BigAnalysis),
-}
-
 /// Joins the position arguments with commas (`3 5`, `3, 5` and `3,5` are the same):
 /// one argument cannot hold two numbers of 10^5 digits (Linux caps an argument at 128 KiB).
 fn join_position(parts: &[String]) -> String {
@@ -70,12 +64,13 @@ fn join_position(parts: &[String]) -> String {
 }
 
 /// With `--rules FILE` there is no game argument: `first` starts the position.
-fn analyse_args(
+fn ask(
     ctx: &Context,
     first: &str,
     rest: &[String],
     rules: Option<&std::path::Path>,
-) -> Result<(String, Answer)> {
+    with_options: bool,
+) -> Result<(String, PositionReport)> {
     let (game, parts): (Option<&str>, Vec<String>) = match rules {
         Some(_) => (
             None,
@@ -91,18 +86,13 @@ fn analyse_args(
     let position = &join_position(&parts);
     let game = super::game_source::load(game, rules)?.game;
     let big = parse_big_position(position)?;
-    if let Some(answer) = game.analyse_big(&big) {
-        return Ok((game.spec(), Answer::Big(answer?)));
-    }
-    let pos = to_small(&big).ok_or_else(|| {
-        Error::input(format!(
-            "position {} is too big for brute force and {} has no closed-form strategy",
-            abbreviate(position.trim()),
-            game.spec()
-        ))
-    })?;
-    let analysis = analyse(&*game, &pos, ctx.memory_limit)?;
-    Ok((game.spec(), Answer::Exact(analysis)))
+    let opts = ctx.table_options();
+    let report = if with_options {
+        plan::moves(&*game, &big, &opts)?
+    } else {
+        plan::value(&*game, &big, &opts)?
+    };
+    Ok((game.spec(), report))
 }
 
 /// A big natural number as a JSON number (exact, any size).
@@ -114,156 +104,120 @@ fn big_position_json(p: &[BigUint]) -> Value {
     Value::Array(p.iter().map(big_json).collect())
 }
 
-fn big_position_text(p: &[BigUint]) -> String {
-    p.iter()
-        .map(|c| abbreviate(&c.to_str_radix(10)))
-        .collect::<Vec<_>>()
-        .join(",")
+fn report_json(spec: &str, r: &PositionReport) -> Value {
+    let mut v = json!({
+        "game": spec,
+        "position": big_position_json(&r.position),
+        "grundy": r.grundy.as_ref().map(big_json),
+        "outcome": r.outcome.as_str(),
+        "winning_moves": r.winning_moves.iter().map(|m| big_position_json(m)).collect::<Vec<_>>(),
+        "all_winning_moves": r.all_winning_moves,
+        "method": r.method.id,
+        "method_detail": r.method.detail,
+    });
+    if let Some(options) = &r.options {
+        v["options"] = options
+            .iter()
+            .map(|o| {
+                json!({
+                    "position": big_position_json(&o.position),
+                    "grundy": o.grundy.as_ref().map(big_json),
+                    "winning": o.winning,
+                })
+            })
+            .collect::<Vec<_>>()
+            .into();
+    }
+    if let Some(note) = &r.options_note {
+        v["options_note"] = json!(note);
+    }
+    v
 }
 
-fn print_big(spec: &str, a: &BigAnalysis, format: PlainFormat, moves: bool) {
-    match format {
-        PlainFormat::Json => {
-            let winning: Vec<Value> = a
-                .winning_moves
-                .iter()
-                .map(|m| big_position_json(m))
-                .collect();
-            let mut v = json!({
-                "game": spec,
-                "position": big_position_json(&a.position),
-                "grundy": a.grundy.as_ref().map(big_json),
-                "outcome": a.outcome.as_str(),
-                "winning_moves": winning,
-                "method": a.method,
-            });
-            if moves {
-                v["options"] = Value::Null;
-                v["note"] = json!("too many options to list; winning moves given by the strategy");
-            }
-            print_json(&v)
-        }
-        PlainFormat::Text => {
-            println!("game:     {spec}");
-            println!("position: {}", big_position_text(&a.position));
-            match &a.grundy {
-                Some(g) => println!("grundy:   {}", abbreviate(&g.to_str_radix(10))),
-                None => println!("grundy:   unknown (no closed form; too big for brute force)"),
-            }
-            println!(
-                "outcome:  {} ({})",
-                a.outcome.as_str(),
-                if a.outcome == nimlab_engine::Outcome::P {
-                    "the player to move loses"
-                } else {
-                    "the player to move wins"
-                }
-            );
-            if !a.winning_moves.is_empty() {
-                let w: Vec<String> = a
-                    .winning_moves
-                    .iter()
-                    .map(|m| big_position_text(m))
-                    .collect();
-                println!(
-                    "winning move{}: {}",
-                    if a.all_winning_moves {
-                        "s"
-                    } else {
-                        " (one of them)"
-                    },
-                    w.join("  ")
-                );
-            }
-            println!("method:   {}", a.method);
-        }
+fn grundy_text(r: &PositionReport) -> String {
+    match &r.grundy {
+        Some(g) => abbreviate(&g.to_str_radix(10)),
+        None => "unknown (no closed form; too big for exact computation)".into(),
     }
 }
 
+fn print_value_text(spec: &str, r: &PositionReport) {
+    println!("game:     {spec}");
+    println!("position: {}", position_text(&r.position));
+    println!("grundy:   {}", grundy_text(r));
+    println!(
+        "outcome:  {} ({})",
+        r.outcome.as_str(),
+        if r.outcome == Outcome::P {
+            "the player to move loses"
+        } else {
+            "the player to move wins"
+        }
+    );
+    if !r.winning_moves.is_empty() {
+        let w: Vec<String> = r.winning_moves.iter().map(|m| position_text(m)).collect();
+        println!(
+            "winning move{}: {}",
+            match (r.all_winning_moves, w.len()) {
+                (true, 1) => "",
+                (true, _) => "s",
+                (false, _) => " (one of them)",
+            },
+            w.join("  ")
+        );
+    } else if r.outcome == Outcome::N {
+        println!("winning moves: not found by this method");
+    }
+    println!("method:   {} — {}", r.method.id, r.method.detail);
+}
+
 pub fn run_value(ctx: &Context, args: ValueArgs) -> Result<Status> {
-    let (spec, a) = match analyse_args(ctx, &args.game, &args.position, args.rules.as_deref())? {
-        (spec, Answer::Exact(a)) => (spec, a),
-        (spec, Answer::Big(b)) => {
-            print_big(&spec, &b, args.format, false);
-            return Ok(Status::Ok);
-        }
-    };
-    let winning: Vec<_> = a.winning_moves().map(|m| m.position.clone()).collect();
+    let (spec, r) = ask(ctx, &args.game, &args.position, args.rules.as_deref(), false)?;
     match args.format {
-        PlainFormat::Json => print_json(&json!({
-            "game": spec,
-            "position": a.position,
-            "grundy": a.grundy,
-            "outcome": a.outcome.as_str(),
-            "winning_moves": winning,
-        })),
-        PlainFormat::Text => {
-            println!("game:     {spec}");
-            println!("position: {}", format_position(&a.position));
-            println!("grundy:   {}", a.grundy);
-            println!(
-                "outcome:  {} ({})",
-                a.outcome.as_str(),
-                if winning.is_empty() {
-                    "the player to move loses"
-                } else {
-                    "the player to move wins"
-                }
-            );
-            if !winning.is_empty() {
-                let w: Vec<String> = winning.iter().map(|p| format_position(p)).collect();
-                println!("winning moves: {}", w.join("  "));
-            }
-        }
+        PlainFormat::Json => print_json(&report_json(&spec, &r)),
+        PlainFormat::Text => print_value_text(&spec, &r),
     }
     Ok(Status::Ok)
 }
 
 pub fn run_moves(ctx: &Context, args: MovesArgs) -> Result<Status> {
-    let (spec, a) = match analyse_args(ctx, &args.game, &args.position, args.rules.as_deref())? {
-        (spec, Answer::Exact(a)) => (spec, a),
-        (spec, Answer::Big(b)) => {
-            print_big(&spec, &b, args.format, true);
-            return Ok(Status::Ok);
-        }
-    };
+    let (spec, r) = ask(ctx, &args.game, &args.position, args.rules.as_deref(), true)?;
     match args.format {
-        PlainFormat::Json => {
-            let options: Vec<_> = a
-                .options
-                .iter()
-                .map(|m| json!({"position": m.position, "grundy": m.grundy}))
-                .collect();
-            print_json(&json!({
-                "game": spec,
-                "position": a.position,
-                "options": options,
-            }))
-        }
-        PlainFormat::Text => {
-            println!(
-                "{spec} at {} (grundy {}, {}): {} option{}",
-                format_position(&a.position),
-                a.grundy,
-                a.outcome.as_str(),
-                a.options.len(),
-                if a.options.len() == 1 { "" } else { "s" }
-            );
-            let width = a
-                .options
-                .iter()
-                .map(|m| format_position(&m.position).len())
-                .max()
-                .unwrap_or(0);
-            for m in &a.options {
+        PlainFormat::Json => print_json(&report_json(&spec, &r)),
+        PlainFormat::Text => match &r.options {
+            Some(options) => {
                 println!(
-                    "  {:width$}  grundy {}{}",
-                    format_position(&m.position),
-                    m.grundy,
-                    if m.grundy == 0 { "  ← winning" } else { "" }
+                    "{spec} at {} (grundy {}, {}): {} option{}",
+                    position_text(&r.position),
+                    grundy_text(&r),
+                    r.outcome.as_str(),
+                    options.len(),
+                    if options.len() == 1 { "" } else { "s" }
                 );
+                let width = options
+                    .iter()
+                    .map(|o| position_text(&o.position).len())
+                    .max()
+                    .unwrap_or(0);
+                for o in options {
+                    println!(
+                        "  {:width$}  grundy {}{}",
+                        position_text(&o.position),
+                        o.grundy
+                            .as_ref()
+                            .map_or("?".to_string(), |g| abbreviate(&g.to_str_radix(10))),
+                        if o.winning { "  ← winning" } else { "" }
+                    );
+                }
+                println!("method: {} — {}", r.method.id, r.method.detail);
             }
-        }
+            None => {
+                print_value_text(&spec, &r);
+                if let Some(note) = &r.options_note {
+                    println!("options:  {note}");
+                }
+            }
+        },
     }
     Ok(Status::Ok)
 }

@@ -1,0 +1,163 @@
+//! What a game can do beyond listing options: its *capabilities*.
+//!
+//! The [`crate::Game`] trait is a small core (dimension, options, legality, rank). A
+//! family that knows more — a closed form for positions of any size, a fast one-heap
+//! sequence kernel with a proven period, line moves for the two-heap kernel, a
+//! decomposition into independent components, a table kernel of its own — says so by
+//! returning a [`Capabilities`] from [`crate::Game::capabilities`]. The planner
+//! ([`crate::plan`]) reads them and picks the best method for each query; nothing in
+//! nimlab looks a family up by its name.
+//!
+//! A transform (misère, pass, sum) builds its own capabilities from its inner games',
+//! so nothing is forwarded silently: one method, [`crate::Game::capabilities`], carries
+//! them all.
+
+use crate::big::{BigAnalysis, BigPosition, BigUint};
+use crate::error::Result;
+use crate::game::Game;
+use crate::kernels::line::LineMoves;
+use crate::memory::MemoryLimit;
+use crate::periodicity::Periodicity;
+use crate::table::GrundyTable;
+use std::ops::Range;
+
+/// Answers about positions of any size from a theorem or a strategy.
+pub trait BigPositions: Send + Sync {
+    /// Value, outcome and winning moves of `pos` (coordinates of any size), or `None`
+    /// when this position is better left to exact computation (e.g. small positions of
+    /// a game whose strategy gives no Grundy value).
+    fn analyse_big(&self, pos: &[BigUint]) -> Option<Result<BigAnalysis>>;
+
+    /// The Grundy value of a position with machine-size coordinates by the closed form,
+    /// fast (used to fill tables and to value many options). `None`: no closed form
+    /// for the value (a strategy only), or not for this position.
+    fn grundy_small(&self, _pos: &[crate::game::Coord]) -> Option<u32> {
+        None
+    }
+
+    /// The options of `pos` whose Grundy value is `target`, when the game can find them
+    /// without listing every option (used for winning moves in sums). `None`: unknown.
+    fn moves_to_value(&self, _pos: &[BigUint], _target: &BigUint) -> Option<Vec<BigPosition>> {
+        None
+    }
+
+    /// Every option of `pos`, when there are few and the game can list them at any size
+    /// (e.g. a subtraction game: one per element of S). `None`: not offered.
+    fn big_options(&self, _pos: &[BigUint]) -> Option<Vec<BigPosition>> {
+        None
+    }
+}
+
+/// A one-heap game's own sequence kernel.
+pub trait SequenceKernel: Send + Sync {
+    /// G(0), …, G(len − 1) by the game's fast method.
+    fn sequence(&self, len: usize, limit: MemoryLimit) -> Result<Vec<u32>>;
+
+    /// The game's *proven* periodicity, searching heaps below `max_n` (a repeated
+    /// window for subtraction games, the Guy–Smith theorem for octal games). `None`:
+    /// the game has no proof method.
+    fn certified_periodicity(&self, max_n: u64) -> Option<Result<Periodicity>>;
+
+    /// Short name of the method, for answers ("rare/common nim-sequence").
+    fn sequence_method(&self) -> String;
+}
+
+/// A whole-table kernel of the game's own (e.g. Fibonacci Nim's G(heap, limit)).
+pub trait TableKernel: Send + Sync {
+    /// The table over the box `dims`, or `None` when the kernel does not handle that
+    /// box (the planner then uses the engine's methods).
+    fn table(&self, dims: &[usize], limit: MemoryLimit) -> Option<Result<GrundyTable>>;
+    /// Short name of the method.
+    fn table_method(&self) -> String;
+}
+
+/// Column names and rows of text.
+pub type TextTable = (Vec<String>, Vec<Vec<String>>);
+
+/// A table of the game's own strategy for people (Fibonacci Nim: n | w(n) | code).
+pub trait StrategyTable: Send + Sync {
+    /// Rows for n = 1..size−1.
+    fn strategy_table(&self, size: usize) -> Result<TextTable>;
+}
+
+/// How a position splits into independent components (a disjunctive sum), whose
+/// Grundy value is the nim-sum of the components' values (Sprague–Grundy).
+pub enum Decomposition<'a> {
+    /// Every coordinate is one heap of this same game (take-and-break games).
+    Heaps,
+    /// Coordinates `range` are a position of `game`, part after part (sums of games).
+    Parts(Vec<(&'a dyn Game, Range<usize>)>),
+}
+
+/// Everything a game offers beyond its core. Build with struct update syntax:
+/// `Capabilities { big: Some(self), ..Capabilities::none() }`.
+#[derive(Default)]
+pub struct Capabilities<'a> {
+    /// Closed form or strategy for positions of any size.
+    pub big: Option<&'a dyn BigPositions>,
+    /// Closed form or strategy of the game's *misère* play (e.g. Bouton's misère rule),
+    /// taken up by the `misere(…)` transform.
+    pub misere_big: Option<&'a dyn BigPositions>,
+    /// One-heap sequence kernel and proven periodicity.
+    pub sequence: Option<&'a dyn SequenceKernel>,
+    /// Rook and diagonal moves for the two-heap line kernel; the options listed by
+    /// [`Game::for_each_option`] must be exactly these.
+    pub line_moves: Option<LineMoves>,
+    /// Splitting a position into independent components.
+    pub decomposition: Option<Decomposition<'a>>,
+    /// A table kernel of the game's own.
+    pub table_kernel: Option<&'a dyn TableKernel>,
+    /// A strategy table for people.
+    pub strategy_table: Option<&'a dyn StrategyTable>,
+}
+
+impl Capabilities<'_> {
+    /// No capability: the engine's generic methods only.
+    pub fn none() -> Self {
+        Capabilities::default()
+    }
+
+    /// Names of the capabilities present, for `nimlab games` and tests.
+    ///
+    /// ```
+    /// use nimlab_engine::capability::Capabilities;
+    /// assert!(Capabilities::none().names().is_empty());
+    /// ```
+    pub fn names(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        if self.big.is_some() {
+            out.push("big-positions");
+        }
+        if self.misere_big.is_some() {
+            out.push("misere-big-positions");
+        }
+        if self.sequence.is_some() {
+            out.push("sequence-kernel");
+        }
+        if self.line_moves.is_some() {
+            out.push("line-moves");
+        }
+        match self.decomposition {
+            Some(Decomposition::Heaps) => out.push("heaps"),
+            Some(Decomposition::Parts(_)) => out.push("parts"),
+            None => {}
+        }
+        if self.table_kernel.is_some() {
+            out.push("table-kernel");
+        }
+        if self.strategy_table.is_some() {
+            out.push("strategy-table");
+        }
+        out
+    }
+}
+
+/// Whether every coordinate of `game`'s positions is an independent heap of the game
+/// itself ([`Decomposition::Heaps`]): the solver then values a position of several
+/// heaps as the nim-sum of its heaps' values.
+pub fn is_sum_of_heaps(game: &dyn Game) -> bool {
+    matches!(
+        game.capabilities().decomposition,
+        Some(Decomposition::Heaps)
+    )
+}

@@ -1,0 +1,837 @@
+//! The planner: every query answered by the best method the game offers.
+//!
+//! The surfaces (the `nimlab` CLI, the web explorer, the Python package) call these
+//! entry points and print what they return; none of them chooses an algorithm. Each
+//! answer says which [`Method`] produced it.
+//!
+//! | query | methods, in order of preference |
+//! |---|---|
+//! | [`value`], [`moves`] | components (nim-sum of the parts) → closed form for any size → line kernel over the position's box → sequence kernel → brute-force solver → strategy (outcome and winning move only) |
+//! | [`table`], [`sequence`] | the game's table kernel → parts' tables combined by ⊕ → sequence kernel → line kernel → closed form cell by cell → brute force |
+//! | [`periodicity`] | the game's proof (certified period) → a period observed on the sequence |
+//!
+//! ```
+//! use nimlab_engine::plan::{value, Method};
+//! use nimlab_engine::big::parse_big_position;
+//! use nimlab_engine::{Coord, Game, TableOptions};
+//! struct Heap; // one heap, take any positive number: G(n) = n
+//! impl Game for Heap {
+//!     fn spec(&self) -> String { "heap".into() }
+//!     fn dimension(&self) -> usize { 1 }
+//!     fn is_downward_closed(&self) -> bool { true }
+//!     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+//!         for u in 0..p[0] { visit(&[u]); }
+//!     }
+//! }
+//! let a = value(&Heap, &parse_big_position("7").unwrap(), &TableOptions::default()).unwrap();
+//! assert_eq!(a.grundy, Some(7u32.into()));
+//! assert_eq!(a.method.id, "brute-force");
+//! ```
+
+use crate::big::{abbreviate, to_small, BigAnalysis, BigPosition, BigUint};
+use crate::capability::{Decomposition, TextTable};
+use crate::error::{Error, Result};
+use crate::game::{format_position, Coord, Game, Outcome, Position};
+use crate::periodicity::{find_arithmetic_period, Periodicity};
+use crate::solver::Solver;
+use crate::table::{
+    cell_count, describe_box, grundy_table, line_kernel_moves, GrundyTable, TableOptions, INVALID,
+};
+use std::ops::Range;
+
+/// Largest line-kernel box (cells) a single `value` query computes when the game also
+/// has a strategy to fall back on: about five seconds of work.
+pub const EXACT_VALUE_CELLS: u64 = 1 << 28;
+/// Largest one-heap sequence a single `value` query computes.
+pub const EXACT_SEQUENCE_LEN: u64 = 1 << 26;
+/// Most options `moves` lists.
+pub const MAX_LISTED_OPTIONS: u128 = 1_000_000;
+/// Most options `moves` values one by one (closed forms without a fast small form).
+pub const MAX_EVALUATED_OPTIONS: u128 = 20_000;
+/// Default search bound for proven periods.
+pub const DEFAULT_PROOF_SEARCH: u64 = 10_000_000;
+/// Default window for observed periods.
+pub const DEFAULT_OBSERVED_WINDOW: u64 = 2000;
+
+/// How an answer was obtained: a stable `id` for programs and a `detail` for people.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Method {
+    /// One of `closed-form`, `strategy`, `components`, `line-kernel`,
+    /// `sequence-kernel`, `certified-period`, `table-kernel`, `brute-force`,
+    /// `observed-period`.
+    pub id: &'static str,
+    /// What exactly, e.g. "Bouton's theorem: the nim-sum of the heaps".
+    pub detail: String,
+}
+
+impl Method {
+    fn new(id: &'static str, detail: impl Into<String>) -> Self {
+        Method {
+            id,
+            detail: detail.into(),
+        }
+    }
+}
+
+/// One option of a position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OptionReport {
+    /// The position moved to.
+    pub position: BigPosition,
+    /// Its Grundy value, when known.
+    pub grundy: Option<BigUint>,
+    /// Whether it is a winning move (the option is a P-position).
+    pub winning: bool,
+}
+
+/// The answer about one position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PositionReport {
+    /// The position.
+    pub position: BigPosition,
+    /// Its Grundy value; `None` when only the outcome is known (a strategy).
+    pub grundy: Option<BigUint>,
+    /// P or N.
+    pub outcome: Outcome,
+    /// Winning moves (to P-positions); none from a P-position.
+    pub winning_moves: Vec<BigPosition>,
+    /// Whether `winning_moves` lists every winning move.
+    pub all_winning_moves: bool,
+    /// Every option with its value ([`moves`] only, when they can be listed).
+    pub options: Option<Vec<OptionReport>>,
+    /// Why the options are not listed, when they are not.
+    pub options_note: Option<String>,
+    /// How the answer was obtained.
+    pub method: Method,
+}
+
+impl PositionReport {
+    fn from_big(a: BigAnalysis) -> Self {
+        let id = if a.grundy.is_some() {
+            "closed-form"
+        } else {
+            "strategy"
+        };
+        PositionReport {
+            position: a.position,
+            grundy: a.grundy,
+            outcome: a.outcome,
+            winning_moves: a.winning_moves,
+            all_winning_moves: a.all_winning_moves,
+            options: None,
+            options_note: None,
+            method: Method::new(id, a.method),
+        }
+    }
+}
+
+/// Value, outcome and winning moves of `pos` (coordinates of any size).
+pub fn value(game: &dyn Game, pos: &[BigUint], opts: &TableOptions) -> Result<PositionReport> {
+    Planner::new(game, opts).report(pos, false)
+}
+
+/// As [`value`], plus every option with its value when the options are finitely many
+/// and few enough to list ([`MAX_LISTED_OPTIONS`]); otherwise `options_note` says why
+/// not.
+pub fn moves(game: &dyn Game, pos: &[BigUint], opts: &TableOptions) -> Result<PositionReport> {
+    Planner::new(game, opts).report(pos, true)
+}
+
+/// A table with the method that computed it.
+#[derive(Debug, Clone)]
+pub struct TableReport {
+    /// The values.
+    pub table: GrundyTable,
+    /// How they were computed.
+    pub method: Method,
+}
+
+/// The Grundy table of `game` over the box `dims`, by the fastest method it offers.
+pub fn table(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Result<TableReport> {
+    if dims.len() != game.dimension() {
+        return Err(Error::input(format!(
+            "{} has {} coordinates but the table box has {}",
+            game.spec(),
+            game.dimension(),
+            dims.len()
+        )));
+    }
+    let caps = game.capabilities();
+    if let Some(kernel) = caps.table_kernel {
+        if let Some(t) = kernel.table(dims, opts.memory_limit) {
+            return Ok(TableReport {
+                table: t?,
+                method: Method::new("table-kernel", kernel.table_method()),
+            });
+        }
+    }
+    if let Some(Decomposition::Parts(parts)) = &caps.decomposition {
+        return parts_table(game, parts, dims, opts);
+    }
+    if let (1, Some(kernel)) = (dims.len(), caps.sequence) {
+        check_cells(game, dims, 4, opts)?;
+        let values = kernel.sequence(dims[0], opts.memory_limit)?;
+        return Ok(TableReport {
+            table: GrundyTable::from_parts(dims.to_vec(), values)?,
+            method: Method::new("sequence-kernel", kernel.sequence_method()),
+        });
+    }
+    if line_kernel_moves(game, dims).is_some() {
+        return Ok(TableReport {
+            table: grundy_table(game, dims, opts)?,
+            method: Method::new("line-kernel", "line kernel (rook lines and diagonal band)"),
+        });
+    }
+    if let Some(big) = caps.big {
+        if let Some(t) = closed_form_table(game, big, dims, opts)? {
+            return Ok(t);
+        }
+    }
+    Ok(TableReport {
+        table: grundy_table(game, dims, opts)?,
+        method: Method::new("brute-force", "brute force: mex over the options, cell by cell"),
+    })
+}
+
+/// G(0), …, G(len − 1) of a one-coordinate game, by the fastest method it offers.
+pub fn sequence(game: &dyn Game, len: usize, opts: &TableOptions) -> Result<(Vec<u32>, Method)> {
+    if game.dimension() != 1 {
+        return Err(Error::input(format!(
+            "{} has {} coordinates; a sequence needs a one-heap game",
+            game.spec(),
+            game.dimension()
+        )));
+    }
+    let t = table(game, &[len], opts)?;
+    Ok((t.table.into_values(), t.method))
+}
+
+fn check_cells(game: &dyn Game, dims: &[usize], bytes_per_cell: u64, opts: &TableOptions) -> Result<()> {
+    let cells = cell_count(dims)?;
+    let needed = cells
+        .checked_mul(bytes_per_cell)
+        .ok_or_else(|| Error::input("table box is too large"))?;
+    opts.memory_limit
+        .check(&format!("{} for {}", describe_box(dims), game.spec()), needed)
+}
+
+/// A sum's table: each part's table over its own box, combined by ⊕.
+fn parts_table(
+    game: &dyn Game,
+    parts: &[(&dyn Game, Range<usize>)],
+    dims: &[usize],
+    opts: &TableOptions,
+) -> Result<TableReport> {
+    check_cells(game, dims, 4, opts)?;
+    let mut tables = Vec::new();
+    let mut details = Vec::new();
+    for (part, range) in parts {
+        let t = table(*part, &dims[range.clone()], opts)?;
+        details.push(format!("{}: {}", part.spec(), t.method.id));
+        tables.push((t.table, range.clone()));
+    }
+    let cells = cell_count(dims)? as usize;
+    let mut values = vec![0u32; cells];
+    // Walk the box in storage order with a carry counter per coordinate.
+    let mut pos: Position = vec![0; dims.len()];
+    for v in values.iter_mut() {
+        let mut acc = 0u32;
+        for (t, range) in &tables {
+            match t.get(&pos[range.clone()]) {
+                Some(g) if acc != INVALID => acc ^= g,
+                _ => acc = INVALID,
+            }
+        }
+        *v = acc;
+        for (c, &d) in pos.iter_mut().zip(dims) {
+            *c += 1;
+            if *c < d as Coord {
+                break;
+            }
+            *c = 0;
+        }
+    }
+    Ok(TableReport {
+        table: GrundyTable::from_parts(dims.to_vec(), values)?,
+        method: Method::new(
+            "components",
+            format!("nim-sum of the parts' tables ({})", details.join("; ")),
+        ),
+    })
+}
+
+/// A table from a closed form evaluated cell by cell, when the game offers one.
+fn closed_form_table(
+    game: &dyn Game,
+    big: &dyn crate::capability::BigPositions,
+    dims: &[usize],
+    opts: &TableOptions,
+) -> Result<Option<TableReport>> {
+    let origin = vec![0; dims.len()];
+    if cell_count(dims)? == 0 || big.grundy_small(&origin).is_none() {
+        return Ok(None);
+    }
+    check_cells(game, dims, 4, opts)?;
+    let cells = cell_count(dims)? as usize;
+    let mut values = Vec::with_capacity(cells);
+    let mut pos: Position = vec![0; dims.len()];
+    opts.progress.start(cells as u64, "cells");
+    for i in 0..cells {
+        let v = if game.position_error(&pos).is_some() {
+            INVALID
+        } else {
+            match big.grundy_small(&pos) {
+                Some(g) => g,
+                None => return Ok(None),
+            }
+        };
+        values.push(v);
+        for (c, &d) in pos.iter_mut().zip(dims) {
+            *c += 1;
+            if *c < d as Coord {
+                break;
+            }
+            *c = 0;
+        }
+        if i % (1 << 20) == (1 << 20) - 1 {
+            opts.progress.advance(1 << 20);
+        }
+    }
+    opts.progress.finish();
+    Ok(Some(TableReport {
+        table: GrundyTable::from_parts(dims.to_vec(), values)?,
+        method: Method::new("closed-form", "the game's closed form, cell by cell"),
+    }))
+}
+
+/// Preperiod and period of a one-heap game's Grundy sequence: proven when the game has
+/// a proof method, else observed on the first `up_to` values. `Ok(None)`: no period
+/// seen.
+pub fn periodicity(
+    game: &dyn Game,
+    up_to: Option<u64>,
+    opts: &TableOptions,
+) -> Result<(Option<Periodicity>, Method, u64)> {
+    if game.dimension() != 1 {
+        return Err(Error::input(format!(
+            "{} has {} coordinates; periodicity of a sequence needs a one-heap game",
+            game.spec(),
+            game.dimension()
+        )));
+    }
+    if let Some(kernel) = game.capabilities().sequence {
+        let bound = up_to.unwrap_or(DEFAULT_PROOF_SEARCH);
+        if let Some(found) = kernel.certified_periodicity(bound) {
+            let p = found?;
+            return Ok((
+                Some(p),
+                Method::new("certified-period", kernel.sequence_method()),
+                bound,
+            ));
+        }
+    }
+    let x = up_to.unwrap_or(DEFAULT_OBSERVED_WINDOW);
+    let len = usize::try_from(x).map_err(|_| Error::input("--up-to is too large"))?;
+    let (values, method) = sequence(game, len, opts)?;
+    if values.contains(&INVALID) {
+        return Err(Error::input(format!(
+            "{} has heaps below {x} that are not positions; no sequence to study",
+            game.spec()
+        )));
+    }
+    Ok((
+        find_arithmetic_period(&values, len / 3, 2),
+        Method::new(
+            "observed-period",
+            format!("observed on n < {x} ({})", method.detail),
+        ),
+        x,
+    ))
+}
+
+/// Arithmetic periods of rows `rows` of a two-coordinate game, observed on x < `up_to`.
+pub fn row_periodicity(
+    game: &dyn Game,
+    rows: (u64, u64),
+    up_to: u64,
+    opts: &TableOptions,
+) -> Result<Vec<(u64, Option<Periodicity>)>> {
+    if game.dimension() != 2 {
+        return Err(Error::input(format!(
+            "{} has {} coordinates; rows need a two-coordinate game",
+            game.spec(),
+            game.dimension()
+        )));
+    }
+    let (first, last) = rows;
+    let width = usize::try_from(up_to).map_err(|_| Error::input("--up-to is too large"))?;
+    let height = last
+        .checked_add(1)
+        .and_then(|h| usize::try_from(h).ok())
+        .ok_or_else(|| Error::input("--row is too large"))?;
+    let t = table(game, &[width, height], opts)?.table;
+    let mut out = Vec::new();
+    for y in first..=last {
+        let row = &t.values()[y as usize * width..(y as usize + 1) * width];
+        if let Some(x_bad) = row.iter().position(|&v| v == INVALID) {
+            return Err(Error::input(format!(
+                "({x_bad},{y}) is not a position of {}; rows must be all positions",
+                game.spec()
+            )));
+        }
+        out.push((y, find_arithmetic_period(row, width / 3, 2)));
+    }
+    Ok(out)
+}
+
+/// The game's own strategy table for people (`None` if it has none).
+pub fn strategy_table(game: &dyn Game, size: usize) -> Result<Option<TextTable>> {
+    match game.capabilities().strategy_table {
+        Some(t) => t.strategy_table(size).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// Where exact small-position answers come from, kept across the options of a query.
+enum Exact<'g> {
+    Line(GrundyTable),
+    Sequence(Vec<u32>),
+    Solver(Box<Solver<'g>>),
+}
+
+impl Exact<'_> {
+    fn grundy(&mut self, pos: &[Coord]) -> Result<u32> {
+        match self {
+            Exact::Line(t) => t
+                .get(pos)
+                .ok_or_else(|| Error::Contract(format!("{} lies outside the table", format_position(pos)))),
+            // A one-heap game's option of several coordinates is a sum of heaps.
+            Exact::Sequence(v) => pos.iter().try_fold(0u32, |acc, &h| {
+                v.get(h as usize)
+                    .copied()
+                    .filter(|&g| g != INVALID)
+                    .map(|g| acc ^ g)
+                    .ok_or_else(|| Error::Contract(format!("heap {h} lies outside the sequence")))
+            }),
+            Exact::Solver(s) => s.grundy(pos),
+        }
+    }
+}
+
+struct Planner<'g, 'o> {
+    game: &'g dyn Game,
+    opts: &'o TableOptions<'o>,
+}
+
+fn big_of(p: &[Coord]) -> BigPosition {
+    p.iter().map(|&c| BigUint::from(c)).collect()
+}
+
+impl<'g, 'o> Planner<'g, 'o> {
+    fn new(game: &'g dyn Game, opts: &'o TableOptions<'o>) -> Self {
+        Planner { game, opts }
+    }
+
+    fn check_dimension(&self, pos: &[BigUint]) -> Result<()> {
+        if self.game.accepts_dimension(pos.len()) {
+            return Ok(());
+        }
+        Err(Error::input(format!(
+            "position {} has {} coordinate{} but {} needs {}",
+            position_text(pos),
+            pos.len(),
+            if pos.len() == 1 { "" } else { "s" },
+            self.game.spec(),
+            self.game.dimension()
+        )))
+    }
+
+    fn report(&self, pos: &[BigUint], with_options: bool) -> Result<PositionReport> {
+        self.check_dimension(pos)?;
+        let small = to_small(pos);
+        if let Some(p) = &small {
+            self.game.check_position(p)?;
+        }
+        let caps = self.game.capabilities();
+        let mut strategy = None;
+        if let Some(big) = caps.big {
+            if let Some(a) = big.analyse_big(pos) {
+                let r = PositionReport::from_big(a?);
+                if r.grundy.is_some() {
+                    return self.with_options(r, None, with_options);
+                }
+                strategy = Some(r);
+            }
+        }
+        if strategy.is_none() {
+            if let Some(r) = self.by_components(pos, with_options)? {
+                return Ok(r);
+            }
+        }
+        let Some(p) = small else {
+            return match strategy {
+                Some(r) => self.with_options(r, None, with_options),
+                None => Err(Error::input(format!(
+                    "position {} is too big for exact computation and {} has no closed-form strategy",
+                    position_text(pos),
+                    self.game.spec()
+                ))),
+            };
+        };
+        let attempt = self
+            .exact(&p, strategy.is_some())
+            .and_then(|(mut exact, method)| {
+                let g = exact.grundy(&p)?;
+                Ok((exact, method, g))
+            });
+        let (mut exact, method, g) = match (attempt, strategy) {
+            (Ok(found), _) => found,
+            (Err(Error::TooLarge { .. } | Error::Input(_)), Some(r)) => {
+                return self.with_options(r, Some(&p), with_options)
+            }
+            (Err(e), _) => return Err(e),
+        };
+        let mut r = PositionReport {
+            position: pos.to_vec(),
+            grundy: Some(g.into()),
+            outcome: Outcome::of(g),
+            winning_moves: Vec::new(),
+            all_winning_moves: true,
+            options: None,
+            options_note: None,
+            method,
+        };
+        match self.exact_options(&p, &mut exact)? {
+            Ok(list) => {
+                r.winning_moves = list
+                    .iter()
+                    .filter(|o| o.winning)
+                    .map(|o| o.position.clone())
+                    .collect();
+                if with_options {
+                    r.options = Some(list);
+                }
+            }
+            Err(note) => {
+                r.all_winning_moves = false;
+                r.options_note = Some(note);
+            }
+        }
+        Ok(r)
+    }
+
+    /// An exact evaluator whose box covers `p` and its options.
+    fn exact(&self, p: &[Coord], has_fallback: bool) -> Result<(Exact<'g>, Method)> {
+        let game = self.game;
+        let caps = game.capabilities();
+        let big_box = || Error::input(format!("{} is too big for an exact table", format_position(p)));
+        if p.len() == 2 && game.is_downward_closed() {
+            let dims = [
+                usize::try_from(p[0].checked_add(1).ok_or_else(big_box)?).map_err(|_| big_box())?,
+                usize::try_from(p[1].checked_add(1).ok_or_else(big_box)?).map_err(|_| big_box())?,
+            ];
+            if let Some(moves) = line_kernel_moves(game, &dims) {
+                let cells = cell_count(&dims)?;
+                if has_fallback && cells > EXACT_VALUE_CELLS {
+                    return Err(Error::input("box beyond the exact-value budget"));
+                }
+                let needed = crate::kernels::line::line_table_bytes(&moves, dims[0], dims[1])?;
+                self.opts.memory_limit.check(
+                    &format!("{} for {}", describe_box(&dims), game.spec()),
+                    needed,
+                )?;
+                let t = grundy_table(game, &dims, self.opts)?;
+                return Ok((
+                    Exact::Line(t),
+                    Method::new(
+                        "line-kernel",
+                        format!("line kernel over the box {}", describe_box(&dims).trim_start_matches("table ")),
+                    ),
+                ));
+            }
+        }
+        if let (1, Some(kernel)) = (p.len(), caps.sequence) {
+            if game.dimension() == 1 && p[0] < EXACT_SEQUENCE_LEN {
+                let len = p[0] as usize + 1;
+                check_cells(game, &[len], 4, self.opts)?;
+                let values = kernel.sequence(len, self.opts.memory_limit)?;
+                return Ok((
+                    Exact::Sequence(values),
+                    Method::new("sequence-kernel", kernel.sequence_method()),
+                ));
+            }
+        }
+        Ok((
+            Exact::Solver(Box::new(Solver::with_memory_limit(game, self.opts.memory_limit))),
+            Method::new("brute-force", "brute force: memoized mex over every reachable position"),
+        ))
+    }
+
+    /// Every option of a small position with its value, or why they cannot be listed.
+    fn exact_options(
+        &self,
+        p: &[Coord],
+        exact: &mut Exact<'g>,
+    ) -> Result<std::result::Result<Vec<OptionReport>, String>> {
+        let options = match self.small_options(p) {
+            Ok(o) => o,
+            Err(note) => return Ok(Err(note)),
+        };
+        let mut out = Vec::with_capacity(options.len());
+        for o in options {
+            let g = exact.grundy(&o)?;
+            out.push(OptionReport {
+                position: big_of(&o),
+                grundy: Some(g.into()),
+                winning: g == 0,
+            });
+        }
+        Ok(Ok(out))
+    }
+
+    /// The distinct options of a small position, if there are few enough to list.
+    fn small_options(&self, p: &[Coord]) -> std::result::Result<Vec<Position>, String> {
+        let bound = self
+            .game
+            .max_options(p)
+            .unwrap_or_else(|| self.game.rank(p).saturating_mul(2).saturating_add(64));
+        if bound > MAX_LISTED_OPTIONS * 4 {
+            return Err(format!(
+                "not listed: up to about {bound} options (the limit is {MAX_LISTED_OPTIONS})"
+            ));
+        }
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut list = Vec::new();
+        let heaps = crate::capability::is_sum_of_heaps(self.game);
+        self.game.for_each_option(p, &mut |o| {
+            let mut o = o.to_vec();
+            if heaps {
+                // Heaps are a multiset: one canonical order per option.
+                o.sort_unstable();
+            }
+            if (list.len() as u128) < MAX_LISTED_OPTIONS && seen.insert(o.clone()) {
+                list.push(o);
+            }
+        });
+        if list.len() as u128 >= MAX_LISTED_OPTIONS {
+            return Err(format!(
+                "not listed: more than {MAX_LISTED_OPTIONS} options"
+            ));
+        }
+        Ok(list)
+    }
+
+    /// Adds the option list to an answer from a closed form or strategy.
+    fn with_options(
+        &self,
+        mut r: PositionReport,
+        small: Option<&[Coord]>,
+        with_options: bool,
+    ) -> Result<PositionReport> {
+        if !with_options {
+            return Ok(r);
+        }
+        let caps = self.game.capabilities();
+        let listed: std::result::Result<Vec<BigPosition>, String> =
+            match (small.map(|p| p.to_vec()).or_else(|| to_small(&r.position)), caps.big) {
+                (Some(p), _) => self
+                    .small_options(&p)
+                    .map(|l| l.iter().map(|o| big_of(o)).collect()),
+                (None, Some(big)) => big.big_options(&r.position).ok_or_else(|| {
+                    "not listed: the position has coordinates beyond 2^64 (the options are too many to list)"
+                        .to_string()
+                }),
+                (None, None) => Err("not listed: the position is too big".into()),
+            };
+        match listed {
+            Ok(list) => {
+                let mut out = Vec::with_capacity(list.len());
+                let quick = caps.big.filter(|b| {
+                    to_small(&r.position).is_some_and(|p| b.grundy_small(&p).is_some())
+                });
+                if quick.is_none() && list.len() as u128 > MAX_EVALUATED_OPTIONS {
+                    r.options_note = Some(format!(
+                        "not listed: {} options, each needing its own evaluation (the limit is {MAX_EVALUATED_OPTIONS})",
+                        list.len()
+                    ));
+                    return Ok(r);
+                }
+                for o in list {
+                    if let Some(g) = quick.and_then(|b| to_small(&o).and_then(|p| b.grundy_small(&p))) {
+                        out.push(OptionReport {
+                            position: o,
+                            grundy: Some(g.into()),
+                            winning: g == 0,
+                        });
+                        continue;
+                    }
+                    // Each option by the same planner, without its own options.
+                    let a = self.report(&o, false);
+                    let (g, outcome) = match a {
+                        Ok(a) => (a.grundy, Some(a.outcome)),
+                        Err(_) => (None, None),
+                    };
+                    out.push(OptionReport {
+                        position: o,
+                        grundy: g,
+                        winning: outcome == Some(Outcome::P),
+                    });
+                }
+                r.options = Some(out);
+            }
+            Err(note) => r.options_note = Some(note),
+        }
+        Ok(r)
+    }
+
+    /// Splits `pos` into its components (when the game decomposes and there are
+    /// several) and answers from the parts.
+    fn by_components(&self, pos: &[BigUint], with_options: bool) -> Result<Option<PositionReport>> {
+        let caps = self.game.capabilities();
+        let parts: Vec<(&dyn Game, Range<usize>)> = match &caps.decomposition {
+            Some(Decomposition::Parts(parts)) if parts.len() > 1 => parts.clone(),
+            Some(Decomposition::Heaps) if pos.len() > 1 => {
+                (0..pos.len()).map(|i| (self.game, i..i + 1)).collect()
+            }
+            _ => return Ok(None),
+        };
+        if parts.last().map(|(_, r)| r.end) != Some(pos.len()) {
+            return Ok(None); // a position of another shape: leave it to the game
+        }
+        let mut reports = Vec::new();
+        for (g, r) in &parts {
+            reports.push(Planner::new(*g, self.opts).report(&pos[r.clone()], false)?);
+        }
+        let methods: Vec<String> = parts
+            .iter()
+            .zip(&reports)
+            .map(|((g, r), a)| {
+                format!("{} at {}: {}", g.spec(), position_text(&pos[r.clone()]), a.method.id)
+            })
+            .collect();
+        let method = Method::new(
+            "components",
+            format!("nim-sum of the components' values ({})", methods.join("; ")),
+        );
+        let splice = |i: usize, part_move: &[BigUint]| -> BigPosition {
+            let r = &parts[i].1;
+            let mut next: BigPosition = pos[..r.start].to_vec();
+            next.extend_from_slice(part_move);
+            next.extend_from_slice(&pos[r.end..]);
+            if next.is_empty() {
+                next.push(BigUint::default());
+            }
+            next
+        };
+        let unknown: Vec<usize> = (0..reports.len())
+            .filter(|&i| reports[i].grundy.is_none())
+            .collect();
+        let known_sum = reports
+            .iter()
+            .filter_map(|a| a.grundy.as_ref())
+            .fold(BigUint::default(), |acc, g| acc ^ g);
+        let mut report = match unknown.as_slice() {
+            [] => {
+                let total = known_sum;
+                let mut winning = Vec::new();
+                let mut all = true;
+                if total != BigUint::default() {
+                    for (i, a) in reports.iter().enumerate() {
+                        let g = a.grundy.as_ref().expect("known");
+                        let target = g ^ &total;
+                        if &target >= g {
+                            continue;
+                        }
+                        let r = parts[i].1.clone();
+                        match Planner::new(parts[i].0, self.opts).moves_to_value(&pos[r], &target) {
+                            Some(list) => winning.extend(list.iter().map(|m| splice(i, m))),
+                            None => all = false,
+                        }
+                    }
+                }
+                PositionReport {
+                    position: pos.to_vec(),
+                    outcome: if total == BigUint::default() { Outcome::P } else { Outcome::N },
+                    grundy: Some(total),
+                    winning_moves: winning,
+                    all_winning_moves: all,
+                    options: None,
+                    options_note: None,
+                    method,
+                }
+            }
+            [i] if known_sum == BigUint::default() => {
+                // The others sum to 0: the outcome is that component's.
+                let a = &reports[*i];
+                PositionReport {
+                    position: pos.to_vec(),
+                    grundy: None,
+                    outcome: a.outcome,
+                    winning_moves: a.winning_moves.iter().map(|m| splice(*i, m)).collect(),
+                    all_winning_moves: false,
+                    options: None,
+                    options_note: None,
+                    method,
+                }
+            }
+            _ => {
+                let i = unknown[0];
+                return Err(Error::input(format!(
+                    "cannot value {} at {}: component {} ({}) has no known Grundy value at this size",
+                    self.game.spec(),
+                    position_text(pos),
+                    i + 1,
+                    parts[i].0.spec()
+                )));
+            }
+        };
+        if matches!(caps.decomposition, Some(Decomposition::Heaps)) {
+            // Heaps form a multiset: one canonical order per move.
+            for m in report.winning_moves.iter_mut() {
+                m.sort();
+            }
+            report.winning_moves.sort();
+            report.winning_moves.dedup();
+        }
+        if with_options {
+            report = self.with_options(report, None, true)?;
+            if let Some(list) = &report.options {
+                // Winning moves from the full option list when it could be made.
+                if report.grundy.is_some() {
+                    report.winning_moves = list
+                        .iter()
+                        .filter(|o| o.winning)
+                        .map(|o| o.position.clone())
+                        .collect();
+                    report.all_winning_moves = true;
+                }
+            }
+        }
+        Ok(Some(report))
+    }
+
+    /// Options of `pos` whose value is `target`, when they can be found.
+    fn moves_to_value(&self, pos: &[BigUint], target: &BigUint) -> Option<Vec<BigPosition>> {
+        let caps = self.game.capabilities();
+        if let Some(found) = caps.big.and_then(|b| b.moves_to_value(pos, target)) {
+            return Some(found);
+        }
+        let r = self.report(pos, true).ok()?;
+        let options = r.options?;
+        Some(
+            options
+                .into_iter()
+                .filter(|o| o.grundy.as_ref() == Some(target))
+                .map(|o| o.position)
+                .collect(),
+        )
+    }
+}
+
+/// `3,5` with long numbers shortened.
+pub fn position_text(pos: &[BigUint]) -> String {
+    pos.iter()
+        .map(|c| abbreviate(&c.to_str_radix(10)))
+        .collect::<Vec<_>>()
+        .join(",")
+}
