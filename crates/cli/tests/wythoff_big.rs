@@ -104,11 +104,22 @@ fn small_positions_still_get_the_grundy_value() {
         .grundy(&[100, 127])
         .unwrap();
     assert_eq!(v["grundy"], g);
-    // From 128 on the strategy answers, without a Grundy value.
+    // Beyond the solver's old reach the planner still gives the exact value (line
+    // kernel over the position's box) …
     let v = json(&nimlab(&[
         "value", "wythoff", "100", "128", "--format", "json",
     ]));
+    let g = nimlab_engine::Solver::new(&nimlab_games::wythoff::Wythoff)
+        .grundy(&[100, 128])
+        .unwrap();
+    assert_eq!(v["grundy"], g);
+    assert_eq!(v["method"], "line-kernel");
+    // … and beyond the exact-value budget the Zeckendorf strategy, without a value.
+    let v = json(&nimlab(&[
+        "value", "wythoff", "100000", "100000000", "--format", "json",
+    ]));
     assert_eq!(v["grundy"], Value::Null);
+    assert_eq!(v["method"], "strategy");
 }
 
 #[test]

@@ -3,6 +3,7 @@
 //!
 //! Run: `cargo bench -p nimlab-games --bench wythoff_big`
 
+use nimlab_engine::capability::BigPositions;
 use nimlab_engine::big::BigUint;
 use nimlab_engine::zeckendorf::{fib, trailing_zeros, up, zeck_indices, zeck_low};
 use nimlab_engine::Game;

@@ -136,7 +136,7 @@ impl BigPositions for FibonacciNim {
 /// Heaps up to which `value` and `moves` use the generic solver (all options listed).
 pub const BRUTE_FORCE_UP_TO: u64 = 200;
 
-/// Heaps up to which [`Game::analyse_big`] also gives the exact Grundy value (from
+/// Heaps up to which [`BigPositions::analyse_big`] also gives the exact Grundy value (from
 /// [`grundy_rows`]); beyond, the outcome and a winning move come from the code alone.
 pub const EXACT_GRUNDY_UP_TO: u64 = 2048;
 

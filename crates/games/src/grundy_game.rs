@@ -93,6 +93,7 @@ mod tests {
 
     #[test]
     fn no_period_is_claimed() {
+        use nimlab_engine::capability::SequenceKernel;
         assert!(grundy_game().certified_periodicity(1 << 12).is_none());
     }
 }

@@ -80,8 +80,9 @@ pub struct Bouton;
 /// use nimlab_engine::capability::BigPositions;
 /// use nimlab_engine::big::parse_big_position;
 /// use nimlab_games::nim::BoutonMisere;
+/// // Leave an odd number of heaps of one stone.
 /// let a = BoutonMisere.analyse_big(&parse_big_position("1,1,5").unwrap()).unwrap().unwrap();
-/// assert_eq!(a.winning_moves, parse_big_position("1,1,0").map(|p| vec![p]).unwrap());
+/// assert_eq!(a.winning_moves, parse_big_position("1,1,1").map(|p| vec![p]).unwrap());
 /// ```
 pub struct BoutonMisere;
 

@@ -563,7 +563,7 @@ mod tests {
     #[test]
     fn the_periodicity_hook_reaches_through_the_catalog() {
         let g = crate::parse_game("octal(code=0.77)").unwrap();
-        let per = g.certified_periodicity(1 << 12).unwrap().unwrap();
+        let per = g.capabilities().sequence.unwrap().certified_periodicity(1 << 12).unwrap().unwrap();
         assert_eq!((per.preperiod, per.period), (71, 12));
         assert!(per.proof.as_ref().unwrap().contains("Guy–Smith"));
         // The certified block against the naive mex far past the certificate.
@@ -572,7 +572,12 @@ mod tests {
             assert_eq!(per.value_at(n as u128), Some(v as u128), "n = {n}");
         }
         let grundy = crate::parse_game("grundy-game").unwrap();
-        assert!(grundy.certified_periodicity(1 << 12).is_none());
+        assert!(grundy
+            .capabilities()
+            .sequence
+            .unwrap()
+            .certified_periodicity(1 << 12)
+            .is_none());
     }
 
     fn g_naive(code: &str, len: usize) -> Vec<u32> {

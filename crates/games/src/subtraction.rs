@@ -6,7 +6,7 @@
 //! map. The first window that repeats, W(a) = W(a + p), therefore *proves* that G has
 //! preperiod a and period p (both least). [`certify_period`] finds it with a rolling
 //! hash (every hit is confirmed by comparing the windows), which gives exact values for
-//! any heap, however big ([`Game::analyse_big`]), a fast sequence generator
+//! any heap, however big ([`BigPositions::analyse_big`]), a fast sequence generator
 //! ([`grundy_sequence_u8`]) and a parallel sweep over families of sets ([`sweep`]).
 
 use crate::{format_set, Args, Family, Param};
@@ -19,7 +19,7 @@ use nimlab_engine::{Coord, Error, Game, Outcome, Result, Theorem};
 use rayon::prelude::*;
 use std::sync::OnceLock;
 
-/// How far [`Game::analyse_big`] and the generators search for the repeating window.
+/// How far [`BigPositions::analyse_big`] and the generators search for the repeating window.
 pub const DEFAULT_SEARCH_LIMIT: u64 = 10_000_000;
 
 /// The subtraction game with set `s` (sorted, positive, non-empty).

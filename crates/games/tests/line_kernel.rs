@@ -7,7 +7,7 @@ use nimlab_games::parse_game;
 fn agree(spec: &str, dims: [usize; 2]) {
     let game = parse_game(spec).unwrap();
     assert!(
-        game.line_moves().is_some(),
+        game.capabilities().line_moves.is_some(),
         "{spec} should declare line moves"
     );
     let opts = TableOptions::default();

@@ -158,10 +158,10 @@ fn print_value_text(spec: &str, r: &PositionReport) {
         let w: Vec<String> = r.winning_moves.iter().map(|m| position_text(m)).collect();
         println!(
             "winning move{}: {}",
-            match (r.all_winning_moves, w.len()) {
-                (true, 1) => "",
-                (true, _) => "s",
-                (false, _) => " (one of them)",
+            if r.all_winning_moves {
+                "s"
+            } else {
+                " (one of them)"
             },
             w.join("  ")
         );
