@@ -56,7 +56,7 @@ pub trait Game: Send + Sync {
     }
 
     /// A measure that every move strictly lowers. Default: the sum of coordinates,
-    /// right for every take-away game (SPEC §3).
+    /// right for every take-away game (docs/theory.md §3).
     fn rank(&self, pos: &[Coord]) -> u128 {
         pos.iter().map(|&c| c as u128).sum()
     }

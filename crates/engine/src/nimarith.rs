@@ -1,10 +1,10 @@
-//! Nim arithmetic of the seeds (SPEC §3, §4): the nim sum ⊕, Flanigan's base-b nim sum
+//! Nim arithmetic of docs/theory.md §3 and §4: the nim sum ⊕, Flanigan's base-b nim sum
 //! σ^b, Fraenkel–Lorberbom's σ^[b], mixed-radix sums ⊕_β / σ^β, and the n-nim sum of
 //! n-player Nim.
 
 use crate::error::{Error, Result};
 
-/// The nim sum x⁰ ⊕ x¹ ⊕ … (bitwise XOR), σ² of SPEC §3.
+/// The nim sum x⁰ ⊕ x¹ ⊕ … (bitwise XOR), σ² of docs/theory.md §3.
 ///
 /// ```
 /// use nimlab_engine::nimarith::nim_sum;
@@ -75,7 +75,7 @@ pub fn nimhoff(b: u64, xs: &[u64]) -> Result<u64> {
 /// let beta = MixedRadix::new(vec![60, 24, 7]).unwrap();
 /// assert_eq!(beta.digits(1000), vec![40, 16]);
 /// assert_eq!(beta.digits(2000), vec![20, 9, 1]);
-/// // Example 4.1 of SPEC §3
+/// // Example 4.1 of docs/theory.md §3
 /// assert_eq!(beta.sigma(&[1000, 2000]).unwrap(), 1500);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -155,7 +155,7 @@ impl MixedRadix {
     }
 }
 
-/// The n-nim sum of n-player Nim (SPEC §4): add each binary column of the heaps as an
+/// The n-nim sum of n-player Nim (docs/theory.md §4): add each binary column of the heaps as an
 /// ordinary integer, reduce it mod `n`, and read the digits in base `n`.
 ///
 /// ```

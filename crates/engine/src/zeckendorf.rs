@@ -1,8 +1,9 @@
-//! Zeckendorf (Fibonacci) representation of natural numbers of any size (SPEC §2).
+//! Zeckendorf (Fibonacci) representation of natural numbers of any size (docs/theory.md §2).
 //!
-//! The Fibonacci numbers are SPEC's `f1 = 1, f2 = 2, f3 = 3, f4 = 5, …` (so `f_k` is the
-//! standard `F_{k+1}`). Every `n ≥ 1` is a unique sum of non-adjacent ones; its *code*
-//! `φ(n)` is that sum as a bit string, highest term first (`φ(31) = 1010010`).
+//! The Fibonacci numbers are those of docs/theory.md §2, `f1 = 1, f2 = 2, f3 = 3,
+//! f4 = 5, …` (so `f_k` is the standard `F_{k+1}`). Every `n ≥ 1` is a unique sum of
+//! non-adjacent ones; its *code* `φ(n)` is that sum as a bit string, highest term first
+//! (`φ(31) = 1010010`).
 //!
 //! * [`up`] appends a 0 to the code, [`down`] removes the last digit;
 //! * [`trailing_zeros`] counts the zeros after the last 1; `n` is *even-zero* or
@@ -47,8 +48,8 @@ use num_traits::{One, ToPrimitive, Zero};
 use std::cmp::Ordering;
 use std::sync::Mutex;
 
-/// SPEC's Fibonacci number `f_k` (`f1 = 1, f2 = 2, f3 = 3, f4 = 5, …`; `f0 = 1` by the
-/// same recurrence), by fast doubling.
+/// The Fibonacci number `f_k` of docs/theory.md §2 (`f1 = 1, f2 = 2, f3 = 3, f4 = 5, …`;
+/// `f0 = 1` by the same recurrence), by fast doubling.
 ///
 /// ```
 /// use nimlab_engine::zeckendorf::fib;

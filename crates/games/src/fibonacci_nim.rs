@@ -1,4 +1,4 @@
-//! The multiplier family of take-away games (SPEC §2, Games II and III): one heap; the
+//! The multiplier family of take-away games (docs/theory.md §2, Games II and III): one heap; the
 //! first move takes 1 ≤ t < n (not the whole heap); afterwards a player may take
 //! 1 ≤ t ≤ k × (the previous take). k = 1 is Game II, k = 2 is Game III (Fibonacci Nim).
 //!
@@ -712,7 +712,8 @@ fn theorems() -> Vec<Theorem> {
             "Game II (k = 1): w(n) is the lowest set bit of n; (n, L) is an N-position iff \
              L ≥ w(n), winning by taking w(n); from the start, n is a P-position iff n is a \
              power of two",
-            "001_8ec63898d35ad5c0.txt (Game II)",
+            "\"Winning strategies for take-away games\" (in Japanese; author and year not \
+             stated), Game II [Take-away]",
             |ctx| {
                 let v = check_strategy(1, ctx, |n| n & n.wrapping_neg(), "the lowest set bit")?;
                 let starts = check_starts(1, ctx, |n| n.is_power_of_two())?;
@@ -727,7 +728,9 @@ fn theorems() -> Vec<Theorem> {
             "Game III (k = 2, Fibonacci Nim): w(n) = ℓ(n), the smallest Fibonacci number in \
              n's Zeckendorf representation; (n, L) is an N-position iff L ≥ ℓ(n); from the \
              start, n is a P-position iff n is a Fibonacci number",
-            "001_8ec63898d35ad5c0.txt (Game III)",
+            "\"Winning strategies for take-away games\" (in Japanese; author and year not \
+             stated), Game III [Take-away]; M. J. Whinihan, Fibonacci Nim, Fibonacci Quart. 1 \
+             (1963)",
             |ctx| {
                 let h = schwenk(2, ctx.size.max(8) as u64);
                 let v = check_strategy(2, ctx, |n| greedy_smallest(n, &h), "ℓ(n)")?;
@@ -743,8 +746,9 @@ fn theorems() -> Vec<Theorem> {
             "Any k ≥ 1 (Schwenk): with H₁ = 1, H_{j+1} = H_j + H_m (m least with k·H_m ≥ H_j), \
              w(n) is the smallest term of n's greedy H-representation; (n, L) is an \
              N-position iff L ≥ w(n); from the start, n is a P-position iff n is some H_j",
-            "001_8ec63898d35ad5c0.txt (Game III, the remark on any multiplier); \
-             A. J. Schwenk, Take-away games, Fibonacci Quart. 8 (1970)",
+            "\"Winning strategies for take-away games\" (in Japanese; author and year not \
+             stated), Game III, the remark on any multiplier [Take-away]; A. J. Schwenk, \
+             Take-away games, Fibonacci Quart. 8 (1970)",
             |ctx| {
                 let mut parts = Vec::new();
                 for k in 1..=7u64 {
@@ -794,7 +798,8 @@ pub static FAMILY: Family = Family {
         help: "the multiplier: a move may take up to k times the previous take",
     }],
     position_syntax: "n (the start: n stones, the first move takes < n) or heap,limit (the most the mover may take); any size",
-    seed: "001_8ec63898d35ad5c0.txt (Games II and III)",
+    seed: "\"Winning strategies for take-away games\" (in Japanese; author and year not \
+         stated), Games II and III [Take-away]",
     build,
     theorems,
 };

@@ -76,7 +76,8 @@ pub static FAMILY: Family = Family {
     summary: "Grundy's game: split one heap into two unequal non-empty heaps",
     params: &[],
     position_syntax: "n (one heap) or n1,n2,… (a sum of heaps; value = nim-sum)",
-    seed: "Grundy 1939; Winning Ways ch. 4",
+    seed: "P. M. Grundy, Mathematics and games, Eureka 2 (1939); E. R. Berlekamp, J. H. \
+         Conway, R. K. Guy, Winning Ways (1982), ch. 4",
     build,
     theorems,
 };

@@ -19,7 +19,8 @@ pub static FAMILY: Family = Family {
         help: "the game played in misère form, e.g. misere(nim(heaps=3))",
     }],
     position_syntax: "as the inner game",
-    seed: "003_68e84635783b396c.txt (n = 2, 2-retreat type)",
+    seed: "M. Kano, \"Take-away games played by n players\" (in Japanese, year uncertain), the \
+         case n = 2 of the 2-retreat type [Kano]",
     build,
     theorems: Vec::<Theorem>::new,
 };

@@ -192,7 +192,9 @@ fn theorems() -> Vec<Theorem> {
     vec![Theorem::new(
         "nim.bouton",
         "Bouton: the Grundy value of Nim is the nim sum x0 ⊕ x1 ⊕ … of the heaps",
-        "002_bbbe53d9a00a07ab.txt (§3, σ²); Bouton 1901",
+        "C. L. Bouton, Nim, a game with a complete mathematical theory, Ann. of Math. 3 \
+         (1901); Y. Irie, \"Take-away games with the same Sprague–Grundy function as Nim\" (in \
+         Japanese, year uncertain), §3 (σ²) [Irie]",
         |ctx| {
             let parts = (1..=3)
                 .map(|m| {
@@ -217,7 +219,9 @@ pub static FAMILY: Family = Family {
         help: "number of heaps of a table (positions may have any number)",
     }],
     position_syntax: "h1,h2,… (one heap size each; any number of heaps)",
-    seed: "002_bbbe53d9a00a07ab.txt (§3), 004_34d05529c8327a07.txt",
+    seed: "C. L. Bouton, Ann. of Math. 3 (1901); Y. Irie, \"Take-away games with the same \
+         Sprague–Grundy function as Nim\" (in Japanese, year uncertain), §3 [Irie]; \
+         rectangular chocolate bars [Chocolate]",
     build,
     theorems,
 };

@@ -506,7 +506,8 @@ pub static FAMILY: Family = Family {
         },
     ],
     position_syntax: "n (one heap) or n1,n2,… (a sum of heaps; value = nim-sum)",
-    seed: "Guy & Smith 1956; Winning Ways ch. 4",
+    seed: "R. K. Guy, C. A. B. Smith, The G-values of various games, Proc. Cambridge Philos. \
+         Soc. 52 (1956); E. R. Berlekamp, J. H. Conway, R. K. Guy, Winning Ways (1982), ch. 4",
     build,
     theorems,
 };

@@ -21,7 +21,8 @@ pub static FAMILY: Family = Family {
     }],
     position_syntax: "the inner game's position, then 1 if the pass is still available \
                       else 0 (e.g. 3,5,1)",
-    seed: "000_3e0709665af8f776.txt (future work: Ryuoh Nim with a pass)",
+    seed: "Y. Tokuni, \"Ryuoh Nim: a variant of Wythoff Nim\" (in Japanese, year uncertain), \
+         §1.4, future work: Ryuoh Nim with a pass [Tokuni]",
     build,
     theorems: Vec::<Theorem>::new,
 };

@@ -1,6 +1,6 @@
-//! Games defined in a rules file (TOML): take-away games Γ(P, C) of SPEC §3 written with
-//! the formula language. The engine sees an ordinary [`Game`]; it never knows the game
-//! came from a file.
+//! Games defined in a rules file (TOML): take-away games Γ(P, C) (docs/theory.md §3)
+//! written with the formula language. The engine sees an ordinary [`Game`]; it never
+//! knows the game came from a file.
 //!
 //! ```toml
 //! name = "ryuoh-3"
@@ -19,7 +19,7 @@
 //! A move C = (c0, c1, …) goes from X to X − C. It must keep every coordinate ≥ 0, have
 //! Σcᵢ > 0 (so every play ends), land in P, and satisfy the move predicate, which may
 //! use the coordinates of X as well as c0, c1, …. Components are ≥ 0 unless
-//! `take_and_put = true` (then a move may also *add* to some heaps, SPEC §3).
+//! `take_and_put = true` (then a move may also *add* to some heaps, docs/theory.md §3).
 //! A move predicate that fails to evaluate (overflow, division by zero) at some C is
 //! taken as false there.
 
@@ -521,7 +521,8 @@ pub static FAMILY: Family = Family {
         help: "see examples/ryuoh.toml; the same as --rules FILE",
     }],
     position_syntax: "one natural number per coordinate of the file",
-    seed: "002_bbbe53d9a00a07ab.txt (take-away games Γ(P, C))",
+    seed: "Y. Irie, \"Take-away games with the same Sprague–Grundy function as Nim\" (in \
+         Japanese, year uncertain), take-away games Γ(P, C) [Irie]",
     build,
     theorems,
 };

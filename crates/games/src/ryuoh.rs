@@ -1,4 +1,4 @@
-//! Generalized Ryuoh Nim (SPEC §1): a shogi dragon king moving toward (0,0). Rook moves
+//! Generalized Ryuoh Nim (docs/theory.md §1): a shogi dragon king moving toward (0,0). Rook moves
 //! along a row or column, plus diagonal steps (x−s, y−t) with s, t ≥ 1 and s + t ≤ p − 1.
 //! p = 3 is Ryuoh Nim itself; p = 1, 2 are two-heap Nim.
 
@@ -198,7 +198,8 @@ fn theorems() -> Vec<Theorem> {
         "ryuoh.thm-3.1",
         "Theorem 3.1: G(x, y) = ((x + y) mod p) + p·(⌊x/p⌋ ⊕ ⌊y/p⌋) (= σ^[p](x, y)); \
          the P-positions are its zeros",
-        "000_3e0709665af8f776.txt (Theorem 3.1, Tables 1–4)",
+        "Y. Tokuni, \"Ryuoh Nim: a variant of Wythoff Nim\" (in Japanese, year uncertain), \
+         Theorem 3.1, Tables 1–4 [Tokuni]",
         |ctx| {
             let parts = (1..=8u64)
                 .map(|p| {
@@ -224,7 +225,8 @@ pub static FAMILY: Family = Family {
         help: "diagonal steps (s,t) with s,t ≥ 1 and s+t ≤ p−1; p = 3 is Ryuoh Nim",
     }],
     position_syntax: "x,y (column, row; two heaps)",
-    seed: "000_3e0709665af8f776.txt",
+    seed: "Y. Tokuni, \"Ryuoh Nim: a variant of Wythoff Nim\" (in Japanese, year uncertain), \
+         Theorem 3.1 [Tokuni]",
     build,
     theorems,
 };

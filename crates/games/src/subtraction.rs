@@ -572,7 +572,8 @@ fn theorems() -> Vec<Theorem> {
             "subtraction.game-i",
             "Game I (take 1, 2 or 3): n is a P-position iff n ≡ 0 (mod 4); more generally for \
              S = {1,…,k}, iff n ≡ 0 (mod k+1)",
-            "001_8ec63898d35ad5c0.txt (Game I)",
+            "\"Winning strategies for take-away games\" (in Japanese; author and year not \
+             stated), Game I [Take-away]",
             |ctx| {
                 let n = (ctx.size * ctx.size).max(1000);
                 let parts = (1..=6)
@@ -589,7 +590,8 @@ fn theorems() -> Vec<Theorem> {
             "subtraction.window-period",
             "For a finite S, if the max(S) values from n = a repeat from n = a + p, then \
              G(n + p) = G(n) for every n ≥ a (the certified period is the true one)",
-            "SPEC §2 (Game I, generalization); Berlekamp–Conway–Guy, Winning Ways ch. 4",
+            "E. R. Berlekamp, J. H. Conway, R. K. Guy, Winning Ways (1982), ch. 4 (subtraction \
+             games); cf. [Take-away], Game I",
             |ctx| {
                 // Every set with max ≤ 8 (and a few wider ones): the period found from the
                 // repeated window must agree with the plain mex loop far beyond it.
@@ -638,7 +640,8 @@ pub static FAMILY: Family = Family {
         help: "the subtraction set",
     }],
     position_syntax: "n (the heap size, any size)",
-    seed: "001_8ec63898d35ad5c0.txt (Game I)",
+    seed: "\"Winning strategies for take-away games\" (in Japanese; author and year not \
+         stated), Game I [Take-away]",
     build,
     theorems,
 };

@@ -22,7 +22,8 @@ fn theorems() -> Vec<Theorem> {
     vec![Theorem::new(
         "sum.sprague-grundy",
         "Sprague–Grundy: the value of a disjunctive sum is the nim sum of the parts' values",
-        "SPEC conventions; Sprague 1935, Grundy 1939",
+        "R. P. Sprague, Über mathematische Kampfspiele, Tôhoku Math. J. 41 (1935); P. M. \
+         Grundy, Mathematics and games, Eureka 2 (1939)",
         |ctx| {
             let n = ctx.size.min(24);
             let mut parts = Vec::new();
@@ -69,7 +70,8 @@ pub static FAMILY: Family = Family {
         part("g8", None),
     ],
     position_syntax: "the parts' positions one after another (sum(wythoff,nim): x,y,h1,h2)",
-    seed: "SPEC conventions (sum of games)",
+    seed: "R. P. Sprague, Tôhoku Math. J. 41 (1935); P. M. Grundy, Eureka 2 (1939): the sum of \
+         games",
     build,
     theorems,
 };

@@ -1,4 +1,4 @@
-//! Wythoff's game (SPEC §2, Game IV): two heaps; take any number from one heap, or the
+//! Wythoff's game (docs/theory.md §2, Game IV): two heaps; take any number from one heap, or the
 //! same number from both.
 
 pub mod strategy;
@@ -112,7 +112,7 @@ impl Game for AWythoff {
     }
 }
 
-/// The P-positions {p_n, q_n} with p_n < `bound`, by the mex construction of SPEC §2:
+/// The P-positions {p_n, q_n} with p_n < `bound`, by the mex construction of docs/theory.md §2:
 /// p_0 = q_0 = 0, p_n = least positive integer not among p_1..p_{n−1}, q_1..q_{n−1},
 /// q_n = p_n + n.
 ///
@@ -152,7 +152,9 @@ fn theorems() -> Vec<Theorem> {
         "wythoff.p-positions",
         "The P-positions of Wythoff's game are {p_n, p_n + n}, p_n the least positive \
          integer not used by earlier pairs",
-        "001_8ec63898d35ad5c0.txt (Game IV)",
+        "\"Winning strategies for take-away games\" (in Japanese; author and year not stated), \
+         Game IV [Take-away]; W. A. Wythoff, A modification of the game of Nim, Nieuw Arch. \
+         Wisk. 7 (1907)",
         |ctx| {
             let n = ctx.size;
             let mut is_p = vec![false; n * n];
@@ -183,7 +185,9 @@ pub static FAMILY: Family = Family {
         help: "Fraenkel's a-Wythoff: take (s,t) from both heaps with |s−t| < a; a = 1 is Wythoff",
     }],
     position_syntax: "x,y (two heaps)",
-    seed: "001_8ec63898d35ad5c0.txt (Game IV)",
+    seed: "\"Winning strategies for take-away games\" (in Japanese; author and year not \
+         stated), Game IV [Take-away]; W. A. Wythoff, A modification of the game of Nim, Nieuw \
+         Arch. Wisk. 7 (1907)",
     build,
     theorems,
 };

@@ -1,5 +1,5 @@
-//! Wythoff's game for heaps of any size: the Zeckendorf strategy of SPEC §2 (Game IV, with
-//! its erratum) and the Zeckendorf theorems about the P-positions {p_n, q_n}.
+//! Wythoff's game for heaps of any size: the Zeckendorf strategy (docs/theory.md §2,
+//! Game IV, with its erratum) and the Zeckendorf theorems about the P-positions {p_n, q_n}.
 
 use super::{pairs_by_mex, Wythoff};
 use nimlab_engine::big::{BigAnalysis, BigUint};
@@ -14,7 +14,7 @@ use num_traits::Zero;
 /// Grundy value in about 0.1 s at 127,127; at 255,255 it already needs 1.4 s).
 pub const BRUTE_FORCE_LIMIT: u64 = 128;
 
-/// `p_n` by SPEC §2: `up(n)` if `n` is odd-zero, `up(n) − 1` if `n` is even-zero
+/// `p_n` by docs/theory.md §2: `up(n)` if `n` is odd-zero, `up(n) − 1` if `n` is even-zero
 /// (`p_0 = 0`).
 ///
 /// ```
@@ -78,7 +78,7 @@ pub fn wythoff_pairs(count: u64) -> Vec<WythoffPair> {
 }
 
 /// The P/N outcome of `(x, y)` and, from an N-position, one winning move, by the
-/// Zeckendorf strategy (SPEC §2 with its erratum: compare with `p_n`, not `up(n)`).
+/// Zeckendorf strategy (docs/theory.md §2 with its erratum: compare with `p_n`, not `up(n)`).
 /// Works for heaps of any size.
 ///
 /// ```
@@ -143,8 +143,8 @@ pub fn analyse_big(pos: &[BigUint]) -> Option<Result<BigAnalysis>> {
         outcome,
         winning_moves: mv.map(|(a, b)| vec![vec![a, b]]).unwrap_or_default(),
         all_winning_moves: false,
-        method: "Zeckendorf strategy (SPEC §2, Game IV); the Grundy value has no known \
-                 closed form"
+        method: "Zeckendorf strategy (docs/theory.md §2, Game IV); the Grundy value has no \
+                 known closed form"
             .into(),
     }))
 }
@@ -171,10 +171,11 @@ fn small(v: &BigUint) -> u64 {
     u64::try_from(v).expect("value in the checked window fits u64")
 }
 
-/// Zeckendorf theorems of SPEC §2, each checked against the mex construction or brute
+/// Zeckendorf theorems of docs/theory.md §2, each checked against the mex construction or brute
 /// force on a window derived from `CheckContext.size`.
 pub fn theorems() -> Vec<Theorem> {
-    const SOURCE: &str = "001_8ec63898d35ad5c0.txt (Game IV)";
+    const SOURCE: &str = "\"Winning strategies for take-away games\" (in Japanese; author and \
+         year not stated), Game IV [Take-away]";
     vec![
         Theorem::new(
             "wythoff.zeckendorf.p-even-zero",
@@ -262,8 +263,8 @@ pub fn theorems() -> Vec<Theorem> {
         ),
         Theorem::new(
             "wythoff.zeckendorf.strategy",
-            "The Zeckendorf strategy (SPEC §2 with its erratum) gives the right outcome and, \
-             from an N-position, a move to a P-position",
+            "The Zeckendorf strategy (docs/theory.md §2, with its erratum) gives the right \
+             outcome and, from an N-position, a move to a P-position",
             SOURCE,
             |ctx| {
                 let size = ctx.size;
@@ -398,7 +399,7 @@ mod tests {
 
     #[test]
     fn seed_table_of_pairs() {
-        // 001_8ec63898d35ad5c0.txt: n, φ(n), p_n, φ(p_n), q_n, φ(q_n) for n = 1..20.
+        // The take-away paper's Game IV table: n, φ(n), p_n, φ(p_n), q_n, φ(q_n), n = 1..20.
         let seed = "\
 1 1 1 1 2 10
 2 10 3 100 5 1000
