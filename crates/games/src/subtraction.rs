@@ -146,7 +146,11 @@ impl Subtraction {
                         "computed term by term (no period within the search bound)",
                     ))
                 }
-                None => return Err(e),
+                None => {
+                    return Err(Error::input(format!(
+                        "{e} (heaps below {DIRECT_HEAPS} are computed term by term)"
+                    )))
+                }
             },
         };
         let grundy = value_at_big(per, n);
