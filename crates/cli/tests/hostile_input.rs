@@ -28,7 +28,11 @@ fn refused(args: &[&str]) -> String {
 
 fn abbreviated(a: &str) -> String {
     if a.chars().count() > 40 {
-        format!("{}…({} chars)", a.chars().take(40).collect::<String>(), a.chars().count())
+        format!(
+            "{}…({} chars)",
+            a.chars().take(40).collect::<String>(),
+            a.chars().count()
+        )
     } else {
         a.to_string()
     }
@@ -45,8 +49,16 @@ fn non_ascii_positions_and_specs() {
     let euros = "€".repeat(22);
     refused(&["value", "nim", &euros]);
     refused(&["value", "nim", &"€".repeat(40_000)]);
-    refused(&["value", "nim", "3,€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€"]);
-    refused(&["value", "nim", "3,-€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€"]);
+    refused(&[
+        "value",
+        "nim",
+        "3,€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€",
+    ]);
+    refused(&[
+        "value",
+        "nim",
+        "3,-€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€",
+    ]);
     refused(&["value", "nim", "1\n2"]);
     refused(&["moves", "nim", &euros]);
     refused(&["value", &euros, "1"]);
@@ -61,7 +73,12 @@ fn non_ascii_positions_and_specs() {
 #[test]
 fn deep_nesting_is_refused_not_a_stack_overflow() {
     // One argument holds at most 128 KiB on Linux.
-    for (open, close) in [("pass(", ")"), ("misere(", ")"), ("sum(nim,", ")"), ("{", "}")] {
+    for (open, close) in [
+        ("pass(", ")"),
+        ("misere(", ")"),
+        ("sum(nim,", ")"),
+        ("{", "}"),
+    ] {
         let n = 20_000.min(120_000 / (open.len() + close.len()));
         let spec = format!("{}nim{}", open.repeat(n), close.repeat(n));
         let err = refused(&["value", &spec, "1"]);
@@ -112,7 +129,10 @@ fn small_heaps_of_huge_subtraction_sets() {
         "--up-to",
         "100000000000",
     ]);
-    assert!(err.contains("needs about") && err.contains("the limit is"), "{err}");
+    assert!(
+        err.contains("needs about") && err.contains("the limit is"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -126,11 +146,37 @@ fn rules_files_are_read_within_a_limit() {
     refused(&["value", "--rules", big.to_str().unwrap(), "1"]);
     let n = 100_000;
     let cases = [
-        ("paren.toml", format!("name = \"x\"\ndimension = 1\nmoves = \"{}c0{}\"\n", "(".repeat(n), ")".repeat(n))),
-        ("neg.toml", format!("name = \"x\"\ndimension = 1\nmoves = \"{}c0\"\n", "-".repeat(n))),
-        ("arrays.toml", format!("name = \"x\"\ndimension = 1\nmoves = {}1{}\n", "[".repeat(n), "]".repeat(n))),
-        ("multiline.toml", "name = \"x\"\ndimension = 1\nmoves = \"\"\"\nc0 ==\n\n\"\"\"\n".to_string()),
-        ("binary.toml", "name = \"\u{0}\u{1}\"\ndimension = 1\nmoves = [[1]]\ngrundy = \"€€\n".to_string()),
+        (
+            "paren.toml",
+            format!(
+                "name = \"x\"\ndimension = 1\nmoves = \"{}c0{}\"\n",
+                "(".repeat(n),
+                ")".repeat(n)
+            ),
+        ),
+        (
+            "neg.toml",
+            format!(
+                "name = \"x\"\ndimension = 1\nmoves = \"{}c0\"\n",
+                "-".repeat(n)
+            ),
+        ),
+        (
+            "arrays.toml",
+            format!(
+                "name = \"x\"\ndimension = 1\nmoves = {}1{}\n",
+                "[".repeat(n),
+                "]".repeat(n)
+            ),
+        ),
+        (
+            "multiline.toml",
+            "name = \"x\"\ndimension = 1\nmoves = \"\"\"\nc0 ==\n\n\"\"\"\n".to_string(),
+        ),
+        (
+            "binary.toml",
+            "name = \"\u{0}\u{1}\"\ndimension = 1\nmoves = [[1]]\ngrundy = \"€€\n".to_string(),
+        ),
     ];
     for (name, text) in cases {
         let path = temp_file(name, &text);
@@ -153,6 +199,11 @@ fn big_numbers_in_positions_and_parameters() {
 #[test]
 #[ignore = "needs a checked `last + 1` in crates/cli/src/commands/periodicity.rs (planner's files)"]
 fn row_range_overflow() {
-    refused(&["periodicity", "ryuoh(p=3)", "--row", "0-18446744073709551615"]);
+    refused(&[
+        "periodicity",
+        "ryuoh(p=3)",
+        "--row",
+        "0-18446744073709551615",
+    ]);
     refused(&["periodicity", "ryuoh(p=3)", "--row", "18446744073709551615"]);
 }

@@ -138,7 +138,13 @@ mod tests {
 
     #[test]
     fn parse_errors_on_any_text_are_one_line() {
-        for text in ["€€€€€€€€€€€€€€€€€€€€€€", "1,€", "\n\n", "1,\u{7f}2", "-€€€€€€€€€€€€€€€€€€€€€€€€"] {
+        for text in [
+            "€€€€€€€€€€€€€€€€€€€€€€",
+            "1,€",
+            "\n\n",
+            "1,\u{7f}2",
+            "-€€€€€€€€€€€€€€€€€€€€€€€€",
+        ] {
             let e = parse_big_position(text).unwrap_err().to_string();
             assert!(!e.contains('\n'), "{e:?}");
         }

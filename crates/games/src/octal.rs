@@ -49,9 +49,8 @@ impl Octal {
     /// Parses an octal (`base` 8) or hexadecimal (`base` 16) code such as `0.137`,
     /// `.137` or `4.07`.
     pub fn parse(code: &str, base: u32) -> Result<Self> {
-        let bad = |why: String| {
-            Error::input(format!("octal(code={}): {why}", crate::spec::show(code)))
-        };
+        let bad =
+            |why: String| Error::input(format!("octal(code={}): {why}", crate::spec::show(code)));
         if base != 8 && base != 16 {
             return Err(bad(format!("base must be 8 or 16, got {base}")));
         }

@@ -207,14 +207,12 @@ impl RulesGame {
         }
         let mut params: Vec<(String, i64)> = Vec::new();
         for (k, v) in &file.params {
-            let v = v
-                .as_integer()
-                .ok_or_else(|| {
-                    bad(format!(
-                        "parameter {} must be an integer",
-                        crate::spec::show(k)
-                    ))
-                })?;
+            let v = v.as_integer().ok_or_else(|| {
+                bad(format!(
+                    "parameter {} must be an integer",
+                    crate::spec::show(k)
+                ))
+            })?;
             params.push((k.clone(), v));
         }
         let params_ref: Vec<(&str, i64)> = params.iter().map(|(k, v)| (k.as_str(), *v)).collect();

@@ -151,10 +151,7 @@ pub fn parse_spec(text: &str) -> Result<Spec> {
                 if inner.trim().is_empty() {
                     break;
                 }
-                return Err(Error::input(format!(
-                    "game '{}': empty argument",
-                    show(t)
-                )));
+                return Err(Error::input(format!("game '{}': empty argument", show(t))));
             }
             // `key=value` unless the '=' sits inside a nested game or set.
             let eq = part.find('=');
@@ -185,8 +182,7 @@ pub fn parse_spec(text: &str) -> Result<Spec> {
 /// A game name or parameter key: ASCII letters, digits, '-' and '_'.
 fn is_word(s: &str) -> bool {
     !s.is_empty()
-        && s
-            .chars()
+        && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 

@@ -132,7 +132,9 @@ impl Subtraction {
         // A small heap is answered from G(0..=n) directly when that is cheap, and always
         // when the period search fails (say max(S) is beyond its bound): its cost depends
         // on n, not on max(S).
-        let direct = u64::try_from(n).ok().filter(|&n| self.direct_work(n).is_some());
+        let direct = u64::try_from(n)
+            .ok()
+            .filter(|&n| self.direct_work(n).is_some());
         if let Some(small) = direct.filter(|&n| n < 2 * *self.s.last().expect("non-empty")) {
             return Ok(self.analyse_directly(pos, small, "computed term by term"));
         }
@@ -752,14 +754,22 @@ mod tests {
             let want = u32::from(n >= 6_000_000);
             assert_eq!(a.grundy, Some(BigUint::from(want)), "G({n})");
         }
-        let a = g.analyse_big(&[BigUint::from(6_000_005u64)]).unwrap().unwrap();
+        let a = g
+            .analyse_big(&[BigUint::from(6_000_005u64)])
+            .unwrap()
+            .unwrap();
         assert_eq!(a.winning_moves, vec![vec![BigUint::from(5u64)]]);
         // Far heaps need the period, which max(S) puts beyond the search: refused.
         let far = BigUint::from(1u64 << 40);
         assert!(g.analyse_big(&[far]).unwrap().is_err());
         // A set whose window alone would need gigabytes is refused with an estimate.
-        let e = certify_period(&[2_000_000_000], u64::MAX).unwrap_err().to_string();
-        assert!(e.contains("needs about") && e.contains("the limit is"), "{e}");
+        let e = certify_period(&[2_000_000_000], u64::MAX)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("needs about") && e.contains("the limit is"),
+            "{e}"
+        );
     }
 
     #[test]

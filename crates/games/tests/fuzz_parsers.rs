@@ -125,8 +125,11 @@ fn spec() -> impl Strategy<Value = String> {
             inner.clone().prop_map(|g| format!("pass({g})")),
             inner.clone().prop_map(|g| format!("misere({g})")),
             // a sum of normal-play games (misère applies to a whole sum)
-            prop::collection::vec(inner.prop_filter("normal play", |g| !g.contains("misere")), 1..4)
-                .prop_map(|parts| format!("sum({})", parts.join(", "))),
+            prop::collection::vec(
+                inner.prop_filter("normal play", |g| !g.contains("misere")),
+                1..4
+            )
+            .prop_map(|parts| format!("sum({})", parts.join(", "))),
         ]
     })
 }
@@ -224,7 +227,11 @@ fn very_deep_nesting_is_refused() {
         assert!(start.elapsed().as_secs_f64() < 1.0, "linear, not quadratic");
     }
     // Exactly at the limit is fine.
-    let ok = format!("{}nim{}", "pass(".repeat(MAX_NESTING), ")".repeat(MAX_NESTING));
+    let ok = format!(
+        "{}nim{}",
+        "pass(".repeat(MAX_NESTING),
+        ")".repeat(MAX_NESTING)
+    );
     let g = parse_game(&ok).unwrap();
     assert_eq!(g.spec(), ok);
 }
@@ -337,11 +344,46 @@ const RULES: &[&str] = &[
 fn rules_token() -> impl Strategy<Value = String> {
     prop_oneof![
         prop::sample::select(vec![
-            "name", "dimension", "moves", "grundy", "params", "positions", "coordinates",
-            "take_and_put", "p_positions", "description", " = ", "\"", "'", "[", "]", "{",
-            "}", ",", "\n", "#", "0", "1", "7", "-1", "9223372036854775807",
-            "99999999999999999999", "true", "\"\"\"", "x", "c0", "c1", "&&", "||", "(", ")",
-            "é", "€", "\u{0}", "[[1]]", "= 1e9",
+            "name",
+            "dimension",
+            "moves",
+            "grundy",
+            "params",
+            "positions",
+            "coordinates",
+            "take_and_put",
+            "p_positions",
+            "description",
+            " = ",
+            "\"",
+            "'",
+            "[",
+            "]",
+            "{",
+            "}",
+            ",",
+            "\n",
+            "#",
+            "0",
+            "1",
+            "7",
+            "-1",
+            "9223372036854775807",
+            "99999999999999999999",
+            "true",
+            "\"\"\"",
+            "x",
+            "c0",
+            "c1",
+            "&&",
+            "||",
+            "(",
+            ")",
+            "é",
+            "€",
+            "\u{0}",
+            "[[1]]",
+            "= 1e9",
         ])
         .prop_map(str::to_string),
         "[ -~]{1,3}",
@@ -353,7 +395,14 @@ fn rules_token() -> impl Strategy<Value = String> {
 fn mutated_rules() -> impl Strategy<Value = String> {
     (
         prop::sample::select(RULES.to_vec()),
-        prop::collection::vec((any::<prop::sample::Index>(), 0usize..8, prop::collection::vec(rules_token(), 0..4)), 1..4),
+        prop::collection::vec(
+            (
+                any::<prop::sample::Index>(),
+                0usize..8,
+                prop::collection::vec(rules_token(), 0..4),
+            ),
+            1..4,
+        ),
     )
         .prop_map(|(base, edits)| {
             let mut chars: Vec<char> = base.chars().collect();
@@ -428,9 +477,14 @@ fn deep_rules_are_refused() {
             "(".repeat(n),
             ")".repeat(n)
         );
-        let prefix = format!("name = \"x\"\ndimension = 1\nmoves = \"{}c0\"\n", "-".repeat(n));
+        let prefix = format!(
+            "name = \"x\"\ndimension = 1\nmoves = \"{}c0\"\n",
+            "-".repeat(n)
+        );
         for text in [arrays, tables, formula, prefix] {
-            let e = RulesGame::from_toml(&text, "inline").err().expect("refused");
+            let e = RulesGame::from_toml(&text, "inline")
+                .err()
+                .expect("refused");
             assert!(!e.to_string().contains('\n'), "{e}");
             assert!(e.to_string().len() < 500, "{e}");
         }
