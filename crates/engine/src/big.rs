@@ -79,11 +79,74 @@ pub fn to_small(pos: &[BigUint]) -> Option<Vec<u64>> {
     pos.iter().map(|c| u64::try_from(c).ok()).collect()
 }
 
-/// Shortens long numbers for messages: `12345…(100000 digits)`.
+/// Shortens long text for one-line messages: `12345…(100000 digits)`, or
+/// `ab€d…(5000 characters)` for text that is not all digits. Counts and cuts whole
+/// characters (never inside a UTF-8 sequence) and escapes control characters (a newline
+/// becomes `\n`), so the result is always one printable line of at most about 40 + 30
+/// characters.
+///
+/// ```
+/// use nimlab_engine::big::abbreviate;
+/// assert_eq!(abbreviate("12345"), "12345");
+/// assert_eq!(abbreviate(&"7".repeat(100)), format!("{}…(100 digits)", "7".repeat(20)));
+/// assert_eq!(abbreviate(&"€".repeat(50)), format!("{}…(50 characters)", "€".repeat(20)));
+/// assert_eq!(abbreviate("a\nb"), "a\\nb");
+/// ```
 pub fn abbreviate(text: &str) -> String {
-    if text.len() <= 40 {
-        text.to_string()
+    const KEEP: usize = 20;
+    const SHORT: usize = 40;
+    let escaped = |c: char| -> String {
+        if c.is_control() {
+            c.escape_default().collect()
+        } else {
+            c.to_string()
+        }
+    };
+    // Counting stops early: a long text is only ever read once, up to SHORT + 1 chars,
+    // unless it has to be counted for the "(N characters)" suffix.
+    if text.chars().nth(SHORT).is_none() {
+        return text.chars().map(escaped).collect();
+    }
+    let head: String = text.chars().take(KEEP).map(escaped).collect();
+    if text.bytes().all(|b| b.is_ascii_digit()) {
+        format!("{head}…({} digits)", text.len())
     } else {
-        format!("{}…({} digits)", &text[..20], text.len())
+        format!("{head}…({} characters)", text.chars().count())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn abbreviate_is_char_safe_and_one_line() {
+        for text in [
+            "€".repeat(22),
+            "é".repeat(41),
+            format!("1{}", "€".repeat(40)),
+            "\n".repeat(100),
+            "a\u{0}b\r\n".repeat(30),
+            "𝄞".repeat(21),
+        ] {
+            let a = abbreviate(&text);
+            assert!(!a.contains(['\n', '\r', '\0']), "{a:?}");
+            assert!(a.chars().count() <= 120, "{a:?}");
+        }
+        assert_eq!(abbreviate(&"1".repeat(40)), "1".repeat(40));
+    }
+
+    #[test]
+    fn parse_errors_on_any_text_are_one_line() {
+        for text in [
+            "€€€€€€€€€€€€€€€€€€€€€€",
+            "1,€",
+            "\n\n",
+            "1,\u{7f}2",
+            "-€€€€€€€€€€€€€€€€€€€€€€€€",
+        ] {
+            let e = parse_big_position(text).unwrap_err().to_string();
+            assert!(!e.contains('\n'), "{e:?}");
+        }
     }
 }

@@ -51,7 +51,8 @@ impl Octal {
     /// Parses an octal (`base` 8) or hexadecimal (`base` 16) code such as `0.137`,
     /// `.137` or `4.07`.
     pub fn parse(code: &str, base: u32) -> Result<Self> {
-        let bad = |why: String| Error::input(format!("octal(code={code}): {why}"));
+        let bad =
+            |why: String| Error::input(format!("octal(code={}): {why}", crate::spec::show(code)));
         if base != 8 && base != 16 {
             return Err(bad(format!("base must be 8 or 16, got {base}")));
         }
@@ -94,12 +95,15 @@ impl Octal {
         if rules.digits().is_empty() {
             return Err(bad("the code allows no move (every digit is 0)".into()));
         }
-        let d = rules.digits();
-        let text: String = d[1..]
+        // Every digit, the whole part included, is printed as one digit of the base
+        // (`c.1`, not `12.1`), so that the spec parses back to the same game.
+        let text: String = rules
+            .digits()
             .iter()
-            .map(|&x| char::from_digit(x as u32, 16).expect("digit < 16"))
+            .map(|&x| char::from_digit(x as u32, base).expect("digit below the base"))
             .collect();
-        let canonical = format!("{}.{}", d[0], if text.is_empty() { "0" } else { &text });
+        let (d0, rest) = text.split_at(1);
+        let canonical = format!("{d0}.{}", if rest.is_empty() { "0" } else { rest });
         let spec = if base == 16 {
             format!("octal(code={canonical},base=16)")
         } else {
@@ -534,6 +538,19 @@ mod tests {
             assert!(Octal::parse(bad, 8).is_err(), "{bad}");
         }
         assert!(Octal::parse("0.7", 10).is_err());
+    }
+
+    #[test]
+    fn every_hexadecimal_whole_part_round_trips() {
+        for code in ["c.1", "C.F", "8.1", "4.07", "0.f8", "c", "8.0"] {
+            let g = crate::parse_game(&format!("octal(code={code},base=16)")).unwrap();
+            let again = crate::parse_game(&g.spec()).unwrap();
+            assert_eq!(again.spec(), g.spec(), "{code}");
+        }
+        assert_eq!(
+            Octal::parse("c.1", 16).unwrap().spec_text(),
+            "octal(code=c.1,base=16)"
+        );
     }
 
     #[test]

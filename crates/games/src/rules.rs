@@ -108,10 +108,35 @@ pub struct RulesGame {
     cache: Mutex<Arc<MoveCache>>,
 }
 
-/// Reads and checks the rules file at `path`.
+/// Largest rules file read (a rules file is a few lines; this keeps `--rules /dev/zero`
+/// or a huge file from being read whole).
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
+
+/// Reads and checks the rules file at `path`, reading at most [`MAX_FILE_BYTES`].
 pub fn load(path: &Path) -> Result<RulesGame> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::input(format!("cannot read rules file {}: {e}", path.display())))?;
+    use std::io::Read;
+    let shown = crate::spec::show(&path.display().to_string());
+    let cannot = |e: std::io::Error| {
+        let why = e.to_string().replace(['\n', '\r'], " ");
+        Error::input(format!("cannot read rules file {shown}: {why}"))
+    };
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(Error::input(format!(
+            "rules file {shown} is larger than the limit of {} (a rules file is a few lines)",
+            nimlab_engine::error::human_bytes(MAX_FILE_BYTES)
+        )));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        Error::input(format!(
+            "rules file {shown} is not UTF-8 text (bad byte at offset {})",
+            e.utf8_error().valid_up_to()
+        ))
+    })?;
     RulesGame::from_toml(&text, &path.display().to_string())
 }
 
@@ -134,7 +159,14 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 impl RulesGame {
     /// Parses a rules file's text; `origin` names it in messages and in the spec.
     pub fn from_toml(text: &str, origin: &str) -> Result<RulesGame> {
-        let bad = |msg: String| Error::input(format!("rules file {origin}: {msg}"));
+        let shown = crate::spec::show(origin);
+        let bad = |msg: String| Error::input(format!("rules file {shown}: {msg}"));
+        if text.len() as u64 > MAX_FILE_BYTES {
+            return Err(bad(format!(
+                "larger than the limit of {}",
+                nimlab_engine::error::human_bytes(MAX_FILE_BYTES)
+            )));
+        }
         let file: RulesFile = toml::from_str(text).map_err(|e| {
             let msg = e.message().replace('\n', " ");
             match e.span() {
@@ -168,15 +200,19 @@ impl RulesGame {
                 || nimlab_formula::FUNCTIONS.contains(&n.as_str())
             {
                 return Err(bad(format!(
-                    "'{n}' cannot name a coordinate (use a plain name that is not c0, c1, … or a function)"
+                    "'{}' cannot name a coordinate (use a plain name that is not c0, c1, … or a function)",
+                    crate::spec::show(n)
                 )));
             }
         }
         let mut params: Vec<(String, i64)> = Vec::new();
         for (k, v) in &file.params {
-            let v = v
-                .as_integer()
-                .ok_or_else(|| bad(format!("parameter {k} must be an integer")))?;
+            let v = v.as_integer().ok_or_else(|| {
+                bad(format!(
+                    "parameter {} must be an integer",
+                    crate::spec::show(k)
+                ))
+            })?;
             params.push((k.clone(), v));
         }
         let params_ref: Vec<(&str, i64)> = params.iter().map(|(k, v)| (k.as_str(), *v)).collect();
@@ -190,7 +226,7 @@ impl RulesGame {
         let pv: Vec<&str> = position_vars.iter().map(String::as_str).collect();
         let compile = |field: &str, text: &str, vars: &[&str]| {
             Formula::compile_with_constants(text, vars, &params_ref)
-                .map_err(|e| bad(format!("{field} = '{text}': {e}")))
+                .map_err(|e| bad(format!("{field} = '{}': {e}", crate::spec::show(text))))
         };
         let positions = file
             .positions

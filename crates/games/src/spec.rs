@@ -13,7 +13,98 @@ pub struct Spec {
     pub args: Vec<(Option<String>, String)>,
 }
 
+/// Deepest nesting of brackets a spec may have (`pass(pass(…))`, sets, lists): the
+/// games are built recursively, one level per bracket, so the depth must stay far from
+/// the end of the stack.
+pub const MAX_NESTING: usize = 64;
+
+/// Shows user text in a one-line message: at most 60 characters (cut at a character,
+/// never inside one) and control characters escaped.
+///
+/// ```
+/// use nimlab_games::spec::show;
+/// assert_eq!(show("nim(3)"), "nim(3)");
+/// assert_eq!(show(&"€".repeat(100)), format!("{}…(100 characters)", "€".repeat(60)));
+/// assert_eq!(show("a\nb"), "a\\nb");
+/// ```
+pub fn show(text: &str) -> String {
+    const KEEP: usize = 60;
+    let escaped = |c: char| -> String {
+        if c.is_control() {
+            c.escape_default().collect()
+        } else {
+            c.to_string()
+        }
+    };
+    if text.chars().nth(KEEP).is_none() {
+        text.chars().map(escaped).collect()
+    } else {
+        let head: String = text.chars().take(KEEP).map(escaped).collect();
+        format!("{head}…({} characters)", text.chars().count())
+    }
+}
+
+/// Checks the brackets of a whole spec in one pass, before anything is built: balanced,
+/// and nested at most [`MAX_NESTING`] deep. Also refuses control characters other than
+/// the whitespace `\t`, `\n`, `\r` (which the parser reads as spaces).
+fn check_brackets(t: &str) -> Result<()> {
+    let mut stack: Vec<char> = Vec::new();
+    for (i, c) in t.chars().enumerate() {
+        match c {
+            '(' | '{' | '[' => {
+                stack.push(c);
+                if stack.len() > MAX_NESTING {
+                    return Err(Error::input(format!(
+                        "game '{}': nested too deeply (more than {MAX_NESTING} levels of \
+                         brackets)",
+                        show(t)
+                    )));
+                }
+            }
+            ')' | '}' | ']' => {
+                let open = match c {
+                    ')' => '(',
+                    '}' => '{',
+                    _ => '[',
+                };
+                if stack.pop() != Some(open) {
+                    return Err(Error::input(format!(
+                        "game '{}': unbalanced '{c}' at character {}",
+                        show(t),
+                        i + 1
+                    )));
+                }
+            }
+            c if c.is_control() && !matches!(c, '\t' | '\n' | '\r') => {
+                return Err(Error::input(format!(
+                    "game '{}': control character U+{:04X} at character {}",
+                    show(t),
+                    c as u32,
+                    i + 1
+                )));
+            }
+            _ => {}
+        }
+    }
+    if let Some(open) = stack.last() {
+        let close = match open {
+            '(' => ')',
+            '{' => '}',
+            _ => ']',
+        };
+        return Err(Error::input(format!(
+            "game '{}': missing '{close}' at the end",
+            show(t)
+        )));
+    }
+    Ok(())
+}
+
 /// Parses `ryuoh(p=3)`, `subtraction(s={1,3,4})`, `sum(nim, wythoff)`.
+///
+/// The whole text is checked first (balanced brackets, at most [`MAX_NESTING`] deep),
+/// so a hostile spec is refused in one linear pass; nested games are then parsed one
+/// level per call by the families that hold them.
 ///
 /// ```
 /// use nimlab_games::spec::parse_spec;
@@ -22,26 +113,35 @@ pub struct Spec {
 /// assert_eq!(s.args, vec![(Some("s".to_string()), "{1, 3,4}".to_string())]);
 /// let s = parse_spec("pass(ryuoh(p=3))").unwrap();
 /// assert_eq!(s.args, vec![(None, "ryuoh(p=3)".to_string())]);
+/// assert!(parse_spec(&format!("{}nim{}", "pass(".repeat(20000), ")".repeat(20000))).is_err());
 /// ```
 pub fn parse_spec(text: &str) -> Result<Spec> {
+    check_brackets(text)?;
+    // Tabs and line breaks are spaces (so no message ever spans two lines).
+    let normalized;
+    let text = if text.contains(['\t', '\n', '\r']) {
+        normalized = text.replace(['\t', '\n', '\r'], " ");
+        normalized.as_str()
+    } else {
+        text
+    };
     let t = text.trim();
     let open = t.find('(');
     let (name, inner) = match open {
         None => (t, None),
         Some(i) => {
             if !t.ends_with(')') {
-                return Err(Error::input(format!("game '{t}': missing ')' at the end")));
+                return Err(Error::input(format!(
+                    "game '{}': text after the closing ')'",
+                    show(t)
+                )));
             }
             (&t[..i], Some(&t[i + 1..t.len() - 1]))
         }
     };
     let name = name.trim();
-    if name.is_empty()
-        || !name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-    {
-        return Err(Error::input(format!("'{t}' is not a game name")));
+    if !is_word(name) {
+        return Err(Error::input(format!("'{}' is not a game name", show(t))));
     }
     let mut args = Vec::new();
     if let Some(inner) = inner {
@@ -51,7 +151,7 @@ pub fn parse_spec(text: &str) -> Result<Spec> {
                 if inner.trim().is_empty() {
                     break;
                 }
-                return Err(Error::input(format!("game '{t}': empty argument")));
+                return Err(Error::input(format!("game '{}': empty argument", show(t))));
             }
             // `key=value` unless the '=' sits inside a nested game or set.
             let eq = part.find('=');
@@ -60,9 +160,11 @@ pub fn parse_spec(text: &str) -> Result<Spec> {
                 Some(e) if nested.is_none_or(|n| e < n) => {
                     let key = part[..e].trim();
                     let value = part[e + 1..].trim();
-                    if key.is_empty() || value.is_empty() {
+                    if !is_word(key) || value.is_empty() {
                         return Err(Error::input(format!(
-                            "game '{t}': malformed argument '{part}' (expected key=value)"
+                            "game '{}': malformed argument '{}' (expected key=value)",
+                            show(t),
+                            show(part)
                         )));
                     }
                     args.push((Some(key.to_string()), value.to_string()));
@@ -77,6 +179,13 @@ pub fn parse_spec(text: &str) -> Result<Spec> {
     })
 }
 
+/// A game name or parameter key: ASCII letters, digits, '-' and '_'.
+fn is_word(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
 /// Splits at commas that are not inside (), {} or [].
 pub fn split_top_level<'a>(inner: &'a str, whole: &str) -> Result<Vec<&'a str>> {
     let mut parts = Vec::new();
@@ -88,7 +197,10 @@ pub fn split_top_level<'a>(inner: &'a str, whole: &str) -> Result<Vec<&'a str>> 
             ')' | '}' | ']' => {
                 depth -= 1;
                 if depth < 0 {
-                    return Err(Error::input(format!("game '{whole}': unbalanced '{c}'")));
+                    return Err(Error::input(format!(
+                        "game '{}': unbalanced '{c}'",
+                        show(whole)
+                    )));
                 }
             }
             ',' if depth == 0 => {
@@ -99,7 +211,10 @@ pub fn split_top_level<'a>(inner: &'a str, whole: &str) -> Result<Vec<&'a str>> 
         }
     }
     if depth != 0 {
-        return Err(Error::input(format!("game '{whole}': unbalanced brackets")));
+        return Err(Error::input(format!(
+            "game '{}': unbalanced brackets",
+            show(whole)
+        )));
     }
     parts.push(&inner[start..]);
     Ok(parts)
@@ -109,7 +224,8 @@ pub fn split_top_level<'a>(inner: &'a str, whole: &str) -> Result<Vec<&'a str>> 
 pub fn parse_int(game: &str, key: &str, value: &str) -> Result<i64> {
     value.trim().parse::<i64>().map_err(|_| {
         Error::input(format!(
-            "{game}: parameter {key} must be an integer, got '{value}'"
+            "{game}: parameter {key} must be an integer, got '{}'",
+            show(value)
         ))
     })
 }
@@ -123,14 +239,16 @@ pub fn parse_set(game: &str, key: &str, value: &str) -> Result<Vec<u64>> {
         .or_else(|| v.strip_prefix('[').and_then(|s| s.strip_suffix(']')))
         .ok_or_else(|| {
             Error::input(format!(
-                "{game}: parameter {key} must be a set like {{1,3,4}}, got '{value}'"
+                "{game}: parameter {key} must be a set like {{1,3,4}}, got '{}'",
+                show(value)
             ))
         })?;
     let mut out = Vec::new();
     for item in inner.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         out.push(item.parse::<u64>().map_err(|_| {
             Error::input(format!(
-                "{game}: parameter {key} must hold natural numbers, got '{item}'"
+                "{game}: parameter {key} must hold natural numbers, got '{}'",
+                show(item)
             ))
         })?);
     }

@@ -22,6 +22,17 @@ use std::sync::OnceLock;
 /// How far [`BigPositions::analyse_big`] and the generators search for the repeating window.
 pub const DEFAULT_SEARCH_LIMIT: u64 = 10_000_000;
 
+/// Most memory the period search may use (a value and a hash per heap searched).
+pub const MAX_SEARCH_BYTES: u64 = 2 << 30;
+/// Bytes the period search keeps per heap: a `u32` value and a `u64` window hash.
+const SEARCH_BYTES_PER_HEAP: u64 = 12;
+
+/// Heaps up to this size are answered term by term (G(0..=n) by the mex recurrence)
+/// when the period is not known: no up-front search sized by max(S).
+const DIRECT_HEAPS: u64 = 1 << 24;
+/// Most mex steps (heaps × moves considered) spent on a term-by-term answer.
+const DIRECT_WORK: u64 = 1 << 31;
+
 /// The subtraction game with set `s` (sorted, positive, non-empty).
 ///
 /// ```
@@ -178,8 +189,33 @@ impl Subtraction {
                 pos.len()
             )));
         }
-        let per = self.cached_period()?;
         let n = &pos[0];
+        // A small heap is answered from G(0..=n) directly when that is cheap, and always
+        // when the period search fails (say max(S) is beyond its bound): its cost depends
+        // on n, not on max(S).
+        let direct = u64::try_from(n)
+            .ok()
+            .filter(|&n| self.direct_work(n).is_some());
+        if let Some(small) = direct.filter(|&n| n < 2 * *self.s.last().expect("non-empty")) {
+            return Ok(self.analyse_directly(pos, small, "computed term by term"));
+        }
+        let per = match self.cached_period() {
+            Ok(per) => per,
+            Err(e) => match direct {
+                Some(small) => {
+                    return Ok(self.analyse_directly(
+                        pos,
+                        small,
+                        "computed term by term (no period within the search bound)",
+                    ))
+                }
+                None => {
+                    return Err(Error::input(format!(
+                        "{e} (heaps below {DIRECT_HEAPS} are computed term by term)"
+                    )))
+                }
+            },
+        };
         let grundy = value_at_big(per, n);
         let mut winning_moves = Vec::new();
         for &t in &self.s {
@@ -206,6 +242,44 @@ impl Subtraction {
             ),
         })
     }
+}
+
+impl Subtraction {
+    /// The mex steps of computing G(0..=n) term by term, if within the direct bounds.
+    fn direct_work(&self, n: u64) -> Option<u64> {
+        if n >= DIRECT_HEAPS {
+            return None;
+        }
+        let moves = self.s.partition_point(|&t| t <= n) as u64;
+        let work = (n + 1).checked_mul(moves.max(1))?;
+        (work <= DIRECT_WORK).then_some(work)
+    }
+
+    /// Value and every winning move of heap `n` from G(0..=n) by the mex recurrence.
+    fn analyse_directly(&self, pos: &[BigUint], n: u64, method: &str) -> BigAnalysis {
+        let g = grundy_prefix(&self.s, n as usize + 1);
+        let grundy = g[n as usize];
+        let winning_moves: Vec<Vec<BigUint>> = self
+            .s
+            .iter()
+            .rev()
+            .filter(|&&t| t <= n && g[(n - t) as usize] == 0)
+            .map(|&t| vec![BigUint::from(n - t)])
+            .collect();
+        BigAnalysis {
+            position: pos.to_vec(),
+            grundy: Some(BigUint::from(grundy)),
+            outcome: Outcome::of(grundy),
+            winning_moves,
+            all_winning_moves: true,
+            method: format!("{method}: G(n) = mex{{G(n − s) : s ∈ S, s ≤ n}} for n ≤ {n}"),
+        }
+    }
+}
+
+/// The set for a one-line message (a long set is cut).
+fn show_set(s: &[u64]) -> String {
+    crate::spec::show(&format_set(s))
 }
 
 /// G(n) for a big n from a plain (saltus 0) periodicity.
@@ -290,11 +364,37 @@ pub fn certify_period(s: &[u64], max_n: u64) -> Result<Periodicity> {
     let m = *s
         .last()
         .ok_or_else(|| Error::input("empty subtraction set"))? as usize;
-    let limit = max_n.min(u32::MAX as u64) as usize;
+    if !s.windows(2).all(|w| w[0] < w[1]) || s[0] == 0 {
+        return Err(Error::input(format!(
+            "subtraction(s={}): the set must be sorted positive integers",
+            show_set(s)
+        )));
+    }
+    // The search keeps a value and a hash per heap: bound it by memory as well, and
+    // refuse up front a set whose window alone (2·max(S) heaps) would not fit.
+    let max_heaps = MAX_SEARCH_BYTES / SEARCH_BYTES_PER_HEAP;
+    let least = 2 * m as u64;
+    if least > max_heaps && least <= max_n {
+        return Err(Error::input(format!(
+            "subtraction(s={}): the period search for max(S) = {m} needs about {}; \
+             the limit is {}",
+            show_set(s),
+            nimlab_engine::error::human_bytes(least.saturating_mul(SEARCH_BYTES_PER_HEAP)),
+            nimlab_engine::error::human_bytes(MAX_SEARCH_BYTES)
+        )));
+    }
+    let limit = max_n.min(u32::MAX as u64).min(max_heaps) as usize;
+    if 2 * m > limit {
+        return Err(Error::input(format!(
+            "subtraction(s={}): max(S) = {m} needs a search bound of at least {} (got {limit})",
+            show_set(s),
+            2 * m
+        )));
+    }
     // Polynomial rolling hash of each window (values shifted by 1 so zeros count);
     // equal hashes are confirmed by comparing the windows themselves.
     const BASE: u64 = 0x9E37_79B9_7F4A_7C15;
-    let top = (0..m - 1).fold(1u64, |acc, _| acc.wrapping_mul(BASE)); // BASE^(m−1)
+    let top = BASE.wrapping_pow((m - 1) as u32); // BASE^(m−1); m < 2^32
     let mut g: Vec<u32> = Vec::new();
     let mut hashes: Vec<u64> = Vec::new(); // hashes[j] = hash of W(j) = g[j..j+m]
     let mut h = 0u64;
@@ -316,13 +416,6 @@ pub fn certify_period(s: &[u64], max_n: u64) -> Result<Periodicity> {
     let same = |g: &[u32], hashes: &[u64], i: usize, j: usize| {
         hashes[i] == hashes[j] && g[i..i + m] == g[j..j + m]
     };
-    if 2 * m > limit {
-        return Err(Error::input(format!(
-            "subtraction(s={}): max(S) = {m} needs a search bound of at least {} (got {limit})",
-            format_set(s),
-            2 * m
-        )));
-    }
     // Brent's cycle finding on the window sequence: the anchor jumps to powers of two;
     // the first window equal to an anchor inside the cycle is exactly one period away.
     extend(&mut g, &mut hashes);
@@ -334,8 +427,16 @@ pub fn certify_period(s: &[u64], max_n: u64) -> Result<Periodicity> {
         if j + m > limit {
             return Err(Error::input(format!(
                 "subtraction(s={}): no window of {m} values repeats below n = {limit}; \
-                 search further (e.g. --up-to)",
-                format_set(s)
+                 {}",
+                show_set(s),
+                if limit as u64 == max_heaps {
+                    format!(
+                        "a longer search would need more than {}",
+                        nimlab_engine::error::human_bytes(MAX_SEARCH_BYTES)
+                    )
+                } else {
+                    "search further (e.g. --up-to)".to_string()
+                }
             )));
         }
         extend(&mut g, &mut hashes);
@@ -705,6 +806,44 @@ mod tests {
                     (a - 1..len - p).any(|n| g[n] != g[n + p]),
                     "S={s:?}: pre {a}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn small_heaps_of_huge_sets_are_answered_without_the_period() {
+        let g = crate::parse_game("subtraction(s={6000000})").unwrap();
+        for n in [0u64, 5, 5_999_999, 6_000_000, 6_000_005] {
+            let a = g.analyse_big(&[BigUint::from(n)]).unwrap().unwrap();
+            let want = u32::from(n >= 6_000_000);
+            assert_eq!(a.grundy, Some(BigUint::from(want)), "G({n})");
+        }
+        let a = g
+            .analyse_big(&[BigUint::from(6_000_005u64)])
+            .unwrap()
+            .unwrap();
+        assert_eq!(a.winning_moves, vec![vec![BigUint::from(5u64)]]);
+        // Far heaps need the period, which max(S) puts beyond the search: refused.
+        let far = BigUint::from(1u64 << 40);
+        assert!(g.analyse_big(&[far]).unwrap().is_err());
+        // A set whose window alone would need gigabytes is refused with an estimate.
+        let e = certify_period(&[2_000_000_000], u64::MAX)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("needs about") && e.contains("the limit is"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn direct_answers_agree_with_the_period() {
+        for s in small_sets() {
+            let g = Subtraction::new(s.clone()).unwrap();
+            let per = certify_period(&s, 1_000_000).unwrap();
+            for n in 0..200u64 {
+                let a = g.analyse_directly(&[BigUint::from(n)], n, "direct");
+                assert_eq!(a.grundy, Some(BigUint::from(value_at_big(&per, &n.into()))));
             }
         }
     }
