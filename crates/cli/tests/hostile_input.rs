@@ -197,7 +197,6 @@ fn big_numbers_in_positions_and_parameters() {
 
 /// `--row A-B` with B = u64::MAX: `last + 1` overflows in the periodicity command.
 #[test]
-#[ignore = "needs a checked `last + 1` in crates/cli/src/commands/periodicity.rs (planner's files)"]
 fn row_range_overflow() {
     refused(&[
         "periodicity",

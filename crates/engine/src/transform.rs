@@ -181,6 +181,9 @@ impl Game for Pass {
     }
 }
 
+/// Most coordinates a sum's positions may have.
+pub const MAX_SUM_DIMENSION: usize = 4096;
+
 /// The disjunctive sum G₁ + G₂ + …: a move is a move in exactly one part. A position is
 /// the parts' positions written one after another.
 ///
@@ -217,7 +220,16 @@ impl Sum {
         }
         let mut offsets = vec![0];
         for p in &parts {
-            offsets.push(offsets.last().unwrap() + p.dimension());
+            let end = offsets
+                .last()
+                .and_then(|o: &usize| o.checked_add(p.dimension()))
+                .filter(|&d| d <= MAX_SUM_DIMENSION)
+                .ok_or_else(|| {
+                    Error::input(format!(
+                        "sum: the parts have more than {MAX_SUM_DIMENSION} coordinates in all"
+                    ))
+                })?;
+            offsets.push(end);
         }
         Ok(Sum { parts, offsets })
     }

@@ -182,9 +182,20 @@ impl BigPositions for BoutonMisere {
     }
 }
 
+/// Largest `heaps` parameter (the dimension of a table).
+pub const MAX_TABLE_HEAPS: i64 = 64;
+
 fn build(args: &Args) -> Result<Box<dyn Game>> {
     Ok(Box::new(Nim {
-        heaps: args.int("heaps", 1)? as usize,
+        heaps: match args.int("heaps", 1)? {
+            h if h > MAX_TABLE_HEAPS => {
+                return Err(nimlab_engine::Error::input(format!(
+                    "nim: heaps sets a table's dimension and must be ≤ {MAX_TABLE_HEAPS}, got {h} \
+                     (positions may still have any number of heaps)"
+                )))
+            }
+            h => h as usize,
+        },
     }))
 }
 
