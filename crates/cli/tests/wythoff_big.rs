@@ -116,7 +116,12 @@ fn small_positions_still_get_the_grundy_value() {
     assert_eq!(v["method"], "line-kernel");
     // … and beyond the exact-value budget the Zeckendorf strategy, without a value.
     let v = json(&nimlab(&[
-        "value", "wythoff", "100000", "100000000", "--format", "json",
+        "value",
+        "wythoff",
+        "100000",
+        "100000000",
+        "--format",
+        "json",
     ]));
     assert_eq!(v["grundy"], Value::Null);
     assert_eq!(v["method"], "strategy");

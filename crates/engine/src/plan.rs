@@ -189,7 +189,10 @@ pub fn table(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Result<Tab
     }
     Ok(TableReport {
         table: grundy_table(game, dims, opts)?,
-        method: Method::new("brute-force", "brute force: mex over the options, cell by cell"),
+        method: Method::new(
+            "brute-force",
+            "brute force: mex over the options, cell by cell",
+        ),
     })
 }
 
@@ -206,13 +209,20 @@ pub fn sequence(game: &dyn Game, len: usize, opts: &TableOptions) -> Result<(Vec
     Ok((t.table.into_values(), t.method))
 }
 
-fn check_cells(game: &dyn Game, dims: &[usize], bytes_per_cell: u64, opts: &TableOptions) -> Result<()> {
+fn check_cells(
+    game: &dyn Game,
+    dims: &[usize],
+    bytes_per_cell: u64,
+    opts: &TableOptions,
+) -> Result<()> {
     let cells = cell_count(dims)?;
     let needed = cells
         .checked_mul(bytes_per_cell)
         .ok_or_else(|| Error::input("table box is too large"))?;
-    opts.memory_limit
-        .check(&format!("{} for {}", describe_box(dims), game.spec()), needed)
+    opts.memory_limit.check(
+        &format!("{} for {}", describe_box(dims), game.spec()),
+        needed,
+    )
 }
 
 /// A sum's table: each part's table over its own box, combined by ⊕.
@@ -402,9 +412,9 @@ enum Exact<'g> {
 impl Exact<'_> {
     fn grundy(&mut self, pos: &[Coord]) -> Result<u32> {
         match self {
-            Exact::Line(t) => t
-                .get(pos)
-                .ok_or_else(|| Error::Contract(format!("{} lies outside the table", format_position(pos)))),
+            Exact::Line(t) => t.get(pos).ok_or_else(|| {
+                Error::Contract(format!("{} lies outside the table", format_position(pos)))
+            }),
             // A one-heap game's option of several coordinates is a sum of heaps.
             Exact::Sequence(v) => pos.iter().try_fold(0u32, |acc, &h| {
                 v.get(h as usize)
@@ -524,7 +534,12 @@ impl<'g, 'o> Planner<'g, 'o> {
     fn exact(&self, p: &[Coord], has_fallback: bool) -> Result<(Exact<'g>, Method)> {
         let game = self.game;
         let caps = game.capabilities();
-        let big_box = || Error::input(format!("{} is too big for an exact table", format_position(p)));
+        let big_box = || {
+            Error::input(format!(
+                "{} is too big for an exact table",
+                format_position(p)
+            ))
+        };
         if p.len() == 2 && game.is_downward_closed() {
             let dims = [
                 usize::try_from(p[0].checked_add(1).ok_or_else(big_box)?).map_err(|_| big_box())?,
@@ -545,7 +560,10 @@ impl<'g, 'o> Planner<'g, 'o> {
                     Exact::Line(t),
                     Method::new(
                         "line-kernel",
-                        format!("line kernel over the box {}", describe_box(&dims).trim_start_matches("table ")),
+                        format!(
+                            "line kernel over the box {}",
+                            describe_box(&dims).trim_start_matches("table ")
+                        ),
                     ),
                 ));
             }
@@ -562,8 +580,14 @@ impl<'g, 'o> Planner<'g, 'o> {
             }
         }
         Ok((
-            Exact::Solver(Box::new(Solver::with_memory_limit(game, self.opts.memory_limit))),
-            Method::new("brute-force", "brute force: memoized mex over every reachable position"),
+            Exact::Solver(Box::new(Solver::with_memory_limit(
+                game,
+                self.opts.memory_limit,
+            ))),
+            Method::new(
+                "brute-force",
+                "brute force: memoized mex over every reachable position",
+            ),
         ))
     }
 
@@ -657,7 +681,9 @@ impl<'g, 'o> Planner<'g, 'o> {
                     return Ok(r);
                 }
                 for o in list {
-                    if let Some(g) = quick.and_then(|b| to_small(&o).and_then(|p| b.grundy_small(&p))) {
+                    if let Some(g) =
+                        quick.and_then(|b| to_small(&o).and_then(|p| b.grundy_small(&p)))
+                    {
                         out.push(OptionReport {
                             position: o,
                             grundy: Some(g.into()),
@@ -706,7 +732,12 @@ impl<'g, 'o> Planner<'g, 'o> {
             .iter()
             .zip(&reports)
             .map(|((g, r), a)| {
-                format!("{} at {}: {}", g.spec(), position_text(&pos[r.clone()]), a.method.id)
+                format!(
+                    "{} at {}: {}",
+                    g.spec(),
+                    position_text(&pos[r.clone()]),
+                    a.method.id
+                )
             })
             .collect();
         let method = Method::new(
@@ -751,7 +782,11 @@ impl<'g, 'o> Planner<'g, 'o> {
                 }
                 PositionReport {
                     position: pos.to_vec(),
-                    outcome: if total == BigUint::default() { Outcome::P } else { Outcome::N },
+                    outcome: if total == BigUint::default() {
+                        Outcome::P
+                    } else {
+                        Outcome::N
+                    },
                     grundy: Some(total),
                     winning_moves: winning,
                     all_winning_moves: all,

@@ -219,7 +219,10 @@ pub fn grundy_table(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Res
 
 /// The line moves of `game` when the line kernel applies to a table over `dims`
 /// (two coordinates, line moves declared, diagonal band within the kernel's reach).
-pub fn line_kernel_moves(game: &dyn Game, dims: &[usize]) -> Option<crate::kernels::line::LineMoves> {
+pub fn line_kernel_moves(
+    game: &dyn Game,
+    dims: &[usize],
+) -> Option<crate::kernels::line::LineMoves> {
     if dims.len() != 2 {
         return None;
     }

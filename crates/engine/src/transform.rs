@@ -293,8 +293,12 @@ impl Game for Sum {
         }
     }
     fn max_options(&self, pos: &[Coord]) -> Option<u128> {
-        self.parts.iter().enumerate().try_fold(0u128, |acc, (i, g)| {
-            g.max_options(self.part(i, pos)).map(|n| acc.saturating_add(n))
-        })
+        self.parts
+            .iter()
+            .enumerate()
+            .try_fold(0u128, |acc, (i, g)| {
+                g.max_options(self.part(i, pos))
+                    .map(|n| acc.saturating_add(n))
+            })
     }
 }

@@ -2,8 +2,8 @@
 //! against a baseline run in the same process. Run with
 //! `cargo bench -p nimlab-games --bench one_heap` (add `-- quick` to skip the 10^9 run).
 
-use nimlab_engine::capability::BigPositions;
 use nimlab_engine::big::BigUint;
+use nimlab_engine::capability::BigPositions;
 use nimlab_engine::{grundy_table, Game, MemoryLimit, TableOptions};
 use nimlab_games::fibonacci_nim::{grundy_rows, FibonacciNim};
 use nimlab_games::subtraction::{grundy_sequence_u8, sweep, Subtraction};

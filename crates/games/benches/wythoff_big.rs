@@ -3,8 +3,8 @@
 //!
 //! Run: `cargo bench -p nimlab-games --bench wythoff_big`
 
-use nimlab_engine::capability::BigPositions;
 use nimlab_engine::big::BigUint;
+use nimlab_engine::capability::BigPositions;
 use nimlab_engine::zeckendorf::{fib, trailing_zeros, up, zeck_indices, zeck_low};
 use nimlab_engine::Game;
 use nimlab_games::wythoff::strategy::p_of;

@@ -15,7 +15,9 @@
 
 use crate::{Args, Family, Param};
 use nimlab_engine::big::{BigAnalysis, BigUint};
-use nimlab_engine::capability::{BigPositions, Capabilities, StrategyTable, TableKernel, TextTable};
+use nimlab_engine::capability::{
+    BigPositions, Capabilities, StrategyTable, TableKernel, TextTable,
+};
 use nimlab_engine::theorem::{describe_window, CheckContext, Verdict};
 use nimlab_engine::{grundy_table, Coord, Error, Game, GrundyTable, MemoryLimit, Outcome};
 use nimlab_engine::{Result, Theorem};

@@ -203,4 +203,3 @@ pub fn format_set(s: &[u64]) -> String {
     let items: Vec<String> = s.iter().map(u64::to_string).collect();
     format!("{{{}}}", items.join(","))
 }
-

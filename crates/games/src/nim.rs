@@ -1,10 +1,10 @@
 //! Nim: any number of heaps; take any positive number of stones from one heap.
 
 use crate::{Args, Family, Param};
-use nimlab_engine::nimarith::nim_sum;
-use nimlab_engine::theorem::{check_grundy_formula, Verdict};
 use nimlab_engine::big::{BigAnalysis, BigPosition, BigUint};
 use nimlab_engine::capability::{BigPositions, Capabilities};
+use nimlab_engine::nimarith::nim_sum;
+use nimlab_engine::theorem::{check_grundy_formula, Verdict};
 use nimlab_engine::{Coord, Game, Outcome, Result, Theorem};
 
 /// Nim. Positions may have any number of heaps; `heaps` sets the table dimension.
@@ -106,7 +106,12 @@ fn moves_to_sum(pos: &[BigUint], target: &BigUint) -> Vec<BigPosition> {
     out
 }
 
-fn analysis(pos: &[BigUint], grundy: BigUint, winning_moves: Vec<BigPosition>, method: &str) -> BigAnalysis {
+fn analysis(
+    pos: &[BigUint],
+    grundy: BigUint,
+    winning_moves: Vec<BigPosition>,
+    method: &str,
+) -> BigAnalysis {
     BigAnalysis {
         position: pos.to_vec(),
         outcome: if grundy == BigUint::default() {
@@ -125,7 +130,12 @@ impl BigPositions for Bouton {
     fn analyse_big(&self, pos: &[BigUint]) -> Option<Result<BigAnalysis>> {
         let g = nim_sum_big(pos);
         let moves = moves_to_sum(pos, &BigUint::default());
-        Some(Ok(analysis(pos, g, moves, "Bouton's theorem: the nim-sum of the heaps")))
+        Some(Ok(analysis(
+            pos,
+            g,
+            moves,
+            "Bouton's theorem: the nim-sum of the heaps",
+        )))
     }
     fn grundy_small(&self, pos: &[Coord]) -> Option<u32> {
         u32::try_from(nim_sum(pos)).ok().filter(|&g| g != u32::MAX)
@@ -149,7 +159,9 @@ impl BigPositions for BoutonMisere {
     fn analyse_big(&self, pos: &[BigUint]) -> Option<Result<BigAnalysis>> {
         let method = "Bouton's misère rule";
         let g = misere_small_heaps(pos).unwrap_or_else(|| nim_sum_big(pos));
-        let moves = self.moves_to_value(pos, &BigUint::default()).unwrap_or_default();
+        let moves = self
+            .moves_to_value(pos, &BigUint::default())
+            .unwrap_or_default();
         Some(Ok(analysis(pos, g, moves, method)))
     }
     fn grundy_small(&self, pos: &[Coord]) -> Option<u32> {

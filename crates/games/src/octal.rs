@@ -15,10 +15,10 @@
 use crate::{Args, Family, Param};
 use nimlab_engine::big::{BigAnalysis, BigPosition, BigUint};
 use nimlab_engine::capability::{BigPositions, Capabilities, Decomposition, SequenceKernel};
-use nimlab_engine::MemoryLimit;
 use nimlab_engine::periodicity::Periodicity;
 use nimlab_engine::takebreak::TakeBreak;
 use nimlab_engine::theorem::Verdict;
+use nimlab_engine::MemoryLimit;
 use nimlab_engine::{Coord, Error, Game, Outcome, Result, Theorem};
 use num_traits::ToPrimitive;
 
@@ -581,7 +581,13 @@ mod tests {
     #[test]
     fn the_periodicity_hook_reaches_through_the_catalog() {
         let g = crate::parse_game("octal(code=0.77)").unwrap();
-        let per = g.capabilities().sequence.unwrap().certified_periodicity(1 << 12).unwrap().unwrap();
+        let per = g
+            .capabilities()
+            .sequence
+            .unwrap()
+            .certified_periodicity(1 << 12)
+            .unwrap()
+            .unwrap();
         assert_eq!((per.preperiod, per.period), (71, 12));
         assert!(per.proof.as_ref().unwrap().contains("Guy–Smith"));
         // The certified block against the naive mex far past the certificate.

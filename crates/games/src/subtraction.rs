@@ -12,9 +12,9 @@
 use crate::{format_set, Args, Family, Param};
 use nimlab_engine::big::{BigAnalysis, BigPosition, BigUint};
 use nimlab_engine::capability::{BigPositions, Capabilities, SequenceKernel};
-use nimlab_engine::MemoryLimit;
 use nimlab_engine::periodicity::Periodicity;
 use nimlab_engine::theorem::{check_p_positions, Verdict};
+use nimlab_engine::MemoryLimit;
 use nimlab_engine::{Coord, Error, Game, Outcome, Result, Theorem};
 use rayon::prelude::*;
 use std::sync::OnceLock;
@@ -814,18 +814,33 @@ mod tests {
     fn small_heaps_of_huge_sets_are_answered_without_the_period() {
         let g = crate::parse_game("subtraction(s={6000000})").unwrap();
         for n in [0u64, 5, 5_999_999, 6_000_000, 6_000_005] {
-            let a = g.analyse_big(&[BigUint::from(n)]).unwrap().unwrap();
+            let a = g
+                .capabilities()
+                .big
+                .unwrap()
+                .analyse_big(&[BigUint::from(n)])
+                .unwrap()
+                .unwrap();
             let want = u32::from(n >= 6_000_000);
             assert_eq!(a.grundy, Some(BigUint::from(want)), "G({n})");
         }
         let a = g
+            .capabilities()
+            .big
+            .unwrap()
             .analyse_big(&[BigUint::from(6_000_005u64)])
             .unwrap()
             .unwrap();
         assert_eq!(a.winning_moves, vec![vec![BigUint::from(5u64)]]);
         // Far heaps need the period, which max(S) puts beyond the search: refused.
         let far = BigUint::from(1u64 << 40);
-        assert!(g.analyse_big(&[far]).unwrap().is_err());
+        assert!(g
+            .capabilities()
+            .big
+            .unwrap()
+            .analyse_big(&[far])
+            .unwrap()
+            .is_err());
         // A set whose window alone would need gigabytes is refused with an estimate.
         let e = certify_period(&[2_000_000_000], u64::MAX)
             .unwrap_err()

@@ -8,7 +8,6 @@ use nimlab_engine::plan;
 use nimlab_engine::{Error, Game, Result};
 use serde_json::{json, Value};
 
-
 /// Preperiod, period and periodic block of a game's Grundy sequence.
 ///
 /// One-heap games that can prove their period (subtraction games: a repeated window of
@@ -110,9 +109,9 @@ fn one_heap(ctx: &Context, game: &dyn Game, args: &PeriodicityArgs) -> Result<St
                 "game": spec, "preperiod": null, "period": null, "values": null,
                 "proven": false, "checked_up_to": searched, "method": method.id,
             })),
-            PlainFormat::Text => println!(
-                "{spec}: no period seen on n < {searched} (try a larger --up-to)"
-            ),
+            PlainFormat::Text => {
+                println!("{spec}: no period seen on n < {searched} (try a larger --up-to)")
+            }
         }
         return Ok(Status::Ok);
     };

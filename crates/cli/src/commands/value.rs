@@ -172,7 +172,13 @@ fn print_value_text(spec: &str, r: &PositionReport) {
 }
 
 pub fn run_value(ctx: &Context, args: ValueArgs) -> Result<Status> {
-    let (spec, r) = ask(ctx, &args.game, &args.position, args.rules.as_deref(), false)?;
+    let (spec, r) = ask(
+        ctx,
+        &args.game,
+        &args.position,
+        args.rules.as_deref(),
+        false,
+    )?;
     match args.format {
         PlainFormat::Json => print_json(&report_json(&spec, &r)),
         PlainFormat::Text => print_value_text(&spec, &r),
