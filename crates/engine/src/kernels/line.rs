@@ -23,6 +23,7 @@
 
 use crate::error::{Error, Result};
 use crate::progress::Progress;
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The moves of a line game on positions (x, y) ∈ N², besides the rook moves
@@ -120,27 +121,99 @@ impl LineSet {
     }
 }
 
-/// A slice shared by the pipeline's threads. Each element is written by one row's stage
-/// at a time; the stages hand elements over through the `done` counters (Release on
-/// publish, Acquire on read), so no element is ever accessed by two threads at once.
-struct Shared<T>(*mut T, usize);
+/// The table's cells while the pipeline's threads share them. A cell is only ever
+/// touched by value through the raw pointer — [`SharedCells::read`] copies it out,
+/// [`SharedCells::write`] stores it — so no reference (`&mut` or `&`) to a cell exists
+/// while the table is shared, and two threads reading one final cell at once (a band
+/// and the band below it both reading the cells of the band above, say) never hold
+/// aliasing `&mut`s. Race freedom is the pipeline's ordering, stated at each call.
+struct SharedCells<'a> {
+    ptr: *mut u32,
+    len: usize,
+    /// The cells are borrowed mutably for `'a`: nothing else touches them meanwhile.
+    _cells: PhantomData<&'a mut [u32]>,
+}
 
-unsafe impl<T: Send> Sync for Shared<T> {}
-unsafe impl<T: Send> Send for Shared<T> {}
+// SAFETY: a `SharedCells` is only a pointer to `u32`s (which are `Send`); every access
+// goes through the unsafe `read`/`write`, whose callers guarantee that no cell is
+// written while another thread reads or writes it.
+unsafe impl Sync for SharedCells<'_> {}
+unsafe impl Send for SharedCells<'_> {}
 
-impl<T> Shared<T> {
-    fn new(slice: &mut [T]) -> Self {
-        Shared(slice.as_mut_ptr(), slice.len())
+impl<'a> SharedCells<'a> {
+    fn new(cells: &'a mut [u32]) -> Self {
+        SharedCells {
+            ptr: cells.as_mut_ptr(),
+            len: cells.len(),
+            _cells: PhantomData,
+        }
     }
 
+    /// The value of cell `i`.
+    ///
     /// # Safety
-    /// No other thread may access element `i` while the reference lives (the pipeline
-    /// protocol of [`line_table`] guarantees it).
+    /// `i < len`, and no thread writes cell `i` until this read happens-before that
+    /// write: the cell is final (published through a `done` counter, or written earlier
+    /// by this thread), or nobody writes it at all in this phase.
+    #[inline(always)]
+    unsafe fn read(&self, i: usize) -> u32 {
+        debug_assert!(i < self.len);
+        // SAFETY: in bounds, and no write races with this read (caller's contract).
+        unsafe { std::ptr::read(self.ptr.add(i)) }
+    }
+
+    /// Stores `v` in cell `i`.
+    ///
+    /// # Safety
+    /// `i < len`, and cell `i` is owned by the calling thread: no other thread reads or
+    /// writes it until this write happens-before that access (a `done` counter
+    /// published with Release and read with Acquire, or the end of the phase).
+    #[inline(always)]
+    unsafe fn write(&self, i: usize, v: u32) {
+        debug_assert!(i < self.len);
+        // SAFETY: in bounds, and no other access races with this write (caller's
+        // contract).
+        unsafe { std::ptr::write(self.ptr.add(i), v) }
+    }
+}
+
+/// The line sets (columns or diagonals) while the pipeline's threads share them. Unlike
+/// cells, a line is owned by one pipeline stage at a time — the band that is at its
+/// column, or whose rows query it — and handed to the band below through the `done`
+/// counters (Release on publish, Acquire on read); only the owner ever makes a
+/// reference to it.
+struct SharedLines<'a> {
+    ptr: *mut LineSet,
+    len: usize,
+    _lines: PhantomData<&'a mut [LineSet]>,
+}
+
+// SAFETY: a `LineSet` is `Send`; every access goes through the unsafe `get`, whose
+// callers own the line (no other thread touches it meanwhile).
+unsafe impl Sync for SharedLines<'_> {}
+unsafe impl Send for SharedLines<'_> {}
+
+impl<'a> SharedLines<'a> {
+    fn new(lines: &'a mut [LineSet]) -> Self {
+        SharedLines {
+            ptr: lines.as_mut_ptr(),
+            len: lines.len(),
+            _lines: PhantomData,
+        }
+    }
+
+    /// Line `i`, to read or update.
+    ///
+    /// # Safety
+    /// `i < len`; the calling stage owns line `i` (pipeline protocol of [`line_table`]):
+    /// no other thread accesses it while the reference lives, and this thread holds no
+    /// other reference to it.
     #[inline(always)]
     #[allow(clippy::mut_from_ref)]
-    unsafe fn get(&self, i: usize) -> &mut T {
-        debug_assert!(i < self.1);
-        &mut *self.0.add(i)
+    unsafe fn get(&self, i: usize) -> &mut LineSet {
+        debug_assert!(i < self.len);
+        // SAFETY: in bounds, and exclusively owned by the caller (caller's contract).
+        unsafe { &mut *self.ptr.add(i) }
     }
 }
 
@@ -306,9 +379,9 @@ fn fill(
     let done = Done((0..bands).map(|_| AtomicUsize::new(0)).collect());
     let threads = threads.min(bands);
 
-    let values_s = Shared::new(&mut values);
-    let columns_s = Shared::new(&mut columns);
-    let diagonals_s = Shared::new(&mut diagonals);
+    let values_s = SharedCells::new(&mut values);
+    let columns_s = SharedLines::new(&mut columns);
+    let diagonals_s = SharedLines::new(&mut diagonals);
     let geo = Geometry {
         width,
         band,
@@ -371,6 +444,8 @@ fn fill(
                         if half && x == y {
                             // Row y left of the diagonal mirrors column y, now complete
                             // above row y.
+                            // SAFETY: this band is at column y, so it owns column y's
+                            // line (the band above is past it, the one below not there).
                             row.clone_from(unsafe { columns_s.get(y) });
                         }
                         // SAFETY: this band owns its cells, the column lines of the
@@ -426,7 +501,7 @@ fn fill(
 fn mirror_lower_half(values: &mut [u32], width: usize, height: usize) {
     use rayon::prelude::*;
     const BLOCK: usize = 64;
-    let shared = Shared::new(values);
+    let shared = SharedCells::new(values);
     let shared = &shared;
     (0..height.div_ceil(BLOCK)).into_par_iter().for_each(|b| {
         let rows = b * BLOCK..((b + 1) * BLOCK).min(height);
@@ -434,9 +509,10 @@ fn mirror_lower_half(values: &mut [u32], width: usize, height: usize) {
         for x0 in (0..rows.end).step_by(BLOCK) {
             for y in rows.clone() {
                 for x in x0..(x0 + BLOCK).min(y) {
-                    // SAFETY: each task writes only cells x < y of its own rows and reads
-                    // only cells x ≥ y, which nobody writes in this phase.
-                    unsafe { *shared.get(x + width * y) = *shared.get(y + width * x) };
+                    // SAFETY: each task writes only cells x < y of its own rows, which no
+                    // other task reads or writes, and reads only cells (y, x) with y > x,
+                    // which nobody writes in this phase.
+                    unsafe { shared.write(x + width * y, shared.read(y + width * x)) };
                 }
             }
         }
@@ -594,13 +670,14 @@ struct Geometry {
 ///
 /// # Safety
 /// The caller owns the cell, its column line and the diagonal lines it queries, and the
-/// cells it reads are final (pipeline protocol of [`line_table`]).
+/// cells it reads are final (pipeline protocol of [`line_table`]). Cells are read and
+/// written by value only ([`SharedCells`]); lines are borrowed one at a time.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 unsafe fn fill_cell(
-    values: &Shared<u32>,
-    columns: &Shared<LineSet>,
-    diagonals: &Shared<LineSet>,
+    values: &SharedCells,
+    columns: &SharedLines,
+    diagonals: &SharedLines,
     row: &mut LineSet,
     near: &mut Vec<u64>,
     offsets: &[(usize, usize)],
@@ -618,7 +695,10 @@ unsafe fn fill_cell(
     if band > 0 && y >= band && x >= 1 {
         // Cell (x − 1, y − a) joins its diagonal line now: every query that must not
         // see it has been made.
-        let v = *values.get(x - 1 + width * (y - band)) as u64;
+        // SAFETY: cell (x − 1, y − a), in an earlier row and column, is final: written
+        // at an earlier step of this band or published by the bands above, which are
+        // past column x. Nobody writes it again.
+        let v = values.read(x - 1 + width * (y - band)) as u64;
         diagonals.get(x - 1 + band + diag_shift - y).insert(v);
     }
     let g = if x == 0 && y == 0 {
@@ -634,7 +714,12 @@ unsafe fn fill_cell(
                 } else {
                     u + width * v
                 };
-                near.push(*values.get(i) as u64);
+                // SAFETY: the cell read is in an earlier row and column (dx, dy ≥ 1;
+                // mirrored: row u < y, column v < y ≤ x), so it is final: written at an
+                // earlier step of this band or published by the bands above through
+                // `done` (Acquire). Other bands may read it at the same time (by value,
+                // no reference); nobody writes it again.
+                near.push(values.read(i) as u64);
             }
         }
         let col = columns.get(x);
@@ -667,12 +752,15 @@ unsafe fn fill_cell(
             }
         }
     };
-    *values.get(x + width * y) = g as u32;
+    // SAFETY: cell (x, y) belongs to this band's row y; nobody else reads it before the
+    // band publishes column x through `done` (Release), after this write.
+    values.write(x + width * y, g as u32);
     row.insert(g);
     columns.get(x).insert(g);
     if band > 0 && x == width - 1 && y >= band {
         // The last cell of row y − a joins its diagonal line.
-        let v = *values.get(width - 1 + width * (y - band)) as u64;
+        // SAFETY: row y − a < y is final at every column by now (see above).
+        let v = values.read(width - 1 + width * (y - band)) as u64;
         diagonals.get(width - 1 + band + diag_shift - y).insert(v);
     }
 }
