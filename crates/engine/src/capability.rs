@@ -161,3 +161,22 @@ pub fn is_sum_of_heaps(game: &dyn Game) -> bool {
         Some(Decomposition::Heaps)
     )
 }
+
+/// The canonical form of a position of heaps (a multiset): sorted, empty heaps
+/// dropped, `[0]` for no heap at all. Options and winning moves of take-and-break
+/// games are listed in this form, once each.
+///
+/// ```
+/// use nimlab_engine::capability::canonical_heaps;
+/// let mut p = vec![3u64, 0, 1];
+/// canonical_heaps(&mut p);
+/// assert_eq!(p, vec![1, 3]);
+/// ```
+pub fn canonical_heaps<T: Ord + Default>(pos: &mut Vec<T>) {
+    let zero = T::default();
+    pos.retain(|h| *h != zero);
+    pos.sort_unstable();
+    if pos.is_empty() {
+        pos.push(T::default());
+    }
+}

@@ -466,7 +466,14 @@ impl<'g, 'o> Planner<'g, 'o> {
         let mut strategy = None;
         if let Some(big) = caps.big {
             if let Some(a) = big.analyse_big(pos) {
-                let r = PositionReport::from_big(a?);
+                let mut r = PositionReport::from_big(a?);
+                if matches!(caps.decomposition, Some(Decomposition::Heaps)) {
+                    for m in r.winning_moves.iter_mut() {
+                        crate::capability::canonical_heaps(m);
+                    }
+                    r.winning_moves.sort();
+                    r.winning_moves.dedup();
+                }
                 if r.grundy.is_some() {
                     return self.with_options(r, None, with_options);
                 }
@@ -630,8 +637,7 @@ impl<'g, 'o> Planner<'g, 'o> {
         self.game.for_each_option(p, &mut |o| {
             let mut o = o.to_vec();
             if heaps {
-                // Heaps are a multiset: one canonical order per option.
-                o.sort_unstable();
+                crate::capability::canonical_heaps(&mut o);
             }
             if (list.len() as u128) < MAX_LISTED_OPTIONS && seen.insert(o.clone()) {
                 list.push(o);
@@ -769,10 +775,9 @@ impl<'g, 'o> Planner<'g, 'o> {
                 if total != BigUint::default() {
                     for (i, a) in reports.iter().enumerate() {
                         let g = a.grundy.as_ref().expect("known");
+                        // Any option of value g ⊕ T wins, also one above g (options
+                        // of larger value exist in most games).
                         let target = g ^ &total;
-                        if &target >= g {
-                            continue;
-                        }
                         let r = parts[i].1.clone();
                         match Planner::new(parts[i].0, self.opts).moves_to_value(&pos[r], &target) {
                             Some(list) => winning.extend(list.iter().map(|m| splice(i, m))),
@@ -823,7 +828,7 @@ impl<'g, 'o> Planner<'g, 'o> {
         if matches!(caps.decomposition, Some(Decomposition::Heaps)) {
             // Heaps form a multiset: one canonical order per move.
             for m in report.winning_moves.iter_mut() {
-                m.sort();
+                crate::capability::canonical_heaps(m);
             }
             report.winning_moves.sort();
             report.winning_moves.dedup();

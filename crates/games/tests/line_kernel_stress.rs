@@ -46,7 +46,7 @@ fn kernel_on_three_threads_agrees_cell_by_cell_many_times() {
     let opts = TableOptions::default();
     for (spec, dims, rounds) in CASES {
         let game = parse_game(spec).unwrap();
-        let moves = game.line_moves().expect("a line game");
+        let moves = game.capabilities().line_moves.expect("a line game");
         let symmetric = moves.diagonal_band <= 1
             && moves
                 .steps

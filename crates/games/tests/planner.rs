@@ -15,7 +15,7 @@ fn big(p: &[Coord]) -> BigPosition {
 fn canonical(game: &dyn Game, p: &[Coord]) -> Vec<Coord> {
     let mut p = p.to_vec();
     if nimlab_engine::capability::is_sum_of_heaps(game) {
-        p.sort_unstable();
+        nimlab_engine::capability::canonical_heaps(&mut p);
     }
     p
 }

@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// The moves of a line game on positions (x, y) ∈ N², besides the rook moves
 /// (x, y) → (u, y), u < x and (x, y) → (x, v), v < y, which every line game has.
 ///
-/// A [`crate::Game`] declares this through [`crate::Game::line_moves`]; then
+/// A [`crate::Game`] declares this through [`crate::capability::Capabilities::line_moves`]; then
 /// [`crate::grundy_table`] fills its two-coordinate tables with [`line_table`].
 ///
 /// ```
