@@ -147,7 +147,40 @@ pub struct TableReport {
 }
 
 /// The Grundy table of `game` over the box `dims`, by the fastest method it offers.
+///
+/// ```
+/// use nimlab_engine::plan::table;
+/// use nimlab_engine::{Coord, Game, TableOptions};
+/// struct Nim2;
+/// impl Game for Nim2 {
+///     fn spec(&self) -> String { "nim".into() }
+///     fn dimension(&self) -> usize { 2 }
+///     fn is_downward_closed(&self) -> bool { true }
+///     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+///         for u in 0..p[0] { visit(&[u, p[1]]); }
+///         for v in 0..p[1] { visit(&[p[0], v]); }
+///     }
+/// }
+/// let t = table(&Nim2, &[8, 8], &TableOptions::default()).unwrap();
+/// assert_eq!(t.table.get(&[5, 3]), Some(5 ^ 3));
+/// assert_eq!(t.method.id, "brute-force");
+/// ```
 pub fn table(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Result<TableReport> {
+    table_with(game, dims, opts, true)
+}
+
+/// As [`table`], but computed from the rules only — kernels and brute force, never a
+/// closed form — so that it can be compared with a conjectured formula (`check`).
+pub fn computed_table(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Result<TableReport> {
+    table_with(game, dims, opts, false)
+}
+
+fn table_with(
+    game: &dyn Game,
+    dims: &[usize],
+    opts: &TableOptions,
+    closed_forms: bool,
+) -> Result<TableReport> {
     if dims.len() != game.dimension() {
         return Err(Error::input(format!(
             "{} has {} coordinates but the table box has {}",
@@ -166,7 +199,7 @@ pub fn table(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Result<Tab
         }
     }
     if let Some(Decomposition::Parts(parts)) = &caps.decomposition {
-        return parts_table(game, parts, dims, opts);
+        return parts_table(game, parts, dims, opts, closed_forms);
     }
     if let (1, Some(kernel)) = (dims.len(), caps.sequence) {
         check_cells(game, dims, 4, opts)?;
@@ -182,7 +215,7 @@ pub fn table(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Result<Tab
             method: Method::new("line-kernel", "line kernel (rook lines and diagonal band)"),
         });
     }
-    if let Some(big) = caps.big {
+    if let (Some(big), true) = (caps.big, closed_forms) {
         if let Some(t) = closed_form_table(game, big, dims, opts)? {
             return Ok(t);
         }
@@ -231,12 +264,13 @@ fn parts_table(
     parts: &[(&dyn Game, Range<usize>)],
     dims: &[usize],
     opts: &TableOptions,
+    closed_forms: bool,
 ) -> Result<TableReport> {
     check_cells(game, dims, 4, opts)?;
     let mut tables = Vec::new();
     let mut details = Vec::new();
     for (part, range) in parts {
-        let t = table(*part, &dims[range.clone()], opts)?;
+        let t = table_with(*part, &dims[range.clone()], opts, closed_forms)?;
         details.push(format!("{}: {}", part.spec(), t.method.id));
         tables.push((t.table, range.clone()));
     }

@@ -804,6 +804,7 @@ pub static FAMILY: Family = Family {
          stated), Games II and III [Take-away]",
     build,
     theorems,
+    sweep: None,
 };
 
 #[cfg(test)]

@@ -80,6 +80,7 @@ pub static FAMILY: Family = Family {
          Conway, R. K. Guy, Winning Ways (1982), ch. 4",
     build,
     theorems,
+    sweep: None,
 };
 
 #[cfg(test)]

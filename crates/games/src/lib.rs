@@ -21,6 +21,7 @@ pub mod octal;
 pub mod pass;
 pub mod rules;
 pub mod ryuoh;
+pub mod source;
 pub mod spec;
 pub mod subtraction;
 pub mod sum;
@@ -58,6 +59,20 @@ pub struct Family {
     pub build: fn(&Args) -> Result<Box<dyn Game>>,
     /// The theorems registered for this family.
     pub theorems: fn() -> Vec<Theorem>,
+    /// A sweep over the family's members, if it has one (`nimlab sweep NAME`).
+    pub sweep: Option<&'static Sweep>,
+}
+
+/// A sweep over every member of a family of given size (e.g. every subtraction set
+/// of `size` elements with max ≤ `max`): proven preperiods and periods, in parallel.
+pub struct Sweep {
+    /// What the members are called, e.g. "sets".
+    pub members: &'static str,
+    /// Runs the sweep over shard `shard` of `shards`: `(max, size, shard, shards,
+    /// search_limit)`; rows sorted as [`subtraction::sweep_order`] says.
+    pub run: fn(u64, u64, u64, u64, u64) -> Result<Vec<subtraction::SweepRow>>,
+    /// How many members the family of `(max, size)` has, if it fits in u64.
+    pub count: fn(u64, u64) -> Option<u64>,
 }
 
 /// Every family of the catalog.

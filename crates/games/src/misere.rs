@@ -23,4 +23,5 @@ pub static FAMILY: Family = Family {
          case n = 2 of the 2-retreat type [Kano]",
     build,
     theorems: Vec::<Theorem>::new,
+    sweep: None,
 };

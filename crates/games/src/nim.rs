@@ -247,4 +247,5 @@ pub static FAMILY: Family = Family {
          rectangular chocolate bars [Chocolate]",
     build,
     theorems,
+    sweep: None,
 };

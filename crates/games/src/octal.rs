@@ -514,6 +514,7 @@ pub static FAMILY: Family = Family {
          Soc. 52 (1956); E. R. Berlekamp, J. H. Conway, R. K. Guy, Winning Ways (1982), ch. 4",
     build,
     theorems,
+    sweep: None,
 };
 
 #[cfg(test)]

@@ -25,4 +25,5 @@ pub static FAMILY: Family = Family {
          §1.4, future work: Ryuoh Nim with a pass [Tokuni]",
     build,
     theorems: Vec::<Theorem>::new,
+    sweep: None,
 };

@@ -561,4 +561,5 @@ pub static FAMILY: Family = Family {
          Japanese, year uncertain), take-away games Γ(P, C) [Irie]",
     build,
     theorems,
+    sweep: None,
 };

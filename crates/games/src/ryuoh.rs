@@ -229,4 +229,5 @@ pub static FAMILY: Family = Family {
          Theorem 3.1 [Tokuni]",
     build,
     theorems,
+    sweep: None,
 };

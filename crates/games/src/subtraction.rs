@@ -730,6 +730,13 @@ fn theorems() -> Vec<Theorem> {
     ]
 }
 
+/// Every subtraction set of a size with max ≤ M.
+static SWEEP: crate::Sweep = crate::Sweep {
+    members: "sets",
+    run: sweep,
+    count: count_sets,
+};
+
 /// The `subtraction` family.
 pub static FAMILY: Family = Family {
     name: "subtraction",
@@ -745,6 +752,7 @@ pub static FAMILY: Family = Family {
          stated), Game I [Take-away]",
     build,
     theorems,
+    sweep: Some(&SWEEP),
 };
 
 #[cfg(test)]

@@ -74,4 +74,5 @@ pub static FAMILY: Family = Family {
          games",
     build,
     theorems,
+    sweep: None,
 };

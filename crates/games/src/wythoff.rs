@@ -190,4 +190,5 @@ pub static FAMILY: Family = Family {
          Arch. Wisk. 7 (1907)",
     build,
     theorems,
+    sweep: None,
 };

@@ -1,11 +1,12 @@
 //! `nimlab check`: compare a conjectured formula with the Grundy table, cell by cell.
 
-use super::{game_source, print_json, Context};
+use super::{print_json, Context};
 use crate::Status;
 use nimlab_engine::game::format_position;
 use nimlab_engine::theorem::describe_window;
-use nimlab_engine::{grundy_table, Error, GrundyTable, Result, INVALID};
+use nimlab_engine::{Error, GrundyTable, Result, INVALID};
 use nimlab_formula::check::{compare, compile_for, Claim, Report};
+use nimlab_games::source as game_source;
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -98,7 +99,7 @@ pub fn run(ctx: &Context, args: CheckArgs) -> Result<Status> {
         .map_err(|e| Error::input(format!("{e} (in '{text}')")))?;
     let dims = game.table_box(args.size);
     let started = Instant::now();
-    let table = grundy_table(game, &dims, &ctx.table_options())?;
+    let table = nimlab_engine::plan::computed_table(game, &dims, &ctx.table_options())?.table;
     let table_time = started.elapsed();
     let limit = match args.format {
         CheckFormat::Json => args.limit,

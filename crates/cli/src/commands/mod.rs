@@ -1,7 +1,6 @@
 //! One module per subcommand.
 
 pub mod check;
-pub mod game_source;
 pub mod games;
 pub mod periodicity;
 pub mod sweep;

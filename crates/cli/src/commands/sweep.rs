@@ -4,7 +4,7 @@ use super::{print_json, Context, PlainFormat};
 use crate::Status;
 use nimlab_engine::{Error, Result};
 use nimlab_games::format_set;
-use nimlab_games::subtraction::{count_sets, sweep, SweepRow};
+use nimlab_games::subtraction::SweepRow;
 use serde_json::json;
 
 /// Every subtraction set of a given size with max ≤ M: proven preperiod and period,
@@ -59,15 +59,22 @@ fn parse_shard(text: &str) -> Result<(u64, u64)> {
 }
 
 pub fn run(_ctx: &Context, args: SweepArgs) -> Result<Status> {
-    if args.family != "subtraction" {
+    let family = nimlab_games::family(&args.family)?;
+    let Some(sweeper) = family.sweep else {
+        let able: Vec<&str> = nimlab_games::catalog()
+            .iter()
+            .filter(|f| f.sweep.is_some())
+            .map(|f| f.name)
+            .collect();
         return Err(Error::input(format!(
-            "sweep supports the family 'subtraction', not '{}'",
-            args.family
+            "{} has no sweep (families with one: {})",
+            family.name,
+            able.join(", ")
         )));
-    }
+    };
     let (shard, shards) = parse_shard(&args.shard)?;
-    let rows = sweep(args.max, args.size, shard, shards, args.up_to)?;
-    let total = count_sets(args.max, args.size).unwrap_or(u64::MAX);
+    let rows = (sweeper.run)(args.max, args.size, shard, shards, args.up_to)?;
+    let total = (sweeper.count)(args.max, args.size).unwrap_or(u64::MAX);
     let shown: &[SweepRow] = &rows[..args.top.unwrap_or(rows.len()).min(rows.len())];
     let order = "period descending, then preperiod descending, then set ascending";
     match args.format {
@@ -80,7 +87,7 @@ pub fn run(_ctx: &Context, args: SweepArgs) -> Result<Status> {
                 })
                 .collect();
             print_json(&json!({
-                "family": "subtraction",
+                "family": family.name,
                 "max": args.max,
                 "size": args.size,
                 "shard": format!("{shard}/{shards}"),
@@ -93,12 +100,13 @@ pub fn run(_ctx: &Context, args: SweepArgs) -> Result<Status> {
         }
         PlainFormat::Text => {
             println!(
-                "subtraction sets of size {} with max ≤ {}: {} set{} (shard {shard}/{shards} of {total}); \
+                "{} {} of size {} with max ≤ {}: {} (shard {shard}/{shards} of {total}); \
                  proven periods, sorted by {order}",
+                family.name,
+                sweeper.members,
                 args.size,
                 args.max,
                 rows.len(),
-                if rows.len() == 1 { "" } else { "s" }
             );
             let width = shown
                 .iter()

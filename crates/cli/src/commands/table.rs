@@ -41,7 +41,7 @@ pub struct TableArgs {
 }
 
 pub fn run(ctx: &Context, args: TableArgs) -> Result<Status> {
-    let game = super::game_source::load(args.game.as_deref(), args.rules.as_deref())?.game;
+    let game = nimlab_games::source::load(args.game.as_deref(), args.rules.as_deref())?.game;
     if args.size == 0 {
         return Err(Error::input("--size must be at least 1"));
     }

@@ -84,7 +84,7 @@ fn ask(
         None => (Some(first), rest.to_vec()),
     };
     let position = &join_position(&parts);
-    let game = super::game_source::load(game, rules)?.game;
+    let game = nimlab_games::source::load(game, rules)?.game;
     let big = parse_big_position(position)?;
     let opts = ctx.table_options();
     let report = if with_options {

@@ -1,8 +1,8 @@
 //! Where a command's game comes from: a catalog spec (`'ryuoh(p=3)'`, also
 //! `'rules(file=F)'`) or a rules file (`--rules FILE`).
 
+use crate::rules::{self, RulesGame};
 use nimlab_engine::{Error, Game, Result};
-use nimlab_games::rules::{self, RulesGame};
 use std::path::Path;
 
 /// A game and the claims its source makes about it beyond the rules.
@@ -29,12 +29,20 @@ impl GameSource {
 }
 
 /// The game named by exactly one of `spec` and `rules`.
+///
+/// ```
+/// use nimlab_games::source::load;
+/// let s = load(Some("wythoff"), None).unwrap();
+/// assert_eq!(s.game.spec(), "wythoff");
+/// assert!(s.closed_form.is_none());
+/// assert!(load(None, None).is_err());
+/// ```
 pub fn load(spec: Option<&str>, rules: Option<&Path>) -> Result<GameSource> {
     match (spec, rules) {
         (Some(s), None) => {
             // A rules spec is read directly so that its declared claims are kept.
-            let parsed = nimlab_games::spec::parse_spec(s)?;
-            if parsed.name == "rules" {
+            let parsed = crate::spec::parse_spec(s)?;
+            if parsed.name == rules::FAMILY.name {
                 if let [(key, path)] = parsed.args.as_slice() {
                     if key.as_deref().is_none_or(|k| k == "file") {
                         return Ok(GameSource::from_rules(rules::load(Path::new(path))?));
@@ -42,7 +50,7 @@ pub fn load(spec: Option<&str>, rules: Option<&Path>) -> Result<GameSource> {
                 }
             }
             Ok(GameSource {
-                game: nimlab_games::parse_game(s)?,
+                game: crate::parse_game(s)?,
                 closed_form: None,
                 p_positions: None,
                 constants: Vec::new(),
