@@ -4,7 +4,7 @@
 
 use nimlab_engine::big::BigUint;
 use nimlab_engine::capability::BigPositions;
-use nimlab_engine::{grundy_table, Game, MemoryLimit, TableOptions};
+use nimlab_engine::{grundy_table, MemoryLimit, TableOptions};
 use nimlab_games::fibonacci_nim::{grundy_rows, FibonacciNim};
 use nimlab_games::subtraction::{grundy_sequence_u8, sweep, Subtraction};
 use std::hint::black_box;

@@ -6,7 +6,6 @@
 use nimlab_engine::big::BigUint;
 use nimlab_engine::capability::BigPositions;
 use nimlab_engine::zeckendorf::{fib, trailing_zeros, up, zeck_indices, zeck_low};
-use nimlab_engine::Game;
 use nimlab_games::wythoff::strategy::p_of;
 use nimlab_games::wythoff::Wythoff;
 use std::time::{Duration, Instant};
