@@ -58,12 +58,17 @@ use std::sync::Mutex;
 /// assert_eq!(fib(10), 89u32.into());
 /// ```
 pub fn fib(k: u64) -> BigUint {
-    standard_fib_pair(k + 1).0
+    fibonacci_pair(k + 1).0
 }
 
 /// `(F_m, F_{m+1})` of the standard sequence (`F_0 = 0, F_1 = 1`), by fast doubling over
 /// the bits of `m`, highest first (a loop, no recursion).
-fn standard_fib_pair(m: u64) -> (BigUint, BigUint) {
+///
+/// ```
+/// use nimlab_engine::zeckendorf::fibonacci_pair;
+/// assert_eq!(fibonacci_pair(10), (55u32.into(), 89u32.into()));
+/// ```
+pub fn fibonacci_pair(m: u64) -> (BigUint, BigUint) {
     let mut a = BigUint::zero(); // F_j
     let mut b = BigUint::one(); // F_{j+1}
     for bit in (0..64 - m.leading_zeros()).rev() {
@@ -97,7 +102,7 @@ pub fn zeck_indices(n: &BigUint) -> Vec<u64> {
     }
     // Highest k with f_k ≤ n: f_k ≈ φ^{k+1}/√5; estimate, then walk.
     let mut k = (n.bits() as f64 / std::f64::consts::LOG2_E / PHI.ln()).max(1.0) as u64;
-    let (mut lo, mut hi) = standard_fib_pair(k + 1); // (f_k, f_{k+1})
+    let (mut lo, mut hi) = fibonacci_pair(k + 1); // (f_k, f_{k+1})
     while &hi <= n {
         let next = &lo + &hi;
         lo = std::mem::replace(&mut hi, next);
@@ -409,7 +414,7 @@ struct FibWindow {
 impl FibWindow {
     fn new(base: u64) -> Self {
         let base = base.saturating_sub(1);
-        let (a, b) = standard_fib_pair(base);
+        let (a, b) = fibonacci_pair(base);
         FibWindow {
             base,
             values: vec![a, b],

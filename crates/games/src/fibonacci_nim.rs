@@ -227,7 +227,10 @@ pub fn least_winning_take(k: u64, n: &BigUint) -> Result<(BigUint, &'static str)
             let tz = n.trailing_zeros().expect("n ≥ 1");
             Ok((BigUint::from(1u32) << tz, "binary code (Game II)"))
         }
-        2 => Ok((zeckendorf_low(n), "Zeckendorf code (Game III)")),
+        2 => Ok((
+            nimlab_engine::zeckendorf::zeck_low(n),
+            "Zeckendorf code (Game III)",
+        )),
         _ => {
             if n.bits() > GENERAL_K_MAX_BITS {
                 return Err(Error::input(format!(
@@ -252,100 +255,7 @@ pub fn least_winning_take(k: u64, n: &BigUint) -> Result<(BigUint, &'static str)
     }
 }
 
-/// (F_j, F_{j+1}) of the standard Fibonacci numbers (F_0 = 0, F_1 = 1), by fast
-/// doubling (iterative over the bits of j).
-///
-/// ```
-/// use nimlab_games::fibonacci_nim::fibonacci_pair;
-/// assert_eq!(fibonacci_pair(10), (55u32.into(), 89u32.into()));
-/// ```
-pub fn fibonacci_pair(j: u64) -> (BigUint, BigUint) {
-    let mut a = BigUint::ZERO; // F_i
-    let mut b = BigUint::from(1u32); // F_{i+1}
-    for bit in (0..64 - j.leading_zeros()).rev() {
-        // F_{2i} = F_i (2F_{i+1} − F_i), F_{2i+1} = F_i² + F_{i+1}²
-        let c = &a * ((&b << 1) - &a);
-        let d = &a * &a + &b * &b;
-        if j >> bit & 1 == 1 {
-            b = &c + &d;
-            a = d;
-        } else {
-            a = c;
-            b = d;
-        }
-    }
-    (a, b)
-}
-
-/// ℓ(n): the smallest Fibonacci number in the Zeckendorf representation of `n ≥ 1`.
-///
-/// For big n this avoids the representation altogether. With standard indexing,
-/// n = Σ F_{k_i} gives n·φ = U − ε with U an integer and ε = Σ ψ^{k_i}
-/// (ψ = −1/φ), whose sign and size give the smallest index k: sign (−1)^k and
-/// φ^{−k−1} < |ε| < φ^{−k+1}. Everything is exact integer arithmetic: with m a little
-/// above log_φ n, F_m·ε is the remainder of n·F_{m+1} by F_m (up to a term below
-/// φ^{−20}), and the bounds F_m·φ^{−j} are F_{m−j} up to less than 1, far inside the
-/// margins. Cost: one big division and a few fast-doubling Fibonacci numbers.
-///
-/// ```
-/// use nimlab_engine::big::BigUint;
-/// use nimlab_games::fibonacci_nim::zeckendorf_low;
-/// assert_eq!(zeckendorf_low(&BigUint::from(31u32)), BigUint::from(2u32)); // 21 + 8 + 2
-/// assert_eq!(zeckendorf_low(&BigUint::from(29u32)), BigUint::from(8u32)); // 21 + 8
-/// ```
-pub fn zeckendorf_low(n: &BigUint) -> BigUint {
-    match u64::try_from(n) {
-        Ok(small) => BigUint::from(greedy_smallest(small, &schwenk(2, small))),
-        Err(_) => zeckendorf_low_big(n),
-    }
-}
-
-/// The big-number method of [`zeckendorf_low`], for any n ≥ 1 (public for tests).
-pub fn zeckendorf_low_big(n: &BigUint) -> BigUint {
-    use num_integer::Integer;
-    const LOG_PHI_OF_2: f64 = 1.440_420_090_412_556_5;
-    let m = (n.bits() as f64 * LOG_PHI_OF_2).ceil() as u64 + 24;
-    let (fm, fm1) = fibonacci_pair(m);
-    let (_, r) = (n * &fm1).div_rem(&fm);
-    let fm_1 = &fm1 - &fm; // F_{m−1}
-    let fm_2 = &fm - &fm_1; // F_{m−2}
-                            // ε ∈ (−φ^{−2}, φ^{−1}): F_m·ε is −r or F_m − r.
-    let (positive, ax) = if r < fm_2 {
-        (false, r)
-    } else {
-        (true, &fm - &r)
-    };
-    // |F_m ε| lies in (F_{j−1}, F_{j+1}) for j = m − k; estimate j from the size.
-    let bits = ax.bits();
-    let top = if bits > 60 {
-        &ax >> (bits - 60)
-    } else {
-        ax.clone()
-    };
-    let top = u64::try_from(&top).expect("60 bits") as f64;
-    let log2 = top.log2() + bits.saturating_sub(60) as f64;
-    let est = ((log2 + 5f64.sqrt().log2()) * LOG_PHI_OF_2).round() as i64;
-    let first = (est - 3).max(1) as u64;
-    // F_{first−1}, F_first, … up to F_{first+7}
-    let (mut a, mut b) = fibonacci_pair(first - 1);
-    let mut fibs = Vec::with_capacity(10);
-    for _ in 0..10 {
-        fibs.push(a.clone());
-        let c = &a + &b;
-        a = b;
-        b = c;
-    }
-    for (i, j) in (first..first + 8).enumerate() {
-        // k = m − j must be even exactly when ε > 0
-        if j > m || (m - j).is_multiple_of(2) != positive {
-            continue;
-        }
-        if fibs[i] < ax && ax < fibs[i + 2] {
-            return fibonacci_pair(m - j).0;
-        }
-    }
-    unreachable!("the Zeckendorf index estimate is within ±3")
-}
+pub use nimlab_engine::zeckendorf::fibonacci_pair;
 
 /// Schwenk's sequence H₁ = 1, H_{j+1} = H_j + H_m (m least with k·H_m ≥ H_j), every
 /// term ≤ `bound`.
@@ -809,6 +719,55 @@ pub static FAMILY: Family = Family {
 
 #[cfg(test)]
 mod tests {
+    /// An independent ℓ(n) for n ≥ 1, kept as a test oracle for the engine's
+    /// `zeck_low`: with standard indexing n = Σ F_{k_i} gives n·φ = U − ε with U an
+    /// integer and ε = Σ ψ^{k_i} (ψ = −1/φ), whose sign and size give the smallest
+    /// index k. Exact integer arithmetic: one big division and a few Fibonacci numbers.
+    fn zeckendorf_low_big(n: &BigUint) -> BigUint {
+        use num_integer::Integer;
+        const LOG_PHI_OF_2: f64 = 1.440_420_090_412_556_5;
+        let m = (n.bits() as f64 * LOG_PHI_OF_2).ceil() as u64 + 24;
+        let (fm, fm1) = fibonacci_pair(m);
+        let (_, r) = (n * &fm1).div_rem(&fm);
+        let fm_1 = &fm1 - &fm; // F_{m−1}
+        let fm_2 = &fm - &fm_1; // F_{m−2}
+                                // ε ∈ (−φ^{−2}, φ^{−1}): F_m·ε is −r or F_m − r.
+        let (positive, ax) = if r < fm_2 {
+            (false, r)
+        } else {
+            (true, &fm - &r)
+        };
+        // |F_m ε| lies in (F_{j−1}, F_{j+1}) for j = m − k; estimate j from the size.
+        let bits = ax.bits();
+        let top = if bits > 60 {
+            &ax >> (bits - 60)
+        } else {
+            ax.clone()
+        };
+        let top = u64::try_from(&top).expect("60 bits") as f64;
+        let log2 = top.log2() + bits.saturating_sub(60) as f64;
+        let est = ((log2 + 5f64.sqrt().log2()) * LOG_PHI_OF_2).round() as i64;
+        let first = (est - 3).max(1) as u64;
+        // F_{first−1}, F_first, … up to F_{first+7}
+        let (mut a, mut b) = fibonacci_pair(first - 1);
+        let mut fibs = Vec::with_capacity(10);
+        for _ in 0..10 {
+            fibs.push(a.clone());
+            let c = &a + &b;
+            a = b;
+            b = c;
+        }
+        for (i, j) in (first..first + 8).enumerate() {
+            // k = m − j must be even exactly when ε > 0
+            if j > m || (m - j).is_multiple_of(2) != positive {
+                continue;
+            }
+            if fibs[i] < ax && ax < fibs[i + 2] {
+                return fibonacci_pair(m - j).0;
+            }
+        }
+        unreachable!("the Zeckendorf index estimate is within ±3")
+    }
     use super::*;
     use nimlab_engine::TableOptions;
 
