@@ -22,6 +22,10 @@ struct Cli {
     #[arg(long, global = true, value_name = "BYTES")]
     max_memory: Option<String>,
 
+    /// Run brute-force work even when its estimate is very long (over an hour).
+    #[arg(long, global = true)]
+    force: bool,
+
     #[command(subcommand)]
     command: Command,
 }
@@ -51,7 +55,10 @@ fn main() -> ExitCode {
     restore_default_sigpipe();
     let cli = Cli::parse();
     let ctx = match commands::Context::new(cli.max_memory.as_deref()) {
-        Ok(c) => c,
+        Ok(c) => commands::Context {
+            force: cli.force,
+            ..c
+        },
         Err(e) => return fail(&e),
     };
     let result = match cli.command {

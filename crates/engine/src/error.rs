@@ -16,6 +16,13 @@ pub enum Error {
         /// The limit in force.
         limit: u64,
     },
+    /// A computation would take far too long (an estimate from its size).
+    TooLong {
+        /// What was to be computed.
+        what: String,
+        /// Estimated seconds.
+        seconds: u64,
+    },
     /// The game broke a promise of the [`crate::Game`] contract (e.g. a move that does
     /// not lower the rank, so the game might not end).
     Contract(String),
@@ -47,6 +54,23 @@ pub fn human_bytes(bytes: u64) -> String {
     }
 }
 
+/// A duration for people: `3.2 hours`, `41 years`.
+pub fn human_duration(seconds: f64) -> String {
+    const UNITS: [(f64, &str); 5] = [
+        (365.25 * 86400.0, "years"),
+        (86400.0, "days"),
+        (3600.0, "hours"),
+        (60.0, "minutes"),
+        (1.0, "seconds"),
+    ];
+    for (size, name) in UNITS {
+        if seconds >= size {
+            return format!("{:.1} {name}", seconds / size);
+        }
+    }
+    format!("{seconds:.1} seconds")
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -60,6 +84,11 @@ impl fmt::Display for Error {
                 "{what} needs about {} but the memory limit is {} (raise it with --max-memory)",
                 human_bytes(*needed),
                 human_bytes(*limit)
+            ),
+            Error::TooLong { what, seconds } => write!(
+                f,
+                "{what} would take about {} (estimate); pass --force to run it anyway",
+                human_duration(*seconds as f64)
             ),
             Error::Contract(msg) => write!(f, "game contract broken: {msg}"),
         }

@@ -462,17 +462,17 @@ impl Exact<'_> {
     }
 }
 
-struct Planner<'g, 'o> {
-    game: &'g dyn Game,
-    opts: &'o TableOptions<'o>,
+struct Planner<'a> {
+    game: &'a dyn Game,
+    opts: &'a TableOptions<'a>,
 }
 
 fn big_of(p: &[Coord]) -> BigPosition {
     p.iter().map(|&c| BigUint::from(c)).collect()
 }
 
-impl<'g, 'o> Planner<'g, 'o> {
-    fn new(game: &'g dyn Game, opts: &'o TableOptions<'o>) -> Self {
+impl<'a> Planner<'a> {
+    fn new(game: &'a dyn Game, opts: &'a TableOptions<'a>) -> Self {
         Planner { game, opts }
     }
 
@@ -572,7 +572,7 @@ impl<'g, 'o> Planner<'g, 'o> {
     }
 
     /// An exact evaluator whose box covers `p` and its options.
-    fn exact(&self, p: &[Coord], has_fallback: bool) -> Result<(Exact<'g>, Method)> {
+    fn exact(&self, p: &[Coord], has_fallback: bool) -> Result<(Exact<'a>, Method)> {
         let game = self.game;
         let caps = game.capabilities();
         let big_box = || {
@@ -621,10 +621,7 @@ impl<'g, 'o> Planner<'g, 'o> {
             }
         }
         Ok((
-            Exact::Solver(Box::new(Solver::with_memory_limit(
-                game,
-                self.opts.memory_limit,
-            ))),
+            Exact::Solver(Box::new(Solver::with_options(game, self.opts))),
             Method::new(
                 "brute-force",
                 "brute force: memoized mex over every reachable position",
@@ -636,7 +633,7 @@ impl<'g, 'o> Planner<'g, 'o> {
     fn exact_options(
         &self,
         p: &[Coord],
-        exact: &mut Exact<'g>,
+        exact: &mut Exact<'a>,
     ) -> Result<std::result::Result<Vec<OptionReport>, String>> {
         let options = match self.small_options(p) {
             Ok(o) => o,

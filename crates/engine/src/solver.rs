@@ -30,6 +30,8 @@ pub struct Solver<'g> {
     game: &'g dyn Game,
     memo: FxHashMap<Position, u32>,
     limit: MemoryLimit,
+    progress: &'g dyn crate::progress::Progress,
+    force: bool,
     scratch: MexScratch,
     values: Vec<u32>,
     /// The game is a sum of heaps ([`crate::capability::Decomposition::Heaps`]).
@@ -48,9 +50,23 @@ impl<'g> Solver<'g> {
             game,
             memo: FxHashMap::default(),
             limit,
+            progress: &crate::progress::NoProgress,
+            force: true,
             scratch: MexScratch::default(),
             values: Vec::new(),
             heaps: crate::capability::is_sum_of_heaps(game),
+        }
+    }
+
+    /// A solver that reports progress to `opts.progress`, and refuses (unless
+    /// `opts.force`) a position whose brute force would take hours by the estimate
+    /// "positions below it × its options" (for games whose moves lower every
+    /// coordinate).
+    pub fn with_options(game: &'g dyn Game, opts: &crate::table::TableOptions<'g>) -> Self {
+        Solver {
+            progress: opts.progress,
+            force: opts.force,
+            ..Self::with_memory_limit(game, opts.memory_limit)
         }
     }
 
@@ -77,23 +93,52 @@ impl<'g> Solver<'g> {
             }
             return Ok(v);
         }
+        if !self.force && self.game.is_downward_closed() {
+            let positions = pos
+                .iter()
+                .fold(1u128, |acc, &c| acc.saturating_mul(c as u128 + 1));
+            let opts = crate::table::TableOptions {
+                memory_limit: self.limit,
+                progress: self.progress,
+                force: false,
+            };
+            crate::table::check_work(
+                &format!(
+                    "brute force on {} at {}",
+                    self.game.spec(),
+                    format_position(pos)
+                ),
+                positions,
+                crate::table::options_bound(self.game, pos),
+                &opts,
+            )?;
+        }
         let order = self.discover(pos)?;
-        for p in order {
+        let total = order.len() as u64;
+        self.progress.start(total, "positions evaluated");
+        for (i, p) in order.into_iter().enumerate() {
             let v = self.evaluate_known_options(&p);
             self.memo.insert(p, v);
+            if i % 65536 == 65535 {
+                self.progress.advance(65536);
+            }
         }
+        self.progress.finish();
         Ok(self.memo[pos])
     }
 
     /// Every not-yet-memoized position reachable from `root`, sorted by rank.
     fn discover(&self, root: &[Coord]) -> Result<Vec<Position>> {
         let game = self.game;
-        let per_entry = 96 + 16 * root.len() as u64;
+        // Each position is held in the seen set and in the list (a Vec each: header,
+        // coordinates, allocator overhead, hash slot), and later in the memo.
+        let per_entry = 160 + 24 * root.len() as u64;
         let mut seen: FxHashSet<Position> = FxHashSet::default();
         let mut stack: Vec<Position> = vec![root.to_vec()];
         seen.insert(root.to_vec());
         let mut found: Vec<(u128, Position)> = Vec::new();
         let mut contract_error: Option<Error> = None;
+        self.progress.start(0, "positions discovered");
         while let Some(p) = stack.pop() {
             let rank = game.rank(&p);
             game.for_each_option(&p, &mut |o| {
@@ -126,8 +171,11 @@ impl<'g> Solver<'g> {
                 return Err(e);
             }
             found.push((rank, p));
-            if found.len().is_multiple_of(65536) {
-                let needed = (self.memo.len() + 2 * found.len()) as u64 * per_entry;
+            if found.len().is_multiple_of(4096) {
+                if found.len().is_multiple_of(65536) {
+                    self.progress.advance(65536);
+                }
+                let needed = (self.memo.len() + 2 * found.len() + stack.len()) as u64 * per_entry;
                 self.limit.check(
                     &format!(
                         "evaluating {} at {} ({}+ positions)",

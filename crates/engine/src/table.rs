@@ -133,6 +133,8 @@ pub struct TableOptions<'a> {
     pub memory_limit: MemoryLimit,
     /// Receives progress in cells.
     pub progress: &'a dyn Progress,
+    /// Run brute-force work even when its estimate exceeds [`WORK_LIMIT`].
+    pub force: bool,
 }
 
 impl Default for TableOptions<'_> {
@@ -140,8 +142,36 @@ impl Default for TableOptions<'_> {
         TableOptions {
             memory_limit: MemoryLimit::default(),
             progress: &NoProgress,
+            force: false,
         }
     }
+}
+
+/// Option visits a brute-force computation may make without `force`: about ten minutes at
+/// the ten million visits a second the memoized solver manages (a generic table does
+/// better; the estimate is an upper bound from the options of the largest position).
+pub const WORK_LIMIT: u128 = 6_000_000_000;
+/// Option visits a second, for the time estimates of refusals.
+const VISITS_PER_SECOND: f64 = 1e7;
+
+/// Refuses brute force over about `positions` positions of `game`, each with at most
+/// `options` options, when the work would exceed [`WORK_LIMIT`] (unless forced).
+pub fn check_work(what: &str, positions: u128, options: u128, opts: &TableOptions) -> Result<()> {
+    let work = positions.saturating_mul(options.max(1));
+    if work <= WORK_LIMIT || opts.force {
+        return Ok(());
+    }
+    Err(Error::TooLong {
+        what: what.to_string(),
+        seconds: (work as f64 / VISITS_PER_SECOND) as u64,
+    })
+}
+
+/// An upper bound on the options of a position of `game` near `pos` (its own bound, or
+/// twice the rank: right for take-away games).
+pub fn options_bound(game: &dyn Game, pos: &[Coord]) -> u128 {
+    game.max_options(pos)
+        .unwrap_or_else(|| game.rank(pos).saturating_mul(2).saturating_add(16))
 }
 
 /// Bytes a generic table over `dims` needs (values, plus the fill order when the game
@@ -210,9 +240,14 @@ pub fn grundy_table(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Res
     }
     let downward = game.is_downward_closed();
     let needed = estimate_table_bytes(dims, downward)?;
-    opts.memory_limit.check(
-        &format!("{} for {}", describe_box(dims), game.spec()),
-        needed,
+    let what = format!("{} for {}", describe_box(dims), game.spec());
+    opts.memory_limit.check(&what, needed)?;
+    let corner: Position = dims.iter().map(|&d| d.saturating_sub(1) as Coord).collect();
+    check_work(
+        &format!("the brute-force {what}"),
+        cell_count(dims)? as u128,
+        options_bound(game, &corner),
+        opts,
     )?;
     generic_table(game, dims, downward, opts)
 }

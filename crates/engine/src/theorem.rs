@@ -97,6 +97,7 @@ impl CheckContext<'_> {
         TableOptions {
             memory_limit: self.memory_limit,
             progress: self.progress,
+            force: true,
         }
     }
 }

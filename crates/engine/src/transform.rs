@@ -60,10 +60,14 @@ impl Game for Misere {
         1
     }
     fn capabilities(&self) -> Capabilities<'_> {
-        // Only a closed form of the misère game itself carries over (Bouton's misère
-        // rule for Nim); normal-play kernels and decompositions do not.
+        // A closed form of the misère game itself carries over (Bouton's misère rule
+        // for Nim), and so do line moves: the line kernel takes the value of (0, 0),
+        // the only terminal position of a line game, as a parameter. Normal-play
+        // closed forms, sequence kernels and decompositions do not.
+        let inner = self.inner.capabilities();
         Capabilities {
-            big: self.inner.capabilities().misere_big,
+            big: inner.misere_big,
+            line_moves: inner.line_moves,
             ..Capabilities::none()
         }
     }

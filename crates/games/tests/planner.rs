@@ -103,6 +103,7 @@ fn line_kernel_route_wythoff_and_ryuoh() {
         assert_eq!(agrees("wythoff", &p), "line-kernel");
         assert_eq!(agrees("wythoff(a=2)", &p), "line-kernel");
         assert_eq!(agrees("ryuoh(p=4)", &p), "line-kernel");
+        assert_eq!(agrees("misere(wythoff)", &p), "line-kernel");
     }
 }
 
@@ -209,6 +210,9 @@ fn table_routes_agree_with_the_generic_table() {
         ("grundy-game", vec![300], "sequence-kernel"),
         ("subtraction(s={2,5,7})", vec![300], "sequence-kernel"),
         ("wythoff", vec![40, 30], "line-kernel"),
+        ("misere(wythoff)", vec![40, 30], "line-kernel"),
+        ("misere(ryuoh(p=5))", vec![30, 45], "line-kernel"),
+        ("misere(wythoff(a=3))", vec![35, 35], "line-kernel"),
         ("fibonacci-nim(k=2)", vec![40, 40], "table-kernel"),
         ("pass(ryuoh(p=3))", vec![12, 12, 2], "brute-force"),
     ] {

@@ -18,6 +18,8 @@ pub struct Context {
     pub memory_limit: MemoryLimit,
     /// Progress bar (silent when stderr is not a terminal).
     pub progress: Bar,
+    /// Run work whose estimate is very long (`--force`).
+    pub force: bool,
 }
 
 impl Context {
@@ -29,6 +31,7 @@ impl Context {
                 None => MemoryLimit::default(),
             },
             progress: Bar::new(),
+            force: false,
         })
     }
 
@@ -37,6 +40,7 @@ impl Context {
         TableOptions {
             memory_limit: self.memory_limit,
             progress: &self.progress,
+            force: self.force,
         }
     }
 }
