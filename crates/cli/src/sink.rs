@@ -56,6 +56,32 @@ impl Sink {
         }
     }
 
+    /// Refuses early (before a long computation) a destination that cannot be written:
+    /// a directory, or a path whose directory does not exist. [`Sink::open`] reports
+    /// everything else.
+    pub fn precheck(path: &Path) -> Result<()> {
+        let name = path.display();
+        if path.is_dir() {
+            return Err(Error::input(format!(
+                "cannot write {name}: it is a directory"
+            )));
+        }
+        if path.exists() {
+            return Ok(());
+        }
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        if !dir.is_dir() {
+            return Err(Error::input(format!(
+                "cannot write {name}: no directory {}",
+                dir.display()
+            )));
+        }
+        Ok(())
+    }
+
     fn file(path: &Path) -> Result<Sink> {
         let name = path.display().to_string();
         let fail = |e: io::Error| Error::input(format!("cannot write {name}: {e}"));

@@ -159,8 +159,26 @@ fn a_full_disk_on_output_is_one_line_and_exit_2() {
         vec!["table", "wythoff", "--size", "50", "--format", "npy"],
         vec!["table", "wythoff", "--size", "50", "--format", "csv"],
         vec!["table", "wythoff", "--size", "50", "--format", "json"],
-        vec!["check", "wythoff", "--formula", "x xor y", "--size", "20", "--format", "png"],
-        vec!["check", "wythoff", "--formula", "x xor y", "--size", "20", "--format", "json"],
+        vec![
+            "check",
+            "wythoff",
+            "--formula",
+            "x xor y",
+            "--size",
+            "20",
+            "--format",
+            "png",
+        ],
+        vec![
+            "check",
+            "wythoff",
+            "--formula",
+            "x xor y",
+            "--size",
+            "20",
+            "--format",
+            "json",
+        ],
         vec!["games"],
         vec!["value", "nim", "1,2", "--format", "json"],
     ] {
@@ -174,7 +192,10 @@ fn a_full_disk_on_output_is_one_line_and_exit_2() {
     // A device is written in place, never renamed over.
     let out = nimlab(&["table", "wythoff", "--size", "9", "-o", "/dev/null"]);
     assert!(out.status.success());
-    assert!(!std::fs::metadata("/dev/null").unwrap().file_type().is_file());
+    assert!(!std::fs::metadata("/dev/null")
+        .unwrap()
+        .file_type()
+        .is_file());
 }
 
 #[test]
@@ -217,8 +238,7 @@ fn the_format_follows_the_extension() {
     assert!(String::from_utf8(read("g.txt", &["games"]))
         .unwrap()
         .contains("wythoff"));
-    let v: Value =
-        serde_json::from_slice(&read("v.json", &["value", "wythoff", "3,5"])).unwrap();
+    let v: Value = serde_json::from_slice(&read("v.json", &["value", "wythoff", "3,5"])).unwrap();
     assert_eq!(v["outcome"], "P");
     let v: Value = serde_json::from_slice(&read(
         "c.json",
@@ -263,7 +283,9 @@ fn dash_is_standard_output() {
     let dash = nimlab(&["table", "wythoff", "--size", "6", "-o", "-"]);
     assert!(dash.status.success());
     assert_eq!(dash.stdout, plain.stdout);
-    let v = json(&nimlab(&["value", "nim", "1,2", "--format", "json", "-o", "-"]));
+    let v = json(&nimlab(&[
+        "value", "nim", "1,2", "--format", "json", "-o", "-",
+    ]));
     assert_eq!(v["grundy"], 3);
     // Binary formats may go to standard output when asked for explicitly.
     let npy = nimlab(&[
@@ -280,7 +302,16 @@ fn json_is_compact_by_default_and_indented_with_pretty() {
         vec!["value", "wythoff", "3,5", "--format", "json"],
         vec!["moves", "wythoff", "3,5", "--format", "json"],
         vec!["games", "--format", "json"],
-        vec!["check", "nim", "--formula", "x xor y", "--size", "4", "--format", "json"],
+        vec![
+            "check",
+            "nim",
+            "--formula",
+            "x xor y",
+            "--size",
+            "4",
+            "--format",
+            "json",
+        ],
         vec!["periodicity", "subtraction(s={1,3,4})", "--format", "json"],
     ] {
         let compact = nimlab(&args);
@@ -296,7 +327,9 @@ fn json_is_compact_by_default_and_indented_with_pretty() {
         assert_eq!(json(&compact), json(&pretty), "{args:?}");
     }
     // --pretty is global: before the command too.
-    let v = json(&nimlab(&["--pretty", "value", "nim", "1,2", "--format", "json"]));
+    let v = json(&nimlab(&[
+        "--pretty", "value", "nim", "1,2", "--format", "json",
+    ]));
     assert_eq!(v["grundy"], 3);
 }
 
@@ -304,13 +337,38 @@ fn json_is_compact_by_default_and_indented_with_pretty() {
 fn every_json_object_has_the_schema() {
     for args in [
         vec!["table", "wythoff", "--size", "4", "--format", "json"],
-        vec!["table", "fibonacci-nim(k=2)", "--size", "6", "--format", "json"],
+        vec![
+            "table",
+            "fibonacci-nim(k=2)",
+            "--size",
+            "6",
+            "--format",
+            "json",
+        ],
         vec!["value", "wythoff", "3,5", "--format", "json"],
         vec!["moves", "wythoff", "3,5", "--format", "json"],
-        vec!["check", "nim", "--formula", "x xor y", "--size", "4", "--format", "json"],
+        vec![
+            "check",
+            "nim",
+            "--formula",
+            "x xor y",
+            "--size",
+            "4",
+            "--format",
+            "json",
+        ],
         vec!["periodicity", "subtraction(s={1,3,4})", "--format", "json"],
         vec!["periodicity", "wythoff", "--row", "0-2", "--format", "json"],
-        vec!["sweep", "subtraction", "--max", "8", "--size", "2", "--format", "json"],
+        vec![
+            "sweep",
+            "subtraction",
+            "--max",
+            "8",
+            "--size",
+            "2",
+            "--format",
+            "json",
+        ],
     ] {
         for pretty in [false, true] {
             let mut all = args.clone();
@@ -378,5 +436,34 @@ fn pipes_closed_early_end_quietly() {
         .unwrap();
     drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();
-    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn unwritable_destinations_are_refused_before_any_work() {
+    let d = scratch("unwritable");
+    for (target, why) in [
+        (d.clone(), "is a directory"),
+        (d.join("missing/t.txt"), "no directory"),
+    ] {
+        let start = std::time::Instant::now();
+        // A table that would take long: refused first.
+        let out = nimlab(&[
+            "table",
+            "wythoff",
+            "--size",
+            "20000",
+            "-o",
+            target.to_str().unwrap(),
+        ]);
+        assert_one_line_error(&out, why);
+        assert!(String::from_utf8_lossy(&out.stderr).contains(why));
+        assert!(start.elapsed().as_secs() < 5);
+    }
+    assert!(entries(&d).is_empty());
+    std::fs::remove_dir_all(&d).ok();
 }

@@ -39,7 +39,10 @@ fn big(v: &Value) -> BigUint {
     match v {
         Value::String(s) => {
             let n: BigUint = s.parse().expect("a natural number");
-            assert!(n > BigUint::from((1u64 << 53) - 1), "{n} should be a number");
+            assert!(
+                n > BigUint::from((1u64 << 53) - 1),
+                "{n} should be a number"
+            );
             n
         }
         _ => v.as_u64().expect("a natural number").into(),

@@ -48,7 +48,11 @@ impl Context {
 
     /// Writes a JSON document (compact, or indented with `--pretty`; objects get
     /// `"schema": 1`).
-    pub fn print_json(&self, out: &mut dyn Write, value: &serde_json::Value) -> std::io::Result<()> {
+    pub fn print_json(
+        &self,
+        out: &mut dyn Write,
+        value: &serde_json::Value,
+    ) -> std::io::Result<()> {
         crate::json::write(out, value, self.pretty)
     }
 }
@@ -76,8 +80,12 @@ impl OutputArgs {
     }
 
     /// The format: the one given, else the one the output file's extension names (when
-    /// the command has it), else `default`.
+    /// the command has it), else `default`. Also refuses, before any work, a destination
+    /// that cannot be written: a directory, or a file in a directory that does not exist.
     pub fn format<F: clap::ValueEnum + Copy>(&self, given: Option<F>, default: F) -> Result<F> {
+        if let Some(path) = self.file() {
+            Sink::precheck(path)?;
+        }
         if let Some(f) = given {
             return Ok(f);
         }

@@ -93,7 +93,9 @@ pub fn run(ctx: &Context, args: TableArgs) -> Result<Status> {
             args.out
                 .emit(|out| write_table_json(out, &*game, &table, &extra, ctx.pretty))?
         }
-        _ => args.out.emit(|out| write_table(out, &*game, &table, format))?,
+        _ => args
+            .out
+            .emit(|out| write_table(out, &*game, &table, format))?,
     }
     Ok(Status::Ok)
 }

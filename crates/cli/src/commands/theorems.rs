@@ -52,7 +52,11 @@ pub fn run(ctx: &Context, args: TheoremsArgs) -> Result<Status> {
                 ),
                 PlainFormat::Text => {
                     for t in &theorems {
-                        writeln!(out, "{}\n    {}\n    source: {}", t.id, t.statement, t.source)?;
+                        writeln!(
+                            out,
+                            "{}\n    {}\n    source: {}",
+                            t.id, t.statement, t.source
+                        )?;
                     }
                     Ok(())
                 }
@@ -104,7 +108,7 @@ pub fn run(ctx: &Context, args: TheoremsArgs) -> Result<Status> {
                     PlainFormat::Json => report.push(match &verdict {
                         Verdict::Holds { window, checked } => json!({
                             "id": t.id, "holds": true, "window": window,
-                            "checked": crate::json::int(*checked as u64)
+                            "checked": crate::json::int(*checked)
                         }),
                         Verdict::Fails { counterexample } => json!({
                             "id": t.id, "holds": false, "counterexample": counterexample

@@ -46,16 +46,16 @@ pub fn run(ctx: &Context, args: WythoffPairsArgs) -> Result<Status> {
         PlainFormat::Json => ctx.print_json(
             out,
             &Value::Array(
-            pairs
-                .iter()
-                .map(|r| {
-                    json!({
-                        "n": number(&r.n), "n_code": r.n_code,
-                        "p": number(&r.p), "p_code": r.p_code,
-                        "q": number(&r.q), "q_code": r.q_code,
+                pairs
+                    .iter()
+                    .map(|r| {
+                        json!({
+                            "n": number(&r.n), "n_code": r.n_code,
+                            "p": number(&r.p), "p_code": r.p_code,
+                            "q": number(&r.q), "q_code": r.q_code,
+                        })
                     })
-                })
-                .collect(),
+                    .collect(),
             ),
         ),
         PlainFormat::Text => {
