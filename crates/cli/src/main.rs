@@ -2,8 +2,10 @@
 //! arguments, calls the engine and the catalog, and prints. It knows no algorithm.
 
 mod commands;
+mod json;
 mod output;
 mod progress;
+mod sink;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -22,9 +24,13 @@ struct Cli {
     #[arg(long, global = true, value_name = "BYTES")]
     max_memory: Option<String>,
 
-    /// Run brute-force work even when its estimate is very long (over an hour).
+    /// Run brute-force work even when its estimate is very long (over ten minutes).
     #[arg(long, global = true)]
     force: bool,
+
+    /// Indented JSON instead of one compact line.
+    #[arg(long, global = true)]
+    pretty: bool,
 
     #[command(subcommand)]
     command: Command,
@@ -53,8 +59,9 @@ pub enum Status {
 
 fn main() -> ExitCode {
     restore_default_sigpipe();
+    install_panic_hook();
     let cli = Cli::parse();
-    let ctx = match commands::Context::new(cli.max_memory.as_deref()) {
+    let ctx = match commands::Context::new(cli.max_memory.as_deref(), cli.pretty) {
         Ok(c) => commands::Context {
             force: cli.force,
             ..c
@@ -83,6 +90,26 @@ fn main() -> ExitCode {
 fn fail(e: &nimlab_engine::Error) -> ExitCode {
     eprintln!("nimlab: error: {e}");
     ExitCode::from(2)
+}
+
+/// The last line of defence: every command writes through a sink that reports failed
+/// writes as errors, but should a `print!` still fail (stdout on a full disk), report it
+/// as the one-line error with exit code 2 instead of a panic message.
+fn install_panic_hook() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if let Some(rest) = message.strip_prefix("failed printing to stdout: ") {
+            eprintln!("nimlab: error: cannot write standard output: {rest}");
+            std::process::exit(2);
+        }
+        default(info);
+    }));
 }
 
 /// Piping output into `head` must end nimlab quietly, as it does any Unix tool, instead

@@ -1,11 +1,13 @@
-//! Rendering of tables: text in the papers' layout, CSV, JSON, LaTeX, Markdown.
+//! Rendering of tables: text in the papers' layout, CSV, JSON, LaTeX, Markdown; NumPy
+//! and PNG in [`big`]. Every format is streamed to its writer, a row at a time: the
+//! output never exists in memory as a whole.
 
 use nimlab_engine::{Game, GrundyTable, INVALID};
-use serde_json::{json, Value};
-use std::fmt::Write;
+use serde_json::Value;
+use std::io::{self, Write};
 
 mod big;
-pub use big::{write_npy, write_png};
+pub use big::{png_size, write_npy, write_png};
 
 /// How to print a table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -34,72 +36,236 @@ impl TableFormat {
     }
 }
 
-/// The table in `format`, ending with a newline.
-pub fn render_table(game: &dyn Game, table: &GrundyTable, format: TableFormat) -> String {
-    match format {
-        TableFormat::Json => {
-            let value = json!({
-                "game": game.spec(),
-                "size": table.dims(),
-                "values": nested_values(table),
-            });
-            serde_json::to_string(&value).expect("JSON values always serialize") + "\n"
+/// Writes bytes through a local buffer handed to `out` in large pieces: one virtual call
+/// per 64 KiB instead of one per cell.
+struct Buffered<'a> {
+    out: &'a mut dyn Write,
+    buf: Vec<u8>,
+}
+
+const CHUNK: usize = 1 << 16;
+
+impl<'a> Buffered<'a> {
+    fn new(out: &'a mut dyn Write) -> Self {
+        Buffered {
+            out,
+            buf: Vec::with_capacity(CHUNK + 256),
         }
-        TableFormat::Csv => csv(game, table),
-        TableFormat::Text | TableFormat::Latex | TableFormat::Markdown => {
-            slices(game, table, format)
-        }
-        // Binary formats are written to a file by write_npy / write_png.
-        TableFormat::Npy | TableFormat::Png => String::new(),
     }
+    fn bytes(&mut self, b: &[u8]) -> io::Result<()> {
+        self.buf.extend_from_slice(b);
+        self.spill()
+    }
+    fn str(&mut self, s: &str) -> io::Result<()> {
+        self.bytes(s.as_bytes())
+    }
+    fn byte(&mut self, b: u8) -> io::Result<()> {
+        self.buf.push(b);
+        self.spill()
+    }
+    fn spaces(&mut self, n: usize) -> io::Result<()> {
+        self.buf.resize(self.buf.len() + n, b' ');
+        self.spill()
+    }
+    fn number(&mut self, v: u64) -> io::Result<()> {
+        let mut digits = [0u8; 20];
+        let text = format_u64(v, &mut digits);
+        self.bytes(text)
+    }
+    /// `v` right-aligned in `width` columns.
+    fn number_right(&mut self, v: u64, width: usize) -> io::Result<()> {
+        let mut digits = [0u8; 20];
+        let text = format_u64(v, &mut digits);
+        self.spaces(width.saturating_sub(text.len()))?;
+        self.bytes(text)
+    }
+    fn spill(&mut self) -> io::Result<()> {
+        if self.buf.len() >= CHUNK {
+            self.out.write_all(&self.buf)?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+    fn finish(mut self) -> io::Result<()> {
+        self.out.write_all(&self.buf)?;
+        self.buf.clear();
+        Ok(())
+    }
+}
+
+/// The decimal digits of `v`, written at the end of `digits`.
+fn format_u64(mut v: u64, digits: &mut [u8; 20]) -> &[u8] {
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            return &digits[i..];
+        }
+    }
+}
+
+/// Number of decimal digits of `v`.
+fn digit_count(v: u64) -> usize {
+    let mut digits = [0u8; 20];
+    format_u64(v, &mut digits).len()
+}
+
+/// Writes the table in a text format (not JSON, npy or png), ending with a newline.
+pub fn write_table(
+    out: &mut dyn Write,
+    game: &dyn Game,
+    table: &GrundyTable,
+    format: TableFormat,
+) -> io::Result<()> {
+    match format {
+        TableFormat::Csv => csv(out, game, table),
+        TableFormat::Text | TableFormat::Latex | TableFormat::Markdown => {
+            slices(out, game, table, format)
+        }
+        TableFormat::Json => write_table_json(out, game, table, &[], false),
+        TableFormat::Npy => write_npy(table, out),
+        TableFormat::Png => {
+            let (w, h) = png_size(table).map_err(|e| io::Error::other(e.to_string()))?;
+            write_png(table, w, h, out)
+        }
+    }
+}
+
+/// Writes the table as one JSON object and a newline: `schema`, `game`, `size`, then
+/// `extra` fields in order, then `values` nested with the last coordinate outermost
+/// (values[y][x] for two coordinates), `null` for cells that are not positions.
+/// Streamed: the values are never held as a JSON tree or text.
+pub fn write_table_json(
+    out: &mut dyn Write,
+    game: &dyn Game,
+    table: &GrundyTable,
+    extra: &[(&str, Value)],
+    pretty: bool,
+) -> io::Result<()> {
+    use crate::json;
+    out.write_all(json::schema_open(pretty).as_bytes())?;
+    json::field(out, "game", &Value::from(game.spec()), pretty)?;
+    let size: Vec<Value> = table.dims().iter().map(|&d| json::int(d as u64)).collect();
+    if pretty {
+        // The size on one line, as every row of values.
+        let text = serde_json::to_string(&size).map_err(io::Error::other)?;
+        write!(out, ",\n  \"size\": {}", text.replace(',', ", "))?;
+    } else {
+        json::field(out, "size", &Value::Array(size), pretty)?;
+    }
+    for (key, value) in extra {
+        json::field(out, key, value, pretty)?;
+    }
+    out.write_all(if pretty {
+        b",\n  \"values\": "
+    } else {
+        b",\"values\":"
+    })?;
+    let mut w = Buffered::new(out);
+    nested_values(&mut w, table, pretty)?;
+    w.str(if pretty { "\n}\n" } else { "}\n" })?;
+    w.finish()
 }
 
 /// values nested with the last coordinate outermost: values[y][x] for two coordinates.
-fn nested_values(table: &GrundyTable) -> Value {
-    fn cell(v: u32) -> Value {
+fn nested_values(w: &mut Buffered, table: &GrundyTable, pretty: bool) -> io::Result<()> {
+    let dims = table.dims();
+    let values = table.values();
+    if values.is_empty() {
+        return w.str("[]");
+    }
+    // Sizes of the inner arrays: d0, d0·d1, … (all but the outermost level).
+    let mut spans = Vec::new();
+    let mut p = 1usize;
+    for &d in dims.iter().take(dims.len().saturating_sub(1)) {
+        p = p.saturating_mul(d.max(1));
+        spans.push(p);
+    }
+    let depth = spans.len();
+    w.byte(b'[')?;
+    if pretty && depth > 0 {
+        w.str("\n    ")?;
+    }
+    for _ in 0..depth {
+        w.byte(b'[')?;
+    }
+    for (i, &v) in values.iter().enumerate() {
+        if i > 0 {
+            // Arrays that end before cell i (and start again with it).
+            let c = spans.iter().filter(|&&s| i % s == 0).count();
+            for _ in 0..c {
+                w.byte(b']')?;
+            }
+            w.byte(b',')?;
+            if pretty {
+                if c > 0 {
+                    // numpy's layout: inner brackets aligned under the outer ones.
+                    w.byte(b'\n')?;
+                    w.spaces(4 + depth - c)?;
+                } else {
+                    w.byte(b' ')?;
+                }
+            }
+            for _ in 0..c {
+                w.byte(b'[')?;
+            }
+        }
         if v == INVALID {
-            Value::Null
+            w.str("null")?;
         } else {
-            json!(v)
+            w.number(v as u64)?;
         }
     }
+    for _ in 0..depth {
+        w.byte(b']')?;
+    }
+    if pretty && depth > 0 {
+        w.str("\n  ")?;
+    }
+    w.byte(b']')
+}
+
+/// One row per cell: the coordinates, then the Grundy value (empty for non-positions).
+fn csv(out: &mut dyn Write, game: &dyn Game, table: &GrundyTable) -> io::Result<()> {
+    let mut w = Buffered::new(out);
+    w.str(&game.coordinate_names().join(","))?;
+    w.str(",grundy\n")?;
     let dims = table.dims();
-    let mut level: Vec<Value> = table.values().iter().map(|&v| cell(v)).collect();
-    for &d in dims.iter().take(dims.len().saturating_sub(1)) {
-        level = level
-            .chunks(d.max(1))
-            .map(|c| Value::Array(c.to_vec()))
-            .collect();
+    // The position of cell i, first coordinate fastest (as the table stores it).
+    let mut pos = vec![0usize; dims.len()];
+    for &v in table.values() {
+        for (k, &c) in pos.iter().enumerate() {
+            if k > 0 {
+                w.byte(b',')?;
+            }
+            w.number(c as u64)?;
+        }
+        w.byte(b',')?;
+        if v != INVALID {
+            w.number(v as u64)?;
+        }
+        w.byte(b'\n')?;
+        for (c, &d) in pos.iter_mut().zip(dims) {
+            *c += 1;
+            if *c < d {
+                break;
+            }
+            *c = 0;
+        }
     }
-    Value::Array(level)
-}
-
-fn csv(game: &dyn Game, table: &GrundyTable) -> String {
-    let mut out = game.coordinate_names().join(",") + ",grundy\n";
-    for (i, &v) in table.values().iter().enumerate() {
-        let pos = table.position_of(i);
-        let coords: Vec<String> = pos.iter().map(|c| c.to_string()).collect();
-        let g = if v == INVALID {
-            String::new()
-        } else {
-            v.to_string()
-        };
-        let _ = writeln!(out, "{},{g}", coords.join(","));
-    }
-    out
-}
-
-fn cell_text(v: u32) -> String {
-    if v == INVALID {
-        ".".into()
-    } else {
-        v.to_string()
-    }
+    w.finish()
 }
 
 /// Text, LaTeX or Markdown: one 2-D grid per value of the coordinates beyond the
 /// second (a heading names them); a one-coordinate table is a grid with one row.
-fn slices(game: &dyn Game, table: &GrundyTable, format: TableFormat) -> String {
+fn slices(
+    out: &mut dyn Write,
+    game: &dyn Game,
+    table: &GrundyTable,
+    format: TableFormat,
+) -> io::Result<()> {
     let names = game.coordinate_names();
     let dims = table.dims();
     let (nx, ny) = match dims.len() {
@@ -108,22 +274,17 @@ fn slices(game: &dyn Game, table: &GrundyTable, format: TableFormat) -> String {
     };
     let plane = nx * ny;
     let planes = table.values().len() / plane.max(1);
-    let mut out = String::new();
+    let mut w = Buffered::new(out);
     for k in 0..planes {
         if dims.len() > 2 {
             let pos = table.position_of(k * plane);
             let fixed: Vec<String> = (2..dims.len())
                 .map(|i| format!("{} = {}", names[i], pos[i]))
                 .collect();
-            let _ = writeln!(out, "{}:", fixed.join(", "));
+            w.str(&fixed.join(", "))?;
+            w.str(":\n")?;
         }
-        let rows: Vec<Vec<String>> = (0..ny)
-            .map(|y| {
-                (0..nx)
-                    .map(|x| cell_text(table.values()[k * plane + y * nx + x]))
-                    .collect()
-            })
-            .collect();
+        let cells = &table.values()[k * plane..(k + 1) * plane];
         let (corner, row_labels): (String, Vec<String>) = if dims.len() == 1 {
             (names[0].clone(), vec!["G".into()])
         } else {
@@ -132,72 +293,112 @@ fn slices(game: &dyn Game, table: &GrundyTable, format: TableFormat) -> String {
                 (0..ny).map(|y| y.to_string()).collect(),
             )
         };
-        let header: Vec<String> = (0..nx).map(|x| x.to_string()).collect();
-        out.push_str(&grid(format, &corner, &header, &row_labels, &rows));
+        grid(&mut w, format, &corner, nx, &row_labels, cells)?;
         if k + 1 < planes {
-            out.push('\n');
+            w.byte(b'\n')?;
         }
     }
-    out
+    w.finish()
 }
 
+/// One grid: a header of column numbers 0..nx, then one row per label of `nx` cells.
 fn grid(
+    w: &mut Buffered,
     format: TableFormat,
     corner: &str,
-    header: &[String],
+    nx: usize,
     row_labels: &[String],
-    rows: &[Vec<String>],
-) -> String {
-    let mut out = String::new();
+    cells: &[u32],
+) -> io::Result<()> {
+    let rows = cells.chunks(nx.max(1)).zip(row_labels);
+    // A cell: its value, or `.` for a cell that is not a position.
+    let cell = |w: &mut Buffered, v: u32, width: usize| -> io::Result<()> {
+        if v == INVALID {
+            w.spaces(width.saturating_sub(1))?;
+            w.byte(b'.')
+        } else {
+            w.number_right(v as u64, width)
+        }
+    };
     match format {
         TableFormat::Latex => {
-            let _ = writeln!(out, "\\begin{{tabular}}{{r|{}}}", "r".repeat(header.len()));
+            w.str(&format!("\\begin{{tabular}}{{r|{}}}\n", "r".repeat(nx)))?;
             let corner = corner.replace('\\', "\\backslash ");
-            let _ = writeln!(out, "${corner}$ & {} \\\\ \\hline", header.join(" & "));
-            for (label, row) in row_labels.iter().zip(rows) {
-                let _ = writeln!(out, "{label} & {} \\\\", row.join(" & "));
+            w.str(&format!("${corner}$ & "))?;
+            for x in 0..nx {
+                if x > 0 {
+                    w.str(" & ")?;
+                }
+                w.number(x as u64)?;
             }
-            out.push_str("\\end{tabular}\n");
+            w.str(" \\\\ \\hline\n")?;
+            for (row, label) in rows {
+                w.str(label)?;
+                w.str(" & ")?;
+                for (x, &v) in row.iter().enumerate() {
+                    if x > 0 {
+                        w.str(" & ")?;
+                    }
+                    cell(w, v, 0)?;
+                }
+                w.str(" \\\\\n")?;
+            }
+            w.str("\\end{tabular}\n")
         }
         TableFormat::Markdown => {
-            let _ = writeln!(
-                out,
-                "| {} | {} |",
-                corner.replace('\\', "\\\\"),
-                header.join(" | ")
-            );
-            let _ = writeln!(out, "|{}", "---:|".repeat(header.len() + 1));
-            for (label, row) in row_labels.iter().zip(rows) {
-                let _ = writeln!(out, "| **{label}** | {} |", row.join(" | "));
+            w.str(&format!("| {} | ", corner.replace('\\', "\\\\")))?;
+            for x in 0..nx {
+                if x > 0 {
+                    w.str(" | ")?;
+                }
+                w.number(x as u64)?;
             }
+            w.str(" |\n|")?;
+            for _ in 0..nx + 1 {
+                w.str("---:|")?;
+            }
+            w.byte(b'\n')?;
+            for (row, label) in rows {
+                w.str(&format!("| **{label}** | "))?;
+                for (x, &v) in row.iter().enumerate() {
+                    if x > 0 {
+                        w.str(" | ")?;
+                    }
+                    cell(w, v, 0)?;
+                }
+                w.str(" |\n")?;
+            }
+            Ok(())
         }
         _ => {
-            let width = rows
+            // Every column as wide as the widest cell or header of the grid.
+            let widest = cells
                 .iter()
-                .flatten()
-                .chain(header)
-                .map(String::len)
+                .filter(|&&v| v != INVALID)
                 .max()
-                .unwrap_or(1);
+                .map_or(1, |&v| digit_count(v as u64));
+            let width = widest.max(digit_count(nx.saturating_sub(1) as u64));
             let label_width = row_labels
                 .iter()
                 .map(String::len)
                 .chain([corner.len()])
                 .max()
                 .unwrap_or(1);
-            let _ = write!(out, "{corner:>label_width$}");
-            for h in header {
-                let _ = write!(out, " {h:>width$}");
+            w.str(&format!("{corner:>label_width$}"))?;
+            for x in 0..nx {
+                w.byte(b' ')?;
+                w.number_right(x as u64, width)?;
             }
-            out.push('\n');
-            for (label, row) in row_labels.iter().zip(rows) {
-                let _ = write!(out, "{label:>label_width$}");
-                for c in row {
-                    let _ = write!(out, " {c:>width$}");
+            w.byte(b'\n')?;
+            for (row, label) in rows {
+                w.str(&format!("{label:>label_width$}"))?;
+                for &v in row {
+                    w.byte(b' ')?;
+                    cell(w, v, width)?;
                 }
-                out.push('\n');
+                w.byte(b'\n')?;
             }
+            Ok(())
         }
     }
-    out
 }

@@ -35,8 +35,18 @@ fn digits(count: usize, seed: u64) -> String {
 }
 
 fn big(v: &Value) -> BigUint {
-    // serde_json keeps big numbers exact (arbitrary_precision).
-    v.to_string().parse().expect("a natural number")
+    // Numbers beyond 2^53 − 1 are strings of decimal digits.
+    match v {
+        Value::String(s) => {
+            let n: BigUint = s.parse().expect("a natural number");
+            assert!(
+                n > BigUint::from((1u64 << 53) - 1),
+                "{n} should be a number"
+            );
+            n
+        }
+        _ => v.as_u64().expect("a natural number").into(),
+    }
 }
 
 #[test]

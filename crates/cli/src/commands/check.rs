@@ -1,6 +1,6 @@
 //! `nimlab check`: compare a conjectured formula with the Grundy table, cell by cell.
 
-use super::{print_json, Context};
+use super::{Context, OutputArgs};
 use crate::Status;
 use nimlab_engine::game::format_position;
 use nimlab_engine::theorem::describe_window;
@@ -8,6 +8,7 @@ use nimlab_engine::{Error, GrundyTable, Result, INVALID};
 use nimlab_formula::check::{compare, compile_for, Claim, Report};
 use nimlab_games::source as game_source;
 use serde_json::json;
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -42,12 +43,12 @@ pub struct CheckArgs {
     #[arg(long, short = 'n', value_name = "N")]
     size: usize,
     /// Output: text, json (all mismatches up to --limit), png (the box with
-    /// mismatching cells in red; needs --output).
-    #[arg(long, value_enum, default_value = "text")]
-    format: CheckFormat,
-    /// PNG file to write (with --format png).
-    #[arg(long, short = 'o', value_name = "FILE")]
-    output: Option<PathBuf>,
+    /// mismatching cells in red; needs --output). Default: from the --output
+    /// extension, else text.
+    #[arg(long, value_enum)]
+    format: Option<CheckFormat>,
+    #[command(flatten)]
+    out: OutputArgs,
     /// Most mismatches listed in JSON (text lists 20).
     #[arg(long, default_value_t = 1000)]
     limit: usize,
@@ -58,7 +59,7 @@ pub struct CheckArgs {
 pub enum CheckFormat {
     /// Summary and the first 20 mismatches.
     Text,
-    /// `{"game", "formula", "checked", "mismatches": [...]}`.
+    /// `{"schema": 1, "game", "formula", "checked", "mismatches": [...]}`.
     Json,
     /// A picture of the box, mismatches in red.
     Png,
@@ -68,13 +69,16 @@ pub enum CheckFormat {
 const TEXT_LIMIT: usize = 20;
 
 pub fn run(ctx: &Context, args: CheckArgs) -> Result<Status> {
+    let format = args.out.format(args.format, CheckFormat::Text)?;
     let source = game_source::load(args.game.as_deref(), args.rules.as_deref())?;
     let game = &*source.game;
     if args.size == 0 {
         return Err(Error::input("--size must be at least 1"));
     }
-    if args.format == CheckFormat::Png && args.output.is_none() {
-        return Err(Error::input("--format png needs --output FILE"));
+    if format == CheckFormat::Png && args.out.output.is_none() {
+        return Err(Error::input(
+            "--format png needs --output FILE (or -o - for standard output)",
+        ));
     }
     let (claim, text) = match (&args.formula, &args.p_positions) {
         (Some(f), _) => (Claim::Grundy, f.clone()),
@@ -101,7 +105,7 @@ pub fn run(ctx: &Context, args: CheckArgs) -> Result<Status> {
     let started = Instant::now();
     let table = nimlab_engine::plan::computed_table(game, &dims, &ctx.table_options())?.table;
     let table_time = started.elapsed();
-    let limit = match args.format {
+    let limit = match format {
         CheckFormat::Json => args.limit,
         _ => TEXT_LIMIT,
     };
@@ -111,7 +115,7 @@ pub fn run(ctx: &Context, args: CheckArgs) -> Result<Status> {
         &formula,
         claim,
         limit,
-        args.format == CheckFormat::Png,
+        format == CheckFormat::Png,
     )
     .map_err(|e| Error::input(format!("the formula failed: {e}")))?;
     let total_time = started.elapsed();
@@ -119,50 +123,61 @@ pub fn run(ctx: &Context, args: CheckArgs) -> Result<Status> {
         Claim::Grundy => "formula",
         Claim::PPositions => "p_positions",
     };
-    match args.format {
+    match format {
         CheckFormat::Json => {
             let mismatches: Vec<_> = report
                 .mismatches
                 .iter()
                 .map(|m| json!({"position": m.position, "grundy": m.grundy, "formula": m.formula}))
                 .collect();
-            print_json(&json!({
+            let value = json!({
                 "game": game.spec(),
                 "claim": what,
                 "formula": text,
                 "box": dims,
-                "checked": report.checked,
-                "mismatch_count": report.mismatch_count,
+                "checked": crate::json::int(report.checked),
+                "mismatch_count": crate::json::int(report.mismatch_count),
                 "mismatches": mismatches,
-            }));
+            });
+            args.out.emit(|out| ctx.print_json(out, &value))?;
         }
-        CheckFormat::Text => {
-            println!("game:     {}", game.spec());
+        CheckFormat::Text => args.out.emit(|out| {
+            writeln!(out, "game:     {}", game.spec())?;
             let label = match claim {
                 Claim::Grundy => "formula:",
                 Claim::PPositions => "P iff:",
             };
-            println!("{label:<10}{text}");
-            println!(
+            writeln!(out, "{label:<10}{text}")?;
+            writeln!(
+                out,
                 "checked:  {} positions in {} ({:.3} s: table {:.3} s, formula {:.3} s)",
                 report.checked,
                 describe_window(&dims),
                 total_time.as_secs_f64(),
                 table_time.as_secs_f64(),
                 (total_time - table_time).as_secs_f64()
-            );
-            print_text_verdict(&report, claim);
-        }
+            )?;
+            write_text_verdict(out, &report, claim)
+        })?,
         CheckFormat::Png => {
-            let path = args.output.as_ref().expect("checked above");
-            write_png(path, &table, report.mask.as_deref().unwrap_or(&[]))?;
-            println!(
-                "{}: {} of {} positions mismatch; wrote {}",
+            let pixels = draw(&table, report.mask.as_deref().unwrap_or(&[]))?;
+            let mut sink = args.out.open()?;
+            write_png(&mut sink, &pixels).map_err(|e| sink.error(e))?;
+            let name = sink.name().to_string();
+            let to_stdout = sink.is_stdout();
+            sink.finish()?;
+            let summary = format!(
+                "{}: {} of {} positions mismatch; wrote {name}",
                 game.spec(),
                 report.mismatch_count,
                 report.checked,
-                path.display()
             );
+            if to_stdout {
+                // The picture is on standard output: the summary goes to stderr.
+                eprintln!("{summary}");
+            } else {
+                OutputArgs::default().emit(|out| writeln!(out, "{summary}"))?;
+            }
         }
     }
     Ok(if report.mismatch_count == 0 {
@@ -172,18 +187,19 @@ pub fn run(ctx: &Context, args: CheckArgs) -> Result<Status> {
     })
 }
 
-fn print_text_verdict(report: &Report, claim: Claim) {
+fn write_text_verdict(out: &mut dyn Write, report: &Report, claim: Claim) -> io::Result<()> {
     if report.mismatch_count == 0 {
-        println!(
+        return writeln!(
+            out,
             "result:   no mismatch: {}",
             match claim {
                 Claim::Grundy => "the formula equals the Grundy value at every position",
                 Claim::PPositions => "the predicate holds exactly at the P-positions",
             }
         );
-        return;
     }
-    println!(
+    writeln!(
+        out,
         "result:   {} mismatch{}{}",
         report.mismatch_count,
         if report.mismatch_count == 1 { "" } else { "es" },
@@ -192,7 +208,7 @@ fn print_text_verdict(report: &Report, claim: Claim) {
         } else {
             String::new()
         }
-    );
+    )?;
     let rows: Vec<[String; 3]> = report
         .mismatches
         .iter()
@@ -223,7 +239,8 @@ fn print_text_verdict(report: &Report, claim: Claim) {
         .collect();
     let header_row: [String; 3] = header.map(str::to_string);
     for r in std::iter::once(&header_row).chain(&rows) {
-        println!(
+        writeln!(
+            out,
             "  {:<w0$}  {:>w1$}  {:>w2$}",
             r[0],
             r[1],
@@ -231,14 +248,22 @@ fn print_text_verdict(report: &Report, claim: Claim) {
             w0 = widths[0],
             w1 = widths[1],
             w2 = widths[2]
-        );
+        )?;
     }
+    Ok(())
+}
+
+/// An RGB picture: width, height, 3 bytes per pixel.
+struct Picture {
+    w: usize,
+    h: usize,
+    pixels: Vec<u8>,
 }
 
 /// Draws the box: rows y (top = 0), columns x; one grid per value of the further
 /// coordinates, stacked downwards. P-positions black, other values in shades of grey,
 /// cells that are not positions white, mismatches red.
-fn write_png(path: &std::path::Path, table: &GrundyTable, mask: &[bool]) -> Result<()> {
+fn draw(table: &GrundyTable, mask: &[bool]) -> Result<Picture> {
     let dims = table.dims();
     let nx = dims[0];
     let ny = dims.get(1).copied().unwrap_or(1);
@@ -280,15 +305,19 @@ fn write_png(path: &std::path::Path, table: &GrundyTable, mask: &[bool]) -> Resu
             }
         }
     }
-    let io = |e: std::io::Error| Error::input(format!("cannot write {}: {e}", path.display()));
-    let file = std::fs::File::create(path).map_err(io)?;
-    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), w as u32, h as u32);
+    Ok(Picture { w, h, pixels })
+}
+
+/// Writes `picture` as a PNG.
+fn write_png(out: &mut dyn Write, picture: &Picture) -> io::Result<()> {
+    let io = |e: png::EncodingError| match e {
+        png::EncodingError::IoError(e) => e,
+        other => io::Error::other(other.to_string()),
+    };
+    let mut encoder = png::Encoder::new(out, picture.w as u32, picture.h as u32);
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);
-    let png_err =
-        |e: png::EncodingError| Error::input(format!("cannot write {}: {e}", path.display()));
-    let mut writer = encoder.write_header().map_err(png_err)?;
-    writer.write_image_data(&pixels).map_err(png_err)?;
-    writer.finish().map_err(png_err)?;
-    Ok(())
+    let mut writer = encoder.write_header().map_err(io)?;
+    writer.write_image_data(&picture.pixels).map_err(io)?;
+    writer.finish().map_err(io)
 }

@@ -1,6 +1,6 @@
 //! `nimlab games`: the catalog.
 
-use super::{print_json, Context, PlainFormat};
+use super::{Context, OutputArgs, PlainFormat};
 use crate::Status;
 use nimlab_engine::Result;
 use serde_json::json;
@@ -9,14 +9,17 @@ use serde_json::json;
 #[derive(clap::Args)]
 #[command(after_help = "Example:\n  nimlab games\n  nimlab games --format json")]
 pub struct GamesArgs {
-    /// Output format.
-    #[arg(long, value_enum, default_value = "text")]
-    format: PlainFormat,
+    /// Output format (default: from the --output extension, else text).
+    #[arg(long, value_enum)]
+    format: Option<PlainFormat>,
+    #[command(flatten)]
+    out: OutputArgs,
 }
 
-pub fn run(_ctx: &Context, args: GamesArgs) -> Result<Status> {
+pub fn run(ctx: &Context, args: GamesArgs) -> Result<Status> {
+    let format = args.out.format(args.format, PlainFormat::Text)?;
     let catalog = nimlab_games::catalog();
-    match args.format {
+    args.out.emit(|out| match format {
         PlainFormat::Json => {
             let list: Vec<_> = catalog
                 .iter()
@@ -32,7 +35,7 @@ pub fn run(_ctx: &Context, args: GamesArgs) -> Result<Status> {
                     })
                 })
                 .collect();
-            print_json(&json!(list));
+            ctx.print_json(out, &json!(list))
         }
         PlainFormat::Text => {
             for f in catalog {
@@ -46,9 +49,10 @@ pub fn run(_ctx: &Context, args: GamesArgs) -> Result<Status> {
                 } else {
                     format!("{}({})", f.name, defaults.join(","))
                 };
-                println!("{head}\n    {}", f.summary);
+                writeln!(out, "{head}\n    {}", f.summary)?;
                 for p in f.params {
-                    println!(
+                    writeln!(
+                        out,
                         "    parameter {}: {}{} — {}",
                         p.name,
                         p.kind,
@@ -56,12 +60,13 @@ pub fn run(_ctx: &Context, args: GamesArgs) -> Result<Status> {
                             .map(|d| format!(", default {d}"))
                             .unwrap_or_default(),
                         p.help
-                    );
+                    )?;
                 }
-                println!("    position:  {}", f.position_syntax);
-                println!("    seed:      {}\n", f.seed);
+                writeln!(out, "    position:  {}", f.position_syntax)?;
+                writeln!(out, "    seed:      {}\n", f.seed)?;
             }
+            Ok(())
         }
-    }
+    })?;
     Ok(Status::Ok)
 }

@@ -10,9 +10,12 @@ pub mod value;
 pub mod wythoff_pairs;
 
 use crate::progress::Bar;
-use nimlab_engine::{MemoryLimit, Result, TableOptions};
+use crate::sink::Sink;
+use nimlab_engine::{Error, MemoryLimit, Result, TableOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
 
-/// What every command shares: limits and the progress display.
+/// What every command shares: limits, the progress display, the JSON layout.
 pub struct Context {
     /// Memory limit for tables and solvers.
     pub memory_limit: MemoryLimit,
@@ -20,11 +23,13 @@ pub struct Context {
     pub progress: Bar,
     /// Run work whose estimate is very long (`--force`).
     pub force: bool,
+    /// Indented JSON (the global `--pretty`) instead of one compact line.
+    pub pretty: bool,
 }
 
 impl Context {
-    /// From the global `--max-memory` option.
-    pub fn new(max_memory: Option<&str>) -> Result<Self> {
+    /// From the global `--max-memory` and `--pretty` options.
+    pub fn new(max_memory: Option<&str>, pretty: bool) -> Result<Self> {
         Ok(Context {
             memory_limit: match max_memory {
                 Some(m) => MemoryLimit::parse(m)?,
@@ -32,6 +37,7 @@ impl Context {
             },
             progress: Bar::new(),
             force: false,
+            pretty,
         })
     }
 
@@ -43,6 +49,86 @@ impl Context {
             force: self.force,
         }
     }
+
+    /// Writes a JSON document (compact, or indented with `--pretty`; objects get
+    /// `"schema": 1`).
+    pub fn print_json(
+        &self,
+        out: &mut dyn Write,
+        value: &serde_json::Value,
+    ) -> std::io::Result<()> {
+        crate::json::write(out, value, self.pretty)
+    }
+}
+
+/// `-o/--output`, shared by every command that prints a result.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct OutputArgs {
+    /// Write the result to FILE instead of standard output (`-`: standard output). The
+    /// file is replaced only once the whole result is written; on failure it is left
+    /// as it was. Without --format, the format follows the extension (.txt, .json,
+    /// .csv, .tex, .md, .npy, .png) where the command has it.
+    #[arg(long, short = 'o', value_name = "FILE", global = true)]
+    pub output: Option<PathBuf>,
+}
+
+impl OutputArgs {
+    /// The file to write, `None` for standard output (no `-o`, or `-o -`).
+    pub fn file(&self) -> Option<&Path> {
+        self.output.as_deref().filter(|p| p.as_os_str() != "-")
+    }
+
+    /// Opens the destination.
+    pub fn open(&self) -> Result<Sink> {
+        Sink::open(self.file())
+    }
+
+    /// The format: the one given, else the one the output file's extension names (when
+    /// the command has it), else `default`. Also refuses, before any work, a destination
+    /// that cannot be written: a directory, or a file in a directory that does not exist.
+    pub fn format<F: clap::ValueEnum + Copy>(&self, given: Option<F>, default: F) -> Result<F> {
+        if let Some(path) = self.file() {
+            Sink::precheck(path)?;
+        }
+        if let Some(f) = given {
+            return Ok(f);
+        }
+        let Some(path) = self.file() else {
+            return Ok(default);
+        };
+        let Some(ext) = path.extension().and_then(|e| e.to_str()) else {
+            return Ok(default);
+        };
+        let name = match ext.to_ascii_lowercase().as_str() {
+            "txt" | "text" => "text",
+            "json" => "json",
+            "csv" => "csv",
+            "tex" | "latex" => "latex",
+            "md" | "markdown" => "markdown",
+            "npy" => "npy",
+            "png" => "png",
+            _ => return Ok(default),
+        };
+        F::from_str(name, true).map_err(|_| {
+            let have: Vec<String> = F::value_variants()
+                .iter()
+                .filter_map(|v| v.to_possible_value().map(|p| p.get_name().to_string()))
+                .collect();
+            Error::input(format!(
+                "{} asks for {name}, which this command does not write (formats: {}); give --format",
+                path.display(),
+                have.join(", ")
+            ))
+        })
+    }
+
+    /// Opens the destination, writes with `write`, and commits: a failed write is an
+    /// error naming the destination, and a file is replaced only on success.
+    pub fn emit(&self, write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
+        let mut sink = self.open()?;
+        write(&mut sink).map_err(|e| sink.error(e))?;
+        sink.finish()
+    }
 }
 
 /// Output formats shared by commands with a plain and a JSON form.
@@ -52,12 +138,4 @@ pub enum PlainFormat {
     Text,
     /// Machine-readable JSON.
     Json,
-}
-
-/// Prints a JSON value on stdout.
-pub fn print_json(value: &serde_json::Value) {
-    println!(
-        "{}",
-        serde_json::to_string_pretty(value).expect("JSON values always serialize")
-    );
 }

@@ -1,7 +1,7 @@
 //! `nimlab periodicity`: preperiod and period of a one-heap Grundy sequence (proven when
 //! the game can prove it), or of the rows of a two-coordinate table (observed).
 
-use super::{print_json, Context, PlainFormat};
+use super::{Context, OutputArgs, PlainFormat};
 use crate::Status;
 use nimlab_engine::periodicity::Periodicity;
 use nimlab_engine::plan;
@@ -29,9 +29,11 @@ pub struct PeriodicityArgs {
     /// periods, 2000 for observed ones.
     #[arg(long, value_name = "X")]
     up_to: Option<u64>,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "text")]
-    format: PlainFormat,
+    /// Output format (default: from the --output extension, else text).
+    #[arg(long, value_enum)]
+    format: Option<PlainFormat>,
+    #[command(flatten)]
+    out: OutputArgs,
 }
 
 /// Parses `5` or `0-31` into an inclusive range of rows.
@@ -57,6 +59,7 @@ fn parse_rows(text: &str) -> Result<(u64, u64)> {
 }
 
 pub fn run(ctx: &Context, args: PeriodicityArgs) -> Result<Status> {
+    let format = args.out.format(args.format, PlainFormat::Text)?;
     let game = nimlab_games::parse_game(&args.game)?;
     if args.up_to == Some(0) {
         return Err(Error::input("--up-to must be at least 1"));
@@ -66,10 +69,10 @@ pub fn run(ctx: &Context, args: PeriodicityArgs) -> Result<Status> {
             "{} has one coordinate; --row is for two-coordinate games",
             game.spec()
         ))),
-        (1, None) => one_heap(ctx, &*game, &args),
+        (1, None) => one_heap(ctx, &*game, &args, format),
         (2, Some(rows)) => {
             let rows = parse_rows(rows)?;
-            table_rows(ctx, &*game, rows, &args)
+            table_rows(ctx, &*game, rows, &args, format)
         }
         (2, None) => Err(Error::input(format!(
             "{} has two coordinates: give --row Y (or a range like 0-31) to study rows",
@@ -96,51 +99,66 @@ fn periodicity_json(spec: &str, p: &Periodicity) -> Value {
         "block": p.block(),
         "proven": p.proof.is_some(),
         "proof": p.proof,
-        "checked_up_to": p.checked_up_to,
+        "checked_up_to": crate::json::int(p.checked_up_to),
     })
 }
 
-fn one_heap(ctx: &Context, game: &dyn Game, args: &PeriodicityArgs) -> Result<Status> {
+fn one_heap(
+    ctx: &Context,
+    game: &dyn Game,
+    args: &PeriodicityArgs,
+    format: PlainFormat,
+) -> Result<Status> {
     let spec = game.spec();
     let (found, method, searched) = plan::periodicity(game, args.up_to, &ctx.table_options())?;
     let Some(p) = found else {
-        match args.format {
-            PlainFormat::Json => print_json(&json!({
-                "game": spec, "preperiod": null, "period": null, "values": null,
-                "proven": false, "checked_up_to": searched, "method": method.id,
-            })),
-            PlainFormat::Text => {
-                println!("{spec}: no period seen on n < {searched} (try a larger --up-to)")
-            }
-        }
+        args.out.emit(|out| match format {
+            PlainFormat::Json => ctx.print_json(
+                out,
+                &json!({
+                    "game": spec, "preperiod": null, "period": null, "values": null,
+                    "proven": false, "checked_up_to": crate::json::int(searched),
+                    "method": method.id,
+                }),
+            ),
+            PlainFormat::Text => writeln!(
+                out,
+                "{spec}: no period seen on n < {searched} (try a larger --up-to)"
+            ),
+        })?;
         return Ok(Status::Ok);
     };
-    match args.format {
+    args.out.emit(|out| match format {
         PlainFormat::Json => {
             let mut v = periodicity_json(&spec, &p);
             v["method"] = method.id.into();
-            print_json(&v)
+            ctx.print_json(out, &v)
         }
         PlainFormat::Text => {
-            println!("game:       {spec}");
-            println!("preperiod:  {}", p.preperiod);
-            println!("period:     {}", p.period);
+            writeln!(out, "game:       {spec}")?;
+            writeln!(out, "preperiod:  {}", p.preperiod)?;
+            writeln!(out, "period:     {}", p.period)?;
             if p.saltus != 0 {
-                println!("saltus:     {}", p.saltus);
+                writeln!(out, "saltus:     {}", p.saltus)?;
             }
             if p.preperiod > 0 {
-                println!(
+                writeln!(
+                    out,
                     "preperiod values: {}",
                     values_text(&p.values[..p.preperiod as usize])
-                );
+                )?;
             }
-            println!("block:      {}", values_text(p.block()));
+            writeln!(out, "block:      {}", values_text(p.block()))?;
             match &p.proof {
-                Some(why) => println!("proven:     yes — {why}"),
-                None => println!("proven:     no — observed on n < {} only", p.checked_up_to),
+                Some(why) => writeln!(out, "proven:     yes — {why}"),
+                None => writeln!(
+                    out,
+                    "proven:     no — observed on n < {} only",
+                    p.checked_up_to
+                ),
             }
         }
-    }
+    })?;
     Ok(Status::Ok)
 }
 
@@ -149,45 +167,56 @@ fn table_rows(
     game: &dyn Game,
     (first, last): (u64, u64),
     args: &PeriodicityArgs,
+    format: PlainFormat,
 ) -> Result<Status> {
     let spec = game.spec();
     let x = args.up_to.unwrap_or(plan::DEFAULT_OBSERVED_WINDOW);
     let rows = plan::row_periodicity(game, (first, last), x, &ctx.table_options())?;
-    match args.format {
+    args.out.emit(|out| match format {
         PlainFormat::Json => {
             let list: Vec<Value> = rows
                 .iter()
                 .map(|(y, p)| match p {
                     Some(p) => json!({
-                        "row": y, "preperiod": p.preperiod, "period": p.period,
-                        "saltus": p.saltus, "values": p.values, "proven": false,
-                        "checked_up_to": p.checked_up_to,
+                        "row": crate::json::int(*y), "preperiod": p.preperiod,
+                        "period": p.period, "saltus": p.saltus, "values": p.values,
+                        "proven": false,
+                        "checked_up_to": crate::json::int(p.checked_up_to),
                     }),
                     None => json!({
-                        "row": y, "preperiod": null, "period": null, "saltus": null,
-                        "values": null, "proven": false, "checked_up_to": x,
+                        "row": crate::json::int(*y), "preperiod": null, "period": null,
+                        "saltus": null, "values": null, "proven": false,
+                        "checked_up_to": crate::json::int(x),
                     }),
                 })
                 .collect();
-            print_json(&json!({"game": spec, "up_to": x, "proven": false, "rows": list}));
+            ctx.print_json(
+                out,
+                &json!({"game": spec, "up_to": crate::json::int(x), "proven": false, "rows": list}),
+            )
         }
         PlainFormat::Text => {
-            println!(
+            writeln!(
+                out,
                 "{spec}: rows G(x + period, y) = G(x, y) + saltus, observed on x < {x} (not a proof)"
-            );
-            println!(
+            )?;
+            writeln!(
+                out,
                 "{:>5} {:>10} {:>8} {:>8}",
                 "row", "preperiod", "period", "saltus"
-            );
+            )?;
             for (y, p) in &rows {
                 match p {
-                    Some(p) => {
-                        println!("{y:>5} {:>10} {:>8} {:>8}", p.preperiod, p.period, p.saltus)
-                    }
-                    None => println!("{y:>5} {:>10} {:>8} {:>8}", "-", "none seen", "-"),
+                    Some(p) => writeln!(
+                        out,
+                        "{y:>5} {:>10} {:>8} {:>8}",
+                        p.preperiod, p.period, p.saltus
+                    )?,
+                    None => writeln!(out, "{y:>5} {:>10} {:>8} {:>8}", "-", "none seen", "-")?,
                 }
             }
+            Ok(())
         }
-    }
+    })?;
     Ok(Status::Ok)
 }

@@ -1,6 +1,6 @@
 //! `nimlab sweep`: proven preperiods and periods of a whole family of games at once.
 
-use super::{print_json, Context, PlainFormat};
+use super::{Context, OutputArgs, PlainFormat};
 use crate::Status;
 use nimlab_engine::{Error, Result};
 use nimlab_games::format_set;
@@ -36,9 +36,12 @@ pub struct SweepArgs {
     /// Per set, search heaps below this for the repeating window.
     #[arg(long, value_name = "X", default_value_t = 10_000_000)]
     up_to: u64,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "text")]
-    format: PlainFormat,
+    /// Output format (default: from the --output extension, else text). JSON counts
+    /// beyond 2^53 − 1 are strings of decimal digits.
+    #[arg(long, value_enum)]
+    format: Option<PlainFormat>,
+    #[command(flatten)]
+    out: OutputArgs,
 }
 
 fn parse_shard(text: &str) -> Result<(u64, u64)> {
@@ -58,7 +61,8 @@ fn parse_shard(text: &str) -> Result<(u64, u64)> {
     Ok((i, k))
 }
 
-pub fn run(_ctx: &Context, args: SweepArgs) -> Result<Status> {
+pub fn run(ctx: &Context, args: SweepArgs) -> Result<Status> {
+    let format = args.out.format(args.format, PlainFormat::Text)?;
     let family = nimlab_games::family(&args.family)?;
     let Some(sweeper) = family.sweep else {
         let able: Vec<&str> = nimlab_games::catalog()
@@ -77,7 +81,7 @@ pub fn run(_ctx: &Context, args: SweepArgs) -> Result<Status> {
     let total = (sweeper.count)(args.max, args.size).unwrap_or(u64::MAX);
     let shown: &[SweepRow] = &rows[..args.top.unwrap_or(rows.len()).min(rows.len())];
     let order = "period descending, then preperiod descending, then set ascending";
-    match args.format {
+    args.out.emit(|out| match format {
         PlainFormat::Json => {
             let results: Vec<_> = shown
                 .iter()
@@ -86,20 +90,24 @@ pub fn run(_ctx: &Context, args: SweepArgs) -> Result<Status> {
                     None => json!({"s": r.set, "preperiod": null, "period": null}),
                 })
                 .collect();
-            print_json(&json!({
-                "family": family.name,
-                "max": args.max,
-                "size": args.size,
-                "shard": format!("{shard}/{shards}"),
-                "sets_in_family": total,
-                "sets_in_shard": rows.len(),
-                "sorted_by": order,
-                "proven": true,
-                "results": results,
-            }));
+            ctx.print_json(
+                out,
+                &json!({
+                    "family": family.name,
+                    "max": crate::json::int(args.max),
+                    "size": crate::json::int(args.size),
+                    "shard": format!("{shard}/{shards}"),
+                    "sets_in_family": crate::json::int(total),
+                    "sets_in_shard": crate::json::int(rows.len() as u64),
+                    "sorted_by": order,
+                    "proven": true,
+                    "results": results,
+                }),
+            )
         }
         PlainFormat::Text => {
-            println!(
+            writeln!(
+                out,
                 "{} {} of size {} with max ≤ {}: {} (shard {shard}/{shards} of {total}); \
                  proven periods, sorted by {order}",
                 family.name,
@@ -107,28 +115,30 @@ pub fn run(_ctx: &Context, args: SweepArgs) -> Result<Status> {
                 args.size,
                 args.max,
                 rows.len(),
-            );
+            )?;
             let width = shown
                 .iter()
                 .map(|r| format_set(&r.set).len())
                 .max()
                 .unwrap_or(1)
                 .max(3);
-            println!("{:<width$} {:>10} {:>8}", "set", "preperiod", "period");
+            writeln!(out, "{:<width$} {:>10} {:>8}", "set", "preperiod", "period")?;
             for r in shown {
                 match r.period {
                     Some((pre, per)) => {
-                        println!("{:<width$} {pre:>10} {per:>8}", format_set(&r.set))
+                        writeln!(out, "{:<width$} {pre:>10} {per:>8}", format_set(&r.set))?
                     }
-                    None => println!(
+                    None => writeln!(
+                        out,
                         "{:<width$} {:>10} {:>8}",
                         format_set(&r.set),
                         "-",
                         format!("none below {}", args.up_to)
-                    ),
+                    )?,
                 }
             }
+            Ok(())
         }
-    }
+    })?;
     Ok(Status::Ok)
 }

@@ -1,11 +1,12 @@
 //! `nimlab table`: the Grundy table of a game over a box.
 
-use super::Context;
-use crate::output::{render_table, write_npy, write_png, TableFormat};
+use super::{Context, OutputArgs};
+use crate::output::{png_size, write_npy, write_png, write_table, write_table_json, TableFormat};
 use crate::Status;
 use nimlab_engine::plan;
 use nimlab_engine::{Error, Result};
-use std::fmt::Write;
+use serde_json::Value;
+use std::io::{self, Write};
 
 /// Grundy values of every position in a box [0,N)^m (rows y, columns x).
 ///
@@ -14,6 +15,10 @@ use std::fmt::Write;
 /// json` gives the full two-coordinate Grundy table G(heap, limit) (values[limit][heap])
 /// plus the strategy table under "strategy", and `--grundy` prints the Grundy table in
 /// any format instead.
+///
+/// JSON: `{"schema": 1, "game", "size", "method", "method_detail", "values"}` with
+/// values[y][x] (the last coordinate outermost) and null for cells that are not
+/// positions; one line, or indented with --pretty.
 #[derive(clap::Args)]
 #[command(
     after_help = "Examples:\n  nimlab table 'ryuoh(p=3)' --size 13          # Table 1 of the Ryuoh paper\n  nimlab table wythoff --size 10 --format latex\n  nimlab table 'subtraction(s={1,3,4})' --size 30 --format csv\n  nimlab table 'nim(heaps=3)' --size 4 --format json\n  nimlab table wythoff --size 8192 --format npy --output wythoff.npy   # numpy.load('wythoff.npy')[y][x]\n  nimlab table wythoff --size 2048 --format png --output wythoff.png\n  nimlab table 'fibonacci-nim(k=2)' --size 32        # the seed's n | w(n) | code\n  nimlab table 'fibonacci-nim(k=1)' --size 16 --grundy"
@@ -30,121 +35,119 @@ pub struct TableArgs {
     size: usize,
     /// Output format: text (the papers' layout), csv (one row per position), json,
     /// latex (a tabular), markdown; npy (NumPy array) and png (heatmap) need --output.
-    #[arg(long, value_enum, default_value = "text")]
-    format: TableFormat,
+    /// Default: from the --output extension, else text.
+    #[arg(long, value_enum)]
+    format: Option<TableFormat>,
     /// For games with a strategy table (fibonacci-nim): print the Grundy table instead.
     #[arg(long)]
     grundy: bool,
-    /// Write the table to this file instead of standard output (required for npy, png).
-    #[arg(long, short = 'o', value_name = "FILE")]
-    output: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    out: OutputArgs,
 }
 
 pub fn run(ctx: &Context, args: TableArgs) -> Result<Status> {
+    let format = args.out.format(args.format, TableFormat::Text)?;
     let game = nimlab_games::source::load(args.game.as_deref(), args.rules.as_deref())?.game;
     if args.size == 0 {
         return Err(Error::input("--size must be at least 1"));
     }
-    if args.format.needs_file() && args.output.is_none() {
+    if format.needs_file() && args.out.output.is_none() {
         return Err(Error::input(format!(
-            "--format {} writes a binary file: give it with --output FILE",
-            if args.format == TableFormat::Npy {
+            "--format {} writes a binary file: give it with --output FILE (or -o - for standard output)",
+            if format == TableFormat::Npy {
                 "npy"
             } else {
                 "png"
             }
         )));
     }
-    let emit = |text: &str| -> Result<()> {
-        match &args.output {
-            Some(path) => std::fs::write(path, text)
-                .map_err(|e| Error::input(format!("cannot write {}: {e}", path.display()))),
-            None => {
-                print!("{text}");
-                Ok(())
-            }
-        }
-    };
     let strategy = plan::strategy_table(&*game, args.size)?;
     if let (Some((cols, rows)), false, false) = (
         &strategy,
         args.grundy,
         matches!(
-            args.format,
+            format,
             TableFormat::Json | TableFormat::Npy | TableFormat::Png
         ),
     ) {
-        emit(&render_rows(cols, rows, args.format))?;
+        args.out.emit(|out| write_rows(out, cols, rows, format))?;
         return Ok(Status::Ok);
     }
     let dims = game.table_box(args.size);
     let report = plan::table(&*game, &dims, &ctx.table_options())?;
     let table = report.table;
-    match (args.format, &args.output) {
-        (TableFormat::Npy, Some(path)) => return write_npy(&table, path).map(|_| Status::Ok),
-        (TableFormat::Png, Some(path)) => return write_png(&table, path).map(|_| Status::Ok),
-        _ => {}
-    }
-    let mut text = render_table(&*game, &table, args.format);
-    if args.format == TableFormat::Json {
-        let mut value: serde_json::Value =
-            serde_json::from_str(&text).expect("render_table writes JSON");
-        value["method"] = report.method.id.into();
-        value["method_detail"] = report.method.detail.clone().into();
-        text = serde_json::to_string(&value).expect("JSON values always serialize") + "\n";
-    }
-    match (&strategy, args.format) {
-        (Some((cols, rows)), TableFormat::Json) if !args.grundy => {
-            let mut value: serde_json::Value =
-                serde_json::from_str(&text).expect("render_table writes JSON");
-            value["strategy"] = rows
-                .iter()
-                .map(|r| {
-                    cols.iter()
-                        .zip(r)
-                        .map(|(c, v)| {
-                            // numbers as numbers; codes (bit strings) as strings
-                            let cell = match v.parse::<u64>() {
-                                Ok(x) if c != "code" => serde_json::Value::from(x),
-                                _ => serde_json::Value::String(v.clone()),
-                            };
-                            (c.clone(), cell)
-                        })
-                        .collect::<serde_json::Map<_, _>>()
-                        .into()
-                })
-                .collect::<Vec<serde_json::Value>>()
-                .into();
-            emit(&(serde_json::to_string(&value).expect("JSON values always serialize") + "\n"))?;
+    match format {
+        TableFormat::Npy => args.out.emit(|out| write_npy(&table, out))?,
+        TableFormat::Png => {
+            let (w, h) = png_size(&table)?;
+            args.out.emit(|out| write_png(&table, w, h, out))?
         }
-        _ => emit(&text)?,
+        TableFormat::Json => {
+            let mut extra = vec![
+                ("method", Value::from(report.method.id)),
+                ("method_detail", Value::from(report.method.detail.clone())),
+            ];
+            if let (Some((cols, rows)), false) = (&strategy, args.grundy) {
+                extra.push(("strategy", strategy_json(cols, rows)));
+            }
+            args.out
+                .emit(|out| write_table_json(out, &*game, &table, &extra, ctx.pretty))?
+        }
+        _ => args
+            .out
+            .emit(|out| write_table(out, &*game, &table, format))?,
     }
     Ok(Status::Ok)
 }
 
+/// The strategy table as JSON: one object per row; numbers as numbers, codes (bit
+/// strings) as strings.
+fn strategy_json(cols: &[String], rows: &[Vec<String>]) -> Value {
+    rows.iter()
+        .map(|r| {
+            cols.iter()
+                .zip(r)
+                .map(|(c, v)| {
+                    let cell = match v.parse::<u64>() {
+                        Ok(x) if c != "code" => crate::json::int(x),
+                        _ => Value::String(v.clone()),
+                    };
+                    (c.clone(), cell)
+                })
+                .collect::<serde_json::Map<_, _>>()
+                .into()
+        })
+        .collect::<Vec<Value>>()
+        .into()
+}
+
 /// A plain table of text rows under column names, in a non-JSON format.
-fn render_rows(cols: &[String], rows: &[Vec<String>], format: TableFormat) -> String {
-    let mut out = String::new();
+fn write_rows(
+    out: &mut dyn Write,
+    cols: &[String],
+    rows: &[Vec<String>],
+    format: TableFormat,
+) -> io::Result<()> {
     match format {
         TableFormat::Csv => {
-            let _ = writeln!(out, "{}", cols.join(","));
+            writeln!(out, "{}", cols.join(","))?;
             for r in rows {
-                let _ = writeln!(out, "{}", r.join(","));
+                writeln!(out, "{}", r.join(","))?;
             }
         }
         TableFormat::Latex => {
-            let _ = writeln!(out, "\\begin{{tabular}}{{{}}}", "r".repeat(cols.len()));
-            let _ = writeln!(out, "{} \\\\ \\hline", cols.join(" & "));
+            writeln!(out, "\\begin{{tabular}}{{{}}}", "r".repeat(cols.len()))?;
+            writeln!(out, "{} \\\\ \\hline", cols.join(" & "))?;
             for r in rows {
-                let _ = writeln!(out, "{} \\\\", r.join(" & "));
+                writeln!(out, "{} \\\\", r.join(" & "))?;
             }
-            out.push_str("\\end{tabular}\n");
+            writeln!(out, "\\end{{tabular}}")?;
         }
         TableFormat::Markdown => {
-            let _ = writeln!(out, "| {} |", cols.join(" | "));
-            let _ = writeln!(out, "|{}", "---:|".repeat(cols.len()));
+            writeln!(out, "| {} |", cols.join(" | "))?;
+            writeln!(out, "|{}", "---:|".repeat(cols.len()))?;
             for r in rows {
-                let _ = writeln!(out, "| {} |", r.join(" | "));
+                writeln!(out, "| {} |", r.join(" | "))?;
             }
         }
         TableFormat::Text | TableFormat::Json | TableFormat::Npy | TableFormat::Png => {
@@ -165,11 +168,11 @@ fn render_rows(cols: &[String], rows: &[Vec<String>], format: TableFormat) -> St
                     .collect::<Vec<_>>()
                     .join("  ")
             };
-            let _ = writeln!(out, "{}", line(cols));
+            writeln!(out, "{}", line(cols))?;
             for r in rows {
-                let _ = writeln!(out, "{}", line(r));
+                writeln!(out, "{}", line(r))?;
             }
         }
     }
-    out
+    Ok(())
 }

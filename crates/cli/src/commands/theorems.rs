@@ -1,10 +1,11 @@
 //! `nimlab theorems`: list and verify the registered theorems.
 
-use super::{print_json, Context, PlainFormat};
+use super::{Context, OutputArgs, PlainFormat};
 use crate::Status;
 use nimlab_engine::theorem::{CheckContext, Verdict};
 use nimlab_engine::{Error, Result};
 use serde_json::json;
+use std::io::Write;
 
 /// List the registered theorems, or verify them against brute force.
 #[derive(clap::Args)]
@@ -14,9 +15,11 @@ use serde_json::json;
 pub struct TheoremsArgs {
     #[command(subcommand)]
     action: Option<Action>,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "text", global = true)]
-    format: PlainFormat,
+    /// Output format (default: from the --output extension, else text).
+    #[arg(long, value_enum, global = true)]
+    format: Option<PlainFormat>,
+    #[command(flatten)]
+    out: OutputArgs,
 }
 
 #[derive(clap::Subcommand)]
@@ -35,20 +38,29 @@ enum Action {
 }
 
 pub fn run(ctx: &Context, args: TheoremsArgs) -> Result<Status> {
+    let format = args.out.format(args.format, PlainFormat::Text)?;
     let theorems = nimlab_games::all_theorems();
     match args.action.unwrap_or(Action::List) {
         Action::List => {
-            match args.format {
-                PlainFormat::Json => print_json(&json!(theorems
-                    .iter()
-                    .map(|t| json!({"id": t.id, "statement": t.statement, "source": t.source}))
-                    .collect::<Vec<_>>())),
+            args.out.emit(|out| match format {
+                PlainFormat::Json => ctx.print_json(
+                    out,
+                    &json!(theorems
+                        .iter()
+                        .map(|t| json!({"id": t.id, "statement": t.statement, "source": t.source}))
+                        .collect::<Vec<_>>()),
+                ),
                 PlainFormat::Text => {
                     for t in &theorems {
-                        println!("{}\n    {}\n    source: {}", t.id, t.statement, t.source);
+                        writeln!(
+                            out,
+                            "{}\n    {}\n    source: {}",
+                            t.id, t.statement, t.source
+                        )?;
                     }
+                    Ok(())
                 }
-            }
+            })?;
             Ok(Status::Ok)
         }
         Action::Verify { size, id } => {
@@ -75,21 +87,28 @@ pub fn run(ctx: &Context, args: TheoremsArgs) -> Result<Status> {
             };
             let mut all_hold = true;
             let mut report = Vec::new();
+            // Text lines appear as each theorem is verified (flushed one by one).
+            let mut sink = args.out.open()?;
             for t in chosen {
                 let verdict = t.verify(&check)?;
                 all_hold &= verdict.holds();
-                match args.format {
-                    PlainFormat::Text => match &verdict {
-                        Verdict::Holds { window, checked } => {
-                            println!("{}: holds on {window} ({checked} cases)", t.id)
+                match format {
+                    PlainFormat::Text => {
+                        match &verdict {
+                            Verdict::Holds { window, checked } => {
+                                writeln!(sink, "{}: holds on {window} ({checked} cases)", t.id)
+                            }
+                            Verdict::Fails { counterexample } => {
+                                writeln!(sink, "{}: FAILS: {counterexample}", t.id)
+                            }
                         }
-                        Verdict::Fails { counterexample } => {
-                            println!("{}: FAILS: {counterexample}", t.id)
-                        }
-                    },
+                        .and_then(|()| sink.flush())
+                        .map_err(|e| sink.error(e))?;
+                    }
                     PlainFormat::Json => report.push(match &verdict {
                         Verdict::Holds { window, checked } => json!({
-                            "id": t.id, "holds": true, "window": window, "checked": checked
+                            "id": t.id, "holds": true, "window": window,
+                            "checked": crate::json::int(*checked)
                         }),
                         Verdict::Fails { counterexample } => json!({
                             "id": t.id, "holds": false, "counterexample": counterexample
@@ -97,9 +116,11 @@ pub fn run(ctx: &Context, args: TheoremsArgs) -> Result<Status> {
                     }),
                 }
             }
-            if args.format == PlainFormat::Json {
-                print_json(&json!(report));
+            if format == PlainFormat::Json {
+                ctx.print_json(&mut sink, &json!(report))
+                    .map_err(|e| sink.error(e))?;
             }
+            sink.finish()?;
             Ok(if all_hold { Status::Ok } else { Status::Failed })
         }
     }

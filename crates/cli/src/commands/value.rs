@@ -1,11 +1,12 @@
 //! `nimlab value` and `nimlab moves`: one position, its value and its options.
 
-use super::{print_json, Context, PlainFormat};
+use super::{Context, OutputArgs, PlainFormat};
 use crate::Status;
 use nimlab_engine::big::{abbreviate, parse_big_position, BigUint};
 use nimlab_engine::plan::{self, position_text, PositionReport};
 use nimlab_engine::{Error, Outcome, Result};
 use serde_json::{json, Value};
+use std::io::{self, Write};
 
 /// Grundy value, outcome (P/N) and winning moves of one position.
 #[derive(clap::Args)]
@@ -23,9 +24,13 @@ pub struct ValueArgs {
     /// Take the game from a rules file (TOML) instead of the catalog.
     #[arg(long, value_name = "FILE")]
     rules: Option<std::path::PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "text")]
-    format: PlainFormat,
+    /// Output format (default: from the --output extension, else text). JSON: positions
+    /// and Grundy values are numbers up to 2^53 − 1 and strings of decimal digits
+    /// beyond, so every JSON reader gets them exactly.
+    #[arg(long, value_enum)]
+    format: Option<PlainFormat>,
+    #[command(flatten)]
+    out: OutputArgs,
 }
 
 /// Every option of a position with its Grundy value; winning ones marked.
@@ -44,9 +49,13 @@ pub struct MovesArgs {
     /// Take the game from a rules file (TOML) instead of the catalog.
     #[arg(long, value_name = "FILE")]
     rules: Option<std::path::PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "text")]
-    format: PlainFormat,
+    /// Output format (default: from the --output extension, else text). JSON: positions
+    /// and Grundy values are numbers up to 2^53 − 1 and strings of decimal digits
+    /// beyond, so every JSON reader gets them exactly.
+    #[arg(long, value_enum)]
+    format: Option<PlainFormat>,
+    #[command(flatten)]
+    out: OutputArgs,
 }
 
 /// Joins the position arguments with commas (`3 5`, `3, 5` and `3,5` are the same):
@@ -95,9 +104,9 @@ fn ask(
     Ok((game.spec(), report))
 }
 
-/// A big natural number as a JSON number (exact, any size).
+/// A big natural number in JSON: a number up to 2^53 − 1, else a string of digits.
 fn big_json(n: &BigUint) -> Value {
-    serde_json::from_str(&n.to_str_radix(10)).expect("decimal digits are a JSON number")
+    crate::json::uint(n)
 }
 
 fn big_position_json(p: &[BigUint]) -> Value {
@@ -141,11 +150,12 @@ fn grundy_text(r: &PositionReport) -> String {
     }
 }
 
-fn print_value_text(spec: &str, r: &PositionReport) {
-    println!("game:     {spec}");
-    println!("position: {}", position_text(&r.position));
-    println!("grundy:   {}", grundy_text(r));
-    println!(
+fn write_value_text(out: &mut dyn Write, spec: &str, r: &PositionReport) -> io::Result<()> {
+    writeln!(out, "game:     {spec}")?;
+    writeln!(out, "position: {}", position_text(&r.position))?;
+    writeln!(out, "grundy:   {}", grundy_text(r))?;
+    writeln!(
+        out,
         "outcome:  {} ({})",
         r.outcome.as_str(),
         if r.outcome == Outcome::P {
@@ -153,10 +163,11 @@ fn print_value_text(spec: &str, r: &PositionReport) {
         } else {
             "the player to move wins"
         }
-    );
+    )?;
     if !r.winning_moves.is_empty() {
         let w: Vec<String> = r.winning_moves.iter().map(|m| position_text(m)).collect();
-        println!(
+        writeln!(
+            out,
             "winning move{}: {}",
             if r.all_winning_moves {
                 "s"
@@ -164,14 +175,15 @@ fn print_value_text(spec: &str, r: &PositionReport) {
                 " (one of them)"
             },
             w.join("  ")
-        );
+        )?;
     } else if r.outcome == Outcome::N {
-        println!("winning moves: not found by this method");
+        writeln!(out, "winning moves: not found by this method")?;
     }
-    println!("method:   {} — {}", r.method.id, r.method.detail);
+    writeln!(out, "method:   {} — {}", r.method.id, r.method.detail)
 }
 
 pub fn run_value(ctx: &Context, args: ValueArgs) -> Result<Status> {
+    let format = args.out.format(args.format, PlainFormat::Text)?;
     let (spec, r) = ask(
         ctx,
         &args.game,
@@ -179,51 +191,55 @@ pub fn run_value(ctx: &Context, args: ValueArgs) -> Result<Status> {
         args.rules.as_deref(),
         false,
     )?;
-    match args.format {
-        PlainFormat::Json => print_json(&report_json(&spec, &r)),
-        PlainFormat::Text => print_value_text(&spec, &r),
-    }
+    args.out.emit(|out| match format {
+        PlainFormat::Json => ctx.print_json(out, &report_json(&spec, &r)),
+        PlainFormat::Text => write_value_text(out, &spec, &r),
+    })?;
     Ok(Status::Ok)
 }
 
 pub fn run_moves(ctx: &Context, args: MovesArgs) -> Result<Status> {
+    let format = args.out.format(args.format, PlainFormat::Text)?;
     let (spec, r) = ask(ctx, &args.game, &args.position, args.rules.as_deref(), true)?;
-    match args.format {
-        PlainFormat::Json => print_json(&report_json(&spec, &r)),
+    args.out.emit(|out| match format {
+        PlainFormat::Json => ctx.print_json(out, &report_json(&spec, &r)),
         PlainFormat::Text => match &r.options {
             Some(options) => {
-                println!(
+                writeln!(
+                    out,
                     "{spec} at {} (grundy {}, {}): {} option{}",
                     position_text(&r.position),
                     grundy_text(&r),
                     r.outcome.as_str(),
                     options.len(),
                     if options.len() == 1 { "" } else { "s" }
-                );
+                )?;
                 let width = options
                     .iter()
                     .map(|o| position_text(&o.position).len())
                     .max()
                     .unwrap_or(0);
                 for o in options {
-                    println!(
+                    writeln!(
+                        out,
                         "  {:width$}  grundy {}{}",
                         position_text(&o.position),
                         o.grundy
                             .as_ref()
                             .map_or("?".to_string(), |g| abbreviate(&g.to_str_radix(10))),
                         if o.winning { "  ← winning" } else { "" }
-                    );
+                    )?;
                 }
-                println!("method: {} — {}", r.method.id, r.method.detail);
+                writeln!(out, "method: {} — {}", r.method.id, r.method.detail)
             }
             None => {
-                print_value_text(&spec, &r);
+                write_value_text(out, &spec, &r)?;
                 if let Some(note) = &r.options_note {
-                    println!("options:  {note}");
+                    writeln!(out, "options:  {note}")?;
                 }
+                Ok(())
             }
         },
-    }
+    })?;
     Ok(Status::Ok)
 }

@@ -1,11 +1,12 @@
 //! `nimlab wythoff-pairs`: the P-positions {p_n, q_n} of Wythoff's game with their
 //! Zeckendorf codes (the table of seed 001, Game IV).
 
-use super::{print_json, Context, PlainFormat};
+use super::{Context, OutputArgs, PlainFormat};
 use crate::Status;
 use nimlab_engine::{Error, Result};
 use nimlab_games::wythoff::strategy::wythoff_pairs;
 use serde_json::{json, Value};
+use std::io::Write;
 
 /// Largest --count accepted (the codes are computed by the plain greedy).
 const MAX_COUNT: u64 = 1_000_000;
@@ -20,16 +21,20 @@ pub struct WythoffPairsArgs {
     /// How many pairs (n = 1..=count).
     #[arg(long, default_value_t = 20)]
     count: u64,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "text")]
-    format: PlainFormat,
+    /// Output format (default: from the --output extension, else text). JSON numbers
+    /// beyond 2^53 − 1 are strings of decimal digits.
+    #[arg(long, value_enum)]
+    format: Option<PlainFormat>,
+    #[command(flatten)]
+    out: OutputArgs,
 }
 
 fn number(n: &nimlab_engine::big::BigUint) -> Value {
-    serde_json::from_str(&n.to_str_radix(10)).expect("decimal digits are a JSON number")
+    crate::json::uint(n)
 }
 
-pub fn run(_ctx: &Context, args: WythoffPairsArgs) -> Result<Status> {
+pub fn run(ctx: &Context, args: WythoffPairsArgs) -> Result<Status> {
+    let format = args.out.format(args.format, PlainFormat::Text)?;
     if args.count > MAX_COUNT {
         return Err(Error::input(format!(
             "--count {} is too large (at most {MAX_COUNT})",
@@ -37,19 +42,22 @@ pub fn run(_ctx: &Context, args: WythoffPairsArgs) -> Result<Status> {
         )));
     }
     let pairs = wythoff_pairs(args.count);
-    match args.format {
-        PlainFormat::Json => print_json(&Value::Array(
-            pairs
-                .iter()
-                .map(|r| {
-                    json!({
-                        "n": number(&r.n), "n_code": r.n_code,
-                        "p": number(&r.p), "p_code": r.p_code,
-                        "q": number(&r.q), "q_code": r.q_code,
+    args.out.emit(|out| match format {
+        PlainFormat::Json => ctx.print_json(
+            out,
+            &Value::Array(
+                pairs
+                    .iter()
+                    .map(|r| {
+                        json!({
+                            "n": number(&r.n), "n_code": r.n_code,
+                            "p": number(&r.p), "p_code": r.p_code,
+                            "q": number(&r.q), "q_code": r.q_code,
+                        })
                     })
-                })
-                .collect(),
-        )),
+                    .collect(),
+            ),
+        ),
         PlainFormat::Text => {
             let rows: Vec<[String; 6]> = pairs
                 .iter()
@@ -74,19 +82,20 @@ pub fn run(_ctx: &Context, args: WythoffPairsArgs) -> Result<Status> {
                         .unwrap_or(0)
                 })
                 .collect();
-            let line = |cells: [&str; 6]| {
-                let out: Vec<String> = cells
+            let line = |out: &mut dyn Write, cells: [&str; 6]| {
+                let cells: Vec<String> = cells
                     .iter()
                     .zip(&widths)
                     .map(|(c, &w)| format!("{c:>w$}", w = w + c.len() - c.chars().count()))
                     .collect();
-                println!("{}", out.join("  ").trim_end());
+                writeln!(out, "{}", cells.join("  ").trim_end())
             };
-            line(header);
+            line(out, header)?;
             for r in &rows {
-                line([&r[0], &r[1], &r[2], &r[3], &r[4], &r[5]]);
+                line(out, [&r[0], &r[1], &r[2], &r[3], &r[4], &r[5]])?;
             }
+            Ok(())
         }
-    }
+    })?;
     Ok(Status::Ok)
 }

@@ -1,18 +1,12 @@
-//! Big outputs of `nimlab table`: a NumPy `.npy` array and a PNG heatmap, written to a
-//! file (they are binary, and too big to print).
+//! Big outputs of `nimlab table`: a NumPy `.npy` array and a PNG heatmap (binary: they
+//! go to a file, or to standard output with `-o -`).
 
 use nimlab_engine::{Error, GrundyTable, Result, INVALID};
-use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::path::Path;
+use std::io::{self, Write};
 
 /// The value stored in a `.npy` file for a cell that is not a position: 2³² − 1, the
 /// largest `<u4` (`numpy.iinfo(numpy.uint32).max`).
 pub const NPY_NOT_A_POSITION: u32 = INVALID;
-
-fn write_error(path: &Path, e: impl std::fmt::Display) -> Error {
-    Error::input(format!("cannot write {}: {e}", path.display()))
-}
 
 /// The header of a NumPy format 1.0 file holding a C-ordered little-endian `uint32` array
 /// of `shape`: magic, version, header length, the dict, padded with spaces and a newline
@@ -39,12 +33,9 @@ pub fn npy_header(shape: &[usize]) -> Vec<u8> {
 
 /// Writes `table` as a `.npy` file: shape (d_{m−1}, …, d₁, d₀), so `values[y][x]` for two
 /// coordinates; dtype `<u4`; [`NPY_NOT_A_POSITION`] marks cells that are not positions.
-pub fn write_npy(table: &GrundyTable, path: &Path) -> Result<()> {
+pub fn write_npy(table: &GrundyTable, out: &mut dyn Write) -> io::Result<()> {
     let shape: Vec<usize> = table.dims().iter().rev().copied().collect();
-    let file = File::create(path).map_err(|e| write_error(path, e))?;
-    let mut out = BufWriter::with_capacity(1 << 20, file);
-    out.write_all(&npy_header(&shape))
-        .map_err(|e| write_error(path, e))?;
+    out.write_all(&npy_header(&shape))?;
     // The table is stored first coordinate fastest: exactly NumPy's C order here.
     let mut buffer = Vec::with_capacity(1 << 16);
     for chunk in table.values().chunks(1 << 14) {
@@ -53,9 +44,9 @@ pub fn write_npy(table: &GrundyTable, path: &Path) -> Result<()> {
             let stored = if v == INVALID { NPY_NOT_A_POSITION } else { v };
             buffer.extend_from_slice(&stored.to_le_bytes());
         }
-        out.write_all(&buffer).map_err(|e| write_error(path, e))?;
+        out.write_all(&buffer)?;
     }
-    out.flush().map_err(|e| write_error(path, e))
+    Ok(())
 }
 
 /// Colour stops of the heatmap scale (viridis-like: dark blue for 0, through teal and
@@ -87,11 +78,8 @@ pub fn heat_colour(v: u32, max: u32) -> [u8; 3] {
     rgb
 }
 
-/// Writes a two-coordinate `table` as a PNG heatmap, one pixel per cell: column x, row y
-/// (y = 0 at the top, as the papers print tables); colour from dark blue (0) to yellow
-/// (the table's largest value); grey for non-positions. One-coordinate tables make one
-/// row of pixels.
-pub fn write_png(table: &GrundyTable, path: &Path) -> Result<()> {
+/// Width and height of the heatmap of `table`, or why it cannot be drawn.
+pub fn png_size(table: &GrundyTable) -> Result<(u32, u32)> {
     let dims = table.dims();
     let (width, height) = match dims {
         [w] => (*w, 1),
@@ -116,9 +104,25 @@ pub fn write_png(table: &GrundyTable, path: &Path) -> Result<()> {
         .ok()
         .filter(|&h| h < 1 << 31)
         .ok_or_else(too_big)?;
+    Ok((w32, h32))
+}
+
+/// A PNG encoder's error as an I/O error (the writer's own error when it is one).
+fn io_error(e: png::EncodingError) -> io::Error {
+    match e {
+        png::EncodingError::IoError(e) => e,
+        other => io::Error::other(other.to_string()),
+    }
+}
+
+/// Writes a two-coordinate `table` as a PNG heatmap, one pixel per cell: column x, row y
+/// (y = 0 at the top, as the papers print tables); colour from dark blue (0) to yellow
+/// (the table's largest value); grey for non-positions. One-coordinate tables make one
+/// row of pixels. `(w32, h32)` is [`png_size`].
+pub fn write_png(table: &GrundyTable, w32: u32, h32: u32, out: &mut dyn Write) -> io::Result<()> {
+    let width = w32 as usize;
     let max = table.max_value();
-    let file = File::create(path).map_err(|e| write_error(path, e))?;
-    let mut encoder = png::Encoder::new(BufWriter::new(file), w32, h32);
+    let mut encoder = png::Encoder::new(out, w32, h32);
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);
     encoder
@@ -126,20 +130,19 @@ pub fn write_png(table: &GrundyTable, path: &Path) -> Result<()> {
             "Description".into(),
             format!("Grundy values, 0 (dark blue) to {max} (yellow); grey = not a position"),
         )
-        .map_err(|e| write_error(path, e))?;
-    let mut writer = encoder.write_header().map_err(|e| write_error(path, e))?;
-    let mut stream = writer
-        .stream_writer_with_size(1 << 20)
-        .map_err(|e| write_error(path, e))?;
+        .map_err(io_error)?;
+    let mut writer = encoder.write_header().map_err(io_error)?;
+    let mut stream = writer.stream_writer_with_size(1 << 20).map_err(io_error)?;
     let mut line = Vec::with_capacity(3 * width);
     for row in table.values().chunks(width.max(1)) {
         line.clear();
         for &v in row {
             line.extend_from_slice(&heat_colour(v, max));
         }
-        stream.write_all(&line).map_err(|e| write_error(path, e))?;
+        stream.write_all(&line)?;
     }
-    stream.finish().map_err(|e| write_error(path, e))
+    stream.finish().map_err(io_error)?;
+    writer.finish().map_err(io_error)
 }
 
 #[cfg(test)]
@@ -164,10 +167,8 @@ mod tests {
     #[test]
     fn npy_marks_non_positions() {
         let table = GrundyTable::from_parts(vec![2, 1], vec![7, INVALID]).unwrap();
-        let path = std::env::temp_dir().join(format!("nimlab-npy-{}.npy", std::process::id()));
-        write_npy(&table, &path).unwrap();
-        let bytes = std::fs::read(&path).unwrap();
-        let _ = std::fs::remove_file(&path);
+        let mut bytes = Vec::new();
+        write_npy(&table, &mut bytes).unwrap();
         let start = npy_header(&[1, 2]).len();
         assert_eq!(bytes.len(), start + 8);
         assert_eq!(&bytes[start..], &[7, 0, 0, 0, 255, 255, 255, 255]);
