@@ -433,7 +433,19 @@ impl RulesGame {
     fn cached_moves(&self, formula: &Formula, need: u64) -> Arc<MoveCache> {
         let mut guard = self.cache.lock().unwrap_or_else(|p| p.into_inner());
         if guard.bound < need || guard.moves.is_empty() && guard.bound == 0 {
-            let bound = need.max(guard.bound.saturating_mul(2)).max(8);
+            // Grow geometrically, but never past the candidate limit a position obeys.
+            let mut bound = need.max(guard.bound.saturating_mul(2)).max(8);
+            let span = |b: u64| {
+                let width = if self.take_and_put {
+                    (self.dimension as f64 + 1.0) * b as f64 + 1.0
+                } else {
+                    b as f64 + 1.0
+                };
+                width.powi(self.dimension as i32)
+            };
+            if span(bound) > MAX_CANDIDATES {
+                bound = need;
+            }
             let b = bound as i64;
             let m = self.dimension as i64;
             let low = if self.take_and_put { -(m * b) } else { 0 };
@@ -449,8 +461,9 @@ impl RulesGame {
     }
 }
 
-/// Most move vectors a predicate is tried on for one position.
-const MAX_CANDIDATES: f64 = 1e8;
+/// Most move vectors a predicate is tried on for one position (position-independent
+/// predicates cache the matches: at most this many vectors, about 1.3 GiB).
+const MAX_CANDIDATES: f64 = 2e7;
 
 impl RulesGame {
     /// How many move vectors the predicate is tried on at `pos` (as a float: it may be

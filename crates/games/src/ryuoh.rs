@@ -187,10 +187,16 @@ impl BigPositions for Ryuoh {
     }
 }
 
+/// Largest p: the diagonal steps number about p²/2, listed for every position.
+pub const MAX_P: i64 = 1024;
+
 fn build(args: &Args) -> Result<Box<dyn Game>> {
-    Ok(Box::new(Ryuoh {
-        p: args.int("p", 1)? as u64,
-    }))
+    match args.int("p", 1)? {
+        p if p > MAX_P => Err(nimlab_engine::Error::input(format!(
+            "ryuoh: p must be ≤ {MAX_P}, got {p} (a position has about p²/2 diagonal moves)"
+        ))),
+        p => Ok(Box::new(Ryuoh { p: p as u64 })),
+    }
 }
 
 fn theorems() -> Vec<Theorem> {

@@ -627,6 +627,25 @@ pub fn sweep(
              split it with --shard i/k"
         )));
     }
+    // Enumerating the family costs one step a set whatever the shard; certifying a
+    // set's period costs at least a few windows of max(S) values.
+    const MAX_ENUMERATED: u64 = 2_000_000_000;
+    if total > MAX_ENUMERATED {
+        return Err(Error::input(format!(
+            "sweep: the family has {total} sets; enumerating more than {MAX_ENUMERATED} \
+             (in any shard) takes too long — lower --max or --size"
+        )));
+    }
+    let work = (total / shards) as u128 * max as u128 * size as u128 * 4;
+    const MAX_WORK: u128 = 60_000_000_000; // about ten minutes
+    if work > MAX_WORK {
+        return Err(Error::input(format!(
+            "sweep over {} sets of size {size} with max ≤ {max} would take about {} \
+             (estimate); split it with --shard i/k or lower --max",
+            total / shards,
+            nimlab_engine::error::human_duration((work / 100_000_000) as f64)
+        )));
+    }
     let mut sets = Vec::new();
     let mut combo: Vec<u64> = (1..=size).collect();
     let mut index = 0u64;
