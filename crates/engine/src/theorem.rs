@@ -80,6 +80,8 @@ pub struct CheckContext<'a> {
     pub memory_limit: MemoryLimit,
     /// Progress sink.
     pub progress: &'a dyn Progress,
+    /// Run brute force even when its estimate is very long.
+    pub force: bool,
 }
 
 impl CheckContext<'_> {
@@ -89,6 +91,7 @@ impl CheckContext<'_> {
             size,
             memory_limit: MemoryLimit::default(),
             progress: &NoProgress,
+            force: false,
         }
     }
 
@@ -97,7 +100,7 @@ impl CheckContext<'_> {
         TableOptions {
             memory_limit: self.memory_limit,
             progress: self.progress,
-            force: true,
+            force: self.force,
         }
     }
 }

@@ -84,6 +84,7 @@ pub fn run(ctx: &Context, args: TheoremsArgs) -> Result<Status> {
                 size,
                 memory_limit: ctx.memory_limit,
                 progress: &ctx.progress,
+                force: ctx.force,
             };
             let mut all_hold = true;
             let mut report = Vec::new();
