@@ -44,7 +44,7 @@ fn memory_is_estimated_before_allocating() {
     );
     refused(
         &with(&["theorems", "verify", "--size", "100000"]),
-        "needs about",
+        "would take about",
     );
     refused(
         &with(&["table", "nim(heaps=1000000000)", "--size", "1"]),
