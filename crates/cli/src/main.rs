@@ -7,7 +7,7 @@ mod output;
 mod progress;
 mod sink;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
 
 /// nimlab — a workbench for impartial combinatorial games: Sprague–Grundy values,
@@ -47,6 +47,40 @@ enum Command {
     Sweep(commands::sweep::SweepArgs),
     Check(commands::check::CheckArgs),
     WythoffPairs(commands::wythoff_pairs::WythoffPairsArgs),
+    /// Shell completions: `nimlab completions bash > /etc/bash_completion.d/nimlab`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// The manual page (roff): `nimlab man > nimlab.1; man ./nimlab.1`.
+    Man,
+    #[command(
+        about = "The rules-file reference: every key, its type, default and an example",
+        long_about = RULES_REFERENCE
+    )]
+    /// The rules-file reference (also `nimlab help rules`).
+    Rules,
+}
+
+/// docs/rules.md, shipped in the binary.
+const RULES_REFERENCE: &str = include_str!("../../../docs/rules.md");
+
+/// Writes generated text (completions, man page, reference) to standard output.
+fn print_generated(
+    write: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>,
+) -> nimlab_engine::Result<Status> {
+    use std::io::Write;
+    let mut buffer = Vec::new();
+    let io = |e: std::io::Error| {
+        nimlab_engine::Error::input(format!("cannot write standard output: {e}"))
+    };
+    write(&mut buffer).map_err(io)?;
+    let mut out = std::io::stdout().lock();
+    out.write_all(&buffer)
+        .and_then(|_| out.flush())
+        .map_err(io)?;
+    Ok(Status::Ok)
 }
 
 /// What a command reports besides its output.
@@ -78,6 +112,15 @@ fn main() -> ExitCode {
         Command::Sweep(a) => commands::sweep::run(&ctx, a),
         Command::Check(a) => commands::check::run(&ctx, a),
         Command::WythoffPairs(a) => commands::wythoff_pairs::run(&ctx, a),
+        Command::Completions { shell } => print_generated(|out| {
+            clap_complete::generate(shell, &mut Cli::command(), "nimlab", out);
+            Ok(())
+        }),
+        Command::Man => print_generated(|out| clap_mangen::Man::new(Cli::command()).render(out)),
+        Command::Rules => print_generated(|out| {
+            use std::io::Write;
+            out.write_all(RULES_REFERENCE.as_bytes())
+        }),
     };
     match result {
         Ok(Status::Ok) => ExitCode::SUCCESS,

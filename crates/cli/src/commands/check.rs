@@ -33,11 +33,16 @@ pub struct CheckArgs {
     rules: Option<PathBuf>,
     /// The claimed Grundy value, e.g. '(x+y)%3 + 3*((x/3) xor (y/3))'. Default: the
     /// rules file's closed form.
-    #[arg(long, value_name = "EXPR", conflicts_with = "p_positions")]
+    #[arg(
+        long,
+        value_name = "EXPR",
+        conflicts_with = "p_positions",
+        allow_hyphen_values = true
+    )]
     formula: Option<String>,
     /// Instead of a value: a predicate claimed to hold exactly at the P-positions,
     /// e.g. 'x xor y == 0'.
-    #[arg(long = "p-positions", value_name = "PRED")]
+    #[arg(long = "p-positions", value_name = "PRED", allow_hyphen_values = true)]
     p_positions: Option<String>,
     /// Side of the box: every coordinate runs over 0..N-1.
     #[arg(long, short = 'n', value_name = "N")]
