@@ -16,7 +16,7 @@ pub enum TableFormat {
     Text,
     /// One row per position: coordinates then grundy.
     Csv,
-    /// `{"game", "size", "values"}` with values[y][x].
+    /// `{"game", "box", "values"}` with values[y][x].
     Json,
     /// A LaTeX tabular a paper can include.
     Latex,
@@ -153,7 +153,7 @@ pub fn write_table_json(
         let text = serde_json::to_string(&size).map_err(io::Error::other)?;
         write!(out, ",\n  \"size\": {}", text.replace(',', ", "))?;
     } else {
-        json::field(out, "size", &Value::Array(size), pretty)?;
+        json::field(out, "box", &Value::Array(size), pretty)?;
     }
     for (key, value) in extra {
         json::field(out, key, value, pretty)?;

@@ -53,8 +53,8 @@ fn one_family_is_described_with_its_theorems_and_capabilities() {
     let (code, out, _) = nimlab(&["games", "nim", "--format", "json"]);
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(v[0]["name"], "nim");
-    assert!(v[0]["capabilities"]
+    assert_eq!(v["games"][0]["name"], "nim");
+    assert!(v["games"][0]["capabilities"]
         .as_array()
         .unwrap()
         .iter()

@@ -91,7 +91,7 @@ fn moves_json_contract() {
 fn table_json_contract() {
     let v = json(&["table", "wythoff", "--size", "4", "--format", "json"]);
     assert_eq!(v["game"], "wythoff");
-    assert_eq!(v["size"], serde_json::json!([4, 4]));
+    assert_eq!(v["box"], serde_json::json!([4, 4]));
     // values[y][x]: G(1, 2) = 0 and G(3, 0) = 3.
     assert_eq!(v["values"][2][1], 0);
     assert_eq!(v["values"][0][3], 3);
@@ -104,7 +104,7 @@ fn table_json_contract() {
         "--format",
         "json",
     ]);
-    assert_eq!(v["size"], serde_json::json!([6]));
+    assert_eq!(v["box"], serde_json::json!([6]));
     assert_eq!(v["values"], serde_json::json!([0, 1, 2, 3, 0, 1]));
 }
 
@@ -134,7 +134,8 @@ fn games_lists_the_catalog() {
     let out = stdout(&["games"]);
     assert!(out.contains("ryuoh(p=3)") && out.contains("Y. Tokuni"));
     let v = json(&["games", "--format", "json"]);
-    assert!(v
+    assert_eq!(v["schema"], 1);
+    assert!(v["games"]
         .as_array()
         .unwrap()
         .iter()

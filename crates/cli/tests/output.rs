@@ -234,7 +234,7 @@ fn the_format_follows_the_extension() {
     assert_eq!(read("u.json", &explicit), stdout("csv"));
     // Other commands: JSON from .json, text otherwise.
     let v: Value = serde_json::from_slice(&read("g.json", &["games"])).unwrap();
-    assert!(v.is_array());
+    assert!(v["games"].is_array());
     assert!(String::from_utf8(read("g.txt", &["games"]))
         .unwrap()
         .contains("wythoff"));
@@ -313,6 +313,12 @@ fn json_is_compact_by_default_and_indented_with_pretty() {
             "json",
         ],
         vec!["periodicity", "subtraction(s={1,3,4})", "--format", "json"],
+        vec!["games", "--format", "json"],
+        vec!["theorems", "--format", "json"],
+        vec![
+            "theorems", "verify", "--id", "nim", "--size", "8", "--format", "json",
+        ],
+        vec!["wythoff-pairs", "--count", "3", "--format", "json"],
     ] {
         let compact = nimlab(&args);
         let text = String::from_utf8(compact.stdout.clone()).unwrap();

@@ -198,7 +198,7 @@ fn wythoff_pairs_prints_the_seed_table() {
         "--format",
         "json",
     ]));
-    let last = &v.as_array().unwrap()[19];
+    let last = &v["pairs"].as_array().unwrap()[19];
     assert_eq!(last["n"], 20);
     assert_eq!(last["p"], 32);
     assert_eq!(last["q"], 52);

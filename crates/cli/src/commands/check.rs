@@ -141,6 +141,7 @@ pub fn run(ctx: &Context, args: CheckArgs) -> Result<Status> {
                 "formula": text,
                 "box": dims,
                 "checked": crate::json::int(report.checked),
+                "holds": report.mismatch_count == 0,
                 "mismatch_count": crate::json::int(report.mismatch_count),
                 "mismatches": mismatches,
             });

@@ -53,7 +53,7 @@ pub fn run(ctx: &Context, args: GamesArgs) -> Result<Status> {
                     })
                 })
                 .collect();
-            ctx.print_json(out, &json!(list))
+            ctx.print_json(out, &json!({ "games": list }))
         }
         PlainFormat::Text => {
             for f in catalog {

@@ -192,7 +192,7 @@ fn table_rows(
                 .collect();
             ctx.print_json(
                 out,
-                &json!({"game": spec, "up_to": crate::json::int(x), "proven": false, "rows": list}),
+                &json!({"game": spec, "checked_up_to": crate::json::int(x), "proven": false, "rows": list}),
             )
         }
         PlainFormat::Text => {

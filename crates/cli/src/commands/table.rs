@@ -16,7 +16,7 @@ use std::io::{self, Write};
 /// plus the strategy table under "strategy", and `--grundy` prints the Grundy table in
 /// any format instead.
 ///
-/// JSON: `{"schema": 1, "game", "size", "method", "method_detail", "values"}` with
+/// JSON: `{"schema": 1, "game", "box", "method", "method_detail", "values"}` with
 /// values[y][x] (the last coordinate outermost) and null for cells that are not
 /// positions; one line, or indented with --pretty.
 #[derive(clap::Args)]

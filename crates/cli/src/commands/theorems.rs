@@ -45,10 +45,10 @@ pub fn run(ctx: &Context, args: TheoremsArgs) -> Result<Status> {
             args.out.emit(|out| match format {
                 PlainFormat::Json => ctx.print_json(
                     out,
-                    &json!(theorems
+                    &json!({ "theorems": theorems
                         .iter()
                         .map(|t| json!({"id": t.id, "statement": t.statement, "source": t.source}))
-                        .collect::<Vec<_>>()),
+                        .collect::<Vec<_>>() }),
                 ),
                 PlainFormat::Text => {
                     for t in &theorems {
@@ -118,7 +118,7 @@ pub fn run(ctx: &Context, args: TheoremsArgs) -> Result<Status> {
                 }
             }
             if format == PlainFormat::Json {
-                ctx.print_json(&mut sink, &json!(report))
+                ctx.print_json(&mut sink, &json!({ "holds": all_hold, "results": report }))
                     .map_err(|e| sink.error(e))?;
             }
             sink.finish()?;

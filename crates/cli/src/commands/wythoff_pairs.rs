@@ -45,7 +45,7 @@ pub fn run(ctx: &Context, args: WythoffPairsArgs) -> Result<Status> {
     args.out.emit(|out| match format {
         PlainFormat::Json => ctx.print_json(
             out,
-            &Value::Array(
+            &json!({ "pairs": Value::Array(
                 pairs
                     .iter()
                     .map(|r| {
@@ -56,7 +56,7 @@ pub fn run(ctx: &Context, args: WythoffPairsArgs) -> Result<Status> {
                         })
                     })
                     .collect(),
-            ),
+            ) }),
         ),
         PlainFormat::Text => {
             let rows: Vec<[String; 6]> = pairs
