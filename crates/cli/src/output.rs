@@ -149,9 +149,9 @@ pub fn write_table_json(
     json::field(out, "game", &Value::from(game.spec()), pretty)?;
     let size: Vec<Value> = table.dims().iter().map(|&d| json::int(d as u64)).collect();
     if pretty {
-        // The size on one line, as every row of values.
+        // The box on one line, as every row of values.
         let text = serde_json::to_string(&size).map_err(io::Error::other)?;
-        write!(out, ",\n  \"size\": {}", text.replace(',', ", "))?;
+        write!(out, ",\n  \"box\": {}", text.replace(',', ", "))?;
     } else {
         json::field(out, "box", &Value::Array(size), pretty)?;
     }

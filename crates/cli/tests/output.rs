@@ -363,6 +363,9 @@ fn every_json_object_has_the_schema() {
             "--format",
             "json",
         ],
+        vec!["games", "--format", "json"],
+        vec!["theorems", "--format", "json"],
+        vec!["wythoff-pairs", "--count", "3", "--format", "json"],
         vec!["periodicity", "subtraction(s={1,3,4})", "--format", "json"],
         vec!["periodicity", "wythoff", "--row", "0-2", "--format", "json"],
         vec![

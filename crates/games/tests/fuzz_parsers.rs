@@ -114,7 +114,7 @@ fn spec() -> impl Strategy<Value = String> {
         Just("wythoff".to_string()),
         (1i64..5).prop_map(|a| format!("wythoff(a={a})")),
         (1i64..9).prop_map(|p| format!("ryuoh(p={p})")),
-        any::<u32>().prop_map(|p| format!("ryuoh({})", p as i64 + 1)),
+        (1i64..=1024).prop_map(|p| format!("ryuoh({p})")),
         (1i64..5).prop_map(|k| format!("fibonacci-nim(k={k})")),
         octal_code.prop_map(|c| format!("octal(code={c})")),
         hex_code.prop_map(|c| format!("octal(code={c}, base=16)")),
