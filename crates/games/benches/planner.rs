@@ -41,7 +41,7 @@ fn main() {
                 x ^= x << 13;
                 x ^= x >> 17;
                 x ^= x << 5;
-                char::from(b'0' + (x % 10) as u8 + u8::from(i == 0 && x % 10 == 0))
+                char::from(b'0' + (x % 10) as u8 + u8::from(i == 0 && x.is_multiple_of(10)))
             })
             .collect()
     };
