@@ -29,6 +29,35 @@ pub struct BigAnalysis {
     pub method: String,
 }
 
+impl BigAnalysis {
+    /// The analysis of `position` with a known Grundy value (the outcome follows).
+    ///
+    /// ```
+    /// use nimlab_engine::big::{BigAnalysis, BigUint};
+    /// let a = BigAnalysis::exact(vec![3u32.into()], 0u32.into(), vec![], "a theorem");
+    /// assert_eq!(a.outcome, nimlab_engine::Outcome::P);
+    /// ```
+    pub fn exact(
+        position: BigPosition,
+        grundy: BigUint,
+        winning_moves: Vec<BigPosition>,
+        method: impl Into<String>,
+    ) -> Self {
+        BigAnalysis {
+            position,
+            outcome: if grundy == BigUint::default() {
+                Outcome::P
+            } else {
+                Outcome::N
+            },
+            grundy: Some(grundy),
+            winning_moves,
+            all_winning_moves: true,
+            method: method.into(),
+        }
+    }
+}
+
 /// Parses `3,5` with coordinates of any size.
 ///
 /// ```

@@ -181,14 +181,7 @@ fn table_with(
     opts: &TableOptions,
     closed_forms: bool,
 ) -> Result<TableReport> {
-    if dims.len() != game.dimension() {
-        return Err(Error::input(format!(
-            "{} has {} coordinates but the table box has {}",
-            game.spec(),
-            game.dimension(),
-            dims.len()
-        )));
-    }
+    crate::table::check_box_dimension(game, dims)?;
     let caps = game.capabilities();
     if let Some(kernel) = caps.table_kernel {
         if let Some(t) = kernel.table(dims, opts.memory_limit) {
@@ -258,6 +251,18 @@ fn check_cells(
     )
 }
 
+/// Steps `pos` to the next position of the box in storage order (first coordinate
+/// fastest), wrapping to the origin after the last.
+fn next_in_box(pos: &mut [Coord], dims: &[usize]) {
+    for (c, &d) in pos.iter_mut().zip(dims) {
+        *c += 1;
+        if *c < d as Coord {
+            return;
+        }
+        *c = 0;
+    }
+}
+
 /// A sum's table: each part's table over its own box, combined by ⊕.
 fn parts_table(
     game: &dyn Game,
@@ -287,13 +292,7 @@ fn parts_table(
             }
         }
         *v = acc;
-        for (c, &d) in pos.iter_mut().zip(dims) {
-            *c += 1;
-            if *c < d as Coord {
-                break;
-            }
-            *c = 0;
-        }
+        next_in_box(&mut pos, dims);
     }
     Ok(TableReport {
         table: GrundyTable::from_parts(dims.to_vec(), values)?,
@@ -330,13 +329,7 @@ fn closed_form_table(
             }
         };
         values.push(v);
-        for (c, &d) in pos.iter_mut().zip(dims) {
-            *c += 1;
-            if *c < d as Coord {
-                break;
-            }
-            *c = 0;
-        }
+        next_in_box(&mut pos, dims);
         if i % (1 << 20) == (1 << 20) - 1 {
             opts.progress.advance(1 << 20);
         }

@@ -214,14 +214,7 @@ pub fn describe_box(dims: &[usize]) -> String {
 /// assert_eq!(t.get(&[5, 3]), Some(5 ^ 3));
 /// ```
 pub fn grundy_table(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Result<GrundyTable> {
-    if dims.len() != game.dimension() {
-        return Err(Error::input(format!(
-            "{} has {} coordinates but the table box has {}",
-            game.spec(),
-            game.dimension(),
-            dims.len()
-        )));
-    }
+    check_box_dimension(game, dims)?;
     if let Some(moves) = line_kernel_moves(game, dims) {
         // Line games (Wythoff, Ryuoh …) get the fast kernel, same values.
         let needed = crate::kernels::line::line_table_bytes(&moves, dims[0], dims[1])?;
@@ -250,6 +243,19 @@ pub fn grundy_table(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Res
         opts,
     )?;
     generic_table(game, dims, downward, opts)
+}
+
+/// `Ok` if the box `dims` has one extent per coordinate of `game`.
+pub fn check_box_dimension(game: &dyn Game, dims: &[usize]) -> Result<()> {
+    if dims.len() == game.dimension() {
+        return Ok(());
+    }
+    Err(Error::input(format!(
+        "{} has {} coordinates but the table box has {}",
+        game.spec(),
+        game.dimension(),
+        dims.len()
+    )))
 }
 
 /// The line moves of `game` when the line kernel applies to a table over `dims`

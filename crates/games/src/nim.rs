@@ -5,7 +5,7 @@ use nimlab_engine::big::{BigAnalysis, BigPosition, BigUint};
 use nimlab_engine::capability::{BigPositions, Capabilities};
 use nimlab_engine::nimarith::nim_sum;
 use nimlab_engine::theorem::{check_grundy_formula, Verdict};
-use nimlab_engine::{Coord, Game, Outcome, Result, Theorem};
+use nimlab_engine::{Coord, Game, Result, Theorem};
 
 /// Nim. Positions may have any number of heaps; `heaps` sets the table dimension.
 ///
@@ -112,18 +112,7 @@ fn analysis(
     winning_moves: Vec<BigPosition>,
     method: &str,
 ) -> BigAnalysis {
-    BigAnalysis {
-        position: pos.to_vec(),
-        outcome: if grundy == BigUint::default() {
-            Outcome::P
-        } else {
-            Outcome::N
-        },
-        grundy: Some(grundy),
-        winning_moves,
-        all_winning_moves: true,
-        method: method.into(),
-    }
+    BigAnalysis::exact(pos.to_vec(), grundy, winning_moves, method)
 }
 
 impl BigPositions for Bouton {

@@ -8,7 +8,7 @@ use nimlab_engine::capability::{BigPositions, Capabilities};
 use nimlab_engine::kernels::line::{for_each_rook_option, LineMoves};
 use nimlab_engine::nimarith::nimhoff;
 use nimlab_engine::theorem::{check_grundy_formula, Verdict};
-use nimlab_engine::{Coord, Game, Outcome, Result, Theorem};
+use nimlab_engine::{Coord, Game, Result, Theorem};
 
 /// Generalized Ryuoh Nim with parameter `p ≥ 1`.
 ///
@@ -76,18 +76,12 @@ impl Ryuoh {
             }
         }
         let grundy = self.big_closed_form(x, y);
-        BigAnalysis {
-            position: vec![x.clone(), y.clone()],
-            outcome: if grundy == zero {
-                Outcome::P
-            } else {
-                Outcome::N
-            },
-            grundy: Some(grundy),
+        BigAnalysis::exact(
+            vec![x.clone(), y.clone()],
+            grundy,
             winning_moves,
-            all_winning_moves: true,
-            method: "Theorem 3.1 (proven closed form)".into(),
-        }
+            "Theorem 3.1 (proven closed form)",
+        )
     }
 
     /// The diagonal steps (s, t): s, t ≥ 1, s + t ≤ p − 1.
