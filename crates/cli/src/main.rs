@@ -94,7 +94,10 @@ pub enum Status {
 fn main() -> ExitCode {
     restore_default_sigpipe();
     install_panic_hook();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return argument_error(e),
+    };
     let ctx = match commands::Context::new(cli.max_memory.as_deref(), cli.pretty) {
         Ok(c) => commands::Context {
             force: cli.force,
@@ -127,6 +130,37 @@ fn main() -> ExitCode {
         Ok(Status::Failed) => ExitCode::from(1),
         Err(e) => fail(&e),
     }
+}
+
+/// Help and version go to stdout as clap writes them; an argument error becomes one
+/// line on stderr (clap's message, its list of missing arguments joined) and exit 2.
+fn argument_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        let _ = e.print();
+        return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+            ExitCode::from(2)
+        } else {
+            ExitCode::SUCCESS
+        };
+    }
+    let text = e.render().to_string();
+    // The message is everything before the usage block, on one line.
+    let message: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.starts_with("Usage:"))
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let message = message.join(" ");
+    let message = message.strip_prefix("error: ").unwrap_or(&message);
+    eprintln!("nimlab: error: {message} (see nimlab --help)");
+    ExitCode::from(2)
 }
 
 /// Bad input: one line on stderr, exit code 2, nothing on stdout.

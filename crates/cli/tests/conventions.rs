@@ -71,3 +71,23 @@ fn a_formula_may_start_with_a_minus_sign() {
     let (code, _, _) = nimlab(&["check", "nim(heaps=1)", "--formula", "-(-n)", "--size", "5"]);
     assert_eq!(code, 0);
 }
+
+#[test]
+fn argument_errors_are_one_line() {
+    for args in [
+        vec!["table", "wythoff"],
+        vec!["value"],
+        vec!["frobnicate"],
+        vec!["value", "nim", "-€€"],
+        vec!["table", "wythoff", "--size", "many"],
+    ] {
+        let (code, out, err) = nimlab(&args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(out.is_empty(), "{args:?}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("nimlab: error: "), "{args:?}: {err}");
+    }
+    let (code, out, _) = nimlab(&["--version"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("nimlab "));
+}
