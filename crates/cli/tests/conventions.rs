@@ -91,3 +91,20 @@ fn argument_errors_are_one_line() {
     assert_eq!(code, 0);
     assert!(out.starts_with("nimlab "));
 }
+
+#[test]
+fn a_rules_predicate_must_be_a_condition() {
+    let dir = std::env::temp_dir().join(format!("nimlab-pred-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("bad.toml");
+    std::fs::write(
+        &file,
+        "name = \"bad\"\ndimension = 2\nmoves = \"c0 + c1\"\n",
+    )
+    .unwrap();
+    let (code, _, err) = nimlab(&["value", "--rules", file.to_str().unwrap(), "1,1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("must be a condition"), "{err}");
+    assert_eq!(err.lines().count(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -57,7 +57,7 @@ pub mod check;
 mod ops;
 mod parse;
 
-use parse::{Expr, Kind};
+use parse::{BinOp, Expr, Kind, UnOp};
 use std::fmt;
 
 pub use batch::Column;
@@ -216,6 +216,39 @@ impl Formula {
     /// The value for `values` (one per variable, in order). Missing values count as 0.
     pub fn eval(&self, values: &[i64]) -> Result<i64, EvalError> {
         eval_tree(&self.tree, values).map_err(|(fault, column)| self.error(fault, column, values))
+    }
+
+    /// Whether the formula is a condition: a comparison, `&&`, `||`, `!`, an
+    /// `if … then … else …` of conditions, or the constants `true`/`false` (0 or 1
+    /// after folding). Rules files require this of their predicates.
+    ///
+    /// ```
+    /// use nimlab_formula::Formula;
+    /// assert!(Formula::compile("x == 0 || !(y < 2)", &["x", "y"]).unwrap().is_condition());
+    /// assert!(Formula::compile("true", &[]).unwrap().is_condition());
+    /// assert!(!Formula::compile("x + 1", &["x"]).unwrap().is_condition());
+    /// ```
+    pub fn is_condition(&self) -> bool {
+        fn condition(e: &Expr) -> bool {
+            match &e.kind {
+                Kind::Num(v) => *v == 0 || *v == 1,
+                Kind::Unary(UnOp::Not, _) => true,
+                Kind::Binary(op, _, _) => matches!(
+                    op,
+                    BinOp::Eq
+                        | BinOp::Ne
+                        | BinOp::Lt
+                        | BinOp::Le
+                        | BinOp::Gt
+                        | BinOp::Ge
+                        | BinOp::LogAnd
+                        | BinOp::LogOr
+                ),
+                Kind::If(_, a, b) => condition(a) && condition(b),
+                _ => false,
+            }
+        }
+        condition(&self.tree)
     }
 
     /// The formula as a predicate: non-zero is true.

@@ -225,8 +225,15 @@ impl RulesGame {
         }
         let pv: Vec<&str> = position_vars.iter().map(String::as_str).collect();
         let compile = |field: &str, text: &str, vars: &[&str]| {
-            Formula::compile_with_constants(text, vars, &params_ref)
-                .map_err(|e| bad(format!("{field} = '{}': {e}", crate::spec::show(text))))
+            let f = Formula::compile_with_constants(text, vars, &params_ref)
+                .map_err(|e| bad(format!("{field} = '{}': {e}", crate::spec::show(text))))?;
+            if field != "grundy" && !f.is_condition() {
+                return Err(bad(format!(
+                    "{field} = '{}' must be a condition (a comparison, &&, ||, !), not a number",
+                    crate::spec::show(text)
+                )));
+            }
+            Ok(f)
         };
         let positions = file
             .positions
