@@ -18,18 +18,47 @@ impl Bar {
     }
 }
 
+impl Bar {
+    /// A spinner with the elapsed time for a stage that reports no progress of its own
+    /// (a period search, a sweep); cleared by [`Progress::finish`].
+    pub fn busy(&self, what: &str) {
+        if let Some(b) = &self.bar {
+            b.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            b.unset_length();
+            b.set_style(
+                ProgressStyle::with_template(&format!("{{elapsed_precise}} {{spinner}} {what}"))
+                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            );
+            b.enable_steady_tick(std::time::Duration::from_millis(200));
+        }
+    }
+}
+
 impl Progress for Bar {
     fn start(&self, total: u64, what: &str) {
         if let Some(b) = &self.bar {
             b.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-            b.set_length(total);
             b.set_position(0);
-            b.set_style(
-                ProgressStyle::with_template(&format!(
-                    "{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {what} (eta {{eta}})"
-                ))
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-            );
+            if total == 0 {
+                // Unknown amount of work: a spinner with the count so far.
+                b.unset_length();
+                b.set_style(
+                    ProgressStyle::with_template(&format!(
+                        "{{elapsed_precise}} {{spinner}} {{pos}} {what}"
+                    ))
+                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+                );
+                b.enable_steady_tick(std::time::Duration::from_millis(200));
+            } else {
+                b.disable_steady_tick();
+                b.set_length(total);
+                b.set_style(
+                    ProgressStyle::with_template(&format!(
+                        "{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {what} (eta {{eta}})"
+                    ))
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                );
+            }
         }
     }
     fn advance(&self, delta: u64) {
@@ -39,6 +68,7 @@ impl Progress for Bar {
     }
     fn finish(&self) {
         if let Some(b) = &self.bar {
+            b.disable_steady_tick();
             b.finish_and_clear();
         }
     }

@@ -5,6 +5,7 @@ use super::{Context, OutputArgs, PlainFormat};
 use crate::Status;
 use nimlab_engine::periodicity::Periodicity;
 use nimlab_engine::plan;
+use nimlab_engine::Progress;
 use nimlab_engine::{Error, Game, Result};
 use serde_json::{json, Value};
 
@@ -110,7 +111,10 @@ fn one_heap(
     format: PlainFormat,
 ) -> Result<Status> {
     let spec = game.spec();
-    let (found, method, searched) = plan::periodicity(game, args.up_to, &ctx.table_options())?;
+    ctx.progress.busy("searching for the period");
+    let result = plan::periodicity(game, args.up_to, &ctx.table_options());
+    ctx.progress.finish();
+    let (found, method, searched) = result?;
     let Some(p) = found else {
         args.out.emit(|out| match format {
             PlainFormat::Json => ctx.print_json(

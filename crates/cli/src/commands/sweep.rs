@@ -2,7 +2,7 @@
 
 use super::{Context, OutputArgs, PlainFormat};
 use crate::Status;
-use nimlab_engine::{Error, Result};
+use nimlab_engine::{Error, Progress, Result};
 use nimlab_games::format_set;
 use nimlab_games::subtraction::SweepRow;
 use serde_json::json;
@@ -77,7 +77,10 @@ pub fn run(ctx: &Context, args: SweepArgs) -> Result<Status> {
         )));
     };
     let (shard, shards) = parse_shard(&args.shard)?;
-    let rows = (sweeper.run)(args.max, args.size, shard, shards, args.up_to)?;
+    ctx.progress.busy(&format!("sweeping {}", family.name));
+    let rows = (sweeper.run)(args.max, args.size, shard, shards, args.up_to);
+    ctx.progress.finish();
+    let rows = rows?;
     let total = (sweeper.count)(args.max, args.size).unwrap_or(u64::MAX);
     let shown: &[SweepRow] = &rows[..args.top.unwrap_or(rows.len()).min(rows.len())];
     let order = "period descending, then preperiod descending, then set ascending";
