@@ -21,8 +21,8 @@ use std::process::ExitCode;
 )]
 struct Cli {
     /// Most memory a table may use, e.g. 512M, 8G (default: half of physical memory).
-    #[arg(long, global = true, value_name = "BYTES")]
-    max_memory: Option<String>,
+    #[arg(long, global = true, value_name = "BYTES", value_parser = parse_memory)]
+    max_memory: Option<nimlab_engine::MemoryLimit>,
 
     /// Run brute-force work even when its estimate is very long (over ten minutes).
     #[arg(long, global = true)]
@@ -98,7 +98,7 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return argument_error(e),
     };
-    let ctx = match commands::Context::new(cli.max_memory.as_deref(), cli.pretty) {
+    let ctx = match commands::Context::new(cli.max_memory, cli.pretty) {
         Ok(c) => commands::Context {
             force: cli.force,
             ..c
@@ -132,6 +132,11 @@ fn main() -> ExitCode {
     }
 }
 
+/// `--max-memory` as clap parses it: `512M`, `4G`, `1.5GiB`.
+fn parse_memory(text: &str) -> Result<nimlab_engine::MemoryLimit, String> {
+    nimlab_engine::MemoryLimit::parse(text).map_err(|e| e.to_string())
+}
+
 /// Help and version go to stdout as clap writes them; an argument error becomes one
 /// line on stderr (clap's message, its list of missing arguments joined) and exit 2.
 fn argument_error(e: clap::Error) -> ExitCode {
@@ -155,7 +160,7 @@ fn argument_error(e: clap::Error) -> ExitCode {
         .lines()
         .take_while(|l| !l.starts_with("Usage:"))
         .map(str::trim)
-        .filter(|l| !l.is_empty())
+        .filter(|l| !l.is_empty() && !l.starts_with("For more information"))
         .collect();
     let message = message.join(" ");
     let message = message.strip_prefix("error: ").unwrap_or(&message);

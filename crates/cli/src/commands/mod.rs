@@ -29,12 +29,9 @@ pub struct Context {
 
 impl Context {
     /// From the global `--max-memory` and `--pretty` options.
-    pub fn new(max_memory: Option<&str>, pretty: bool) -> Result<Self> {
+    pub fn new(max_memory: Option<MemoryLimit>, pretty: bool) -> Result<Self> {
         Ok(Context {
-            memory_limit: match max_memory {
-                Some(m) => MemoryLimit::parse(m)?,
-                None => MemoryLimit::default(),
-            },
+            memory_limit: max_memory.unwrap_or_default(),
             progress: Bar::new(),
             force: false,
             pretty,

@@ -24,8 +24,8 @@ pub struct PeriodicityArgs {
     /// Game, e.g. 'subtraction(s={1,3,4})', wythoff.
     game: String,
     /// Row(s) of a two-coordinate game: Y or a range A-B (inclusive).
-    #[arg(long, value_name = "Y|A-B")]
-    row: Option<String>,
+    #[arg(long, value_name = "Y|A-B", value_parser = parse_rows)]
+    row: Option<(u64, u64)>,
     /// Search bound: heaps (or x) below this are computed. Default: 10^7 for proven
     /// periods, 2000 for observed ones.
     #[arg(long, value_name = "X")]
@@ -38,7 +38,7 @@ pub struct PeriodicityArgs {
 }
 
 /// Parses `5` or `0-31` into an inclusive range of rows.
-fn parse_rows(text: &str) -> Result<(u64, u64)> {
+fn parse_rows(text: &str) -> std::result::Result<(u64, u64), Error> {
     let bad = || {
         Error::input(format!(
             "--row must be a row number or a range like 0-31, got '{text}'"
@@ -71,10 +71,7 @@ pub fn run(ctx: &Context, args: PeriodicityArgs) -> Result<Status> {
             game.spec()
         ))),
         (1, None) => one_heap(ctx, &*game, &args, format),
-        (2, Some(rows)) => {
-            let rows = parse_rows(rows)?;
-            table_rows(ctx, &*game, rows, &args, format)
-        }
+        (2, Some(rows)) => table_rows(ctx, &*game, *rows, &args, format),
         (2, None) => Err(Error::input(format!(
             "{} has two coordinates: give --row Y (or a range like 0-31) to study rows",
             game.spec()

@@ -28,8 +28,8 @@ pub struct SweepArgs {
     #[arg(long, value_name = "K")]
     size: u64,
     /// Only this share of the sets: i/k (0 ≤ i < k), round-robin by lexicographic index.
-    #[arg(long, value_name = "i/k", default_value = "0/1")]
-    shard: String,
+    #[arg(long, value_name = "i/k", default_value = "0/1", value_parser = parse_shard)]
+    shard: (u64, u64),
     /// Print only the first N rows of the sorted list (all by default).
     #[arg(long, value_name = "N")]
     top: Option<usize>,
@@ -44,7 +44,7 @@ pub struct SweepArgs {
     out: OutputArgs,
 }
 
-fn parse_shard(text: &str) -> Result<(u64, u64)> {
+fn parse_shard(text: &str) -> std::result::Result<(u64, u64), Error> {
     let bad = || {
         Error::input(format!(
             "--shard must look like i/k (e.g. 0/4), got '{text}'"
@@ -76,7 +76,7 @@ pub fn run(ctx: &Context, args: SweepArgs) -> Result<Status> {
             able.join(", ")
         )));
     };
-    let (shard, shards) = parse_shard(&args.shard)?;
+    let (shard, shards) = args.shard;
     ctx.progress.busy(&format!("sweeping {}", family.name));
     let rows = (sweeper.run)(args.max, args.size, shard, shards, args.up_to);
     ctx.progress.finish();
