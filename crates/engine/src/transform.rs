@@ -132,15 +132,19 @@ impl Game for Pass {
     }
     fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
         let (inner, flag) = pos.split_at(pos.len() - 1);
-        let mut next = pos.to_vec();
-        let last = next.len() - 1;
+        // The inner option may have another number of coordinates (a heap that splits
+        // or vanishes): the flag always goes last.
+        let mut next: Vec<Coord> = Vec::with_capacity(pos.len() + 2);
         self.inner.for_each_option(inner, &mut |o| {
-            next[..last].copy_from_slice(o);
+            next.clear();
+            next.extend_from_slice(o);
+            next.push(flag[0]);
             visit(&next);
         });
         if flag[0] == 1 && self.has_option(inner) {
-            next[..last].copy_from_slice(inner);
-            next[last] = 0;
+            next.clear();
+            next.extend_from_slice(inner);
+            next.push(0);
             visit(&next);
         }
     }
@@ -215,6 +219,19 @@ impl Sum {
     pub fn new(parts: Vec<Box<dyn Game>>) -> Result<Self> {
         if parts.is_empty() {
             return Err(Error::input("sum needs at least one game"));
+        }
+        if let Some(p) = parts
+            .iter()
+            .find(|p| matches!(p.capabilities().decomposition, Some(Decomposition::Heaps)))
+            .filter(|_| parts.len() > 1)
+        {
+            return Err(Error::input(format!(
+                "sum: {} is a take-and-break game, whose positions change their number of \
+                 heaps; a sum cannot place them yet (give several heaps to {} itself: \
+                 its positions are already sums of heaps)",
+                p.spec(),
+                p.spec()
+            )));
         }
         if let Some(p) = parts.iter().find(|p| p.terminal_value() != 0) {
             return Err(Error::input(format!(

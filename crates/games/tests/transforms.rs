@@ -140,3 +140,32 @@ fn transforms_have_canonical_specs_and_refuse_bad_input() {
     assert!(g.check_position(&[1, 2]).is_err());
     assert!(g.check_position(&[1, 2, 1]).is_ok());
 }
+
+#[test]
+fn pass_of_a_take_and_break_game_keeps_the_flag_last() {
+    use nimlab_engine::plan;
+    use nimlab_engine::{Solver, TableOptions};
+    // Options of pass(Kayles) may have more or fewer heaps than the position.
+    let g = nimlab_games::parse_game("pass(octal(code=0.77))").unwrap();
+    let mut s = Solver::new(&*g);
+    // Without the pass, the value is Kayles' (flag 0): the nim-sum of the heaps.
+    let kayles = nimlab_games::parse_game("octal(code=0.77)").unwrap();
+    let mut k = Solver::new(&*kayles);
+    for p in [[4u64, 0], [3, 0], [7, 0]] {
+        assert_eq!(s.grundy(&p).unwrap(), k.grundy(&p[..1]).unwrap());
+    }
+    assert_eq!(
+        s.grundy(&[3, 5, 0]).unwrap(),
+        k.grundy(&[3]).unwrap() ^ k.grundy(&[5]).unwrap()
+    );
+    for o in g.options(&[4, 1]) {
+        assert!(*o.last().unwrap() <= 1);
+    }
+    let t = plan::table(&*g, &[8, 2], &TableOptions::default()).unwrap();
+    assert_eq!(t.table.get(&[4, 0]), Some(k.grundy(&[4]).unwrap()));
+    // A sum cannot place a part whose number of heaps changes: a clear error.
+    let e = nimlab_games::parse_game("sum(octal(code=0.77),nim(heaps=1))")
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("take-and-break"));
+}
