@@ -2,7 +2,7 @@
 //!
 //! Some games know their winning strategy in closed form (Wythoff via Zeckendorf codes,
 //! subtraction games via their period, Fibonacci Nim via its code). They answer for any
-//! position, however big, through [`crate::Game::analyse_big`].
+//! position, however big, through [`crate::capability::BigPositions::analyse_big`].
 
 use crate::error::{Error, Result};
 use crate::game::Outcome;

@@ -5,7 +5,7 @@
 //! octal games); Wythoff's rows are additively periodic with `s = p` (Dress, Flammenkamp
 //! and Pink). Detection on a finite window is an *observation*; games that can prove
 //! their period (a repeated window for subtraction games, Guy–Smith for octal games)
-//! say so through [`crate::Game::certified_periodicity`].
+//! say so through [`crate::capability::SequenceKernel::certified_periodicity`].
 
 /// Preperiod, period and saltus of a sequence, with how it is known.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -194,7 +194,7 @@ pub fn describe_box(dims: &[usize]) -> String {
 ///
 /// Cells that are not legal positions hold [`INVALID`]. The memory needed is estimated
 /// first and refused past `opts.memory_limit`. Two-coordinate line games
-/// ([`Game::line_moves`]) are filled by the fast [`crate::kernels::line`] kernel.
+/// ([`crate::capability::Capabilities::line_moves`]) are filled by the fast [`crate::kernels::line`] kernel.
 /// Options outside the box (possible when moves may raise a coordinate) are evaluated
 /// by a [`Solver`].
 ///

@@ -121,7 +121,7 @@ pub fn zeckendorf_move(x: &BigUint, y: &BigUint) -> (Outcome, Option<(BigUint, B
     (Outcome::N, Some(mv))
 }
 
-/// [`nimlab_engine::Game::analyse_big`] for Wythoff: `None` (brute force) when both heaps
+/// [`nimlab_engine::capability::BigPositions::analyse_big`] for Wythoff: `None` (brute force) when both heaps
 /// are below [`BRUTE_FORCE_LIMIT`], else the Zeckendorf strategy, with the Grundy value
 /// reported as unknown.
 pub fn analyse_big(pos: &[BigUint]) -> Option<Result<BigAnalysis>> {
