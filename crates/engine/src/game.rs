@@ -98,6 +98,13 @@ pub trait Game: Send + Sync {
         None
     }
 
+    /// Whether every option has as many coordinates as its position (default). Games
+    /// whose heaps split or vanish (take-and-break games) say `false`; a sum cannot
+    /// place such a part in a fixed slot.
+    fn keeps_dimension(&self) -> bool {
+        true
+    }
+
     /// All options of `pos`, collected.
     fn options(&self, pos: &[Coord]) -> Vec<Position> {
         let mut out = Vec::new();
@@ -164,6 +171,9 @@ impl<G: Game + ?Sized> Game for Box<G> {
     }
     fn max_options(&self, pos: &[Coord]) -> Option<u128> {
         (**self).max_options(pos)
+    }
+    fn keeps_dimension(&self) -> bool {
+        (**self).keeps_dimension()
     }
 }
 

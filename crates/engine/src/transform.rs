@@ -71,6 +71,9 @@ impl Game for Misere {
             ..Capabilities::none()
         }
     }
+    fn keeps_dimension(&self) -> bool {
+        self.inner.keeps_dimension()
+    }
     fn max_options(&self, pos: &[Coord]) -> Option<u128> {
         self.inner.max_options(pos)
     }
@@ -182,6 +185,9 @@ impl Game for Pass {
         // A pass couples the whole position: none of the inner game's abilities holds.
         Capabilities::none()
     }
+    fn keeps_dimension(&self) -> bool {
+        self.inner.keeps_dimension()
+    }
     fn max_options(&self, pos: &[Coord]) -> Option<u128> {
         self.inner
             .max_options(&pos[..pos.len() - 1])
@@ -222,7 +228,7 @@ impl Sum {
         }
         if let Some(p) = parts
             .iter()
-            .find(|p| matches!(p.capabilities().decomposition, Some(Decomposition::Heaps)))
+            .find(|p| !p.keeps_dimension())
             .filter(|_| parts.len() > 1)
         {
             return Err(Error::input(format!(

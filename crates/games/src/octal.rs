@@ -143,6 +143,9 @@ impl Game for Octal {
     fn accepts_dimension(&self, m: usize) -> bool {
         m >= 1
     }
+    fn keeps_dimension(&self) -> bool {
+        false
+    }
     fn capabilities(&self) -> Capabilities<'_> {
         Capabilities {
             big: Some(self),

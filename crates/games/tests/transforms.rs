@@ -168,4 +168,7 @@ fn pass_of_a_take_and_break_game_keeps_the_flag_last() {
         .err()
         .unwrap();
     assert!(e.to_string().contains("take-and-break"));
+    // … also behind a transform.
+    assert!(nimlab_games::parse_game("sum(pass(grundy-game),nim)").is_err());
+    assert!(nimlab_games::parse_game("sum(fibonacci-nim,nim)").is_ok());
 }
