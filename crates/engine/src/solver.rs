@@ -97,11 +97,6 @@ impl<'g> Solver<'g> {
             let positions = pos
                 .iter()
                 .fold(1u128, |acc, &c| acc.saturating_mul(c as u128 + 1));
-            let opts = crate::table::TableOptions {
-                memory_limit: self.limit,
-                progress: self.progress,
-                force: false,
-            };
             crate::table::check_work(
                 &format!(
                     "brute force on {} at {}",
@@ -110,7 +105,7 @@ impl<'g> Solver<'g> {
                 ),
                 positions,
                 crate::table::options_bound(self.game, pos),
-                &opts,
+                self.force,
             )?;
         }
         let order = self.discover(pos)?;

@@ -155,10 +155,10 @@ pub const WORK_LIMIT: u128 = 6_000_000_000;
 const VISITS_PER_SECOND: f64 = 1e7;
 
 /// Refuses brute force over about `positions` positions of `game`, each with at most
-/// `options` options, when the work would exceed [`WORK_LIMIT`] (unless forced).
-pub fn check_work(what: &str, positions: u128, options: u128, opts: &TableOptions) -> Result<()> {
+/// `options` options, when the work would exceed [`WORK_LIMIT`] (unless `force`).
+pub fn check_work(what: &str, positions: u128, options: u128, force: bool) -> Result<()> {
     let work = positions.saturating_mul(options.max(1));
-    if work <= WORK_LIMIT || opts.force {
+    if work <= WORK_LIMIT || force {
         return Ok(());
     }
     Err(Error::TooLong {
@@ -240,7 +240,7 @@ pub fn grundy_table(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Res
         &format!("the brute-force {what}"),
         cell_count(dims)? as u128,
         options_bound(game, &corner),
-        opts,
+        opts.force,
     )?;
     generic_table(game, dims, downward, opts)
 }
