@@ -85,8 +85,25 @@ pub trait StrategyTable: Send + Sync {
 pub enum Decomposition<'a> {
     /// Every coordinate is one heap of this same game (take-and-break games).
     Heaps,
-    /// Coordinates `range` are a position of `game`, part after part (sums of games).
-    Parts(Vec<(&'a dyn Game, Range<usize>)>),
+    /// A sum of games, part after part.
+    Parts(&'a dyn Components),
+}
+
+/// The parts of a disjunctive sum and where each lies in a position. A part whose
+/// heaps split or vanish (a take-and-break game) takes a varying number of
+/// coordinates, so where the parts lie depends on the position.
+pub trait Components: Send + Sync {
+    /// The games summed, in order.
+    fn parts(&self) -> Vec<&dyn Game>;
+    /// Where each part lies in `pos`; `None` if `pos` is not laid out as a position
+    /// of the sum.
+    fn split(&self, pos: &[BigUint]) -> Option<Vec<Range<usize>>>;
+    /// The sum's position made of one position per part (the inverse of
+    /// [`Components::split`]).
+    fn join(&self, parts: &[&[BigUint]]) -> BigPosition;
+    /// Where each part lies in a cell of a table box (one table box per part, side
+    /// by side).
+    fn box_ranges(&self) -> Vec<Range<usize>>;
 }
 
 /// Everything a game offers beyond its core. Build with struct update syntax:
@@ -179,4 +196,25 @@ pub fn canonical_heaps<T: Ord + Default>(pos: &mut Vec<T>) {
     if pos.is_empty() {
         pos.push(T::default());
     }
+}
+
+/// The canonical form of heaps `pos` if it differs from `pos` (see
+/// [`canonical_heaps`]): what take-and-break games return from
+/// [`crate::Game::canonical`].
+///
+/// ```
+/// use nimlab_engine::capability::canonical_heaps_of;
+/// assert_eq!(canonical_heaps_of(&[3, 0, 1]), Some(vec![1, 3]));
+/// assert_eq!(canonical_heaps_of(&[1, 3]), None);
+/// assert_eq!(canonical_heaps_of(&[0]), None);
+/// assert_eq!(canonical_heaps_of(&[0, 0]), Some(vec![0]));
+/// ```
+pub fn canonical_heaps_of(pos: &[crate::game::Coord]) -> Option<Vec<crate::game::Coord>> {
+    let canonical = pos == [0] || (pos.windows(2).all(|w| w[0] <= w[1]) && !pos.contains(&0));
+    if canonical {
+        return None;
+    }
+    let mut v = pos.to_vec();
+    canonical_heaps(&mut v);
+    Some(v)
 }

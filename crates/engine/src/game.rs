@@ -1,6 +1,7 @@
 //! The game abstraction: positions are vectors of natural numbers, a game lists the
 //! options of a position.
 
+use crate::big::{BigPosition, BigUint};
 use crate::error::{Error, Result};
 
 /// One coordinate of a position (a heap size, a row index, a flag …).
@@ -105,6 +106,67 @@ pub trait Game: Send + Sync {
         true
     }
 
+    /// The canonical form of `pos`, if it differs from `pos`: the one representative
+    /// of positions that are the same game state (for take-and-break games, the heaps
+    /// as a sorted multiset without empty heaps). The solver keys its memo on it and
+    /// option lists show it, so `1,1,2` and `2,1,1` are one position. Default: every
+    /// position is its own canonical form (`None`).
+    ///
+    /// ```
+    /// use nimlab_engine::{Coord, Game};
+    /// struct Heaps; // take one from a heap; heaps are a multiset
+    /// impl Game for Heaps {
+    ///     fn spec(&self) -> String { "heaps".into() }
+    ///     fn dimension(&self) -> usize { 1 }
+    ///     fn accepts_dimension(&self, m: usize) -> bool { m >= 1 }
+    ///     fn keeps_dimension(&self) -> bool { false }
+    ///     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {}
+    ///     fn canonical(&self, p: &[Coord]) -> Option<Vec<Coord>> {
+    ///         nimlab_engine::capability::canonical_heaps_of(p)
+    ///     }
+    /// }
+    /// assert_eq!(Heaps.canonical(&[2, 0, 1]), Some(vec![1, 2]));
+    /// assert_eq!(Heaps.canonical(&[1, 2]), None);
+    /// ```
+    fn canonical(&self, _pos: &[Coord]) -> Option<Position> {
+        None
+    }
+
+    /// A position with the same game tree as `pos` and as few coordinates as
+    /// possible, if it differs from `pos`: the canonical form, less any component
+    /// that has no move (a heap of one in `4.07` is the empty game, in misère play
+    /// too). The solver keys its memo on it. Default: [`Game::canonical`].
+    fn simplified(&self, pos: &[Coord]) -> Option<Position> {
+        self.canonical(pos)
+    }
+
+    /// Builds a position from the groups people write, separated by `;` (a sum whose
+    /// parts change their number of heaps is written part by part: `1,2;5`). Default:
+    /// one group, the coordinates themselves.
+    fn position_from_groups(&self, mut groups: Vec<BigPosition>) -> Result<BigPosition> {
+        if groups.len() == 1 {
+            return Ok(groups.pop().expect("one group"));
+        }
+        Err(Error::input(format!(
+            "{} writes its positions as one list of coordinates; ';' separates only the \
+             parts of a sum of take-and-break games",
+            self.spec()
+        )))
+    }
+
+    /// The groups in which people read `pos` (the inverse of
+    /// [`Game::position_from_groups`]). Default: one group.
+    fn position_groups(&self, pos: &[BigUint]) -> Vec<BigPosition> {
+        vec![pos.to_vec()]
+    }
+
+    /// Whether a position is stored as the flat list of coordinates people write
+    /// (default). A sum with a take-and-break part stores each part's coordinate
+    /// count too, so its positions are not the cells of a table box.
+    fn has_flat_layout(&self) -> bool {
+        true
+    }
+
     /// All options of `pos`, collected.
     fn options(&self, pos: &[Coord]) -> Vec<Position> {
         let mut out = Vec::new();
@@ -174,6 +236,21 @@ impl<G: Game + ?Sized> Game for Box<G> {
     }
     fn keeps_dimension(&self) -> bool {
         (**self).keeps_dimension()
+    }
+    fn canonical(&self, pos: &[Coord]) -> Option<Position> {
+        (**self).canonical(pos)
+    }
+    fn has_flat_layout(&self) -> bool {
+        (**self).has_flat_layout()
+    }
+    fn simplified(&self, pos: &[Coord]) -> Option<Position> {
+        (**self).simplified(pos)
+    }
+    fn position_from_groups(&self, groups: Vec<BigPosition>) -> Result<BigPosition> {
+        (**self).position_from_groups(groups)
+    }
+    fn position_groups(&self, pos: &[BigUint]) -> Vec<BigPosition> {
+        (**self).position_groups(pos)
     }
 }
 

@@ -191,8 +191,17 @@ fn table_with(
             });
         }
     }
-    if let Some(Decomposition::Parts(parts)) = &caps.decomposition {
-        return parts_table(game, parts, dims, opts, closed_forms);
+    if let Some(Decomposition::Parts(sum)) = &caps.decomposition {
+        let parts: Vec<(&dyn Game, Range<usize>)> =
+            sum.parts().into_iter().zip(sum.box_ranges()).collect();
+        return parts_table(game, &parts, dims, opts, closed_forms);
+    }
+    if !game.has_flat_layout() {
+        return Err(Error::input(format!(
+            "{} has no table: its positions are sums of take-and-break games written part \
+             by part; ask for single positions with value or moves",
+            game.spec()
+        )));
     }
     if let (1, Some(kernel)) = (dims.len(), caps.sequence) {
         check_cells(game, dims, 4, opts)?;
@@ -475,7 +484,7 @@ impl<'a> Planner<'a> {
         }
         Err(Error::input(format!(
             "position {} has {} coordinate{} but {} needs {}",
-            position_text(pos),
+            write_position(self.game, pos),
             pos.len(),
             if pos.len() == 1 { "" } else { "s" },
             self.game.spec(),
@@ -517,7 +526,7 @@ impl<'a> Planner<'a> {
                 Some(r) => self.with_options(r, None, with_options),
                 None => Err(Error::input(format!(
                     "position {} is too big for exact computation and {} has no closed-form strategy",
-                    position_text(pos),
+                    write_position(self.game, pos),
                     self.game.spec()
                 ))),
             };
@@ -657,12 +666,9 @@ impl<'a> Planner<'a> {
         }
         let mut seen = rustc_hash::FxHashSet::default();
         let mut list = Vec::new();
-        let heaps = crate::capability::is_sum_of_heaps(self.game);
-        self.game.for_each_option(p, &mut |o| {
-            let mut o = o.to_vec();
-            if heaps {
-                crate::capability::canonical_heaps(&mut o);
-            }
+        let game = self.game;
+        game.for_each_option(p, &mut |o| {
+            let o = game.canonical(o).unwrap_or_else(|| o.to_vec());
             if (list.len() as u128) < MAX_LISTED_OPTIONS && seen.insert(o.clone()) {
                 list.push(o);
             }
@@ -745,15 +751,15 @@ impl<'a> Planner<'a> {
     fn by_components(&self, pos: &[BigUint], with_options: bool) -> Result<Option<PositionReport>> {
         let caps = self.game.capabilities();
         let parts: Vec<(&dyn Game, Range<usize>)> = match &caps.decomposition {
-            Some(Decomposition::Parts(parts)) if parts.len() > 1 => parts.clone(),
+            Some(Decomposition::Parts(sum)) if sum.parts().len() > 1 => match sum.split(pos) {
+                Some(ranges) => sum.parts().into_iter().zip(ranges).collect(),
+                None => return Ok(None), // not laid out as the sum: leave it to the game
+            },
             Some(Decomposition::Heaps) if pos.len() > 1 => {
                 (0..pos.len()).map(|i| (self.game, i..i + 1)).collect()
             }
             _ => return Ok(None),
         };
-        if parts.last().map(|(_, r)| r.end) != Some(pos.len()) {
-            return Ok(None); // a position of another shape: leave it to the game
-        }
         let mut reports = Vec::new();
         for (g, r) in &parts {
             reports.push(Planner::new(*g, self.opts).report(&pos[r.clone()], false)?);
@@ -765,7 +771,7 @@ impl<'a> Planner<'a> {
                 format!(
                     "{} at {}: {}",
                     g.spec(),
-                    position_text(&pos[r.clone()]),
+                    write_position(*g, &pos[r.clone()]),
                     a.method.id
                 )
             })
@@ -775,6 +781,12 @@ impl<'a> Planner<'a> {
             format!("nim-sum of the components' values ({})", methods.join("; ")),
         );
         let splice = |i: usize, part_move: &[BigUint]| -> BigPosition {
+            if let Some(Decomposition::Parts(sum)) = &caps.decomposition {
+                let mut pieces: Vec<&[BigUint]> =
+                    parts.iter().map(|(_, r)| &pos[r.clone()]).collect();
+                pieces[i] = part_move;
+                return sum.join(&pieces);
+            }
             let r = &parts[i].1;
             let mut next: BigPosition = pos[..r.start].to_vec();
             next.extend_from_slice(part_move);
@@ -843,7 +855,7 @@ impl<'a> Planner<'a> {
                 return Err(Error::input(format!(
                     "cannot value {} at {}: component {} ({}) has no known Grundy value at this size",
                     self.game.spec(),
-                    position_text(pos),
+                    write_position(self.game, pos),
                     i + 1,
                     parts[i].0.spec()
                 )));
@@ -890,6 +902,40 @@ impl<'a> Planner<'a> {
                 .collect(),
         )
     }
+}
+
+/// Reads a position of `game` as people write it: coordinates separated by commas,
+/// the parts of a sum of take-and-break games separated by `;`.
+///
+/// ```
+/// use nimlab_engine::plan::{read_position, write_position};
+/// use nimlab_engine::{Coord, Game};
+/// struct Heap;
+/// impl Game for Heap {
+///     fn spec(&self) -> String { "heap".into() }
+///     fn dimension(&self) -> usize { 1 }
+///     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {}
+/// }
+/// let p = read_position(&Heap, "7").unwrap();
+/// assert_eq!(write_position(&Heap, &p), "7");
+/// assert!(read_position(&Heap, "7;3").is_err());
+/// ```
+pub fn read_position(game: &dyn Game, text: &str) -> Result<BigPosition> {
+    let groups = text
+        .split(';')
+        .map(crate::big::parse_big_position)
+        .collect::<Result<Vec<_>>>()?;
+    game.position_from_groups(groups)
+}
+
+/// Writes a position of `game` as people read it (the inverse of [`read_position`]),
+/// long numbers shortened.
+pub fn write_position(game: &dyn Game, pos: &[BigUint]) -> String {
+    game.position_groups(pos)
+        .iter()
+        .map(|g| position_text(g))
+        .collect::<Vec<_>>()
+        .join(";")
 }
 
 /// `3,5` with long numbers shortened.

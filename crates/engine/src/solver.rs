@@ -82,6 +82,9 @@ impl<'g> Solver<'g> {
 
     /// The Grundy value of `pos` (which must be a legal position).
     pub fn grundy(&mut self, pos: &[Coord]) -> Result<u32> {
+        if let Some(c) = self.game.simplified(pos) {
+            return self.grundy(&c);
+        }
         if let Some(&v) = self.memo.get(pos) {
             return Ok(v);
         }
@@ -157,9 +160,14 @@ impl<'g> Solver<'g> {
                             stack.push(vec![c]);
                         }
                     }
-                } else if !self.memo.contains_key(o) && !seen.contains(o) {
-                    seen.insert(o.to_vec());
-                    stack.push(o.to_vec());
+                } else {
+                    // Positions that are one game state share one memo entry.
+                    let key = game.simplified(o);
+                    let o = key.as_deref().unwrap_or(o);
+                    if !self.memo.contains_key(o) && !seen.contains(o) {
+                        seen.insert(o.to_vec());
+                        stack.push(o.to_vec());
+                    }
                 }
             });
             if let Some(e) = contract_error {
@@ -192,11 +200,15 @@ impl<'g> Solver<'g> {
         let values = &mut self.values;
         values.clear();
         let sums = self.heaps;
-        self.game.for_each_option(p, &mut |o| {
+        let game = self.game;
+        game.for_each_option(p, &mut |o| {
             values.push(if sums && o.len() > 1 {
                 o.iter().fold(0, |v, &c| v ^ memo[&[c][..]])
             } else {
-                memo[o]
+                match game.simplified(o) {
+                    Some(c) => memo[&c],
+                    None => memo[o],
+                }
             })
         });
         if values.is_empty() {
@@ -263,6 +275,7 @@ pub fn analyse(game: &dyn Game, pos: &[Coord], limit: MemoryLimit) -> Result<Ana
     let mut seen = FxHashSet::default();
     let mut options = Vec::new();
     for o in game.options(pos) {
+        let o = game.canonical(&o).unwrap_or(o);
         if seen.insert(o.clone()) {
             let g = solver.grundy(&o)?;
             options.push(MoveInfo {

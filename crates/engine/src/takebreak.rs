@@ -97,6 +97,29 @@ impl TakeBreak {
             .sum()
     }
 
+    /// Whether a heap of size `n` has a move ([`TakeBreak::for_each_split`] visits
+    /// something), in time independent of `n`.
+    ///
+    /// ```
+    /// use nimlab_engine::takebreak::TakeBreak;
+    /// let g = TakeBreak::new(vec![4, 0, 7], false); // 4.07: a heap of one is dead
+    /// assert!(!g.has_move(1));
+    /// assert!(g.has_move(2) && g.has_move(3));
+    /// ```
+    pub fn has_move(&self, n: u64) -> bool {
+        self.digits.iter().enumerate().any(|(k, &d)| {
+            let k = k as u64;
+            if k > n || d == 0 {
+                return false;
+            }
+            let m = n - k;
+            (d & 1 != 0 && m == 0 && k > 0)
+                || (d & 2 != 0 && m >= 1 && k > 0)
+                || (d & 4 != 0 && m >= if self.distinct_parts { 3 } else { 2 })
+                || (d & 8 != 0 && m >= if self.distinct_parts { 6 } else { 3 })
+        })
+    }
+
     /// Calls `visit` with the parts left by each move from one heap of size `n`: `[]`
     /// when the heap is taken whole, else 1–3 non-empty parts in increasing order.
     ///
@@ -610,6 +633,27 @@ impl SparseSequence {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn has_move_agrees_with_the_splits() {
+        for code in 0u32..4096 {
+            let digits: Vec<u8> = (0..4).map(|i| ((code >> (3 * i)) & 7) as u8).collect();
+            for distinct in [false, true] {
+                let g = TakeBreak::new(digits.clone(), distinct);
+                for n in 0..12 {
+                    let mut any = false;
+                    g.for_each_split(n, &mut |_| any = true);
+                    assert_eq!(g.has_move(n), any, "{digits:?} distinct={distinct} n={n}");
+                }
+            }
+        }
+        let hex = TakeBreak::new(vec![0, 8, 15], true);
+        for n in 0..20 {
+            let mut any = false;
+            hex.for_each_split(n, &mut |_| any = true);
+            assert_eq!(hex.has_move(n), any, "hex n={n}");
+        }
+    }
+
     use super::*;
 
     fn octal(code: &[u8]) -> TakeBreak {

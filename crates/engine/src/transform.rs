@@ -1,9 +1,12 @@
 //! Game transforms that work on any game: misère play, one pass per game, and the
 //! disjunctive sum.
 
-use crate::capability::{Capabilities, Decomposition};
+use crate::big::{BigPosition, BigUint};
+use crate::capability::{Capabilities, Components, Decomposition};
+use num_traits::ToPrimitive;
+use std::ops::Range;
 use crate::error::{Error, Result};
-use crate::game::{default_coordinate_names, Coord, Game};
+use crate::game::{default_coordinate_names, Coord, Game, Position};
 
 /// Misère play of `G`: the player who makes the last move loses. Positions and moves
 /// are `G`'s; values follow the misère recursion (terminal positions have value 1).
@@ -76,6 +79,21 @@ impl Game for Misere {
     }
     fn max_options(&self, pos: &[Coord]) -> Option<u128> {
         self.inner.max_options(pos)
+    }
+    fn has_flat_layout(&self) -> bool {
+        self.inner.has_flat_layout()
+    }
+    fn canonical(&self, pos: &[Coord]) -> Option<Position> {
+        self.inner.canonical(pos)
+    }
+    fn simplified(&self, pos: &[Coord]) -> Option<Position> {
+        self.inner.simplified(pos)
+    }
+    fn position_from_groups(&self, groups: Vec<BigPosition>) -> Result<BigPosition> {
+        self.inner.position_from_groups(groups)
+    }
+    fn position_groups(&self, pos: &[BigUint]) -> Vec<BigPosition> {
+        self.inner.position_groups(pos)
     }
     fn coordinate_names(&self) -> Vec<String> {
         self.inner.coordinate_names()
@@ -193,18 +211,63 @@ impl Game for Pass {
             .max_options(&pos[..pos.len() - 1])
             .map(|n| n.saturating_add(1))
     }
+    fn has_flat_layout(&self) -> bool {
+        self.inner.has_flat_layout()
+    }
+    fn canonical(&self, pos: &[Coord]) -> Option<Position> {
+        let (flag, inner) = pos.split_last()?;
+        let mut c = self.inner.canonical(inner)?;
+        c.push(*flag);
+        Some(c)
+    }
+    fn simplified(&self, pos: &[Coord]) -> Option<Position> {
+        let (flag, inner) = pos.split_last()?;
+        let mut c = self.inner.simplified(inner)?;
+        c.push(*flag);
+        Some(c)
+    }
+    fn position_from_groups(&self, mut groups: Vec<BigPosition>) -> Result<BigPosition> {
+        // The pass flag is the last coordinate of the last group.
+        let flag = groups.last_mut().and_then(|g| g.pop()).ok_or_else(|| {
+            Error::input("empty position (the pass flag, 0 or 1, comes last)")
+        })?;
+        if groups.last().is_some_and(|g| g.is_empty()) {
+            return Err(Error::input(format!(
+                "{}: a position is the inner game's position, then the pass flag (e.g. 3,5,1)",
+                self.spec()
+            )));
+        }
+        let mut pos = self.inner.position_from_groups(groups)?;
+        pos.push(flag);
+        Ok(pos)
+    }
+    fn position_groups(&self, pos: &[BigUint]) -> Vec<BigPosition> {
+        let Some((flag, inner)) = pos.split_last() else {
+            return vec![pos.to_vec()];
+        };
+        let mut groups = self.inner.position_groups(inner);
+        match groups.last_mut() {
+            Some(g) => g.push(flag.clone()),
+            None => groups.push(vec![flag.clone()]),
+        }
+        groups
+    }
 }
+
 
 /// Most coordinates a sum's positions may have.
 pub const MAX_SUM_DIMENSION: usize = 4096;
 
 /// The disjunctive sum G₁ + G₂ + …: a move is a move in exactly one part. A position is
-/// the parts' positions written one after another.
+/// the parts' positions one after the other. When a part's heaps split or vanish (a
+/// take-and-break game), its number of coordinates changes from move to move: then
+/// every part is stored with its coordinate count first, and people write the parts
+/// separated by `;` (`1,2;5`), see [`Game::position_from_groups`].
 ///
 /// ```
-/// use nimlab_engine::{Game, Coord, Solver};
+/// use nimlab_engine::{Coord, Game, Solver};
 /// use nimlab_engine::transform::Sum;
-/// struct Heap;
+/// struct Heap; // one heap, take any positive number: G(n) = n
 /// impl Game for Heap {
 ///     fn spec(&self) -> String { "heap".into() }
 ///     fn dimension(&self) -> usize { 1 }
@@ -217,7 +280,11 @@ pub const MAX_SUM_DIMENSION: usize = 4096;
 /// ```
 pub struct Sum {
     parts: Vec<Box<dyn Game>>,
+    /// Where each part lies in a table box, and in every position when `counted` is
+    /// false.
     offsets: Vec<usize>,
+    /// Whether each part is stored as its coordinate count, then its coordinates.
+    counted: bool,
 }
 
 impl Sum {
@@ -226,22 +293,15 @@ impl Sum {
         if parts.is_empty() {
             return Err(Error::input("sum needs at least one game"));
         }
-        if let Some(p) = parts
-            .iter()
-            .find(|p| !p.keeps_dimension())
-            .filter(|_| parts.len() > 1)
-        {
-            return Err(Error::input(format!(
-                "sum: {} is a take-and-break game, whose positions change their number of \
-                 heaps; a sum cannot place them yet (give several heaps to {} itself: \
-                 its positions are already sums of heaps)",
-                p.spec(),
-                p.spec()
-            )));
-        }
         if let Some(p) = parts.iter().find(|p| p.terminal_value() != 0) {
             return Err(Error::input(format!(
                 "sum: {} is in misère play; misère applies to the whole sum (write misere(sum(…)))",
+                p.spec()
+            )));
+        }
+        if let Some(p) = parts.iter().find(|p| !p.has_flat_layout()) {
+            return Err(Error::input(format!(
+                "sum: {} is itself a sum of take-and-break games; list its parts in the outer sum instead",
                 p.spec()
             )));
         }
@@ -258,11 +318,77 @@ impl Sum {
                 })?;
             offsets.push(end);
         }
-        Ok(Sum { parts, offsets })
+        let counted = parts.iter().any(|p| !p.keeps_dimension());
+        Ok(Sum {
+            parts,
+            offsets,
+            counted,
+        })
     }
 
-    fn part<'a>(&self, i: usize, pos: &'a [Coord]) -> &'a [Coord] {
-        &pos[self.offsets[i]..self.offsets[i + 1]]
+    /// Where each part lies in a position of `len` coordinates whose `i`-th
+    /// coordinate is `count(i)` (read only where a count is stored).
+    fn ranges_by(&self, len: usize, count: impl Fn(usize) -> Option<usize>) -> Option<Vec<Range<usize>>> {
+        if !self.counted {
+            return (len == self.dimension()).then(|| {
+                self.offsets.windows(2).map(|w| w[0]..w[1]).collect()
+            });
+        }
+        let mut out = Vec::with_capacity(self.parts.len());
+        let mut at = 0usize;
+        for g in &self.parts {
+            let k = count(at).filter(|&k| k >= 1 && g.accepts_dimension(k))?;
+            let end = at.checked_add(1 + k).filter(|&e| e <= len)?;
+            out.push(at + 1..end);
+            at = end;
+        }
+        (at == len).then_some(out)
+    }
+
+    fn ranges(&self, pos: &[Coord]) -> Option<Vec<Range<usize>>> {
+        self.ranges_by(pos.len(), |i| pos.get(i).and_then(|&c| usize::try_from(c).ok()))
+    }
+
+    fn big_ranges(&self, pos: &[BigUint]) -> Option<Vec<Range<usize>>> {
+        self.ranges_by(pos.len(), |i| pos.get(i).and_then(|c| c.to_usize()))
+    }
+
+    /// `pos` with `f` applied to each part's position (`None`: nothing changed).
+    fn per_part(
+        &self,
+        pos: &[Coord],
+        f: impl Fn(&dyn Game, &[Coord]) -> Option<Position>,
+    ) -> Option<Position> {
+        if !self.counted {
+            return None; // fixed slots: every part keeps its coordinates as written
+        }
+        let ranges = self.ranges(pos)?;
+        let mut changed = false;
+        let parts: Vec<Position> = self
+            .parts
+            .iter()
+            .zip(&ranges)
+            .map(|(g, r)| match f(&**g, &pos[r.clone()]) {
+                Some(c) => {
+                    changed = true;
+                    c
+                }
+                None => pos[r.clone()].to_vec(),
+            })
+            .collect();
+        changed.then(|| self.join_parts(&parts.iter().map(|p| &p[..]).collect::<Vec<_>>()))
+    }
+
+    /// Joins the parts' positions in this sum's layout.
+    fn join_parts<T: Clone + From<u64>>(&self, parts: &[&[T]]) -> Vec<T> {
+        let mut out = Vec::new();
+        for p in parts {
+            if self.counted {
+                out.push(T::from(p.len() as u64));
+            }
+            out.extend_from_slice(p);
+        }
+        out
     }
 }
 
@@ -274,32 +400,57 @@ impl Game for Sum {
     fn dimension(&self) -> usize {
         *self.offsets.last().unwrap()
     }
+    fn accepts_dimension(&self, m: usize) -> bool {
+        if self.counted {
+            m >= 2 * self.parts.len()
+        } else {
+            m == self.dimension()
+        }
+    }
     fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
-        let mut next = pos.to_vec();
-        for (i, g) in self.parts.iter().enumerate() {
-            let (start, end) = (self.offsets[i], self.offsets[i + 1]);
-            g.for_each_option(self.part(i, pos), &mut |o| {
-                next[start..end].copy_from_slice(o);
+        let Some(ranges) = self.ranges(pos) else {
+            return; // not a position of the sum (position_error says why)
+        };
+        let mut next: Vec<Coord> = Vec::with_capacity(pos.len() + 4);
+        for (g, r) in self.parts.iter().zip(&ranges) {
+            let before = if self.counted { r.start - 1 } else { r.start };
+            g.for_each_option(&pos[r.clone()], &mut |o| {
+                next.clear();
+                next.extend_from_slice(&pos[..before]);
+                if self.counted {
+                    next.push(o.len() as Coord);
+                }
+                next.extend_from_slice(o);
+                next.extend_from_slice(&pos[r.end..]);
                 visit(&next);
             });
-            next[start..end].copy_from_slice(&pos[start..end]);
         }
     }
     fn position_error(&self, pos: &[Coord]) -> Option<String> {
-        self.parts.iter().enumerate().find_map(|(i, g)| {
-            g.position_error(self.part(i, pos))
+        let Some(ranges) = self.ranges(pos) else {
+            return Some(format!(
+                "not laid out as {} parts, each its coordinate count then its coordinates",
+                self.parts.len()
+            ));
+        };
+        self.parts.iter().zip(&ranges).enumerate().find_map(|(i, (g, r))| {
+            g.position_error(&pos[r.clone()])
                 .map(|e| format!("part {} ({}): {e}", i + 1, g.spec()))
         })
     }
     fn rank(&self, pos: &[Coord]) -> u128 {
-        self.parts
-            .iter()
-            .enumerate()
-            .map(|(i, g)| g.rank(self.part(i, pos)))
-            .sum()
+        match self.ranges(pos) {
+            Some(ranges) => self
+                .parts
+                .iter()
+                .zip(ranges)
+                .map(|(g, r)| g.rank(&pos[r]))
+                .sum(),
+            None => pos.iter().map(|&c| c as u128).sum(),
+        }
     }
     fn is_downward_closed(&self) -> bool {
-        self.parts.iter().all(|p| p.is_downward_closed())
+        !self.counted && self.parts.iter().all(|p| p.is_downward_closed())
     }
     fn coordinate_names(&self) -> Vec<String> {
         default_coordinate_names(self.dimension())
@@ -309,23 +460,85 @@ impl Game for Sum {
     }
     fn capabilities(&self) -> Capabilities<'_> {
         Capabilities {
-            decomposition: Some(Decomposition::Parts(
-                self.parts
-                    .iter()
-                    .enumerate()
-                    .map(|(i, g)| (&**g as &dyn Game, self.offsets[i]..self.offsets[i + 1]))
-                    .collect(),
-            )),
+            decomposition: Some(Decomposition::Parts(self)),
             ..Capabilities::none()
         }
     }
     fn max_options(&self, pos: &[Coord]) -> Option<u128> {
+        let ranges = self.ranges(pos)?;
         self.parts
             .iter()
-            .enumerate()
-            .try_fold(0u128, |acc, (i, g)| {
-                g.max_options(self.part(i, pos))
-                    .map(|n| acc.saturating_add(n))
+            .zip(ranges)
+            .try_fold(0u128, |acc, (g, r)| {
+                g.max_options(&pos[r]).map(|n| acc.saturating_add(n))
             })
+    }
+    fn keeps_dimension(&self) -> bool {
+        !self.counted
+    }
+    fn has_flat_layout(&self) -> bool {
+        !self.counted
+    }
+    fn canonical(&self, pos: &[Coord]) -> Option<Position> {
+        self.per_part(pos, |g, p| g.canonical(p))
+    }
+    fn simplified(&self, pos: &[Coord]) -> Option<Position> {
+        self.per_part(pos, |g, p| g.simplified(p))
+    }
+    fn position_from_groups(&self, groups: Vec<BigPosition>) -> Result<BigPosition> {
+        let n = self.parts.len();
+        let per_part: Vec<BigPosition> = if groups.len() == n {
+            groups
+        } else if groups.len() == 1 && groups[0].len() == self.dimension() {
+            // One flat list: each part takes its usual number of coordinates.
+            self.offsets
+                .windows(2)
+                .map(|w| groups[0][w[0]..w[1]].to_vec())
+                .collect()
+        } else {
+            return Err(Error::input(format!(
+                "{} has {n} parts: write one position per part separated by ';' (e.g. {}), \
+                 or {} coordinates in one list",
+                self.spec(),
+                vec!["1"; n].join(";"),
+                self.dimension()
+            )));
+        };
+        let mut read = Vec::with_capacity(n);
+        for (i, (g, p)) in self.parts.iter().zip(per_part).enumerate() {
+            if !g.accepts_dimension(p.len()) {
+                return Err(Error::input(format!(
+                    "part {} ({}) takes {} coordinate{}, got {}",
+                    i + 1,
+                    g.spec(),
+                    g.dimension(),
+                    if g.dimension() == 1 { "" } else { "s" },
+                    p.len()
+                )));
+            }
+            read.push(g.position_from_groups(vec![p])?);
+        }
+        Ok(self.join_parts(&read.iter().map(|p| &p[..]).collect::<Vec<_>>()))
+    }
+    fn position_groups(&self, pos: &[BigUint]) -> Vec<BigPosition> {
+        match (self.counted, self.big_ranges(pos)) {
+            (true, Some(ranges)) => ranges.into_iter().map(|r| pos[r].to_vec()).collect(),
+            _ => vec![pos.to_vec()],
+        }
+    }
+}
+
+impl Components for Sum {
+    fn parts(&self) -> Vec<&dyn Game> {
+        self.parts.iter().map(|g| &**g as &dyn Game).collect()
+    }
+    fn split(&self, pos: &[BigUint]) -> Option<Vec<Range<usize>>> {
+        self.big_ranges(pos)
+    }
+    fn join(&self, parts: &[&[BigUint]]) -> BigPosition {
+        self.join_parts(parts)
+    }
+    fn box_ranges(&self) -> Vec<Range<usize>> {
+        self.offsets.windows(2).map(|w| w[0]..w[1]).collect()
     }
 }

@@ -5,7 +5,16 @@ use nimlab_engine::transform::Misere;
 use nimlab_engine::{Game, Result, Theorem};
 
 fn build(args: &Args) -> Result<Box<dyn Game>> {
-    Ok(Box::new(Misere::new(parse_game(&args.raw("game")?)?)))
+    let inner = parse_game(&args.raw("game")?)?;
+    if inner.terminal_value() != 0 {
+        // Misère is a convention for the whole game, not a move-level transform:
+        // applying it twice has no agreed meaning, so say so rather than guess.
+        return Err(nimlab_engine::Error::input(format!(
+            "misere({}): the game is already in misère play; misère applies once, to the whole game",
+            inner.spec()
+        )));
+    }
+    Ok(Box::new(Misere::new(inner)))
 }
 
 /// The `misere` family.

@@ -146,6 +146,18 @@ impl Game for Octal {
     fn keeps_dimension(&self) -> bool {
         false
     }
+    fn canonical(&self, pos: &[Coord]) -> Option<Vec<Coord>> {
+        nimlab_engine::capability::canonical_heaps_of(pos)
+    }
+    fn simplified(&self, pos: &[Coord]) -> Option<Vec<Coord>> {
+        // A heap without a move is the empty game: leave it out of memo keys.
+        if pos.iter().all(|&h| self.rules.has_move(h)) {
+            return self.canonical(pos);
+        }
+        let mut v: Vec<Coord> = pos.iter().copied().filter(|&h| self.rules.has_move(h)).collect();
+        nimlab_engine::capability::canonical_heaps(&mut v);
+        (v != pos).then_some(v)
+    }
     fn capabilities(&self) -> Capabilities<'_> {
         Capabilities {
             big: Some(self),
@@ -163,6 +175,9 @@ impl Game for Octal {
     fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
         let mut next: Vec<Coord> = Vec::with_capacity(pos.len() + 2);
         for (j, &h) in pos.iter().enumerate() {
+            if j > 0 && pos[j - 1] == h {
+                continue; // the same moves as from the equal heap before it
+            }
             self.rules.for_each_split(h, &mut |parts| {
                 next.clear();
                 next.extend_from_slice(&pos[..j]);

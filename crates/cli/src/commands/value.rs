@@ -2,8 +2,9 @@
 
 use super::{Context, OutputArgs, PlainFormat};
 use crate::Status;
-use nimlab_engine::big::{abbreviate, parse_big_position, BigUint};
-use nimlab_engine::plan::{self, position_text, PositionReport};
+use nimlab_engine::big::{abbreviate, BigUint};
+use nimlab_engine::plan::{self, write_position, PositionReport};
+use nimlab_engine::Game;
 use nimlab_engine::{Error, Outcome, Result};
 use serde_json::{json, Value};
 use std::io::{self, Write};
@@ -79,7 +80,7 @@ fn ask(
     rest: &[String],
     rules: Option<&std::path::Path>,
     with_options: bool,
-) -> Result<(String, PositionReport)> {
+) -> Result<(Box<dyn nimlab_engine::Game>, PositionReport)> {
     let (game, parts): (Option<&str>, Vec<String>) = match rules {
         Some(_) => (
             None,
@@ -94,14 +95,14 @@ fn ask(
     };
     let position = &join_position(&parts);
     let game = nimlab_games::source::load(game, rules)?.game;
-    let big = parse_big_position(position)?;
+    let big = plan::read_position(&*game, position)?;
     let opts = ctx.table_options();
     let report = if with_options {
         plan::moves(&*game, &big, &opts)?
     } else {
         plan::value(&*game, &big, &opts)?
     };
-    Ok((game.spec(), report))
+    Ok((game, report))
 }
 
 /// A big natural number in JSON: a number up to 2^53 − 1, else a string of digits.
@@ -109,17 +110,27 @@ fn big_json(n: &BigUint) -> Value {
     crate::json::uint(n)
 }
 
-fn big_position_json(p: &[BigUint]) -> Value {
+fn flat_json(p: &[BigUint]) -> Value {
     Value::Array(p.iter().map(big_json).collect())
 }
 
-fn report_json(spec: &str, r: &PositionReport) -> Value {
+/// A position in JSON: its coordinates, or one array per part for a sum whose parts
+/// are take-and-break games (as `;` separates them in text).
+fn big_position_json(game: &dyn Game, p: &[BigUint]) -> Value {
+    match game.position_groups(p).as_slice() {
+        [one] => flat_json(one),
+        groups => Value::Array(groups.iter().map(|g| flat_json(g)).collect()),
+    }
+}
+
+fn report_json(game: &dyn Game, r: &PositionReport) -> Value {
+    let spec = game.spec();
     let mut v = json!({
         "game": spec,
-        "position": big_position_json(&r.position),
+        "position": big_position_json(game, &r.position),
         "grundy": r.grundy.as_ref().map(big_json),
         "outcome": r.outcome.as_str(),
-        "winning_moves": r.winning_moves.iter().map(|m| big_position_json(m)).collect::<Vec<_>>(),
+        "winning_moves": r.winning_moves.iter().map(|m| big_position_json(game, m)).collect::<Vec<_>>(),
         "all_winning_moves": r.all_winning_moves,
         "method": r.method.id,
         "method_detail": r.method.detail,
@@ -129,7 +140,7 @@ fn report_json(spec: &str, r: &PositionReport) -> Value {
             .iter()
             .map(|o| {
                 json!({
-                    "position": big_position_json(&o.position),
+                    "position": big_position_json(game, &o.position),
                     "grundy": o.grundy.as_ref().map(big_json),
                     "winning": o.winning,
                 })
@@ -150,9 +161,10 @@ fn grundy_text(r: &PositionReport) -> String {
     }
 }
 
-fn write_value_text(out: &mut dyn Write, spec: &str, r: &PositionReport) -> io::Result<()> {
+fn write_value_text(out: &mut dyn Write, game: &dyn Game, r: &PositionReport) -> io::Result<()> {
+    let spec = game.spec();
     writeln!(out, "game:     {spec}")?;
-    writeln!(out, "position: {}", position_text(&r.position))?;
+    writeln!(out, "position: {}", write_position(game, &r.position))?;
     writeln!(out, "grundy:   {}", grundy_text(r))?;
     writeln!(
         out,
@@ -165,7 +177,7 @@ fn write_value_text(out: &mut dyn Write, spec: &str, r: &PositionReport) -> io::
         }
     )?;
     if !r.winning_moves.is_empty() {
-        let w: Vec<String> = r.winning_moves.iter().map(|m| position_text(m)).collect();
+        let w: Vec<String> = r.winning_moves.iter().map(|m| write_position(game, m)).collect();
         writeln!(
             out,
             "winning move{}: {}",
@@ -184,7 +196,7 @@ fn write_value_text(out: &mut dyn Write, spec: &str, r: &PositionReport) -> io::
 
 pub fn run_value(ctx: &Context, args: ValueArgs) -> Result<Status> {
     let format = args.out.format(args.format, PlainFormat::Text)?;
-    let (spec, r) = ask(
+    let (game, r) = ask(
         ctx,
         &args.game,
         &args.position,
@@ -192,23 +204,24 @@ pub fn run_value(ctx: &Context, args: ValueArgs) -> Result<Status> {
         false,
     )?;
     args.out.emit(|out| match format {
-        PlainFormat::Json => ctx.print_json(out, &report_json(&spec, &r)),
-        PlainFormat::Text => write_value_text(out, &spec, &r),
+        PlainFormat::Json => ctx.print_json(out, &report_json(&*game, &r)),
+        PlainFormat::Text => write_value_text(out, &*game, &r),
     })?;
     Ok(Status::Ok)
 }
 
 pub fn run_moves(ctx: &Context, args: MovesArgs) -> Result<Status> {
     let format = args.out.format(args.format, PlainFormat::Text)?;
-    let (spec, r) = ask(ctx, &args.game, &args.position, args.rules.as_deref(), true)?;
+    let (game, r) = ask(ctx, &args.game, &args.position, args.rules.as_deref(), true)?;
     args.out.emit(|out| match format {
-        PlainFormat::Json => ctx.print_json(out, &report_json(&spec, &r)),
+        PlainFormat::Json => ctx.print_json(out, &report_json(&*game, &r)),
         PlainFormat::Text => match &r.options {
             Some(options) => {
                 writeln!(
                     out,
-                    "{spec} at {} (grundy {}, {}): {} option{}",
-                    position_text(&r.position),
+                    "{} at {} (grundy {}, {}): {} option{}",
+                    game.spec(),
+                    write_position(&*game, &r.position),
                     grundy_text(&r),
                     r.outcome.as_str(),
                     options.len(),
@@ -216,14 +229,14 @@ pub fn run_moves(ctx: &Context, args: MovesArgs) -> Result<Status> {
                 )?;
                 let width = options
                     .iter()
-                    .map(|o| position_text(&o.position).len())
+                    .map(|o| write_position(&*game, &o.position).len())
                     .max()
                     .unwrap_or(0);
                 for o in options {
                     writeln!(
                         out,
                         "  {:width$}  grundy {}{}",
-                        position_text(&o.position),
+                        write_position(&*game, &o.position),
                         o.grundy
                             .as_ref()
                             .map_or("?".to_string(), |g| abbreviate(&g.to_str_radix(10))),
@@ -233,7 +246,7 @@ pub fn run_moves(ctx: &Context, args: MovesArgs) -> Result<Status> {
                 writeln!(out, "method: {} — {}", r.method.id, r.method.detail)
             }
             None => {
-                write_value_text(out, &spec, &r)?;
+                write_value_text(out, &*game, &r)?;
                 if let Some(note) = &r.options_note {
                     writeln!(out, "options:  {note}")?;
                 }
