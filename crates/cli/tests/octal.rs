@@ -3,7 +3,7 @@
 mod common;
 use common::nimlab;
 
-/// Dawson's Kayles (0.137) by a plain mex loop written here: take 1 only from a heap of
+/// Dawson's Chess (0.137) by a plain mex loop written here: take 1 only from a heap of
 /// 1, take 2 leaving at most one heap, take 3 leaving at most two heaps.
 fn dawson(len: usize) -> Vec<u32> {
     let mut g: Vec<u32> = Vec::new();

@@ -54,9 +54,14 @@ pub trait SequenceKernel: Send + Sync {
     fn sequence(&self, len: usize, limit: MemoryLimit) -> Result<Vec<u32>>;
 
     /// The game's *proven* periodicity, searching heaps below `max_n` (a repeated
-    /// window for subtraction games, the Guy–Smith theorem for octal games). `None`:
-    /// the game has no proof method.
-    fn certified_periodicity(&self, max_n: u64) -> Option<Result<Periodicity>>;
+    /// window for subtraction games, the Guy–Smith theorem for octal games) and
+    /// reporting the terms computed to `progress`. `None`: the game has no proof
+    /// method; `Some(Ok(None))`: no period proven below `max_n`.
+    fn certified_periodicity(
+        &self,
+        max_n: u64,
+        progress: &dyn crate::progress::Progress,
+    ) -> Option<Result<Option<Periodicity>>>;
 
     /// Short name of the method, for answers ("rare/common nim-sequence").
     fn sequence_method(&self) -> String;

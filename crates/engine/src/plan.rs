@@ -49,7 +49,7 @@ pub const MAX_LISTED_OPTIONS: u128 = 1_000_000;
 /// Most options `moves` values one by one (closed forms without a fast small form).
 pub const MAX_EVALUATED_OPTIONS: u128 = 20_000;
 /// Default search bound for proven periods.
-pub const DEFAULT_PROOF_SEARCH: u64 = 10_000_000;
+pub const DEFAULT_PROOF_SEARCH: u64 = 1 << 19;
 /// Default window for observed periods.
 pub const DEFAULT_OBSERVED_WINDOW: u64 = 2000;
 
@@ -367,10 +367,9 @@ pub fn periodicity(
     }
     if let Some(kernel) = game.capabilities().sequence {
         let bound = up_to.unwrap_or(DEFAULT_PROOF_SEARCH);
-        if let Some(found) = kernel.certified_periodicity(bound) {
-            let p = found?;
+        if let Some(found) = kernel.certified_periodicity(bound, opts.progress) {
             return Ok((
-                Some(p),
+                found?,
                 Method::new("certified-period", kernel.sequence_method()),
                 bound,
             ));

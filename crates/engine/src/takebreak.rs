@@ -204,7 +204,7 @@ impl TakeBreak {
     /// assert_eq!(&g[..3000], &dawson.naive_sequence(3000)[..]);
     /// ```
     pub fn sequence(&self, len: usize) -> Vec<u32> {
-        let (per, mut values) = self.certify_within(len as u64);
+        let (per, mut values) = self.certify_within(len as u64, &crate::progress::NoProgress);
         match per {
             Some(per) => {
                 values.truncate(len);
@@ -241,11 +241,24 @@ impl TakeBreak {
     /// assert_eq!((per.preperiod, per.period), (71, 12));
     /// ```
     pub fn certified_periodicity(&self, max_n: u64) -> Option<Periodicity> {
-        self.certify_within(max_n).0
+        self.certify_within(max_n, &crate::progress::NoProgress).0
+    }
+
+    /// As [`TakeBreak::certified_periodicity`], reporting the terms computed.
+    pub fn certified_periodicity_with(
+        &self,
+        max_n: u64,
+        progress: &dyn crate::progress::Progress,
+    ) -> Option<Periodicity> {
+        self.certify_within(max_n, progress).0
     }
 
     /// The certificate (if reached within `max_n` terms) and the terms computed.
-    fn certify_within(&self, max_n: u64) -> (Option<Periodicity>, Vec<u32>) {
+    fn certify_within(
+        &self,
+        max_n: u64,
+        progress: &dyn crate::progress::Progress,
+    ) -> (Option<Periodicity>, Vec<u32>) {
         if self.distinct_parts || self.digits.is_empty() {
             return (None, Vec::new());
         }
@@ -254,16 +267,22 @@ impl TakeBreak {
         let max_n = max_n.min(usize::MAX as u64 / 8) as usize;
         let mut len = 64usize.min(max_n.max(1));
         let mut seq = SparseSequence::new(self.clone());
+        progress.start(max_n as u64, "terms");
+        let mut reported = 0usize;
         loop {
             if self.max_parts() > 2 {
                 seq.values = self.naive_sequence(len);
             } else {
                 seq.extend_to(len);
             }
+            progress.advance((len - reported) as u64);
+            reported = len;
             if let Some(per) = guy_smith(&seq.values, t, h) {
+                progress.finish();
                 return (Some(per), seq.values);
             }
             if len >= max_n {
+                progress.finish();
                 return (None, seq.values);
             }
             len = (len * 2).min(max_n);

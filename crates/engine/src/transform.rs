@@ -3,10 +3,10 @@
 
 use crate::big::{BigPosition, BigUint};
 use crate::capability::{Capabilities, Components, Decomposition};
-use num_traits::ToPrimitive;
-use std::ops::Range;
 use crate::error::{Error, Result};
 use crate::game::{default_coordinate_names, Coord, Game, Position};
+use num_traits::ToPrimitive;
+use std::ops::Range;
 
 /// Misère play of `G`: the player who makes the last move loses. Positions and moves
 /// are `G`'s; values follow the misère recursion (terminal positions have value 1).
@@ -228,9 +228,10 @@ impl Game for Pass {
     }
     fn position_from_groups(&self, mut groups: Vec<BigPosition>) -> Result<BigPosition> {
         // The pass flag is the last coordinate of the last group.
-        let flag = groups.last_mut().and_then(|g| g.pop()).ok_or_else(|| {
-            Error::input("empty position (the pass flag, 0 or 1, comes last)")
-        })?;
+        let flag = groups
+            .last_mut()
+            .and_then(|g| g.pop())
+            .ok_or_else(|| Error::input("empty position (the pass flag, 0 or 1, comes last)"))?;
         if groups.last().is_some_and(|g| g.is_empty()) {
             return Err(Error::input(format!(
                 "{}: a position is the inner game's position, then the pass flag (e.g. 3,5,1)",
@@ -253,7 +254,6 @@ impl Game for Pass {
         groups
     }
 }
-
 
 /// Most coordinates a sum's positions may have.
 pub const MAX_SUM_DIMENSION: usize = 4096;
@@ -328,11 +328,14 @@ impl Sum {
 
     /// Where each part lies in a position of `len` coordinates whose `i`-th
     /// coordinate is `count(i)` (read only where a count is stored).
-    fn ranges_by(&self, len: usize, count: impl Fn(usize) -> Option<usize>) -> Option<Vec<Range<usize>>> {
+    fn ranges_by(
+        &self,
+        len: usize,
+        count: impl Fn(usize) -> Option<usize>,
+    ) -> Option<Vec<Range<usize>>> {
         if !self.counted {
-            return (len == self.dimension()).then(|| {
-                self.offsets.windows(2).map(|w| w[0]..w[1]).collect()
-            });
+            return (len == self.dimension())
+                .then(|| self.offsets.windows(2).map(|w| w[0]..w[1]).collect());
         }
         let mut out = Vec::with_capacity(self.parts.len());
         let mut at = 0usize;
@@ -346,7 +349,9 @@ impl Sum {
     }
 
     fn ranges(&self, pos: &[Coord]) -> Option<Vec<Range<usize>>> {
-        self.ranges_by(pos.len(), |i| pos.get(i).and_then(|&c| usize::try_from(c).ok()))
+        self.ranges_by(pos.len(), |i| {
+            pos.get(i).and_then(|&c| usize::try_from(c).ok())
+        })
     }
 
     fn big_ranges(&self, pos: &[BigUint]) -> Option<Vec<Range<usize>>> {
@@ -433,10 +438,14 @@ impl Game for Sum {
                 self.parts.len()
             ));
         };
-        self.parts.iter().zip(&ranges).enumerate().find_map(|(i, (g, r))| {
-            g.position_error(&pos[r.clone()])
-                .map(|e| format!("part {} ({}): {e}", i + 1, g.spec()))
-        })
+        self.parts
+            .iter()
+            .zip(&ranges)
+            .enumerate()
+            .find_map(|(i, (g, r))| {
+                g.position_error(&pos[r.clone()])
+                    .map(|e| format!("part {} ({}): {e}", i + 1, g.spec()))
+            })
     }
     fn rank(&self, pos: &[Coord]) -> u128 {
         match self.ranges(pos) {

@@ -125,7 +125,7 @@ fn row(label: &str, ours: Duration, code: &str, n: u64) {
 
 fn main() {
     println!("# octal games: nimlab vs ogsolve (its own reported calculation time; methods: OGSOLVE_METHODS, default rc2; best of 5 runs each)");
-    for (code, name) in [("0.137", "Dawson's Kayles"), ("0.77", "Kayles")] {
+    for (code, name) in [("0.137", "Dawson's Chess"), ("0.77", "Kayles")] {
         let game = Octal::parse(code, 8).expect("valid code");
         let (per, t) = best_of(|| game.rules().certified_periodicity(1 << 20));
         let per = per.expect("certified");

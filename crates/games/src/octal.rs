@@ -3,7 +3,7 @@
 //! The code `d0.d1d2d3…` says for each `k` what a move taking `k` beans from one heap
 //! may leave: digit `d_k` is a sum of 1 (may take the whole heap, leaving nothing),
 //! 2 (may leave one non-empty heap) and 4 (may leave two non-empty heaps). `0.137` is
-//! Dawson's Kayles, `0.77` Kayles. The whole part `d0` is 0 or 4 (4: a heap may be split
+//! Dawson's Chess, `0.07` Dawson's Kayles, `0.77` Kayles. The whole part `d0` is 0 or 4 (4: a heap may be split
 //! in two without taking a bean, as in `4.07`). With `base=16` digits go up to `f`, the
 //! bit 8 allowing three heaps (hexadecimal games).
 //!
@@ -26,6 +26,11 @@ use num_traits::ToPrimitive;
 const BRUTE_FORCE_HEAPS: u64 = 1000;
 /// Largest heap whose value is computed term by term when no period is certified.
 pub const SEQUENCE_LIMIT: u64 = 1 << 24;
+/// How far certification searches when moves may leave three heaps (hexadecimal
+/// digits ≥ 8), where each term costs O(n²).
+pub const THREE_HEAP_CERTIFY_LIMIT: u64 = 1 << 11;
+/// Largest heap computed term by term when moves may leave three heaps.
+pub const THREE_HEAP_SEQUENCE_LIMIT: u64 = 1 << 12;
 /// How far certification searches before giving up.
 pub const CERTIFY_LIMIT: u64 = 1 << 20;
 /// Winning moves listed at most by the closed-form path.
@@ -154,7 +159,11 @@ impl Game for Octal {
         if pos.iter().all(|&h| self.rules.has_move(h)) {
             return self.canonical(pos);
         }
-        let mut v: Vec<Coord> = pos.iter().copied().filter(|&h| self.rules.has_move(h)).collect();
+        let mut v: Vec<Coord> = pos
+            .iter()
+            .copied()
+            .filter(|&h| self.rules.has_move(h))
+            .collect();
         nimlab_engine::capability::canonical_heaps(&mut v);
         (v != pos).then_some(v)
     }
@@ -204,16 +213,15 @@ impl SequenceKernel for Octal {
     fn sequence_method(&self) -> String {
         "rare/common nim-sequence, copied from the Guy–Smith certified period once proven".into()
     }
-    fn certified_periodicity(&self, max_n: u64) -> Option<Result<Periodicity>> {
+    fn certified_periodicity(
+        &self,
+        max_n: u64,
+        progress: &dyn nimlab_engine::Progress,
+    ) -> Option<Result<Option<Periodicity>>> {
         if self.rules.distinct_parts() {
             return None;
         }
-        Some(self.rules.certified_periodicity(max_n).ok_or_else(|| {
-            Error::input(format!(
-                "{}: no period certified by the Guy–Smith theorem within {max_n} terms",
-                self.spec
-            ))
-        }))
+        Some(Ok(self.rules.certified_periodicity_with(max_n, progress)))
     }
 }
 
@@ -271,9 +279,23 @@ impl Values {
 
 /// The values of heaps up to `largest`: the certified period, else the sequence.
 fn heap_values(game: &Octal, largest: &BigUint) -> Result<(Values, String)> {
-    let period = game
-        .rules
-        .certified_periodicity(CERTIFY_LIMIT.min(SEQUENCE_LIMIT));
+    if let Some(h) = largest.to_u64().filter(|&h| h <= BRUTE_FORCE_HEAPS) {
+        // Small heaps: the sequence up to the largest one, never a long search for a
+        // certificate (three-heap splits make that search slow).
+        return Ok((
+            Values::Sequence(game.nim_sequence(h as usize + 1)),
+            "nim-sum of heap values from the rare/common nim-sequence".to_string(),
+        ));
+    }
+    // Moves that leave three heaps make each term cost O(n²): search less far, and
+    // compute term by term only up to a size that takes seconds.
+    let three_heaps = game.rules.max_parts() > 2;
+    let (certify, sequence_limit) = if three_heaps {
+        (THREE_HEAP_CERTIFY_LIMIT, THREE_HEAP_SEQUENCE_LIMIT)
+    } else {
+        (CERTIFY_LIMIT.min(SEQUENCE_LIMIT), SEQUENCE_LIMIT)
+    };
+    let period = game.rules.certified_periodicity(certify);
     let (values, method) = match period {
         Some(p) => {
             let m = format!(
@@ -282,15 +304,15 @@ fn heap_values(game: &Octal, largest: &BigUint) -> Result<(Values, String)> {
             );
             (Values::Periodic(p), m)
         }
-        None => match largest.to_u64().filter(|&h| h < SEQUENCE_LIMIT) {
+        None => match largest.to_u64().filter(|&h| h < sequence_limit) {
             Some(h) => (
                 Values::Sequence(game.nim_sequence(h as usize + 1)),
                 "nim-sum of heap values from the rare/common nim-sequence".to_string(),
             ),
             None => {
                 return Err(Error::input(format!(
-                    "{}: heap {} is beyond the computed nim-sequence (< {SEQUENCE_LIMIT}) \
-                     and no period is certified",
+                    "{}: heap {} is beyond the computed nim-sequence (< {sequence_limit}) \
+                     and no period is certified below {certify}",
                     game.spec,
                     nimlab_engine::big::abbreviate(&largest.to_str_radix(10))
                 )))
@@ -489,21 +511,22 @@ fn theorems() -> Vec<Theorem> {
              exception n = 70)",
         ),
         period_theorem(
-            "octal.dawson-kayles-period",
+            "octal.dawson-chess-period",
             "0.137",
-            "Dawson's Kayles",
+            "Dawson's Chess",
             52,
             34,
             "Guy & Smith 1956; Winning Ways p. 89; OEIS A002187 (period 34, last exception \
              n = 51)",
         ),
         period_theorem(
-            "octal.0.07-period",
+            "octal.dawson-kayles-period",
             "0.07",
-            "Dawson's Kayles on a row (0.07)",
+            "Dawson's Kayles",
             53,
             34,
-            "OEIS A002187 (0.07 has the values of 0.137 shifted by one: G(n+1) = G_0.137(n))",
+            "Winning Ways p. 90; OEIS A002187 (Dawson's Chess; Dawson's Kayles 0.07 has its values \
+             shifted by one: G(n+1) = G_0.137(n))",
         ),
     ]
 }

@@ -138,13 +138,17 @@ impl SequenceKernel for Subtraction {
     fn sequence_method(&self) -> String {
         "the proven period (a repeated window of max(S) values), copied block by block".into()
     }
-    fn certified_periodicity(&self, max_n: u64) -> Option<Result<Periodicity>> {
+    fn certified_periodicity(
+        &self,
+        max_n: u64,
+        _progress: &dyn nimlab_engine::Progress,
+    ) -> Option<Result<Option<Periodicity>>> {
         if let Some(Ok(p)) = self.period.get() {
             if p.checked_up_to <= max_n {
-                return Some(Ok(p.clone()));
+                return Some(Ok(Some(p.clone())));
             }
         }
-        Some(certify_period(&self.s, max_n))
+        Some(certify_period(&self.s, max_n).map(Some))
     }
 }
 

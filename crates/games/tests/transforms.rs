@@ -163,12 +163,14 @@ fn pass_of_a_take_and_break_game_keeps_the_flag_last() {
     }
     let t = plan::table(&*g, &[8, 2], &TableOptions::default()).unwrap();
     assert_eq!(t.table.get(&[4, 0]), Some(k.grundy(&[4]).unwrap()));
-    // A sum cannot place a part whose number of heaps changes: a clear error.
-    let e = nimlab_games::parse_game("sum(octal(code=0.77),nim(heaps=1))")
-        .err()
-        .unwrap();
-    assert!(e.to_string().contains("take-and-break"));
-    // … also behind a transform.
-    assert!(nimlab_games::parse_game("sum(pass(grundy-game),nim)").is_err());
+    // A sum places parts whose number of heaps changes (written part by part with
+    // ';'), also behind a transform; a sum of such sums is refused.
+    let s = nimlab_games::parse_game("sum(octal(code=0.77),nim(heaps=1))").unwrap();
+    let p = plan::read_position(&*s, "4,4").unwrap();
+    assert_eq!(plan::write_position(&*s, &p), "4;4");
+    let r = plan::value(&*s, &p, &TableOptions::default()).unwrap();
+    assert_eq!(r.grundy, Some((k.grundy(&[4]).unwrap() ^ 4).into()));
+    assert!(nimlab_games::parse_game("sum(pass(grundy-game),nim)").is_ok());
+    assert!(nimlab_games::parse_game("sum(sum(grundy-game,nim),nim)").is_err());
     assert!(nimlab_games::parse_game("sum(fibonacci-nim,nim)").is_ok());
 }

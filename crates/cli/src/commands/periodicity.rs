@@ -26,7 +26,7 @@ pub struct PeriodicityArgs {
     /// Row(s) of a two-coordinate game: Y or a range A-B (inclusive).
     #[arg(long, value_name = "Y|A-B", value_parser = parse_rows)]
     row: Option<(u64, u64)>,
-    /// Search bound: heaps (or x) below this are computed. Default: 10^7 for proven
+    /// Search bound: heaps (or x) below this are computed. Default: 2^19 = 524288 for proven
     /// periods, 2000 for observed ones.
     #[arg(long, value_name = "X")]
     up_to: Option<u64>,
@@ -124,7 +124,12 @@ fn one_heap(
             ),
             PlainFormat::Text => writeln!(
                 out,
-                "{spec}: no period seen on n < {searched} (try a larger --up-to)"
+                "{spec}: no period found up to n = {searched} ({}; raise --up-to to search further)",
+                if method.id == "certified-period" {
+                    "no period proven"
+                } else {
+                    "none seen"
+                }
             ),
         })?;
         return Ok(Status::Ok);

@@ -177,7 +177,11 @@ fn write_value_text(out: &mut dyn Write, game: &dyn Game, r: &PositionReport) ->
         }
     )?;
     if !r.winning_moves.is_empty() {
-        let w: Vec<String> = r.winning_moves.iter().map(|m| write_position(game, m)).collect();
+        let w: Vec<String> = r
+            .winning_moves
+            .iter()
+            .map(|m| write_position(game, m))
+            .collect();
         writeln!(
             out,
             "winning move{}: {}",
