@@ -96,6 +96,8 @@ mod tests {
     #[test]
     fn no_period_is_claimed() {
         use nimlab_engine::capability::SequenceKernel;
-        assert!(grundy_game().certified_periodicity(1 << 12).is_none());
+        assert!(grundy_game()
+            .certified_periodicity(1 << 12, &nimlab_engine::NoProgress)
+            .is_none());
     }
 }

@@ -627,7 +627,8 @@ mod tests {
             .capabilities()
             .sequence
             .unwrap()
-            .certified_periodicity(1 << 12)
+            .certified_periodicity(1 << 12, &nimlab_engine::NoProgress)
+            .unwrap()
             .unwrap()
             .unwrap();
         assert_eq!((per.preperiod, per.period), (71, 12));
@@ -642,7 +643,7 @@ mod tests {
             .capabilities()
             .sequence
             .unwrap()
-            .certified_periodicity(1 << 12)
+            .certified_periodicity(1 << 12, &nimlab_engine::NoProgress)
             .is_none());
     }
 

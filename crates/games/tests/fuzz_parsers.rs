@@ -123,11 +123,18 @@ fn spec() -> impl Strategy<Value = String> {
     leaf.prop_recursive(4, 24, 3, |inner| {
         prop_oneof![
             inner.clone().prop_map(|g| format!("pass({g})")),
-            inner.clone().prop_map(|g| format!("misere({g})")),
-            // a sum of normal-play games (misère applies to a whole sum)
+            // misère applies once, to a whole game
+            inner
+                .clone()
+                .prop_filter("normal play", |g| !g.contains("misere"))
+                .prop_map(|g| format!("misere({g})")),
+            // a sum of normal-play games; parts whose heaps split are placed part by
+            // part, but a sum of such sums is refused
             prop::collection::vec(
-                inner.prop_filter("normal play, fixed dimension", |g| {
-                    !g.contains("misere") && !g.contains("octal") && !g.contains("grundy-game")
+                inner.prop_filter("normal play, no nested sum of heaps", |g| {
+                    !g.contains("misere")
+                        && !(g.contains("sum(")
+                            && (g.contains("octal") || g.contains("grundy-game")))
                 }),
                 1..4
             )
