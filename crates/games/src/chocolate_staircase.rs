@@ -225,7 +225,17 @@ impl StaircaseFunction {
 
     /// f on [0, len), which must be non-decreasing there.
     pub fn monotone(&self, len: u64) -> Result<Arc<FunctionPrefix>> {
-        let p = self.values(len)?;
+        let p = match self.values(len) {
+            Ok(p) => p,
+            Err(e) => {
+                // A descent before the place f fails is the first thing wrong with it.
+                let partial = self.cache.read().map(|c| c.clone()).unwrap_or_default();
+                if partial.first_descent.is_none() {
+                    return Err(e);
+                }
+                partial
+            }
+        };
         if let Some(t) = p.first_descent.filter(|&t| t < len) {
             let f = &p.values;
             return Err(Error::input(format!(
