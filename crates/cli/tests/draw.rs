@@ -88,7 +88,9 @@ fn staircase_svg_has_the_papers_squares_outline_and_labels() {
         .descendants()
         .any(|n| n.attribute("class") == Some("outline")));
     let t = texts(&svg);
-    assert!(t.iter().any(|s| s.contains("CB(f, 3, 13)") && s.contains("t/4")));
+    assert!(t
+        .iter()
+        .any(|s| s.contains("CB(f, 3, 13)") && s.contains("t/4")));
     for label in ["0", "13", "3"] {
         assert!(t.iter().any(|s| s == label), "label {label}");
     }
@@ -144,16 +146,16 @@ fn rectangle_and_strip_bars_extend_left_of_the_bitter_square() {
     ))
     .unwrap();
     let r = rects(&svg);
-    assert_eq!(count(&r, "square") + count(&r, "bitter"), 3 + 1 + 1 + 2 + 2 + 3 + 3);
+    assert_eq!(
+        count(&r, "square") + count(&r, "bitter"),
+        3 + 1 + 1 + 2 + 2 + 3 + 3
+    );
 }
 
 #[test]
 fn two_heap_boards_mark_the_piece_and_the_p_positions() {
-    let svg = std::fs::read_to_string(draw_to(
-        &["wythoff", "5,8", "--move", "4,7"],
-        "wythoff.svg",
-    ))
-    .unwrap();
+    let svg = std::fs::read_to_string(draw_to(&["wythoff", "5,8", "--move", "4,7"], "wythoff.svg"))
+        .unwrap();
     let r = rects(&svg);
     // Wythoff's P-positions with x ≤ 5, y ≤ 8: (0,0) (1,2) (2,1) (3,5) (5,3) (4,7).
     assert_eq!(count(&r, "p-position"), 6);
@@ -161,7 +163,8 @@ fn two_heap_boards_mark_the_piece_and_the_p_positions() {
     let doc = roxmltree::Document::parse(&svg).unwrap();
     for class in ["piece", "target", "move"] {
         assert!(
-            doc.descendants().any(|n| n.attribute("class") == Some(class)),
+            doc.descendants()
+                .any(|n| n.attribute("class") == Some(class)),
             "{class}"
         );
     }
@@ -175,7 +178,10 @@ fn two_heap_boards_mark_the_piece_and_the_p_positions() {
         }
     }
     // The piece sits at (4,4): the top-right cell.
-    let cells: Vec<_> = r.iter().filter(|c| c.0 == "cell" || c.0 == "p-position").collect();
+    let cells: Vec<_> = r
+        .iter()
+        .filter(|c| c.0 == "cell" || c.0 == "p-position")
+        .collect();
     let (mx, my) = (
         cells.iter().map(|c| c.1).fold(f64::MIN, f64::max),
         cells.iter().map(|c| c.2).fold(f64::MAX, f64::min),
@@ -203,13 +209,28 @@ fn text_drawings_in_the_terminal() {
 #[test]
 fn bad_drawings_are_one_line_errors() {
     for (args, needle) in [
-        (vec!["draw", "chocolate-staircase(f=t/2)", "3,5"], "must be ≤ f(z)"),
-        (vec!["draw", "chocolate-staircase(f=t/2)", "2,5", "--move", "0,4"], "not one move"),
-        (vec!["draw", "wythoff", "5,8", "--move", "3,5"], "not one move"),
+        (
+            vec!["draw", "chocolate-staircase(f=t/2)", "3,5"],
+            "must be ≤ f(z)",
+        ),
+        (
+            vec!["draw", "chocolate-staircase(f=t/2)", "2,5", "--move", "0,4"],
+            "not one move",
+        ),
+        (
+            vec!["draw", "wythoff", "5,8", "--move", "3,5"],
+            "not one move",
+        ),
         (vec!["draw", "wythoff", "5000,8"], "too large to draw"),
         (vec!["draw", "nim", "1,2,3"], "cannot draw"),
-        (vec!["draw", "chocolate", "3,3,2", "--format", "png"], "--output"),
-        (vec!["draw", "chocolate-staircase(f=t/0)", "0,0"], "division by zero"),
+        (
+            vec!["draw", "chocolate", "3,3,2", "--format", "png"],
+            "--output",
+        ),
+        (
+            vec!["draw", "chocolate-staircase(f=t/0)", "0,0"],
+            "division by zero",
+        ),
     ] {
         let (code, out, err) = nimlab(&args);
         assert_eq!(code, 2, "{args:?}: {err}");
@@ -227,11 +248,24 @@ fn bad_drawings_are_one_line_errors() {
 fn condition_reports_witness_and_first_mismatch() {
     let (code, out, err) = nimlab(&["chocolate", "condition", "--f", "t/3", "--window", "32"]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("condition (a): fails: u = 2, w = 3, n = 1"), "{out}");
-    assert!(out.contains("fails first at {1,3}: G = 4, y xor z = 2"), "{out}");
+    assert!(
+        out.contains("condition (a): fails: u = 2, w = 3, n = 1"),
+        "{out}"
+    );
+    assert!(
+        out.contains("fails first at {1,3}: G = 4, y xor z = 2"),
+        "{out}"
+    );
     assert!(out.contains("agreement:     yes"), "{out}");
     let (code, out, _) = nimlab(&[
-        "chocolate", "condition", "--f", "t/2", "--window", "64", "--format", "json",
+        "chocolate",
+        "condition",
+        "--f",
+        "t/2",
+        "--window",
+        "64",
+        "--format",
+        "json",
     ]);
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -241,11 +275,21 @@ fn condition_reports_witness_and_first_mismatch() {
     assert_eq!(v["agree"], true);
     assert_eq!(v["values"].as_array().unwrap().len(), 64);
     let (_, out, _) = nimlab(&[
-        "chocolate", "condition", "--f", "t", "--window", "8", "--format", "json",
+        "chocolate",
+        "condition",
+        "--f",
+        "t",
+        "--window",
+        "8",
+        "--format",
+        "json",
     ]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["condition_a"]["witness"]["w"], 1);
-    assert_eq!(v["nim_sum"]["first_mismatch"]["position"], serde_json::json!([1, 1]));
+    assert_eq!(
+        v["nim_sum"]["first_mismatch"]["position"],
+        serde_json::json!([1, 1])
+    );
     for (f, needle) in [
         ("10 - t", "non-decreasing"),
         ("t -", "formula error"),

@@ -21,12 +21,15 @@ fn staircase(c: &mut Criterion) {
     for (f, z) in [("t/3", 4096usize), ("t/2", 4096), ("t", 2048)] {
         let game = parse_game(&format!("chocolate-staircase(f={f})")).expect("catalog game");
         let dims = game.table_box(z);
-        group.bench_function(format!("table f={f} z<{z} (box {}x{})", dims[0], dims[1]), |b| {
-            b.iter(|| {
-                let t = plan::table(&*game, &dims, &TableOptions::default()).expect("fits");
-                black_box(t.table.values().len())
-            })
-        });
+        group.bench_function(
+            format!("table f={f} z<{z} (box {}x{})", dims[0], dims[1]),
+            |b| {
+                b.iter(|| {
+                    let t = plan::table(&*game, &dims, &TableOptions::default()).expect("fits");
+                    black_box(t.table.values().len())
+                })
+            },
+        );
     }
     group.bench_function("condition f=t/3 window 4096", |b| {
         b.iter(|| black_box(check_condition("t/3", 4096, Default::default()).expect("fits")))

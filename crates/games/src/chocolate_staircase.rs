@@ -198,9 +198,7 @@ impl StaircaseFunction {
         };
         let negative = out[..good].iter().position(|&v| v < 0);
         let good = negative.unwrap_or(good);
-        grown
-            .values
-            .extend(out[..good].iter().map(|&v| v as u64));
+        grown.values.extend(out[..good].iter().map(|&v| v as u64));
         grown.update(from);
         let grown = Arc::new(grown);
         if let Ok(mut c) = self.cache.write() {
@@ -794,10 +792,11 @@ fn theorems() -> Vec<Theorem> {
                                         "fails at {}",
                                         w.describe()
                                     )),
-                                    r.mismatch.map_or("G = y ⊕ z everywhere".into(), |m| format!(
-                                        "G({},{}) = {}",
-                                        m.0, m.1, m.2
-                                    ))
+                                    r.mismatch
+                                        .map_or("G = y ⊕ z everywhere".into(), |m| format!(
+                                            "G({},{}) = {}",
+                                            m.0, m.1, m.2
+                                        ))
                                 ),
                             }
                         } else {
@@ -861,10 +860,7 @@ fn theorems() -> Vec<Theorem> {
                         checked += 1;
                         if (g == 0) != (p[0] ^ p[1] ^ p[2] == 0) {
                             v = Verdict::Fails {
-                                counterexample: format!(
-                                    "G({},{},{}) = {g}",
-                                    p[0], p[1], p[2]
-                                ),
+                                counterexample: format!("G({},{},{}) = {g}", p[0], p[1], p[2]),
                             };
                             break;
                         }

@@ -37,9 +37,8 @@ fn brute(f: &[u64]) -> HashMap<(u64, u64), u32> {
 fn condition_a(f: &[u64]) -> bool {
     let n_max = 64 - (f.len() as u64).leading_zeros();
     (0..f.len()).all(|u| {
-        (0..f.len()).all(|w| {
-            (1..=n_max).all(|n| u >> n != w >> n || f[u] >> (n - 1) == f[w] >> (n - 1))
-        })
+        (0..f.len())
+            .all(|w| (1..=n_max).all(|n| u >> n != w >> n || f[u] >> (n - 1) == f[w] >> (n - 1)))
     })
 }
 
@@ -54,7 +53,11 @@ fn eval(f: &str, len: usize) -> Vec<u64> {
 
 #[test]
 fn kernel_equals_brute_force_for_the_seeds_functions() {
-    for f in SATISFYING.iter().chain(VIOLATING).chain(&["t/7", "3*t/2", "t*t/5"]) {
+    for f in SATISFYING
+        .iter()
+        .chain(VIOLATING)
+        .chain(&["t/7", "3*t/2", "t*t/5"])
+    {
         let len = 80;
         let values = eval(f, len);
         let g = brute(&values);
@@ -111,8 +114,8 @@ fn condition_a_decides_nim_values_for_every_monotone_function_on_8_columns() {
     assert_eq!(all.len(), 6435);
     for values in all {
         let g = brute(&values);
-        let first_bad_z = (0..8u64)
-            .find(|&z| (0..=values[z as usize]).any(|y| g[&(y, z)] as u64 != y ^ z));
+        let first_bad_z =
+            (0..8u64).find(|&z| (0..=values[z as usize]).any(|y| g[&(y, z)] as u64 != y ^ z));
         let holds = condition_a(&values);
         assert_eq!(holds, first_bad_z.is_none(), "f = {values:?}");
         let r = check_condition(&formula_of(&values), 8, Default::default()).unwrap();
@@ -163,22 +166,23 @@ fn the_strip_is_a_nim_heap_beside_the_bar() {
     // table equals brute force.
     let dims = strip.table_box(20);
     let t = plan::table(&*strip, &dims, &opts).unwrap().table;
-    let brute =
-        nimlab_engine::table::generic_table(&*strip, &dims, true, &opts).unwrap();
+    let brute = nimlab_engine::table::generic_table(&*strip, &dims, true, &opts).unwrap();
     assert_eq!(t, brute);
     for (p, g) in t.iter() {
         assert_eq!(g == 0, p[0] ^ p[1] ^ p[2] == 0, "{p:?}");
     }
     // With f = t/3 the strip's P-positions are not x ⊕ y ⊕ z = 0.
     let third = ChocolateStaircase::new("t/3", true).unwrap();
-    let t = plan::table(&third, &third.table_box(8), &opts).unwrap().table;
+    let t = plan::table(&third, &third.table_box(8), &opts)
+        .unwrap()
+        .table;
     assert_eq!(t.get(&[4, 1, 3]), Some(0)); // G({1,3}) = 4
 }
 
 #[test]
 fn rectangular_bar_is_three_heap_nim() {
-    let t = nimlab_engine::grundy_table(&Chocolate, &[12, 12, 12], &TableOptions::default())
-        .unwrap();
+    let t =
+        nimlab_engine::grundy_table(&Chocolate, &[12, 12, 12], &TableOptions::default()).unwrap();
     for (p, g) in t.iter() {
         assert_eq!(g as u64, p[0] ^ p[1] ^ p[2]);
     }
@@ -195,9 +199,13 @@ fn rectangular_bar_is_three_heap_nim() {
 fn bad_functions_and_positions_are_one_line_errors() {
     let err = |spec: &str, pos: &str| -> String {
         let game = parse_game(spec).unwrap();
-        let e = plan::value(&*game, &parse_big_position(pos).unwrap(), &Default::default())
-            .unwrap_err()
-            .to_string();
+        let e = plan::value(
+            &*game,
+            &parse_big_position(pos).unwrap(),
+            &Default::default(),
+        )
+        .unwrap_err()
+        .to_string();
         assert!(!e.contains('\n'), "{e}");
         e
     };
@@ -232,7 +240,7 @@ fn bars_are_drawn_from_the_rules() {
     let p = draw.bar(&[2, 5]).unwrap();
     let heights: Vec<u64> = p.columns.iter().map(|c| c.height).collect();
     assert_eq!(heights, vec![1, 1, 2, 2, 3, 3]); // min(2, ⌊i/2⌋) + 1
-    // The move {2,5} → {1,3} eats columns 4 and 5.
+                                                 // The move {2,5} → {1,3} eats columns 4 and 5.
     let q = draw.bar(&[1, 3]).unwrap();
     let mut eaten = p.eaten_by(&q);
     eaten.sort();

@@ -46,7 +46,11 @@ pub enum DrawFormat {
 
 /// What to draw.
 enum Picture {
-    Bar(nimlab_engine::picture::BarPicture, Vec<(i64, u64)>, Option<String>),
+    Bar(
+        nimlab_engine::picture::BarPicture,
+        Vec<(i64, u64)>,
+        Option<String>,
+    ),
     Board(BoardView),
 }
 

@@ -203,7 +203,12 @@ pub fn bar_scene(view: &BarView) -> Scene {
     legend(&mut items, base + 42.0, &entries);
     let width = width
         .max(LEFT + text_width(bar.caption.chars().count(), 14.0) + RIGHT)
-        .max(LEFT + text_width(view.move_caption.as_ref().map_or(0, |m| m.chars().count()), 12.0) + RIGHT)
+        .max(
+            LEFT + text_width(
+                view.move_caption.as_ref().map_or(0, |m| m.chars().count()),
+                12.0,
+            ) + RIGHT,
+        )
         .max(LEFT + legend_width(&entries));
     Scene {
         width,
@@ -224,7 +229,12 @@ pub fn board_scene(view: &BoardView) -> Scene {
     let px = |c: u64| LEFT + c as f64 * CELL;
     let py = |r: u64| TOP + (rows - 1 - r) as f64 * CELL;
     let centre = |(c, r): (u64, u64)| (px(c) + CELL / 2.0, py(r) + CELL / 2.0);
-    let mut items = vec![text((LEFT, 20.0), 14.0, Anchor::Start, view.caption.clone())];
+    let mut items = vec![text(
+        (LEFT, 20.0),
+        14.0,
+        Anchor::Start,
+        view.caption.clone(),
+    )];
     for r in 0..rows {
         for c in 0..cols {
             let p = view.p_positions.contains(&(c, r));
@@ -287,7 +297,12 @@ pub fn board_scene(view: &BoardView) -> Scene {
         ));
     }
     let axis = format!("{} ->", view.names.0);
-    items.push(text((px(cols) + 6.0, base + 16.0), 12.0, Anchor::Start, axis.clone()));
+    items.push(text(
+        (px(cols) + 6.0, base + 16.0),
+        12.0,
+        Anchor::Start,
+        axis.clone(),
+    ));
     items.push(text(
         (LEFT - 6.0, TOP - 8.0),
         12.0,

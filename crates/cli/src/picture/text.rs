@@ -91,7 +91,11 @@ pub fn board_text(view: &BoardView) -> String {
         "columns: {}, rows: {};  @ piece  o P-position{}\n",
         view.names.0,
         view.names.1,
-        if view.target.is_some() { "  * move" } else { "" }
+        if view.target.is_some() {
+            "  * move"
+        } else {
+            ""
+        }
     ));
     out
 }
