@@ -209,9 +209,11 @@ impl StaircaseFunction {
         if (grown.values.len() as u64) < len {
             let t = grown.values.len() as i64;
             return Err(match self.formula.eval(&[t]) {
-                Err(e) => Error::input(format!(
-                    "f is undefined at t = {t}: {e}; define it there, e.g. 'if t == {t} then 0 else …'"
+                Err(e) if t == 0 => Error::input(format!(
+                    "f is undefined at t = 0: {e}; define f(0) too, e.g. with max(t,1) in \
+                     place of t or 'if t == 0 then 0 else …'"
                 )),
+                Err(e) => Error::input(format!("f is undefined at t = {t}: {e}")),
                 Ok(v) => Error::input(format!(
                     "f(t) = {} must be ≥ 0 but f({t}) = {v}",
                     self.text()
@@ -350,9 +352,14 @@ impl ChocolateStaircase {
     /// ```
     pub fn kernel_table(&self, ys: usize, zs: usize, limit: MemoryLimit) -> Result<GrundyTable> {
         let dims = vec![ys, zs];
+        let too_large = |ys: usize| {
+            Error::input(format!(
+                "the table of y < {ys}, z < {zs} is too large (f grows too fast for a table)"
+            ))
+        };
         let cells = (ys as u64)
             .checked_mul(zs as u64)
-            .ok_or_else(|| Error::input("table box is too large"))?;
+            .ok_or_else(|| too_large(ys))?;
         if zs == 0 || ys == 0 {
             return GrundyTable::from_parts(dims, vec![INVALID; cells as usize]);
         }
@@ -364,6 +371,9 @@ impl ChocolateStaircase {
         if full <= ys {
             return self.kernel_whole(&f.values()[..zs], ys, limit);
         }
+        (full as u64)
+            .checked_mul(zs as u64)
+            .ok_or_else(|| too_large(full))?;
         // The box cuts the tallest columns: compute them whole, keep the box.
         let t = self.kernel_whole(&f.values()[..zs], full, limit)?;
         let mut values = vec![INVALID; ys * zs];
@@ -703,6 +713,13 @@ pub fn check_condition(f: &str, window: u64, limit: MemoryLimit) -> Result<Condi
         .ok()
         .and_then(|t| t.checked_add(1))
         .ok_or_else(|| Error::input("f is too large for a table"))?;
+    if (ys as u64).checked_mul(window).is_none() {
+        return Err(Error::input(format!(
+            "f({}) = {} is too large: the table of y ≤ f(z), z < {window} does not fit",
+            window - 1,
+            values[window as usize - 1]
+        )));
+    }
     let table = bar.kernel_table(ys, window as usize, limit)?;
     let mut mismatch = None;
     let mut checked = 0;
