@@ -4,6 +4,7 @@
 mod commands;
 mod json;
 mod output;
+mod picture;
 mod progress;
 mod sink;
 
@@ -47,6 +48,8 @@ enum Command {
     Sweep(commands::sweep::SweepArgs),
     Check(commands::check::CheckArgs),
     WythoffPairs(commands::wythoff_pairs::WythoffPairsArgs),
+    Chocolate(commands::chocolate::ChocolateArgs),
+    Draw(commands::draw::DrawArgs),
     /// Shell completions: `nimlab completions bash > /etc/bash_completion.d/nimlab`.
     Completions {
         /// The shell.
@@ -115,6 +118,8 @@ fn main() -> ExitCode {
         Command::Sweep(a) => commands::sweep::run(&ctx, a),
         Command::Check(a) => commands::check::run(&ctx, a),
         Command::WythoffPairs(a) => commands::wythoff_pairs::run(&ctx, a),
+        Command::Chocolate(a) => commands::chocolate::run(&ctx, a),
+        Command::Draw(a) => commands::draw::run(&ctx, a),
         Command::Completions { shell } => print_generated(|out| {
             clap_complete::generate(shell, &mut Cli::command(), "nimlab", out);
             Ok(())

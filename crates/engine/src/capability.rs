@@ -131,6 +131,8 @@ pub struct Capabilities<'a> {
     pub table_kernel: Option<&'a dyn TableKernel>,
     /// A strategy table for people.
     pub strategy_table: Option<&'a dyn StrategyTable>,
+    /// The position as a chocolate bar, for pictures.
+    pub bar: Option<&'a dyn crate::picture::BarGame>,
 }
 
 impl Capabilities<'_> {
@@ -169,6 +171,9 @@ impl Capabilities<'_> {
         }
         if self.strategy_table.is_some() {
             out.push("strategy-table");
+        }
+        if self.bar.is_some() {
+            out.push("bar-picture");
         }
         out
     }

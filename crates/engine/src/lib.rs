@@ -34,6 +34,7 @@ pub mod memory;
 pub mod mex;
 pub mod nimarith;
 pub mod periodicity;
+pub mod picture;
 pub mod plan;
 pub mod progress;
 pub mod solver;

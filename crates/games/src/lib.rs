@@ -13,6 +13,8 @@
 //! assert_eq!(Solver::new(&*game).grundy(&[4, 7]).unwrap(), 11); // Table 1
 //! ```
 
+pub mod chocolate;
+pub mod chocolate_staircase;
 pub mod fibonacci_nim;
 pub mod grundy_game;
 pub mod misere;
@@ -89,6 +91,8 @@ pub fn catalog() -> Vec<&'static Family> {
         &octal::FAMILY,
         &grundy_game::FAMILY,
         &rules::FAMILY,
+        &chocolate::FAMILY,
+        &chocolate_staircase::FAMILY,
     ]
 }
 

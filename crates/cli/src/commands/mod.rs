@@ -1,6 +1,8 @@
 //! One module per subcommand.
 
 pub mod check;
+pub mod chocolate;
+pub mod draw;
 pub mod games;
 pub mod periodicity;
 pub mod sweep;
@@ -104,6 +106,7 @@ impl OutputArgs {
             "md" | "markdown" => "markdown",
             "npy" => "npy",
             "png" => "png",
+            "svg" => "svg",
             _ => return Ok(default),
         };
         F::from_str(name, true).map_err(|_| {
