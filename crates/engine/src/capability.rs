@@ -109,6 +109,12 @@ pub struct Capabilities<'a> {
     pub table_kernel: Option<&'a dyn TableKernel>,
     /// A strategy table for people.
     pub strategy_table: Option<&'a dyn StrategyTable>,
+    /// The game is played by n players under a ranking ([`crate::nplayer`]): its
+    /// values are classes, not Grundy values.
+    pub nplayer: Option<crate::nplayer::NPlayerRules<'a>>,
+    /// A closed form for the game's n-player classes (Theorems A and B for Nim), taken
+    /// up by the `nplayer(…)` transform.
+    pub nplayer_closed_form: Option<&'a dyn crate::nplayer::NPlayerClosedForm>,
 }
 
 impl Capabilities<'_> {
@@ -147,6 +153,12 @@ impl Capabilities<'_> {
         }
         if self.strategy_table.is_some() {
             out.push("strategy-table");
+        }
+        if self.nplayer.is_some() {
+            out.push("n-player");
+        }
+        if self.nplayer_closed_form.is_some() {
+            out.push("n-player-closed-form");
         }
         out
     }

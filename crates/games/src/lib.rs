@@ -17,6 +17,8 @@ pub mod fibonacci_nim;
 pub mod grundy_game;
 pub mod misere;
 pub mod nim;
+pub mod nplayer;
+pub mod nplayer_nim;
 pub mod octal;
 pub mod pass;
 pub mod rules;
@@ -89,6 +91,8 @@ pub fn catalog() -> Vec<&'static Family> {
         &octal::FAMILY,
         &grundy_game::FAMILY,
         &rules::FAMILY,
+        &nplayer::FAMILY,
+        &nplayer_nim::FAMILY,
     ]
 }
 
