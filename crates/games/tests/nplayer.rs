@@ -162,10 +162,10 @@ fn shorthand_is_the_transform() {
         assert!(nimlab_games::nplayer_nim::same_as_transform(spec).unwrap(), "{spec}");
         assert_eq!(parse_game(spec).unwrap().spec(), spec);
     }
-    let g = parse_game("nplayer(subtraction(s={1,2}), n=3, ranking=perm(3,1,2))").unwrap();
+    let g = parse_game("nplayer(subtraction(s={1,2}), n=3, ranking=perm(1,3,2))").unwrap();
     assert_eq!(
         g.spec(),
-        "nplayer(subtraction(s={1,2}),n=3,ranking=perm(3,1,2))"
+        "nplayer(subtraction(s={1,2}),n=3,ranking=perm(1,3,2))"
     );
     assert_eq!(parse_game(&g.spec()).unwrap().spec(), g.spec());
     for bad in [
