@@ -330,6 +330,15 @@ pub struct ClassReport {
     pub all_best_moves: bool,
     /// Every option with its class ([`crate::plan::moves`]), when listed.
     pub options: Option<Vec<(BigPosition, u32)>>,
+    /// rank_after[c]: the rank the player to move gets by moving to class c.
+    pub rank_after: Vec<usize>,
+}
+
+impl ClassReport {
+    /// The rank the player to move gets by moving to an option of class `c`.
+    pub fn best_rank_after(&self, c: u32) -> usize {
+        self.rank_after[c as usize]
+    }
 }
 
 /// Memoizing evaluator of n-player classes for one game and ranking. Iterative: the
@@ -820,6 +829,7 @@ pub fn report(
             best_moves: best,
             all_best_moves: all_best,
             options,
+            rank_after: (0..n as u32).map(|c| ranking.mover_rank_after(c)).collect(),
         }),
     }))
 }

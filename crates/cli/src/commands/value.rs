@@ -114,6 +114,9 @@ fn big_position_json(p: &[BigUint]) -> Value {
 }
 
 fn report_json(spec: &str, r: &PositionReport) -> Value {
+    if let Some(np) = &r.nplayer {
+        return crate::nplayer::report_json(spec, r, np);
+    }
     let mut v = json!({
         "game": spec,
         "position": big_position_json(&r.position),
@@ -151,6 +154,9 @@ fn grundy_text(r: &PositionReport) -> String {
 }
 
 fn write_value_text(out: &mut dyn Write, spec: &str, r: &PositionReport) -> io::Result<()> {
+    if let Some(np) = &r.nplayer {
+        return crate::nplayer::write_text(out, spec, r, np, false);
+    }
     writeln!(out, "game:     {spec}")?;
     writeln!(out, "position: {}", position_text(&r.position))?;
     writeln!(out, "grundy:   {}", grundy_text(r))?;
@@ -203,8 +209,9 @@ pub fn run_moves(ctx: &Context, args: MovesArgs) -> Result<Status> {
     let (spec, r) = ask(ctx, &args.game, &args.position, args.rules.as_deref(), true)?;
     args.out.emit(|out| match format {
         PlainFormat::Json => ctx.print_json(out, &report_json(&spec, &r)),
-        PlainFormat::Text => match &r.options {
-            Some(options) => {
+        PlainFormat::Text => match (&r.options, &r.nplayer) {
+            (_, Some(np)) => crate::nplayer::write_text(out, &spec, &r, np, true),
+            (Some(options), None) => {
                 writeln!(
                     out,
                     "{spec} at {} (grundy {}, {}): {} option{}",
@@ -232,7 +239,7 @@ pub fn run_moves(ctx: &Context, args: MovesArgs) -> Result<Status> {
                 }
                 writeln!(out, "method: {} — {}", r.method.id, r.method.detail)
             }
-            None => {
+            (None, None) => {
                 write_value_text(out, &spec, &r)?;
                 if let Some(note) = &r.options_note {
                     writeln!(out, "options:  {note}")?;
