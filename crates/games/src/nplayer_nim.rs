@@ -42,7 +42,11 @@ pub struct Kano;
 /// Most heaps the closed form takes (a heap set is a 64-bit mask).
 const MAX_HEAPS: usize = 64;
 /// Most dynamic-programme steps (columns × states × choices) a query may take.
-const MAX_STEPS: u128 = 400_000_000;
+const MAX_STEPS: u128 = 100_000_000;
+/// Most memory the closed form's back-pointers may take (one entry per column and state).
+const MAX_BYTES: u64 = 1 << 29;
+/// Bytes of one back-pointer (hash map entry with its overhead).
+const BYTES_PER_STATE: u64 = 64;
 
 /// Heaps as binary columns: `masks[k]` has bit i set iff heap i has bit k.
 struct Columns {
@@ -155,16 +159,18 @@ fn fewest_changes(cols: &Columns, n: usize, need_big: bool) -> Result<Option<Cha
     let most = n - 1;
     let r = cols.heaps();
     let states = binomial_sum(r, most);
-    let steps = (cols.masks.len() as u128)
-        .saturating_mul(states)
-        .saturating_mul(states)
-        .saturating_mul(if need_big { 2 } else { 1 });
-    if steps > MAX_STEPS {
-        return Err(Error::TooLong {
-            what: format!("the n-player closed form for {r} heaps and n = {n}"),
-            seconds: (steps / 50_000_000) as u64,
-        });
+    let flags = if need_big { 2 } else { 1 };
+    let too_long = |steps: u128| Error::TooLong {
+        what: format!("the n-player closed form for {r} heaps and n = {n}"),
+        seconds: (steps / 20_000_000) as u64,
+    };
+    // Every column visits every state at least once; the choices are counted as they go.
+    let least = (cols.masks.len() as u128).saturating_mul(states) * flags;
+    if least > MAX_STEPS {
+        return Err(too_long(least));
     }
+    let mut steps_done: u128 = 0;
+    let mut stored: u64 = 0;
     type State = (u64, bool);
     // parents[k]: state after column k → (state before, heaps freed at k, ones).
     let mut parents: Vec<FxHashMap<State, (State, u64, usize)>> =
@@ -178,6 +184,7 @@ fn fewest_changes(cols: &Columns, n: usize, need_big: bool) -> Result<Option<Cha
             let free = set.count_ones() as usize;
             let avail = mask & !set;
             subsets_up_to(avail, most - free, &mut choices);
+            steps_done += choices.len() as u128;
             for &g in &choices {
                 let fixed = (avail.count_ones() - g.count_ones()) as usize;
                 let ones = (n - fixed % n) % n;
@@ -193,6 +200,20 @@ fn fewest_changes(cols: &Columns, n: usize, need_big: bool) -> Result<Option<Cha
         current = next.keys().copied().collect();
         current.sort_unstable();
         parents[k] = next;
+        stored += parents[k].len() as u64;
+        if stored * BYTES_PER_STATE > MAX_BYTES {
+            return Err(Error::TooLarge {
+                what: format!("the n-player closed form for {r} heaps and n = {n}"),
+                needed: stored * BYTES_PER_STATE * cols.masks.len() as u64
+                    / (cols.masks.len() - k) as u64,
+                limit: MAX_BYTES,
+            });
+        }
+        if steps_done > MAX_STEPS {
+            // Extrapolated over the columns still to do.
+            let done = (cols.masks.len() - k) as u128;
+            return Err(too_long(steps_done * cols.masks.len() as u128 / done));
+        }
     }
     let kept_big = |set: u64| (0..r).any(|i| set >> i & 1 == 0 && cols.lens[i] >= 2);
     let best = current
