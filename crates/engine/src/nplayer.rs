@@ -48,6 +48,10 @@ use crate::table::{
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
+/// Option visits up to which a class table is computed by the recursion even when a
+/// closed form exists (about a second of work).
+pub const RECURSION_PREFERRED: u128 = 500_000_000;
+
 /// Most players a ranking may have (classes are stored in a byte).
 pub const MAX_PLAYERS: usize = 64;
 
@@ -609,9 +613,10 @@ pub fn class_table(
 }
 
 /// The class table of an n-player game (a game with
-/// [`crate::capability::Capabilities::nplayer`]) by the best method: the closed form
-/// cell by cell when the game has one for its ranking (and `closed_forms` allows it),
-/// else the recursion. `None` for games that are not n-player games.
+/// [`crate::capability::Capabilities::nplayer`]) by the best method: the recursion
+/// over the box while its work is small ([`RECURSION_PREFERRED`]), else the closed
+/// form cell by cell when the game has one for its ranking (and `closed_forms` allows
+/// it), else the recursion. `None` for games that are not n-player games.
 pub fn table(
     game: &dyn Game,
     dims: &[usize],
@@ -624,10 +629,16 @@ pub fn table(
     check_box_dimension(game, dims)?;
     let ranking = rules.ranking;
     let origin = vec![0; dims.len()];
-    if let Some(cf) = rules
-        .closed_form
-        .filter(|cf| closed_forms && cf.class_small(&origin, ranking).is_some())
-    {
+    // The recursion over a box is faster than the closed form cell by cell while the
+    // options are few; past that, the closed form's cost does not grow with them.
+    let corner: Position = dims.iter().map(|&d| d.saturating_sub(1) as Coord).collect();
+    let recursion_work =
+        (cell_count(dims)? as u128).saturating_mul(options_bound(game, &corner));
+    if let Some(cf) = rules.closed_form.filter(|cf| {
+        closed_forms
+            && recursion_work > RECURSION_PREFERRED
+            && cf.class_small(&origin, ranking).is_some()
+    }) {
         let cells = cell_count(dims)?;
         opts.memory_limit.check(
             &format!("n-player {} for {}", describe_box(dims), game.spec()),
