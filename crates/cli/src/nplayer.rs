@@ -97,7 +97,11 @@ pub fn write_text(
         writeln!(
             out,
             "best move{}: {}",
-            if np.all_best_moves { "s" } else { " (some of them)" },
+            if np.all_best_moves {
+                "s"
+            } else {
+                " (some of them)"
+            },
             w.join("  ")
         )?;
     }

@@ -15,10 +15,21 @@ fn json(args: &[&str]) -> Value {
 fn value_prints_class_ranks_and_best_moves() {
     let (code, out, err) = nimlab(&["value", "nplayer-nim(n=3)", "14,11,10,7"]);
     assert_eq!(code, 0, "{err}");
-    for line in ["class:    2", "rank:     2nd of 3", "P1 2nd, P2 1st, P3 3rd", "best moves: "] {
+    for line in [
+        "class:    2",
+        "rank:     2nd of 3",
+        "P1 2nd, P2 1st, P3 3rd",
+        "best moves: ",
+    ] {
         assert!(out.contains(line), "{line:?} in {out}");
     }
-    let v = json(&["value", "nplayer-nim(n=3)", "14,11,10,7", "--format", "json"]);
+    let v = json(&[
+        "value",
+        "nplayer-nim(n=3)",
+        "14,11,10,7",
+        "--format",
+        "json",
+    ]);
     assert_eq!(v["schema"], 1);
     assert_eq!(v["class"], 2);
     assert_eq!(v["rank"], 2);
@@ -35,7 +46,13 @@ fn value_prints_class_ranks_and_best_moves() {
             .iter()
             .map(|h| h.to_string())
             .collect();
-        let next = json(&["value", "nplayer-nim(n=3)", &pos.join(","), "--format", "json"]);
+        let next = json(&[
+            "value",
+            "nplayer-nim(n=3)",
+            &pos.join(","),
+            "--format",
+            "json",
+        ]);
         assert_eq!(next["class"], 1, "{pos:?}");
     }
 }
@@ -105,12 +122,29 @@ fn tables_of_classes() {
     let (code, out, err) = nimlab(&["table", "nplayer(subtraction(s={1,2}),n=3)", "--size", "8"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("class 0 1 1 2 2 0 1 1"), "{out}");
-    let (_, csv, _) = nimlab(&["table", "nplayer-nim(n=3)", "--size", "2", "--format", "csv"]);
+    let (_, csv, _) = nimlab(&[
+        "table",
+        "nplayer-nim(n=3)",
+        "--size",
+        "2",
+        "--format",
+        "csv",
+    ]);
     assert!(csv.starts_with("x,y,class\n0,0,0\n"), "{csv}");
-    let v = json(&["table", "nplayer-nim(n=3,heaps=3)", "--size", "2", "--format", "json"]);
+    let v = json(&[
+        "table",
+        "nplayer-nim(n=3,heaps=3)",
+        "--size",
+        "2",
+        "--format",
+        "json",
+    ]);
     assert_eq!(v["values_are"], "class");
     assert_eq!(v["players"], 3);
-    assert_eq!(v["values"], serde_json::json!([[[0, 1], [1, 2]], [[1, 2], [2, 0]]]));
+    assert_eq!(
+        v["values"],
+        serde_json::json!([[[0, 1], [1, 2]], [[1, 2], [2, 0]]])
+    );
     let dir = std::env::temp_dir().join(format!("nimlab-nplayer-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let png = dir.join("classes.png");

@@ -129,7 +129,11 @@ impl Ranking {
         // Moving to class c makes the mover X_{c+1} (c moves follow the mover's).
         let preference = (0..n).map(|c| inverse[c] as u8).collect();
         let shift = sigma[0] - 1;
-        let kind = if sigma.iter().enumerate().all(|(r, &i)| i == (shift + r) % n + 1) {
+        let kind = if sigma
+            .iter()
+            .enumerate()
+            .all(|(r, &i)| i == (shift + r) % n + 1)
+        {
             if shift == 0 {
                 RankingKind::Normal
             } else {
@@ -313,7 +317,8 @@ pub struct NPlayerRules<'a> {
 /// players).
 fn is_heaps(game: &dyn Game) -> bool {
     let caps = game.capabilities();
-    matches!(caps.decomposition, Some(Decomposition::Heaps)) || caps.nplayer.is_some_and(|r| r.heaps)
+    matches!(caps.decomposition, Some(Decomposition::Heaps))
+        || caps.nplayer.is_some_and(|r| r.heaps)
 }
 
 /// The n-player answer about one position (part of a [`PositionReport`]).
@@ -372,11 +377,7 @@ impl<'g> ClassSolver<'g> {
     }
 
     /// A solver bounded by `opts` (memory limit; work estimate unless `opts.force`).
-    pub fn with_options(
-        game: &'g dyn Game,
-        ranking: &'g Ranking,
-        opts: &TableOptions,
-    ) -> Self {
+    pub fn with_options(game: &'g dyn Game, ranking: &'g Ranking, opts: &TableOptions) -> Self {
         ClassSolver {
             limit: opts.memory_limit,
             force: opts.force,
@@ -632,8 +633,7 @@ pub fn table(
     // The recursion over a box is faster than the closed form cell by cell while the
     // options are few; past that, the closed form's cost does not grow with them.
     let corner: Position = dims.iter().map(|&d| d.saturating_sub(1) as Coord).collect();
-    let recursion_work =
-        (cell_count(dims)? as u128).saturating_mul(options_bound(game, &corner));
+    let recursion_work = (cell_count(dims)? as u128).saturating_mul(options_bound(game, &corner));
     if let Some(cf) = rules.closed_form.filter(|cf| {
         closed_forms
             && recursion_work > RECURSION_PREFERRED
@@ -798,10 +798,7 @@ pub fn report(
         }
     };
     if let Some(list) = &listed {
-        let best_rank = list
-            .iter()
-            .map(|(_, c)| ranking.mover_rank_after(*c))
-            .min();
+        let best_rank = list.iter().map(|(_, c)| ranking.mover_rank_after(*c)).min();
         best = list
             .iter()
             .filter(|(_, c)| Some(ranking.mover_rank_after(*c)) == best_rank)

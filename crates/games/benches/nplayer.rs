@@ -3,9 +3,9 @@
 //! milliseconds. Run with `cargo bench -p nimlab-games --bench nplayer`.
 
 use nimlab_engine::big::parse_big_position;
+use nimlab_engine::nplayer::NPlayerClosedForm;
 use nimlab_engine::nplayer::{class_table, NPlayerGame, Ranking};
 use nimlab_engine::{plan, TableOptions};
-use nimlab_engine::nplayer::NPlayerClosedForm;
 use nimlab_games::nim::Nim;
 use nimlab_games::nplayer_nim::Kano;
 use nimlab_games::parse_game;
@@ -54,7 +54,9 @@ fn main() {
         Ranking::permutation(vec![2, 1, 3]).unwrap(),
     ] {
         let game = NPlayerGame::new(Box::new(Nim { heaps: 3 }), ranking.clone());
-        let (t, d) = best(3, || class_table(&game, &ranking, &[64, 64, 64], &opts).unwrap());
+        let (t, d) = best(3, || {
+            class_table(&game, &ranking, &[64, 64, 64], &opts).unwrap()
+        });
         black_box(t.values()[64 * 64 * 64 - 1]);
         println!(
             "  n={} {:<12} {:>8.3} s{}",
@@ -97,7 +99,11 @@ fn main() {
             println!(
                 "  {digits:>6} digits  {spec:<38} {:>9.2} ms{}",
                 d.as_secs_f64() * 1e3,
-                if digits == 10_000 { "   (goal: milliseconds)" } else { "" }
+                if digits == 10_000 {
+                    "   (goal: milliseconds)"
+                } else {
+                    ""
+                }
             );
         }
     }

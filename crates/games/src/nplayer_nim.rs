@@ -193,8 +193,7 @@ fn fewest_changes(cols: &Columns, n: usize, need_big: bool) -> Result<Option<Cha
                 }
                 let freed_big = (0..r).any(|i| g >> i & 1 == 1 && cols.lens[i] > k as u64 + 1);
                 let big2 = need_big && (big || (k >= 1 && ones >= 1) || freed_big);
-                next.entry((set | g, big2))
-                    .or_insert(((set, big), g, ones));
+                next.entry((set | g, big2)).or_insert(((set, big), g, ones));
             }
         }
         current = next.keys().copied().collect();
@@ -303,9 +302,7 @@ fn classify(pos: &[BigUint], n: usize, l: usize) -> Result<(usize, Vec<BigPositi
         return Ok((
             0,
             any_move(),
-            format!(
-                "{theorem} (Kano): the {n}-nim sum is 0, so the player to move ranks last"
-            ),
+            format!("{theorem} (Kano): the {n}-nim sum is 0, so the player to move ranks last"),
         ));
     }
     let need_big = l > 1;
@@ -369,12 +366,14 @@ impl NPlayerClosedForm for Kano {
     fn classify_big(&self, pos: &[BigUint], ranking: &Ranking) -> Option<Result<BigClass>> {
         let l = retreat_of(ranking)?;
         let n = ranking.players();
-        Some(classify(pos, n, l).map(|(rho, best_moves, method)| BigClass {
-            class: ((rho + l - 1) % n) as u32,
-            best_moves,
-            all_best_moves: false,
-            method,
-        }))
+        Some(
+            classify(pos, n, l).map(|(rho, best_moves, method)| BigClass {
+                class: ((rho + l - 1) % n) as u32,
+                best_moves,
+                all_best_moves: false,
+                method,
+            }),
+        )
     }
 
     fn class_small(&self, pos: &[Coord], ranking: &Ranking) -> Option<u32> {

@@ -110,8 +110,8 @@ fn two_players_are_normal_and_misere_nim() {
                     Kano.class_small(&p, &normal) == Some(0),
                     g.grundy(&p).unwrap() == 0
                 );
-                let last = normal.players()
-                    == misere.ranks(Kano.class_small(&p, &misere).unwrap())[0];
+                let last =
+                    normal.players() == misere.ranks(Kano.class_small(&p, &misere).unwrap())[0];
                 assert_eq!(last, gm.grundy(&p).unwrap() == 0, "{p:?}");
             }
         }
@@ -159,7 +159,10 @@ fn shorthand_is_the_transform() {
         "nplayer-nim(n=4,ranking=retreat(2))",
         "nplayer-nim(n=3,ranking=perm(2,1,3))",
     ] {
-        assert!(nimlab_games::nplayer_nim::same_as_transform(spec).unwrap(), "{spec}");
+        assert!(
+            nimlab_games::nplayer_nim::same_as_transform(spec).unwrap(),
+            "{spec}"
+        );
         assert_eq!(parse_game(spec).unwrap().spec(), spec);
     }
     let g = parse_game("nplayer(subtraction(s={1,2}), n=3, ranking=perm(1,3,2))").unwrap();
@@ -184,8 +187,12 @@ fn shorthand_is_the_transform() {
 #[test]
 fn general_sigma_games_use_the_recursion() {
     let g = parse_game("nplayer-nim(n=3,ranking=perm(2,1,3))").unwrap();
-    let r = plan::value(&*g, &parse_big_position("3,4,5").unwrap(), &TableOptions::default())
-        .unwrap();
+    let r = plan::value(
+        &*g,
+        &parse_big_position("3,4,5").unwrap(),
+        &TableOptions::default(),
+    )
+    .unwrap();
     assert_eq!(r.method.id, "brute-force");
     let big = parse_big_position(&"9".repeat(30)).unwrap();
     assert!(plan::value(&*g, &big, &TableOptions::default()).is_err());

@@ -83,9 +83,9 @@ pub fn run(ctx: &Context, args: TableArgs) -> Result<Status> {
         TableFormat::Png => {
             let (w, h) = png_size(&table)?;
             match &players {
-                Some(r) => args.out.emit(|out| {
-                    crate::nplayer::write_class_png(&table, r.players(), w, h, out)
-                })?,
+                Some(r) => args
+                    .out
+                    .emit(|out| crate::nplayer::write_class_png(&table, r.players(), w, h, out))?,
                 None => args.out.emit(|out| write_png(&table, w, h, out))?,
             }
         }
