@@ -5,7 +5,10 @@ use nimlab_engine::transform::Misere;
 use nimlab_engine::{Game, Result, Theorem};
 
 fn build(args: &Args) -> Result<Box<dyn Game>> {
-    Ok(Box::new(Misere::new(parse_game(&args.raw("game")?)?)))
+    Ok(Box::new(Misere::new(crate::nplayer::refuse_inside(
+        "misere",
+        parse_game(&args.raw("game")?)?,
+    )?)))
 }
 
 /// The `misere` family.

@@ -20,6 +20,19 @@ pub fn players_and_ranking(args: &Args) -> Result<(usize, Ranking)> {
     Ok((n, Ranking::parse(n, &args.raw("ranking")?)?))
 }
 
+/// Refuses an n-player game as a part of a two-player transform (`misere`, `pass`,
+/// `sum`): its values are classes, which those transforms do not combine.
+pub fn refuse_inside(transform: &str, part: Box<dyn Game>) -> Result<Box<dyn Game>> {
+    if part.capabilities().nplayer.is_some() {
+        return Err(Error::input(format!(
+            "{transform}: {} is played by n players; {transform}(…) takes two-player games \
+             (write nplayer({transform}(…), …) instead)",
+            part.spec()
+        )));
+    }
+    Ok(part)
+}
+
 fn build(args: &Args) -> Result<Box<dyn Game>> {
     let inner = parse_game(&args.raw("game")?)?;
     if inner.capabilities().nplayer.is_some() {
@@ -58,7 +71,7 @@ fn theorems() -> Vec<Theorem> {
         "M. Kano, \"Take-away games played by n players\" (in Japanese, year uncertain), remark \
          after Theorem B [Kano]",
         |ctx| {
-            let limit = ctx.size.max(8);
+            let limit = ctx.size.clamp(8, 4096);
             Ok(match restricted_counterexample(ctx, limit)? {
                 Some((heap, sum, class)) => Verdict::Holds {
                     window: format!(

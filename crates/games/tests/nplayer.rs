@@ -179,6 +179,9 @@ fn shorthand_is_the_transform() {
         "nplayer(nim,n=3,ranking=perm(1,1,2))",
         "nplayer(nim,n=3,ranking=best)",
         "nplayer(nplayer-nim)",
+        "sum(nplayer-nim,nim)",
+        "misere(nplayer(nim))",
+        "pass(nplayer-nim(n=4))",
     ] {
         assert!(parse_game(bad).is_err(), "{bad}");
     }
