@@ -184,6 +184,15 @@ fn big_heaps_by_the_closed_form() {
     ]);
     assert_eq!((code, out.as_str()), (2, ""));
     assert!(err.contains("no closed form"), "{err}");
+    // Too many heaps for the closed form's programme: refused up front, and without
+    // suggesting --force (which cannot lift it).
+    let many = vec!["12345678901234567890123"; 30].join(",");
+    let (code, out, err) = nimlab(&["value", "nplayer-nim(n=64)", &many]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(
+        err.contains("meant for few heaps") && !err.contains("--force"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -160,9 +160,14 @@ fn fewest_changes(cols: &Columns, n: usize, need_big: bool) -> Result<Option<Cha
     let r = cols.heaps();
     let states = binomial_sum(r, most);
     let flags = if need_big { 2 } else { 1 };
-    let too_long = |steps: u128| Error::TooLong {
-        what: format!("the n-player closed form for {r} heaps and n = {n}"),
-        seconds: (steps / 20_000_000) as u64,
+    // Not a TooLong error: --force cannot lift this bound (the closed form is not
+    // brute force), so the message says what would work instead.
+    let too_long = |steps: u128| {
+        Error::input(format!(
+            "the n-player closed form for {r} heaps and n = {n} would take about {}; it is \
+             meant for few heaps (the work grows with the sets of up to n − 1 heaps)",
+            nimlab_engine::error::human_duration(steps as f64 / 20_000_000.0)
+        ))
     };
     // Every column visits every state at least once; the choices are counted as they go.
     let least = (cols.masks.len() as u128).saturating_mul(states) * flags;
