@@ -293,6 +293,10 @@ fn classify(pos: &[BigUint], n: usize, l: usize) -> Result<(usize, Vec<BigPositi
             .unwrap_or_default()
     };
     let theorem = if l == 1 { "Theorem A" } else { "Theorem B" };
+    // The n-nim sum itself when it is small enough to show (as in the paper's example).
+    let sum_text = nimlab_engine::big::to_small(pos)
+        .and_then(|p| n_nim_sum(n as u64, &p).ok())
+        .map_or_else(|| "not 0".to_string(), |s| format!("{s} ≠ 0"));
     let all_small = cols.lens.iter().all(|&b| b <= 1);
     if l > 1 && all_small {
         let ones = pos.iter().filter(|h| **h == one).count();
@@ -351,7 +355,7 @@ fn classify(pos: &[BigUint], n: usize, l: usize) -> Result<(usize, Vec<BigPositi
         best.0,
         best.1,
         format!(
-            "{theorem} (Kano): the {n}-nim sum is not 0; {} move{} to a position where the \
+            "{theorem} (Kano): the {n}-nim sum is {sum_text}; {} move{} to a position where the \
              player to move ranks last",
             best.0,
             if best.0 == 1 { "" } else { "s" }
