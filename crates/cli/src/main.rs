@@ -3,6 +3,7 @@
 
 mod commands;
 mod json;
+mod nplayer;
 mod output;
 mod picture;
 mod progress;

@@ -231,7 +231,9 @@ fn nested_values(w: &mut Buffered, table: &GrundyTable, pretty: bool) -> io::Res
 fn csv(out: &mut dyn Write, game: &dyn Game, table: &GrundyTable) -> io::Result<()> {
     let mut w = Buffered::new(out);
     w.str(&game.coordinate_names().join(","))?;
-    w.str(",grundy\n")?;
+    // n-player games tabulate classes, not Grundy values.
+    let n_player = game.capabilities().nplayer.is_some();
+    w.str(if n_player { ",class\n" } else { ",grundy\n" })?;
     let dims = table.dims();
     // The position of cell i, first coordinate fastest (as the table stores it).
     let mut pos = vec![0usize; dims.len()];
@@ -286,7 +288,12 @@ fn slices(
         }
         let cells = &table.values()[k * plane..(k + 1) * plane];
         let (corner, row_labels): (String, Vec<String>) = if dims.len() == 1 {
-            (names[0].clone(), vec!["G".into()])
+            let label = if game.capabilities().nplayer.is_some() {
+                "class"
+            } else {
+                "G"
+            };
+            (names[0].clone(), vec![label.into()])
         } else {
             (
                 format!("{}\\{}", names[1], names[0]),

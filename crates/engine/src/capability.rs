@@ -133,6 +133,12 @@ pub struct Capabilities<'a> {
     pub strategy_table: Option<&'a dyn StrategyTable>,
     /// The position as a chocolate bar, for pictures.
     pub bar: Option<&'a dyn crate::picture::BarGame>,
+    /// The game is played by n players under a ranking ([`crate::nplayer`]): its
+    /// values are classes, not Grundy values.
+    pub nplayer: Option<crate::nplayer::NPlayerRules<'a>>,
+    /// A closed form for the game's n-player classes (Theorems A and B for Nim), taken
+    /// up by the `nplayer(…)` transform.
+    pub nplayer_closed_form: Option<&'a dyn crate::nplayer::NPlayerClosedForm>,
 }
 
 impl Capabilities<'_> {
@@ -174,6 +180,12 @@ impl Capabilities<'_> {
         }
         if self.bar.is_some() {
             out.push("bar-picture");
+        }
+        if self.nplayer.is_some() {
+            out.push("n-player");
+        }
+        if self.nplayer_closed_form.is_some() {
+            out.push("n-player-closed-form");
         }
         out
     }

@@ -33,6 +33,7 @@ pub mod kernels;
 pub mod memory;
 pub mod mex;
 pub mod nimarith;
+pub mod nplayer;
 pub mod periodicity;
 pub mod picture;
 pub mod plan;

@@ -103,6 +103,8 @@ pub struct PositionReport {
     pub options_note: Option<String>,
     /// How the answer was obtained.
     pub method: Method,
+    /// For games played by n players: class, ranks and best moves ([`crate::nplayer`]).
+    pub nplayer: Option<crate::nplayer::ClassReport>,
 }
 
 impl PositionReport {
@@ -121,12 +123,16 @@ impl PositionReport {
             options: None,
             options_note: None,
             method: Method::new(id, a.method),
+            nplayer: None,
         }
     }
 }
 
 /// Value, outcome and winning moves of `pos` (coordinates of any size).
 pub fn value(game: &dyn Game, pos: &[BigUint], opts: &TableOptions) -> Result<PositionReport> {
+    if let Some(r) = crate::nplayer::report(game, pos, opts, false)? {
+        return Ok(r);
+    }
     Planner::new(game, opts).report(pos, false)
 }
 
@@ -134,6 +140,9 @@ pub fn value(game: &dyn Game, pos: &[BigUint], opts: &TableOptions) -> Result<Po
 /// and few enough to list ([`MAX_LISTED_OPTIONS`]); otherwise `options_note` says why
 /// not.
 pub fn moves(game: &dyn Game, pos: &[BigUint], opts: &TableOptions) -> Result<PositionReport> {
+    if let Some(r) = crate::nplayer::report(game, pos, opts, true)? {
+        return Ok(r);
+    }
     Planner::new(game, opts).report(pos, true)
 }
 
@@ -182,6 +191,9 @@ fn table_with(
     closed_forms: bool,
 ) -> Result<TableReport> {
     crate::table::check_box_dimension(game, dims)?;
+    if let Some(t) = crate::nplayer::table(game, dims, opts, closed_forms)? {
+        return Ok(t); // n-player classes, not Grundy values
+    }
     let caps = game.capabilities();
     if let Some(kernel) = caps.table_kernel {
         if let Some(t) = kernel.table(dims, opts.memory_limit) {
@@ -552,6 +564,7 @@ impl<'a> Planner<'a> {
             options: None,
             options_note: None,
             method,
+            nplayer: None,
         };
         match self.exact_options(&p, &mut exact)? {
             Ok(list) => {
@@ -833,6 +846,7 @@ impl<'a> Planner<'a> {
                     options: None,
                     options_note: None,
                     method,
+                    nplayer: None,
                 }
             }
             [i] if known_sum == BigUint::default() => {
@@ -847,6 +861,7 @@ impl<'a> Planner<'a> {
                     options: None,
                     options_note: None,
                     method,
+                    nplayer: None,
                 }
             }
             _ => {

@@ -525,11 +525,8 @@ impl Game for ChocolateStaircase {
     }
     fn capabilities(&self) -> Capabilities<'_> {
         match &self.bar {
-            Some(bar) => Capabilities {
-                decomposition: Some(Decomposition::Parts(vec![
-                    (&self.heap as &dyn Game, 0..1),
-                    (&**bar as &dyn Game, 1..3),
-                ])),
+            Some(_) => Capabilities {
+                decomposition: Some(Decomposition::Parts(self)),
                 bar: Some(self),
                 ..Capabilities::none()
             },
@@ -539,6 +536,29 @@ impl Game for ChocolateStaircase {
                 bar: Some(self),
                 ..Capabilities::none()
             },
+        }
+    }
+}
+
+/// With the strip, {x, y, z} is the sum of the Nim heap x and the bar CB(f, y, z).
+impl nimlab_engine::capability::Components for ChocolateStaircase {
+    fn parts(&self) -> Vec<&dyn Game> {
+        match &self.bar {
+            Some(bar) => vec![&self.heap as &dyn Game, &**bar as &dyn Game],
+            None => vec![self as &dyn Game],
+        }
+    }
+    fn split(&self, pos: &[BigUint]) -> Option<Vec<std::ops::Range<usize>>> {
+        (pos.len() == self.dimension()).then(|| self.box_ranges())
+    }
+    fn join(&self, parts: &[&[BigUint]]) -> nimlab_engine::big::BigPosition {
+        parts.concat()
+    }
+    fn box_ranges(&self) -> Vec<std::ops::Range<usize>> {
+        if self.bar.is_some() {
+            vec![0..1, 1..3]
+        } else {
+            std::iter::once(0..self.dimension()).collect()
         }
     }
 }

@@ -19,6 +19,8 @@ pub mod fibonacci_nim;
 pub mod grundy_game;
 pub mod misere;
 pub mod nim;
+pub mod nplayer;
+pub mod nplayer_nim;
 pub mod octal;
 pub mod pass;
 pub mod rules;
@@ -93,6 +95,8 @@ pub fn catalog() -> Vec<&'static Family> {
         &rules::FAMILY,
         &chocolate::FAMILY,
         &chocolate_staircase::FAMILY,
+        &nplayer::FAMILY,
+        &nplayer_nim::FAMILY,
     ]
 }
 

@@ -5,7 +5,7 @@ use nimlab_engine::transform::Misere;
 use nimlab_engine::{Game, Result, Theorem};
 
 fn build(args: &Args) -> Result<Box<dyn Game>> {
-    let inner = parse_game(&args.raw("game")?)?;
+    let inner = crate::nplayer::refuse_inside("misere", parse_game(&args.raw("game")?)?)?;
     if inner.terminal_value() != 0 {
         // Misère is a convention for the whole game, not a move-level transform:
         // applying it twice has no agreed meaning, so say so rather than guess.

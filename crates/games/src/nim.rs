@@ -41,6 +41,7 @@ impl Game for Nim {
         Capabilities {
             big: Some(&Bouton),
             misere_big: Some(&BoutonMisere),
+            nplayer_closed_form: Some(&crate::nplayer_nim::Kano),
             ..Capabilities::none()
         }
     }

@@ -5,7 +5,10 @@ use nimlab_engine::transform::Pass;
 use nimlab_engine::{Game, Result, Theorem};
 
 fn build(args: &Args) -> Result<Box<dyn Game>> {
-    Ok(Box::new(Pass::new(parse_game(&args.raw("game")?)?)))
+    Ok(Box::new(Pass::new(crate::nplayer::refuse_inside(
+        "pass",
+        parse_game(&args.raw("game")?)?,
+    )?)))
 }
 
 /// The `pass` family.

@@ -12,7 +12,7 @@ fn build(args: &Args) -> Result<Box<dyn Game>> {
     let mut parts = Vec::new();
     for key in PARTS {
         if let Some(spec) = args.optional_raw(key) {
-            parts.push(parse_game(&spec)?);
+            parts.push(crate::nplayer::refuse_inside("sum", parse_game(&spec)?)?);
         }
     }
     Ok(Box::new(Sum::new(parts)?))

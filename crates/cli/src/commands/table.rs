@@ -76,17 +76,29 @@ pub fn run(ctx: &Context, args: TableArgs) -> Result<Status> {
     let dims = game.table_box(args.size);
     let report = plan::table(&*game, &dims, &ctx.table_options())?;
     let table = report.table;
+    // n-player games: the values are classes (one colour each in a png).
+    let players = game.capabilities().nplayer.map(|r| r.ranking.clone());
     match format {
         TableFormat::Npy => args.out.emit(|out| write_npy(&table, out))?,
         TableFormat::Png => {
             let (w, h) = png_size(&table)?;
-            args.out.emit(|out| write_png(&table, w, h, out))?
+            match &players {
+                Some(r) => args
+                    .out
+                    .emit(|out| crate::nplayer::write_class_png(&table, r.players(), w, h, out))?,
+                None => args.out.emit(|out| write_png(&table, w, h, out))?,
+            }
         }
         TableFormat::Json => {
             let mut extra = vec![
                 ("method", Value::from(report.method.id)),
                 ("method_detail", Value::from(report.method.detail.clone())),
             ];
+            if let Some(r) = &players {
+                extra.push(("values_are", Value::from("class")));
+                extra.push(("players", Value::from(r.players())));
+                extra.push(("ranking", Value::from(r.spec())));
+            }
             if let (Some((cols, rows)), false) = (&strategy, args.grundy) {
                 extra.push(("strategy", strategy_json(cols, rows)));
             }

@@ -125,6 +125,9 @@ fn big_position_json(game: &dyn Game, p: &[BigUint]) -> Value {
 
 fn report_json(game: &dyn Game, r: &PositionReport) -> Value {
     let spec = game.spec();
+    if let Some(np) = &r.nplayer {
+        return crate::nplayer::report_json(&spec, r, np);
+    }
     let mut v = json!({
         "game": spec,
         "position": big_position_json(game, &r.position),
@@ -163,6 +166,9 @@ fn grundy_text(r: &PositionReport) -> String {
 
 fn write_value_text(out: &mut dyn Write, game: &dyn Game, r: &PositionReport) -> io::Result<()> {
     let spec = game.spec();
+    if let Some(np) = &r.nplayer {
+        return crate::nplayer::write_text(out, &spec, r, np, false);
+    }
     writeln!(out, "game:     {spec}")?;
     writeln!(out, "position: {}", write_position(game, &r.position))?;
     writeln!(out, "grundy:   {}", grundy_text(r))?;
@@ -219,8 +225,9 @@ pub fn run_moves(ctx: &Context, args: MovesArgs) -> Result<Status> {
     let (game, r) = ask(ctx, &args.game, &args.position, args.rules.as_deref(), true)?;
     args.out.emit(|out| match format {
         PlainFormat::Json => ctx.print_json(out, &report_json(&*game, &r)),
-        PlainFormat::Text => match &r.options {
-            Some(options) => {
+        PlainFormat::Text => match (&r.options, &r.nplayer) {
+            (_, Some(np)) => crate::nplayer::write_text(out, &game.spec(), &r, np, true),
+            (Some(options), None) => {
                 writeln!(
                     out,
                     "{} at {} (grundy {}, {}): {} option{}",
@@ -249,7 +256,7 @@ pub fn run_moves(ctx: &Context, args: MovesArgs) -> Result<Status> {
                 }
                 writeln!(out, "method: {} — {}", r.method.id, r.method.detail)
             }
-            None => {
+            (None, None) => {
                 write_value_text(out, &*game, &r)?;
                 if let Some(note) = &r.options_note {
                     writeln!(out, "options:  {note}")?;
