@@ -1,0 +1,84 @@
+//! Misère take-and-break games over canonical multisets, each next to a baseline run in
+//! the same process: the same search with positions kept in the order the moves
+//! produce them (what the solver did before positions had canonical forms). Run with
+//! `cargo bench -p nimlab-games --bench misere_takebreak`.
+//!
+//! Goals: misère Kayles up to a heap of 60, and `misere(octal(code=4.07))` on four
+//! heaps ≤ 16, in seconds.
+
+use nimlab_engine::transform::Misere;
+use nimlab_engine::{Coord, Game, Solver};
+use nimlab_games::parse_game;
+use std::time::{Duration, Instant};
+
+/// A game with its options as they come, without canonical forms: the baseline.
+struct AsProduced(Box<dyn Game>);
+
+impl Game for AsProduced {
+    fn spec(&self) -> String {
+        format!("{} (positions as produced)", self.0.spec())
+    }
+    fn dimension(&self) -> usize {
+        self.0.dimension()
+    }
+    fn accepts_dimension(&self, m: usize) -> bool {
+        self.0.accepts_dimension(m)
+    }
+    fn keeps_dimension(&self) -> bool {
+        self.0.keeps_dimension()
+    }
+    fn rank(&self, pos: &[Coord]) -> u128 {
+        self.0.rank(pos)
+    }
+    fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+        self.0.for_each_option(pos, visit)
+    }
+}
+
+fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
+    let t = Instant::now();
+    let v = f();
+    (v, t.elapsed())
+}
+
+fn run(code: &str, pos: &[Coord], baseline: bool) {
+    let game = Misere::new(parse_game(&format!("octal(code={code})")).unwrap());
+    let mut solver = Solver::new(&game);
+    let (g, t) = timed(|| solver.grundy(pos).unwrap());
+    let text: Vec<String> = pos.iter().map(|c| c.to_string()).collect();
+    print!(
+        "misere(octal(code={code})) at {}: G⁻ = {g}, {} positions, {:.3} s",
+        text.join(","),
+        solver.memo_len(),
+        t.as_secs_f64()
+    );
+    if baseline {
+        let plain = Misere::new(Box::new(AsProduced(
+            parse_game(&format!("octal(code={code})")).unwrap(),
+        )));
+        let mut s = Solver::new(&plain);
+        let (g0, t0) = timed(|| s.grundy(pos).unwrap());
+        assert_eq!(g0, g, "baseline disagrees");
+        print!(
+            "   [positions as produced: {} positions, {:.3} s, ratio {:.0}x]",
+            s.memo_len(),
+            t0.as_secs_f64(),
+            t0.as_secs_f64() / t.as_secs_f64()
+        );
+    }
+    println!();
+}
+
+fn main() {
+    // Misère Kayles (0.77): the baseline only where it finishes in seconds.
+    run("0.77", &[20], true);
+    run("0.77", &[26], true);
+    run("0.77", &[34], false);
+    run("0.77", &[45], false);
+    run("0.77", &[60], false);
+    // 4.07 splits a heap without taking: many more positions per bean.
+    run("4.07", &[8, 5, 9, 9], true);
+    run("4.07", &[12, 11, 10, 9], false);
+    run("4.07", &[14, 13, 12, 11], false);
+    run("4.07", &[16, 16, 16, 16], false);
+}
