@@ -21,10 +21,13 @@ pub mod octal;
 pub mod pass;
 pub mod rules;
 pub mod ryuoh;
+pub mod sg_system;
 pub mod source;
 pub mod spec;
 pub mod subtraction;
 pub mod sum;
+pub mod takeaway;
+pub mod welter;
 pub mod wythoff;
 
 use nimlab_engine::{Error, Game, Result, Theorem};
@@ -89,6 +92,8 @@ pub fn catalog() -> Vec<&'static Family> {
         &octal::FAMILY,
         &grundy_game::FAMILY,
         &rules::FAMILY,
+        &takeaway::FAMILY,
+        &welter::FAMILY,
     ]
 }
 
