@@ -47,6 +47,7 @@ enum Command {
     Sweep(commands::sweep::SweepArgs),
     Check(commands::check::CheckArgs),
     WythoffPairs(commands::wythoff_pairs::WythoffPairsArgs),
+    SgSystem(commands::sg_system::SgSystemArgs),
     /// Shell completions: `nimlab completions bash > /etc/bash_completion.d/nimlab`.
     Completions {
         /// The shell.
@@ -115,6 +116,7 @@ fn main() -> ExitCode {
         Command::Sweep(a) => commands::sweep::run(&ctx, a),
         Command::Check(a) => commands::check::run(&ctx, a),
         Command::WythoffPairs(a) => commands::wythoff_pairs::run(&ctx, a),
+        Command::SgSystem(a) => commands::sg_system::run(&ctx, a),
         Command::Completions { shell } => print_generated(|out| {
             clap_complete::generate(shell, &mut Cli::command(), "nimlab", out);
             Ok(())

@@ -247,6 +247,11 @@ struct BoxIndex {
     cells: usize,
 }
 
+/// Bits per packed coordinate: the coordinate, plus one guard bit above it.
+fn field_width(size: u64) -> u32 {
+    (64 - size.saturating_sub(1).leading_zeros()).max(1) + 1
+}
+
 impl BoxIndex {
     fn new(dim: usize, size: u64) -> Result<BoxIndex> {
         let cells = (size as u128).checked_pow(dim as u32).filter(|&c| c <= MAX_CELLS as u128);
@@ -273,12 +278,15 @@ impl BoxIndex {
         }
         out
     }
-    /// Coordinates packed 21 bits apart, so Y ≤ X componentwise is one subtraction.
+    /// Coordinates packed side by side, each with a guard bit above it, so Y ≤ X
+    /// componentwise is one subtraction: ((X | G) − Y) & G == G.
     fn pack(&self, x: &[u64]) -> u128 {
-        x.iter().enumerate().map(|(i, &v)| (v as u128) << (21 * i)).sum()
+        let w = field_width(self.size);
+        x.iter().enumerate().map(|(i, &v)| (v as u128) << (w as usize * i)).sum()
     }
     fn guard(&self) -> u128 {
-        (0..self.dim).map(|i| 1u128 << (21 * i + 20)).sum()
+        let w = field_width(self.size) as usize;
+        (0..self.dim).map(|i| 1u128 << (w * i + w - 1)).sum()
     }
 }
 
@@ -349,43 +357,143 @@ fn check_positive(q: &SystemQuery, bx: &BoxIndex) -> Result<SystemReport> {
             }),
         });
     }
-    let member: Vec<bool> = coords
+    let mut member: Vec<bool> = coords
         .par_iter()
         .map(|c| {
             let ci: Vec<i64> = c.iter().map(|&v| v as i64).collect();
             q.moves.contains(&ci)
         })
         .collect();
-    let packed: Vec<u128> = coords.iter().map(|x| bx.pack(x)).collect();
-    let guard = bx.guard();
-    let mut groups: FxHashMap<u64, Vec<u32>> = FxHashMap::default();
+    member[0] = false; // the scan relies on it
+    let first = if field_width(q.size) as usize * q.dim <= 64 {
+        scan::<u64>(q, bx, &coords, &phi, &member)
+    } else {
+        scan::<u128>(q, bx, &coords, &phi, &member)
+    };
+    let positions = match &first {
+        None => phi.iter().filter(|&&v| v != OUT).count() as u64,
+        Some(_) => 0,
+    };
+    Ok(SystemReport {
+        window: window(q.dim, q.size),
+        positions,
+        violation: first,
+    })
+}
+
+/// Packed coordinates: u64 when they fit, else u128.
+trait Packed:
+    Copy
+    + Send
+    + Sync
+    + Eq
+    + std::ops::BitOr<Output = Self>
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::Sub<Output = Self>
+{
+    fn from_u128(v: u128) -> Self;
+}
+impl Packed for u64 {
+    fn from_u128(v: u128) -> Self {
+        v as u64
+    }
+}
+impl Packed for u128 {
+    fn from_u128(v: u128) -> Self {
+        v
+    }
+}
+
+/// The (SG1)/(SG2) scan of [`check_positive`]: the first X (index order) that fails.
+fn scan<T: Packed>(
+    q: &SystemQuery,
+    bx: &BoxIndex,
+    coords: &[Vec<u64>],
+    phi: &[u64],
+    member: &[bool],
+) -> Option<Violation> {
+    const OUT: u64 = u64::MAX;
+    let n = bx.cells;
+    let packed: Vec<T> = coords.iter().map(|x| T::from_u128(bx.pack(x))).collect();
+    let guard = T::from_u128(bx.guard());
+    // Positions of each value in index order, packed coordinates side by side with
+    // their indices so the inner loops read memory in sequence; `starts[t]` is where
+    // the positions with last coordinate t begin (within them the second-to-last
+    // coordinate, `second`, never decreases).
+    struct Group<T> {
+        pk: Vec<T>,
+        ix: Vec<u32>,
+        second: Vec<u32>,
+        starts: Vec<u32>,
+    }
+    let m = q.dim;
+    let side = q.size as usize;
+    let mut groups: FxHashMap<u64, Group<T>> = FxHashMap::default();
     for (i, &v) in phi.iter().enumerate() {
         if v != OUT {
-            groups.entry(v).or_default().push(i as u32);
+            let g = groups.entry(v).or_insert_with(|| Group {
+                pk: Vec::new(),
+                ix: Vec::new(),
+                second: Vec::new(),
+                starts: vec![0; side + 1],
+            });
+            g.pk.push(packed[i]);
+            g.ix.push(i as u32);
+            g.second.push(if m >= 2 { coords[i][m - 2] as u32 } else { 0 });
+            g.starts[coords[i][m - 1] as usize + 1] = g.pk.len() as u32;
         }
     }
+    for g in groups.values_mut() {
+        // Empty blocks start where the previous one ended.
+        for t in 1..=side {
+            g.starts[t] = g.starts[t].max(g.starts[t - 1]);
+        }
+    }
+    let empty: Group<T> = Group {
+        pk: Vec::new(),
+        ix: Vec::new(),
+        second: Vec::new(),
+        starts: vec![0; side + 1],
+    };
     let le = |y: usize, x: usize| ((packed[x] | guard) - packed[y]) & guard == guard;
-    let first = (0..n).into_par_iter().find_map_first(|xi| {
+    // A Y of `group` with Y ≤ X componentwise and X − Y ∈ C (Y = X never
+    // counts: 0 ∉ C). Only the blocks of last coordinate ≤ x_{m−1} are read, and in
+    // each only the part whose second-to-last coordinate is ≤ x_{m−2}.
+    let witness = |g: &Group<T>, xi: usize| -> Option<usize> {
+        let x = &coords[xi];
+        let top = packed[xi] | guard;
+        let bound = if m >= 2 { x[m - 2] as u32 } else { u32::MAX };
+        // Nearest blocks first: witnesses of (SG2) are usually close to X.
+        for t in (0..=x[m - 1] as usize).rev() {
+            let (a, b) = (g.starts[t] as usize, g.starts[t + 1] as usize);
+            let end = a + g.second[a..b].partition_point(|&s| s <= bound);
+            for k in (a..end).rev() {
+                // Branch-free: comparability is a coin flip the predictor cannot learn;
+                // an incomparable Y reads member[0], which is false (0 ∉ C).
+                let comparable = ((top - g.pk[k]) & guard == guard) as usize;
+                let yi = g.ix[k] as usize;
+                if member[xi.wrapping_sub(yi) * comparable] {
+                    return Some(yi);
+                }
+            }
+        }
+        None
+    };
+    (0..n).into_par_iter().find_map_first(|xi| {
         let v = phi[xi];
         if v == OUT {
             return None;
         }
         let x = &coords[xi];
         // (SG1)
-        for &yi in groups.get(&v).map_or(&[][..], Vec::as_slice) {
-            let yi = yi as usize;
-            if yi >= xi {
-                break;
-            }
-            if le(yi, xi) && member[xi - yi] {
-                let c: Vec<i64> = x.iter().zip(&coords[yi]).map(|(&a, &b)| a as i64 - b as i64).collect();
-                return Some(Violation::Sg1 {
-                    position: x.clone(),
-                    mv: c,
-                    target: coords[yi].clone(),
-                    value: v,
-                });
-            }
+        if let Some(yi) = witness(groups.get(&v).unwrap_or(&empty), xi) {
+            let c: Vec<i64> = x.iter().zip(&coords[yi]).map(|(&a, &b)| a as i64 - b as i64).collect();
+            return Some(Violation::Sg1 {
+                position: x.clone(),
+                mv: c,
+                target: coords[yi].clone(),
+                value: v,
+            });
         }
         if v == 0 {
             return None;
@@ -406,6 +514,8 @@ fn check_positive(q: &SystemQuery, bx: &BoxIndex) -> Result<SystemReport> {
                 missing,
             });
         }
+        // Single-heap moves first (they reach most values for nim-like φ), then the
+        // positions of each value still missing.
         let mut hit = vec![false; v as usize];
         let mut stride = 1usize;
         for &c in x.iter() {
@@ -418,15 +528,7 @@ fn check_positive(q: &SystemQuery, bx: &BoxIndex) -> Result<SystemReport> {
             stride *= q.size as usize;
         }
         for h in 0..v {
-            if hit[h as usize] {
-                continue;
-            }
-            let found = groups.get(&h).is_some_and(|g| {
-                g.iter()
-                    .take_while(|&&yi| (yi as usize) < xi)
-                    .any(|&yi| le(yi as usize, xi) && member[xi - yi as usize])
-            });
-            if !found {
+            if !hit[h as usize] && witness(groups.get(&h).unwrap_or(&empty), xi).is_none() {
                 return Some(Violation::Sg2 {
                     position: x.clone(),
                     value: v,
@@ -435,15 +537,6 @@ fn check_positive(q: &SystemQuery, bx: &BoxIndex) -> Result<SystemReport> {
             }
         }
         None
-    });
-    let positions = match &first {
-        None => phi.iter().filter(|&&v| v != OUT).count() as u64,
-        Some(_) => 0,
-    };
-    Ok(SystemReport {
-        window: window(q.dim, q.size),
-        positions,
-        violation: first,
     })
 }
 
@@ -551,7 +644,7 @@ pub struct MinimalReport {
 }
 
 /// Minimal systems inside a positive set on the box (the set must satisfy (SG1) and
-/// (SG2) there: check with [`check_system`] first). Boxes up to 2^14 cells.
+/// (SG2) there: check with [`check_system`] first). Boxes up to 4096 cells.
 ///
 /// ```
 /// use nimlab_games::sg_system::{minimal_systems, Phi, SystemQuery};
@@ -564,7 +657,7 @@ pub struct MinimalReport {
 /// assert!(r.necessary.contains(&vec![4, 0]) && !r.necessary.contains(&vec![3, 0]));
 /// ```
 pub fn minimal_systems(q: &SystemQuery) -> Result<MinimalReport> {
-    const MAX_MINIMAL_CELLS: usize = 1 << 14;
+    const MAX_MINIMAL_CELLS: usize = 1 << 12;
     if !q.moves.is_positive() {
         return Err(Error::input(
             "minimal systems are computed for positive move sets only (no negative components)",
@@ -598,8 +691,6 @@ pub fn minimal_systems(q: &SystemQuery) -> Result<MinimalReport> {
         })
         .collect();
     let packed: Vec<u128> = coords.iter().map(|x| bx.pack(x)).collect();
-    let guard = bx.guard();
-    let le = |y: usize, x: usize| ((packed[x] | guard) - packed[y]) & guard == guard;
     // count[X][h]: moves of the current set reaching value h < φ(X) from X.
     let mut offset = vec![0usize; n + 1];
     for i in 0..n {
@@ -614,11 +705,9 @@ pub fn minimal_systems(q: &SystemQuery) -> Result<MinimalReport> {
     let pairs_of = |c: usize, f: &mut dyn FnMut(usize, usize)| {
         for yi in 0..n {
             let xi = yi + c;
-            if xi < n && le(yi, xi) && le(c, xi) {
-                // X − C = Y componentwise (no carries between coordinates).
-                if packed[xi] == packed[yi] + packed[c] {
-                    f(xi, yi);
-                }
+            // X = Y + C componentwise (no carry from one coordinate into the next).
+            if xi < n && packed[xi] == packed[yi] + packed[c] {
+                f(xi, yi);
             }
         }
     };

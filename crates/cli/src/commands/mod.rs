@@ -3,6 +3,7 @@
 pub mod check;
 pub mod games;
 pub mod periodicity;
+pub mod sg_system;
 pub mod sweep;
 pub mod table;
 pub mod theorems;
