@@ -56,24 +56,8 @@ impl MoveSet {
     /// ```
     pub fn parse(text: &str, dim: usize, take_and_put: bool) -> Result<MoveSet> {
         let t = text.trim();
-        let radix_arg = |name: &str| -> Option<Result<MixedRadix>> {
-            let rest = t.strip_prefix(name)?.trim_start();
-            let inner = rest.strip_prefix('(')?.strip_suffix(')')?.trim();
-            let value = inner
-                .strip_prefix("beta")
-                .map(|r| r.trim_start())
-                .and_then(|r| r.strip_prefix('='))
-                .unwrap_or(inner);
-            Some(MixedRadix::parse(value))
-        };
-        if t == "C1" || t == "nim" {
-            return Ok(MoveSet::Nim);
-        }
-        if let Some(beta) = radix_arg("Cbeta") {
-            return Ok(MoveSet::CBeta(beta?));
-        }
-        if let Some(beta) = radix_arg("Abeta") {
-            return Ok(MoveSet::ABeta(beta?));
+        if let Some(named) = MoveSet::parse_named(t, &|_| None) {
+            return named;
         }
         if t.starts_with('[') {
             return parse_move_list(t, dim).map(MoveSet::List);
@@ -97,6 +81,37 @@ impl MoveSet {
             formula,
             take_and_put,
         })
+    }
+
+    /// The named sets `C1`, `Cbeta(beta=…)`, `Abeta(beta=…)` (the radix may use names
+    /// that `resolve` knows, e.g. a rules file's constants); `None` if `text` names none.
+    ///
+    /// ```
+    /// use nimlab_games::takeaway::MoveSet;
+    /// let p = |n: &str| (n == "p").then_some(3);
+    /// let c = MoveSet::parse_named("Cbeta(beta=[p,2..])", &p).unwrap().unwrap();
+    /// assert_eq!(c.text(), "Cbeta(beta=[3,2..])");
+    /// assert!(MoveSet::parse_named("c0 > 0", &p).is_none());
+    /// ```
+    pub fn parse_named(text: &str, resolve: &dyn Fn(&str) -> Option<i64>) -> Option<Result<MoveSet>> {
+        let t = text.trim();
+        let radix_arg = |name: &str| -> Option<Result<MixedRadix>> {
+            let rest = t.strip_prefix(name)?.trim_start();
+            let inner = rest.strip_prefix('(')?.strip_suffix(')')?.trim();
+            let value = inner
+                .strip_prefix("beta")
+                .map(|r| r.trim_start())
+                .and_then(|r| r.strip_prefix('='))
+                .unwrap_or(inner);
+            Some(MixedRadix::parse_with(value.trim(), resolve))
+        };
+        if t == "C1" {
+            return Some(Ok(MoveSet::Nim));
+        }
+        if let Some(beta) = radix_arg("Cbeta") {
+            return Some(beta.map(MoveSet::CBeta));
+        }
+        radix_arg("Abeta").map(|beta| beta.map(MoveSet::ABeta))
     }
 
     /// Whether every move has non-negative components (a *positive* set).

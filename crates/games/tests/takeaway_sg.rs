@@ -273,3 +273,26 @@ fn new_theorems_hold() {
         assert!(ids.iter().any(|i| i == id), "{id}");
     }
 }
+
+#[test]
+fn rules_files_take_named_move_sets() {
+    use nimlab_games::rules::RulesGame;
+    let text = r#"
+        name = "mixed-radix"
+        dimension = 2
+        params = { p = 3 }
+        moves = "Abeta(beta=[p, 2..])"
+        grundy = "sigma(beta=[p, 2..], x, y)"
+    "#;
+    let game = RulesGame::from_toml(text, "inline").unwrap();
+    let mut solver = Solver::new(&game);
+    let b = beta("[3,2..]");
+    for x in 0..12 {
+        for y in 0..12 {
+            assert_eq!(solver.grundy(&[x, y]).unwrap() as u64, b.sigma(&[x, y]).unwrap());
+        }
+    }
+    let bad = text.replace("Abeta(beta=[p, 2..])", "Cbeta(beta=[q..])");
+    let e = RulesGame::from_toml(&bad, "inline").err().unwrap().to_string();
+    assert!(e.contains("'q' is not a base"), "{e}");
+}
