@@ -660,7 +660,10 @@ pub struct MinimalReport {
 /// let q = SystemQuery { phi: &phi, moves: &a, positions: None, dim: 2, size: 8, force: false };
 /// let r = minimal_systems(&q).unwrap();
 /// assert_eq!(r.least_weight, 1); // C_[1] suffices for Nim
-/// assert!(r.necessary.contains(&vec![4, 0]) && !r.necessary.contains(&vec![3, 0]));
+/// // Among positive systems every single-heap move is needed (X = (3,0) reaches 0
+/// // only by (3,0)); Theorem 3.3 drops (3,0) once take-and-put moves like (2,−1) count.
+/// assert_eq!(r.necessary.len(), 14);
+/// assert!(r.necessary_suffice);
 /// ```
 pub fn minimal_systems(q: &SystemQuery) -> Result<MinimalReport> {
     const MAX_MINIMAL_CELLS: usize = 1 << 12;
@@ -824,7 +827,7 @@ pub struct MaximalReport {
 /// let c = MoveSet::parse("Cbeta(beta=[3..])", 2, false).unwrap();
 /// let r = compare_with_a_beta(&c, &beta, 2, 12).unwrap();
 /// assert_eq!(r.outside_a_beta, None);      // C^β ⊆ A^β
-/// assert_eq!(r.a_not_c, Some(vec![2, 10])); // Example 4.6, the first in index order
+/// assert_eq!(r.a_not_c, Some(vec![11, 1])); // like Example 4.6's (2, 10): first in index order
 /// ```
 pub fn compare_with_a_beta(moves: &MoveSet, beta: &MixedRadix, dim: usize, size: u64) -> Result<MaximalReport> {
     let bx = BoxIndex::new(dim, size)?;

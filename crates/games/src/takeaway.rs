@@ -48,7 +48,7 @@ impl MoveSet {
     /// ```
     /// use nimlab_games::takeaway::MoveSet;
     /// let c = MoveSet::parse("Cbeta(beta=[3..])", 2, false).unwrap();
-    /// assert!(c.contains(&[1, 2]) && !c.contains(&[2, 10]));
+    /// assert!(c.contains(&[1, 1]) && !c.contains(&[1, 2]) && !c.contains(&[2, 10]));
     /// let a = MoveSet::parse("Abeta(beta=[3..])", 2, false).unwrap();
     /// assert!(a.contains(&[2, 10]) && !a.contains(&[2, 4])); // Examples 4.6, 4.8
     /// let p = MoveSet::parse("c0 == 0 || c1 == 0", 2, false).unwrap();

@@ -22,8 +22,8 @@ use nimlab_engine::{Coord, Error, Game, Result, Theorem};
 /// ```
 /// use nimlab_engine::Solver;
 /// use nimlab_games::welter::{welter_function, Welter};
-/// assert_eq!(Solver::new(&Welter { heaps: 3 }).grundy(&[1, 2, 5]).unwrap(), 4);
-/// assert_eq!(welter_function(&[1, 2, 5]), 4);
+/// assert_eq!(Solver::new(&Welter { heaps: 3 }).grundy(&[1, 2, 5]).unwrap(), 1);
+/// assert_eq!(welter_function(&[1, 2, 5]), 1);
 /// ```
 #[derive(Debug, Clone)]
 pub struct Welter {
@@ -36,7 +36,8 @@ pub struct Welter {
 /// ```
 /// use nimlab_games::welter::welter_function;
 /// assert_eq!(welter_function(&[3, 6]), (3 ^ 6) - 1);
-/// assert_eq!(welter_function(&[0, 1, 2]), 2);
+/// assert_eq!(welter_function(&[0, 1, 2]), 0); // no move at all
+/// assert_eq!(welter_function(&[1, 2, 5]), 1);
 /// ```
 pub fn welter_function(heaps: &[u64]) -> u64 {
     let big: Vec<BigUint> = heaps.iter().map(|&h| BigUint::from(h)).collect();
@@ -80,7 +81,7 @@ fn mating_depths(heaps: &[BigUint]) -> Vec<u64> {
 /// use nimlab_engine::big::BigUint;
 /// use nimlab_games::welter::welter_big;
 /// let h: Vec<BigUint> = [5u32, 9, 12].iter().map(|&x| BigUint::from(x)).collect();
-/// assert_eq!(welter_big(&h), BigUint::from(6u32));
+/// assert_eq!(welter_big(&h), BigUint::from(7u32));
 /// ```
 pub fn welter_big(heaps: &[BigUint]) -> BigUint {
     let mut v = heaps.iter().fold(BigUint::default(), |a, h| a ^ h);
