@@ -24,7 +24,15 @@ fn sg_system_holds_and_says_it_is_a_box_check() {
 #[test]
 fn sg_system_json_violation_and_exit_1() {
     let (code, out, _) = nimlab(&[
-        "sg-system", "--phi", "nimsum", "--moves", "[[1,0],[0,1]]", "--size", "8", "--format", "json",
+        "sg-system",
+        "--phi",
+        "nimsum",
+        "--moves",
+        "[[1,0],[0,1]]",
+        "--size",
+        "8",
+        "--format",
+        "json",
     ]);
     assert_eq!(code, 1);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -38,8 +46,17 @@ fn sg_system_json_violation_and_exit_1() {
 #[test]
 fn sg_system_minimal_and_maximal() {
     let (code, out, err) = nimlab(&[
-        "sg-system", "--phi", "nimhoff(b=3)", "--moves", "Abeta(beta=[3,2..])", "--size", "12",
-        "--minimal", "--maximal", "--format", "json",
+        "sg-system",
+        "--phi",
+        "nimhoff(b=3)",
+        "--moves",
+        "Abeta(beta=[3,2..])",
+        "--size",
+        "12",
+        "--minimal",
+        "--maximal",
+        "--format",
+        "json",
     ]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -47,9 +64,18 @@ fn sg_system_minimal_and_maximal() {
     assert_eq!(v["minimal"]["least_weight"], 2);
     assert_eq!(v["minimal"]["theorem_4_4_weight"], 2);
     assert_eq!(v["maximal"]["set_equals_a_beta"], true);
-    assert_eq!(v["maximal"]["in_a_beta_not_c_beta"], serde_json::Value::Null);
+    assert_eq!(
+        v["maximal"]["in_a_beta_not_c_beta"],
+        serde_json::Value::Null
+    );
     let (code, out, _) = nimlab(&[
-        "sg-system", "--phi", "sigma(beta=[3..])", "--moves", "Cbeta(beta=[3..])", "--size", "12",
+        "sg-system",
+        "--phi",
+        "sigma(beta=[3..])",
+        "--moves",
+        "Cbeta(beta=[3..])",
+        "--size",
+        "12",
         "--maximal",
     ]);
     assert_eq!(code, 0);
@@ -60,14 +86,67 @@ fn sg_system_minimal_and_maximal() {
 fn sg_system_bad_input_is_one_line_exit_2() {
     for args in [
         vec!["sg-system", "--phi", "x0 +", "--moves", "C1"],
-        vec!["sg-system", "--phi", "nimsum", "--moves", "Cbeta(beta=[1..])"],
+        vec![
+            "sg-system",
+            "--phi",
+            "nimsum",
+            "--moves",
+            "Cbeta(beta=[1..])",
+        ],
         vec!["sg-system", "--phi", "nimsum", "--moves", "[[1,0,0]]"],
-        vec!["sg-system", "--phi", "nimsum", "--moves", "C1", "--dim", "0"],
-        vec!["sg-system", "--phi", "nimsum", "--moves", "C1", "--dim", "9"],
-        vec!["sg-system", "--phi", "nimsum", "--moves", "C1", "--size", "0"],
-        vec!["sg-system", "--phi", "nimsum", "--moves", "C1", "--size", "99999999999"],
-        vec!["sg-system", "--phi", "x0 xor x1", "--moves", "C1", "--maximal"],
-        vec!["sg-system", "--phi", "nimsum", "--moves", "c0 > 0", "--positions", "x0 + 1"],
+        vec![
+            "sg-system",
+            "--phi",
+            "nimsum",
+            "--moves",
+            "C1",
+            "--dim",
+            "0",
+        ],
+        vec![
+            "sg-system",
+            "--phi",
+            "nimsum",
+            "--moves",
+            "C1",
+            "--dim",
+            "9",
+        ],
+        vec![
+            "sg-system",
+            "--phi",
+            "nimsum",
+            "--moves",
+            "C1",
+            "--size",
+            "0",
+        ],
+        vec![
+            "sg-system",
+            "--phi",
+            "nimsum",
+            "--moves",
+            "C1",
+            "--size",
+            "99999999999",
+        ],
+        vec![
+            "sg-system",
+            "--phi",
+            "x0 xor x1",
+            "--moves",
+            "C1",
+            "--maximal",
+        ],
+        vec![
+            "sg-system",
+            "--phi",
+            "nimsum",
+            "--moves",
+            "c0 > 0",
+            "--positions",
+            "x0 + 1",
+        ],
         vec!["sg-system", "--phi", "€€€", "--moves", "C1"],
         vec!["sg-system", "--phi", "nimhoff(b=1)", "--moves", "C1"],
     ] {

@@ -135,7 +135,9 @@ impl MixedRadix {
     /// the block allows (so equal radixes compare equal and print alike).
     fn normalize(&mut self) {
         let n = self.period.len();
-        if let Some(d) = (1..=n).find(|&d| n % d == 0 && (d..n).all(|i| self.period[i] == self.period[i - d])) {
+        if let Some(d) = (1..=n)
+            .find(|&d| n.is_multiple_of(d) && (d..n).all(|i| self.period[i] == self.period[i - d]))
+        {
             self.period.truncate(d);
         }
         while let Some(&last) = self.prefix.last() {
@@ -189,7 +191,12 @@ impl MixedRadix {
             } else {
                 match resolve(w) {
                     Some(v) if v >= 0 => v as u64,
-                    _ => return Err(bad(&format!("'{}' is not a base (an integer ≥ 2)", w.chars().take(20).collect::<String>()))),
+                    _ => {
+                        return Err(bad(&format!(
+                            "'{}' is not a base (an integer ≥ 2)",
+                            w.chars().take(20).collect::<String>()
+                        )))
+                    }
                 }
             };
             if v < 2 {
@@ -263,7 +270,7 @@ impl MixedRadix {
             return None;
         }
         let mut level = 0;
-        while n % self.base(level) == 0 {
+        while n.is_multiple_of(self.base(level)) {
             n /= self.base(level);
             level += 1;
         }
@@ -272,7 +279,12 @@ impl MixedRadix {
 
     /// sup_L (β_L − 1) over the whole radix (finite: the radix is eventually periodic).
     pub fn max_digit(&self) -> u64 {
-        self.prefix.iter().chain(&self.period).max().expect("non-empty") - 1
+        self.prefix
+            .iter()
+            .chain(&self.period)
+            .max()
+            .expect("non-empty")
+            - 1
     }
 
     /// Whether β_L = 2 for every L ≥ 1, i.e. β = (b, 2, 2, …) (Theorem 4.5).
@@ -439,7 +451,18 @@ mod tests {
         assert_eq!(r.ord(0), None);
         assert!(MixedRadix::parse("[7,2..]").unwrap().is_b_2_2());
         assert!(!MixedRadix::parse("[7,3..]").unwrap().is_b_2_2());
-        for bad in ["", "[]", "[..]", "[1..]", "[2,()..]", "[2,(3..]", "[x]", "3,2", "[2,,3]", "[2(3,5)..]"] {
+        for bad in [
+            "",
+            "[]",
+            "[..]",
+            "[1..]",
+            "[2,()..]",
+            "[2,(3..]",
+            "[x]",
+            "3,2",
+            "[2,,3]",
+            "[2(3,5)..]",
+        ] {
             assert!(MixedRadix::parse(bad).is_err(), "{bad}");
         }
     }

@@ -517,19 +517,15 @@ impl Parser<'_> {
                     ))
                 }
                 // A named constant (a rules file's parameter) may stand for a base.
-                Tok::Ident(name) => {
-                    match self.constants.iter().find(|(n, _)| *n == name) {
-                        Some((_, v)) if *v >= 2 => text.push_str(&v.to_string()),
-                        _ => {
-                            return Err(FormulaError::new(
-                                col,
-                                format!(
-                                    "expected a base (an integer ≥ 2) in beta, found '{name}'"
-                                ),
-                            ))
-                        }
+                Tok::Ident(name) => match self.constants.iter().find(|(n, _)| *n == name) {
+                    Some((_, v)) if *v >= 2 => text.push_str(&v.to_string()),
+                    _ => {
+                        return Err(FormulaError::new(
+                            col,
+                            format!("expected a base (an integer ≥ 2) in beta, found '{name}'"),
+                        ))
                     }
-                }
+                },
                 Tok::Sym("]") => {
                     text.push(']');
                     break;
@@ -548,7 +544,10 @@ impl Parser<'_> {
         }
         MixedRadix::parse(&text).map_err(|e| {
             let msg = e.to_string();
-            let msg = msg.split_once(": ").map_or(msg.as_str(), |(_, m)| m).to_string();
+            let msg = msg
+                .split_once(": ")
+                .map_or(msg.as_str(), |(_, m)| m)
+                .to_string();
             FormulaError::new(open_col, format!("beta: {msg}"))
         })
     }

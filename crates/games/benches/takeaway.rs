@@ -33,7 +33,9 @@ fn random_decimal(digits: usize, seed: u64) -> BigUint {
 
 fn sg_system(c: &mut Criterion) {
     let mut group = c.benchmark_group("sg-system [0,64)^3");
-    group.sample_size(10).measurement_time(Duration::from_secs(8));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(8));
     for beta in ["[2..]", "[3..]", "[2,3..]"] {
         let radix = MixedRadix::parse(beta).expect("radix");
         let phi = Phi::Sigma(radix.clone());

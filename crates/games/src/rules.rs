@@ -256,9 +256,7 @@ impl RulesGame {
             MovesField::List(_) => None,
         };
         let moves = match file.moves {
-            MovesField::Predicate(_) if named.is_some() => {
-                Moves::Named(named.expect("checked"))
-            }
+            MovesField::Predicate(_) if named.is_some() => Moves::Named(named.expect("checked")),
             MovesField::Predicate(t) => {
                 let mut vars: Vec<&str> = move_vars.iter().map(String::as_str).collect();
                 vars.extend(pv.iter());

@@ -48,7 +48,11 @@ impl Phi {
     pub fn parse(text: &str, dim: usize) -> Result<Phi> {
         let t = text.trim();
         let arg = |name: &str, key: &str| -> Option<&str> {
-            let inner = t.strip_prefix(name)?.trim_start().strip_prefix('(')?.strip_suffix(')')?;
+            let inner = t
+                .strip_prefix(name)?
+                .trim_start()
+                .strip_prefix('(')?
+                .strip_suffix(')')?;
             let inner = inner.trim();
             Some(
                 inner
@@ -63,7 +67,12 @@ impl Phi {
             v.parse::<u64>()
                 .ok()
                 .filter(|&b| (2..=1 << 32).contains(&b))
-                .ok_or_else(|| Error::input(format!("{what} needs b ≥ 2, got '{}'", crate::spec::show(v))))
+                .ok_or_else(|| {
+                    Error::input(format!(
+                        "{what} needs b ≥ 2, got '{}'",
+                        crate::spec::show(v)
+                    ))
+                })
         };
         match t {
             "nimsum" | "sigma2" => return Ok(Phi::Nimsum),
@@ -102,7 +111,10 @@ impl Phi {
             Phi::NimsumB(b) => nim_sum_base(*b, x).ok(),
             Phi::Nimhoff(b) => nimhoff(*b, x).ok(),
             Phi::Formula(f) => {
-                let mut vals: Vec<i64> = x.iter().map(|&v| i64::try_from(v).ok()).collect::<Option<_>>()?;
+                let mut vals: Vec<i64> = x
+                    .iter()
+                    .map(|&v| i64::try_from(v).ok())
+                    .collect::<Option<_>>()?;
                 if x.len() <= 2 {
                     vals.extend_from_within(..);
                 }
@@ -183,7 +195,12 @@ pub enum Violation {
 impl Violation {
     /// One line for people.
     pub fn describe(&self) -> String {
-        let p = |v: &[u64]| format!("({})", v.iter().map(u64::to_string).collect::<Vec<_>>().join(","));
+        let p = |v: &[u64]| {
+            format!(
+                "({})",
+                v.iter().map(u64::to_string).collect::<Vec<_>>().join(",")
+            )
+        };
         match self {
             Violation::Sg1 {
                 position,
@@ -254,7 +271,9 @@ fn field_width(size: u64) -> u32 {
 
 impl BoxIndex {
     fn new(dim: usize, size: u64) -> Result<BoxIndex> {
-        let cells = (size as u128).checked_pow(dim as u32).filter(|&c| c <= MAX_CELLS as u128);
+        let cells = (size as u128)
+            .checked_pow(dim as u32)
+            .filter(|&c| c <= MAX_CELLS as u128);
         let cells = cells.ok_or_else(|| {
             Error::input(format!(
                 "the box {} is too large for an SG-system check (at most {MAX_CELLS} cells)",
@@ -282,7 +301,10 @@ impl BoxIndex {
     /// componentwise is one subtraction: ((X | G) − Y) & G == G.
     fn pack(&self, x: &[u64]) -> u128 {
         let w = field_width(self.size);
-        x.iter().enumerate().map(|(i, &v)| (v as u128) << (w as usize * i)).sum()
+        x.iter()
+            .enumerate()
+            .map(|(i, &v)| (v as u128) << (w as usize * i))
+            .sum()
     }
     fn guard(&self) -> u128 {
         let w = field_width(self.size) as usize;
@@ -335,7 +357,11 @@ fn work_check(work: f64, force: bool, what: &str) -> Result<()> {
 fn check_positive(q: &SystemQuery, bx: &BoxIndex) -> Result<SystemReport> {
     let n = bx.cells;
     // Pairs (Y ≤ X) with equal values are the dominant work: about cells²/(2·values).
-    work_check(n as f64 * n as f64 / 64.0, q.force, &format!("an SG-system check on {}", window(q.dim, q.size)))?;
+    work_check(
+        n as f64 * n as f64 / 64.0,
+        q.force,
+        &format!("an SG-system check on {}", window(q.dim, q.size)),
+    )?;
     const OUT: u64 = u64::MAX;
     let coords: Vec<Vec<u64>> = (0..n).map(|i| bx.coords(i)).collect();
     let phi: Vec<u64> = coords
@@ -439,7 +465,8 @@ fn scan<T: Packed>(
             });
             g.pk.push(packed[i]);
             g.ix.push(i as u32);
-            g.second.push(if m >= 2 { coords[i][m - 2] as u32 } else { 0 });
+            g.second
+                .push(if m >= 2 { coords[i][m - 2] as u32 } else { 0 });
             g.starts[coords[i][m - 1] as usize + 1] = g.pk.len() as u32;
         }
     }
@@ -493,7 +520,11 @@ fn scan<T: Packed>(
         let x = &coords[xi];
         // (SG1)
         if let Some(yi) = witness(groups.get(&v).unwrap_or(&empty), xi) {
-            let c: Vec<i64> = x.iter().zip(&coords[yi]).map(|(&a, &b)| a as i64 - b as i64).collect();
+            let c: Vec<i64> = x
+                .iter()
+                .zip(&coords[yi])
+                .map(|(&a, &b)| a as i64 - b as i64)
+                .collect();
             return Some(Violation::Sg1 {
                 position: x.clone(),
                 mv: c,
@@ -509,7 +540,11 @@ fn scan<T: Packed>(
         if v >= below {
             let mut seen = vec![false; below as usize + 1];
             for yi in 0..xi {
-                if le(yi, xi) && member[xi - yi] && phi[yi] != OUT && (phi[yi] as usize) < seen.len() {
+                if le(yi, xi)
+                    && member[xi - yi]
+                    && phi[yi] != OUT
+                    && (phi[yi] as usize) < seen.len()
+                {
                     seen[phi[yi] as usize] = true;
                 }
             }
@@ -554,9 +589,15 @@ fn check_general(q: &SystemQuery, bx: &BoxIndex) -> Result<SystemReport> {
     let per = match q.moves {
         MoveSet::List(l) => l.len() as f64,
         m if m.is_positive() => (q.size as f64 + 1.0).powi(q.dim as i32),
-        _ => (0..q.dim).map(|i| (s + i as f64) / (i as f64 + 1.0)).product(),
+        _ => (0..q.dim)
+            .map(|i| (s + i as f64) / (i as f64 + 1.0))
+            .product(),
     };
-    work_check(n as f64 * per, q.force, &format!("an SG-system check on {}", window(q.dim, q.size)))?;
+    work_check(
+        n as f64 * per,
+        q.force,
+        &format!("an SG-system check on {}", window(q.dim, q.size)),
+    )?;
     let result: Vec<Option<(Option<Violation>, bool)>> = (0..n)
         .into_par_iter()
         .map(|xi| {
@@ -829,14 +870,24 @@ pub struct MaximalReport {
 /// assert_eq!(r.outside_a_beta, None);      // C^β ⊆ A^β
 /// assert_eq!(r.a_not_c, Some(vec![11, 1])); // like Example 4.6's (2, 10): first in index order
 /// ```
-pub fn compare_with_a_beta(moves: &MoveSet, beta: &MixedRadix, dim: usize, size: u64) -> Result<MaximalReport> {
+pub fn compare_with_a_beta(
+    moves: &MoveSet,
+    beta: &MixedRadix,
+    dim: usize,
+    size: u64,
+) -> Result<MaximalReport> {
     let bx = BoxIndex::new(dim, size)?;
     let rows: Vec<(bool, bool, bool, Vec<u64>)> = (1..bx.cells)
         .into_par_iter()
         .map(|i| {
             let c = bx.coords(i);
             let ci: Vec<i64> = c.iter().map(|&v| v as i64).collect();
-            (moves.contains(&ci), in_a_beta(beta, &c), in_c_beta(beta, &c), c)
+            (
+                moves.contains(&ci),
+                in_a_beta(beta, &c),
+                in_c_beta(beta, &c),
+                c,
+            )
         })
         .collect();
     Ok(MaximalReport {
@@ -925,7 +976,11 @@ fn necessary_moves_sigma2(dim: usize, n: u64, wide: u64) -> Vec<Vec<i64>> {
         let mut cands: Vec<Vec<i64>> = Vec::new();
         for_each_candidate(&all, &x, &mut |c| cands.push(c.to_vec()));
         for c in cands {
-            let y: Vec<u64> = x.iter().zip(&c).map(|(&a, &b)| (a as i64 - b) as u64).collect();
+            let y: Vec<u64> = x
+                .iter()
+                .zip(&c)
+                .map(|(&a, &b)| (a as i64 - b) as u64)
+                .collect();
             let w = nim_sum(&y);
             if w < v && in_max(&c) {
                 let e = witnesses.entry(w).or_insert((0, c.clone()));
@@ -972,7 +1027,7 @@ pub fn theorems() -> Vec<Theorem> {
                     let v = if found == claimed {
                         Verdict::Holds {
                             window: format!("{} (maximum system decided on {})", window(dim, n), window(dim, wide)),
-                            checked: (n as u64).pow(dim as u32),
+                            checked: n.pow(dim as u32),
                         }
                     } else {
                         Verdict::Fails {
@@ -1213,7 +1268,10 @@ pub fn check_f_beta(beta: &MixedRadix, dim: usize, size: u64, wide: u64) -> Verd
                 return Some(format!("F = {f:?} is in F_{level} but not in F^β"));
             }
             if rec && max <= q - p && !in_l {
-                return Some(format!("F = {f:?} ∈ F^β with max F ≤ β^{} − β^{level} is not in F_{level}", level + 1));
+                return Some(format!(
+                    "F = {f:?} ∈ F^β with max F ≤ β^{} − β^{level} is not in F_{level}",
+                    level + 1
+                ));
             }
         }
         None

@@ -93,7 +93,10 @@ impl MoveSet {
     /// assert_eq!(c.text(), "Cbeta(beta=[3,2..])");
     /// assert!(MoveSet::parse_named("c0 > 0", &p).is_none());
     /// ```
-    pub fn parse_named(text: &str, resolve: &dyn Fn(&str) -> Option<i64>) -> Option<Result<MoveSet>> {
+    pub fn parse_named(
+        text: &str,
+        resolve: &dyn Fn(&str) -> Option<i64>,
+    ) -> Option<Result<MoveSet>> {
         let t = text.trim();
         let radix_arg = |name: &str| -> Option<Result<MixedRadix>> {
             let rest = t.strip_prefix(name)?.trim_start();
@@ -128,7 +131,11 @@ impl MoveSet {
         if c.iter().map(|&v| v as i128).sum::<i128>() <= 0 {
             return false;
         }
-        let natural = || c.iter().map(|&v| u64::try_from(v).ok()).collect::<Option<Vec<u64>>>();
+        let natural = || {
+            c.iter()
+                .map(|&v| u64::try_from(v).ok())
+                .collect::<Option<Vec<u64>>>()
+        };
         match self {
             MoveSet::Nim => c.iter().filter(|&&v| v != 0).count() == 1 && c.iter().all(|&v| v >= 0),
             MoveSet::CBeta(beta) => natural().is_some_and(|n| in_c_beta(beta, &n)),
@@ -137,7 +144,10 @@ impl MoveSet {
             MoveSet::Predicate {
                 formula,
                 take_and_put,
-            } => (*take_and_put || c.iter().all(|&v| v >= 0)) && formula.eval(c).is_ok_and(|v| v != 0),
+            } => {
+                (*take_and_put || c.iter().all(|&v| v >= 0))
+                    && formula.eval(c).is_ok_and(|v| v != 0)
+            }
         }
     }
 
@@ -150,7 +160,12 @@ impl MoveSet {
             MoveSet::List(l) => {
                 let items: Vec<String> = l
                     .iter()
-                    .map(|c| format!("[{}]", c.iter().map(i64::to_string).collect::<Vec<_>>().join(",")))
+                    .map(|c| {
+                        format!(
+                            "[{}]",
+                            c.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
+                        )
+                    })
                     .collect();
                 format!("[{}]", items.join(","))
             }
@@ -180,12 +195,20 @@ fn parse_move_list(t: &str, dim: usize) -> Result<Vec<Vec<i64>>> {
         let v = item
             .strip_prefix('[')
             .and_then(|s| s.strip_suffix(']'))
-            .ok_or_else(|| bad(format!("'{}' is not a move like [1,0]", crate::spec::show(item))))?;
+            .ok_or_else(|| {
+                bad(format!(
+                    "'{}' is not a move like [1,0]",
+                    crate::spec::show(item)
+                ))
+            })?;
         let c: Vec<i64> = v
             .split(',')
             .map(|x| {
                 x.trim().parse::<i64>().map_err(|_| {
-                    bad(format!("'{}' is not an integer", crate::spec::show(x.trim())))
+                    bad(format!(
+                        "'{}' is not an integer",
+                        crate::spec::show(x.trim())
+                    ))
                 })
             })
             .collect::<Result<_>>()?;
@@ -236,7 +259,7 @@ fn ord_u128(beta: &MixedRadix, mut n: u128) -> Option<usize> {
         return None;
     }
     let mut level = 0;
-    while n % beta.base(level) as u128 == 0 {
+    while n.is_multiple_of(beta.base(level) as u128) {
         n /= beta.base(level) as u128;
         level += 1;
     }
@@ -282,7 +305,7 @@ fn f_beta_depth(beta: &MixedRadix, f: &[u64], max_steps: usize) -> Option<usize>
         let mut next: Vec<Vec<u64>> = Vec::new();
         for g in &frontier {
             let digit_sum: u128 = g.iter().map(|&v| (v % b) as u128).sum();
-            if digit_sum % b as u128 != 0 {
+            if !digit_sum.is_multiple_of(b as u128) {
                 continue;
             }
             let hat: Vec<u64> = g.iter().map(|&v| v / b).collect();
@@ -385,7 +408,9 @@ impl Takeaway {
         }
         if let MoveSet::List(l) = &moves {
             if l.iter().any(|c| c.len() != dim) {
-                return Err(Error::input("takeaway: a move has the wrong number of components"));
+                return Err(Error::input(
+                    "takeaway: a move has the wrong number of components",
+                ));
             }
         }
         let names = position_variables(dim);
@@ -393,7 +418,10 @@ impl Takeaway {
         let positions = positions
             .map(|t| {
                 let f = Formula::compile(t, &refs).map_err(|e| {
-                    Error::input(format!("takeaway: positions '{}': {e}", crate::spec::show(t)))
+                    Error::input(format!(
+                        "takeaway: positions '{}': {e}",
+                        crate::spec::show(t)
+                    ))
                 })?;
                 if !f.is_condition() {
                     return Err(Error::input(format!(
@@ -429,7 +457,9 @@ impl Takeaway {
             m if m.is_positive() => pos.iter().map(|&x| x as f64 + 1.0).product(),
             _ => {
                 let s: f64 = pos.iter().map(|&x| x as f64).sum();
-                (0..self.dim).map(|i| (s + i as f64) / (i as f64 + 1.0)).product()
+                (0..self.dim)
+                    .map(|i| (s + i as f64) / (i as f64 + 1.0))
+                    .product()
             }
         }
     }
@@ -623,7 +653,11 @@ fn build(args: &Args) -> Result<Box<dyn Game>> {
     };
     let moves = MoveSet::parse(&args.raw("moves")?, dim as usize, take_and_put)?;
     let positions = args.optional_raw("positions");
-    Ok(Box::new(Takeaway::new(dim as usize, moves, positions.as_deref())?))
+    Ok(Box::new(Takeaway::new(
+        dim as usize,
+        moves,
+        positions.as_deref(),
+    )?))
 }
 
 /// The `takeaway` family.

@@ -65,7 +65,8 @@ fn mating_depths(heaps: &[BigUint]) -> Vec<u64> {
             .filter_map(|&i| (&heaps[i] ^ first).trailing_zeros())
             .min()
             .expect("distinct heaps");
-        let (ones, zeros): (Vec<usize>, Vec<usize>) = set.iter().partition(|&&i| heaps[i].bit(split));
+        let (ones, zeros): (Vec<usize>, Vec<usize>) =
+            set.iter().partition(|&&i| heaps[i].bit(split));
         if ones.len() % 2 == 1 && zeros.len() % 2 == 1 {
             out.push(split);
         }
@@ -107,7 +108,8 @@ pub fn heaps_with_value(rest: &[BigUint], target: &BigUint) -> Vec<BigUint> {
     }
     let mut out = Vec::new();
     // (heap indices, first chain depth, Δ = XOR of the status changes above)
-    let mut stack: Vec<(Vec<usize>, u64, BigUint)> = vec![((0..rest.len()).collect(), 0, BigUint::default())];
+    let mut stack: Vec<(Vec<usize>, u64, BigUint)> =
+        vec![((0..rest.len()).collect(), 0, BigUint::default())];
     while let Some((set, from, delta)) = stack.pop() {
         let p = &rest[set[0]];
         let split = set[1..]
@@ -133,7 +135,8 @@ pub fn heaps_with_value(rest: &[BigUint], target: &BigUint) -> Vec<BigUint> {
             }
         }
         if let Some(s) = split {
-            let (ones, zeros): (Vec<usize>, Vec<usize>) = set.iter().partition(|&&i| rest[i].bit(s));
+            let (ones, zeros): (Vec<usize>, Vec<usize>) =
+                set.iter().partition(|&&i| rest[i].bit(s));
             for (path, other) in [(&ones, &zeros), (&zeros, &ones)] {
                 let mut d2 = delta.clone();
                 if other.len() % 2 == 1 {
@@ -235,7 +238,9 @@ impl BigPositions for Welter {
         if distinct_error(pos).is_some() {
             return None;
         }
-        u32::try_from(welter_function(pos)).ok().filter(|&g| g != u32::MAX)
+        u32::try_from(welter_function(pos))
+            .ok()
+            .filter(|&g| g != u32::MAX)
     }
     fn moves_to_value(&self, pos: &[BigUint], target: &BigUint) -> Option<Vec<BigPosition>> {
         Some(moves_to_welter_value(pos, target))

@@ -9,7 +9,9 @@ use nimlab_engine::{Game, Solver};
 use nimlab_games::sg_system::{
     check_system, compare_with_a_beta, minimal_systems, Phi, SystemQuery, Violation,
 };
-use nimlab_games::takeaway::{f_beta_witness, in_a_beta, in_c_beta, in_f_beta, in_f_beta_level, MoveSet};
+use nimlab_games::takeaway::{
+    f_beta_witness, in_a_beta, in_c_beta, in_f_beta, in_f_beta_level, MoveSet,
+};
 use nimlab_games::welter::{welter_function, Welter};
 use nimlab_games::{all_theorems, parse_game};
 
@@ -60,7 +62,12 @@ fn examples_4_6_and_4_8() {
 
 #[test]
 fn a_beta_is_c_beta_exactly_for_b_2_2() {
-    for (b, equal) in [("[2..]", true), ("[5,2..]", true), ("[3..]", false), ("[2,3..]", false)] {
+    for (b, equal) in [
+        ("[2..]", true),
+        ("[5,2..]", true),
+        ("[3..]", false),
+        ("[2,3..]", false),
+    ] {
         let r = compare_with_a_beta(&MoveSet::CBeta(beta(b)), &beta(b), 2, 40).unwrap();
         assert_eq!(r.outside_a_beta, None, "{b}");
         assert_eq!(r.a_not_c.is_none(), equal, "{b}");
@@ -70,7 +77,12 @@ fn a_beta_is_c_beta_exactly_for_b_2_2() {
 /// Γ(N^m, C) computed by the plain solver has Grundy function σ^β for C = C^β and A^β.
 #[test]
 fn takeaway_games_have_sigma_beta_as_grundy_function() {
-    for (b, m, n) in [("[3..]", 2usize, 14u64), ("[2,3..]", 2, 14), ("[3,2..]", 3, 6), ("[4..]", 3, 5)] {
+    for (b, m, n) in [
+        ("[3..]", 2usize, 14u64),
+        ("[2,3..]", 2, 14),
+        ("[3,2..]", 3, 6),
+        ("[4..]", 3, 5),
+    ] {
         let r = beta(b);
         for set in ["Cbeta", "Abeta"] {
             let g = parse_game(&format!("takeaway(dim={m}, moves={set}(beta={b}))")).unwrap();
@@ -107,7 +119,9 @@ fn takeaway_specs_and_moves() {
     let mut o = g.options(&[2, 0]);
     o.sort();
     assert_eq!(o, vec![vec![0, 1], vec![1, 0]]);
-    let g = parse_game("takeaway(dim=2, moves=c0 + c1 <= 2, take_and_put=true, positions=x0 != x1)").unwrap();
+    let g =
+        parse_game("takeaway(dim=2, moves=c0 + c1 <= 2, take_and_put=true, positions=x0 != x1)")
+            .unwrap();
     let mut o = g.options(&[0, 2]);
     o.sort();
     // Y ≠ diagonal with ΣY < 2 and C = X − Y satisfying c0 + c1 ≤ 2: (0,1), (1,0)
@@ -132,7 +146,14 @@ fn takeaway_specs_and_moves() {
 fn sg_system_checks_report_first_violations() {
     let phi = Phi::parse("nimsum", 2).unwrap();
     let nim = MoveSet::parse("C1", 2, false).unwrap();
-    let q = SystemQuery { phi: &phi, moves: &nim, positions: None, dim: 2, size: 16, force: false };
+    let q = SystemQuery {
+        phi: &phi,
+        moves: &nim,
+        positions: None,
+        dim: 2,
+        size: 16,
+        force: false,
+    };
     let r = check_system(&q).unwrap();
     assert!(r.holds());
     assert_eq!(r.positions, 256);
@@ -141,14 +162,23 @@ fn sg_system_checks_report_first_violations() {
     let q2 = SystemQuery { moves: &diag, ..q };
     assert_eq!(
         check_system(&q2).unwrap().violation,
-        Some(Violation::Sg1 { position: vec![1, 1], mv: vec![1, 1], target: vec![0, 0], value: 0 })
+        Some(Violation::Sg1 {
+            position: vec![1, 1],
+            mv: vec![1, 1],
+            target: vec![0, 0],
+            value: 0
+        })
     );
     // Taking only 1 at a time: (SG2) fails at (2,0), value 2, nothing reaches 0.
     let ones = MoveSet::parse("[[1,0],[0,1]]", 2, false).unwrap();
     let q3 = SystemQuery { moves: &ones, ..q };
     assert_eq!(
         check_system(&q3).unwrap().violation,
-        Some(Violation::Sg2 { position: vec![2, 0], value: 2, missing: 0 })
+        Some(Violation::Sg2 {
+            position: vec![2, 0],
+            value: 2,
+            missing: 0
+        })
     );
     // The general path (lists) agrees with the positive path on C^β.
     let b = beta("[3..]");
@@ -162,17 +192,44 @@ fn sg_system_checks_report_first_violations() {
         }
     }
     let listed = MoveSet::parse(&format!("[{}]", list.join(",")), 2, false).unwrap();
-    let q4 = SystemQuery { phi: &phi3, moves: &listed, positions: None, dim: 2, size: 9, force: false };
+    let q4 = SystemQuery {
+        phi: &phi3,
+        moves: &listed,
+        positions: None,
+        dim: 2,
+        size: 9,
+        force: false,
+    };
     assert!(check_system(&q4).unwrap().holds());
     // Theorem 3.4's maximum system of σ² with a take-and-put condition holds on a box.
     let max = MoveSet::parse("c0 + c1 > 0", 2, true).unwrap();
-    let q5 = SystemQuery { phi: &phi, moves: &max, positions: None, dim: 2, size: 6, force: false };
-    assert!(matches!(check_system(&q5).unwrap().violation, Some(Violation::Sg1 { .. })));
+    let q5 = SystemQuery {
+        phi: &phi,
+        moves: &max,
+        positions: None,
+        dim: 2,
+        size: 6,
+        force: false,
+    };
+    assert!(matches!(
+        check_system(&q5).unwrap().violation,
+        Some(Violation::Sg1 { .. })
+    ));
     // A formula φ that is not an SG function and a box too large are clear errors/violations.
     let bad = Phi::parse("x0 + x1", 2).unwrap();
-    let q6 = SystemQuery { phi: &bad, moves: &nim, positions: None, dim: 2, size: 4, force: false };
+    let q6 = SystemQuery {
+        phi: &bad,
+        moves: &nim,
+        positions: None,
+        dim: 2,
+        size: 4,
+        force: false,
+    };
     assert!(!check_system(&q6).unwrap().holds());
-    let q7 = SystemQuery { size: 1 << 20, ..q6 };
+    let q7 = SystemQuery {
+        size: 1 << 20,
+        ..q6
+    };
     assert!(check_system(&q7).is_err());
 }
 
@@ -181,7 +238,14 @@ fn minimal_systems_of_nimhoff_and_sigma3() {
     // σ^[3] = σ^(3,2,2,…): the moves common to all systems form the unique minimal one.
     let phi = Phi::parse("nimhoff(b=3)", 2).unwrap();
     let a = MoveSet::ABeta(beta("[3,2..]"));
-    let q = SystemQuery { phi: &phi, moves: &a, positions: None, dim: 2, size: 12, force: false };
+    let q = SystemQuery {
+        phi: &phi,
+        moves: &a,
+        positions: None,
+        dim: 2,
+        size: 12,
+        force: false,
+    };
     let r = minimal_systems(&q).unwrap();
     assert!(r.necessary_suffice);
     assert_eq!(r.minimal.len(), r.necessary.len());
@@ -189,7 +253,14 @@ fn minimal_systems_of_nimhoff_and_sigma3() {
     // σ³: not unique.
     let phi = Phi::parse("sigma(beta=[3..])", 2).unwrap();
     let a = MoveSet::ABeta(beta("[3..]"));
-    let q = SystemQuery { phi: &phi, moves: &a, positions: None, dim: 2, size: 12, force: false };
+    let q = SystemQuery {
+        phi: &phi,
+        moves: &a,
+        positions: None,
+        dim: 2,
+        size: 12,
+        force: false,
+    };
     let r = minimal_systems(&q).unwrap();
     assert!(!r.necessary_suffice);
     assert!(r.minimal.len() > r.necessary.len());
@@ -255,7 +326,10 @@ fn welter_big_heaps() {
     for mv in &a.winning_moves {
         assert_eq!(nimlab_games::welter::welter_big(mv), BigUint::default());
     }
-    assert!(game.analyse_big(&parse_big_position("7,7,1").unwrap()).unwrap().is_err());
+    assert!(game
+        .analyse_big(&parse_big_position("7,7,1").unwrap())
+        .unwrap()
+        .is_err());
 }
 
 #[test]
@@ -269,7 +343,15 @@ fn new_theorems_hold() {
             ids.push(t.id.clone());
         }
     }
-    for id in ["irie.thm-3.3", "irie.thm-3.4", "irie.thm-4.3", "irie.thm-4.4", "irie.thm-4.5", "irie.thm-4.7", "welter.conway"] {
+    for id in [
+        "irie.thm-3.3",
+        "irie.thm-3.4",
+        "irie.thm-4.3",
+        "irie.thm-4.4",
+        "irie.thm-4.5",
+        "irie.thm-4.7",
+        "welter.conway",
+    ] {
         assert!(ids.iter().any(|i| i == id), "{id}");
     }
 }
@@ -289,10 +371,16 @@ fn rules_files_take_named_move_sets() {
     let b = beta("[3,2..]");
     for x in 0..12 {
         for y in 0..12 {
-            assert_eq!(solver.grundy(&[x, y]).unwrap() as u64, b.sigma(&[x, y]).unwrap());
+            assert_eq!(
+                solver.grundy(&[x, y]).unwrap() as u64,
+                b.sigma(&[x, y]).unwrap()
+            );
         }
     }
     let bad = text.replace("Abeta(beta=[p, 2..])", "Cbeta(beta=[q..])");
-    let e = RulesGame::from_toml(&bad, "inline").err().unwrap().to_string();
+    let e = RulesGame::from_toml(&bad, "inline")
+        .err()
+        .unwrap()
+        .to_string();
     assert!(e.contains("'q' is not a base"), "{e}");
 }

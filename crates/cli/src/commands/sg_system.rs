@@ -154,9 +154,7 @@ pub fn run(ctx: &Context, args: SgSystemArgs) -> Result<Status> {
         "a check of every position in the box {}, not a proof for all of {space}",
         report.window
     );
-    let predicted_weight = beta
-        .as_ref()
-        .map(|b| (args.dim as u64).min(b.max_digit()));
+    let predicted_weight = beta.as_ref().map(|b| (args.dim as u64).min(b.max_digit()));
     args.out.emit(|out| match format {
         PlainFormat::Json => {
             let mut doc = json!({
