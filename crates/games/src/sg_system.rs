@@ -245,7 +245,7 @@ impl SystemReport {
 }
 
 /// Largest box (cells) a check builds tables for.
-pub const MAX_CELLS: u64 = 1 << 26;
+pub const MAX_CELLS: u64 = 1 << 22;
 /// Work (move vectors tried) allowed without `force`: about a minute.
 pub const WORK_LIMIT: f64 = 3e10;
 
@@ -391,10 +391,13 @@ fn check_positive(q: &SystemQuery, bx: &BoxIndex) -> Result<SystemReport> {
         })
         .collect();
     member[0] = false; // the scan relies on it
-    let first = if field_width(q.size) as usize * q.dim <= 64 {
-        scan::<u64>(q, bx, &coords, &phi, &member)
+    let width = field_width(q.size) as usize * q.dim;
+    let first = if width <= 32 {
+        scan::<u32>(q, bx, &coords, &phi, &member, true)
+    } else if width <= 64 {
+        scan::<u64>(q, bx, &coords, &phi, &member, true)
     } else {
-        scan::<u128>(q, bx, &coords, &phi, &member)
+        scan::<u128>(q, bx, &coords, &phi, &member, true)
     };
     let positions = match &first {
         None => phi.iter().filter(|&&v| v != OUT).count() as u64,
@@ -407,7 +410,7 @@ fn check_positive(q: &SystemQuery, bx: &BoxIndex) -> Result<SystemReport> {
     })
 }
 
-/// Packed coordinates: u64 when they fit, else u128.
+/// Packed coordinates: u32, u64 or u128, the smallest that holds them.
 trait Packed:
     Copy
     + Send
@@ -415,20 +418,41 @@ trait Packed:
     + Eq
     + std::ops::BitOr<Output = Self>
     + std::ops::BitAnd<Output = Self>
+    + std::ops::BitXor<Output = Self>
     + std::ops::Sub<Output = Self>
+    + std::ops::Shr<usize, Output = Self>
 {
     fn from_u128(v: u128) -> Self;
+    fn low(self) -> u64;
+}
+impl Packed for u32 {
+    fn from_u128(v: u128) -> Self {
+        v as u32
+    }
+    fn low(self) -> u64 {
+        self as u64
+    }
 }
 impl Packed for u64 {
     fn from_u128(v: u128) -> Self {
         v as u64
+    }
+    fn low(self) -> u64 {
+        self
     }
 }
 impl Packed for u128 {
     fn from_u128(v: u128) -> Self {
         v
     }
+    fn low(self) -> u64 {
+        self as u64
+    }
 }
+
+/// Most bits of a packed position for which membership is a bitset indexed by the
+/// packed move itself (2^24 bits = 2 MiB); beyond, the move is unpacked to its index.
+const PACKED_MEMBERSHIP_BITS: usize = 24;
 
 /// The (SG1)/(SG2) scan of [`check_positive`]: the first X (index order) that fails.
 fn scan<T: Packed>(
@@ -437,36 +461,57 @@ fn scan<T: Packed>(
     coords: &[Vec<u64>],
     phi: &[u64],
     member: &[bool],
+    packed_membership: bool,
 ) -> Option<Violation> {
     const OUT: u64 = u64::MAX;
     let n = bx.cells;
-    let packed: Vec<T> = coords.iter().map(|x| T::from_u128(bx.pack(x))).collect();
-    let guard = T::from_u128(bx.guard());
-    // Positions of each value in index order, packed coordinates side by side with
-    // their indices so the inner loops read memory in sequence; `starts[t]` is where
-    // the positions with last coordinate t begin (within them the second-to-last
-    // coordinate, `second`, never decreases).
-    struct Group<T> {
-        pk: Vec<T>,
-        ix: Vec<u32>,
-        second: Vec<u32>,
-        starts: Vec<u32>,
-    }
     let m = q.dim;
     let side = q.size as usize;
+    let w = field_width(q.size) as usize;
+    let field_mask = (1u64 << (w - 1)) - 1;
+    let packed: Vec<T> = coords.iter().map(|x| T::from_u128(bx.pack(x))).collect();
+    let guard = T::from_u128(bx.guard());
+    // Membership of a move, looked up by its packed form (guard bits clear).
+    let small = packed_membership && w * m <= PACKED_MEMBERSHIP_BITS;
+    let mut bits = vec![
+        0u64;
+        if small {
+            (1usize << (w * m)).div_ceil(64)
+        } else {
+            n.div_ceil(64)
+        }
+    ];
+    for (i, &b) in member.iter().enumerate() {
+        if b {
+            let k = if small { packed[i].low() as usize } else { i };
+            bits[k >> 6] |= 1 << (k & 63);
+        }
+    }
+    bits[0] &= !1; // 0 ∉ C: incomparable pairs look up entry 0
+    let unpack_index = |p: u64| -> usize {
+        (0..m).rev().fold(0usize, |acc, i| {
+            acc * side + ((p >> (w * i)) as usize & field_mask as usize)
+        })
+    };
+    let is_member = |c: u64| -> bool {
+        let k = if small { c as usize } else { unpack_index(c) };
+        bits[k >> 6] >> (k & 63) & 1 == 1
+    };
+    // Positions of each value in index order (packed); `starts[t]` is where the
+    // positions with last coordinate t begin (within them the second-to-last
+    // coordinate never decreases).
+    struct Group<T> {
+        pk: Vec<T>,
+        starts: Vec<u32>,
+    }
     let mut groups: FxHashMap<u64, Group<T>> = FxHashMap::default();
     for (i, &v) in phi.iter().enumerate() {
         if v != OUT {
             let g = groups.entry(v).or_insert_with(|| Group {
                 pk: Vec::new(),
-                ix: Vec::new(),
-                second: Vec::new(),
                 starts: vec![0; side + 1],
             });
             g.pk.push(packed[i]);
-            g.ix.push(i as u32);
-            g.second
-                .push(if m >= 2 { coords[i][m - 2] as u32 } else { 0 });
             g.starts[coords[i][m - 1] as usize + 1] = g.pk.len() as u32;
         }
     }
@@ -476,37 +521,42 @@ fn scan<T: Packed>(
             g.starts[t] = g.starts[t].max(g.starts[t - 1]);
         }
     }
-    // Membership as a bitset: an eighth of the bytes, so it stays in the L1 cache.
-    let mut bits = vec![0u64; n.div_ceil(64)];
-    for (i, &b) in member.iter().enumerate() {
-        bits[i >> 6] |= (b as u64) << (i & 63);
-    }
     let empty: Group<T> = Group {
         pk: Vec::new(),
-        ix: Vec::new(),
-        second: Vec::new(),
         starts: vec![0; side + 1],
     };
     let le = |y: usize, x: usize| ((packed[x] | guard) - packed[y]) & guard == guard;
-    // A Y of `group` with Y ≤ X componentwise and X − Y ∈ C (Y = X never
-    // counts: 0 ∉ C). Only the blocks of last coordinate ≤ x_{m−1} are read, and in
-    // each only the part whose second-to-last coordinate is ≤ x_{m−2}.
+    let second = |p: T| (p >> (w * (m - 2))).low() & field_mask;
+    // A Y of `group` with Y ≤ X componentwise and X − Y ∈ C (Y = X never counts:
+    // 0 ∉ C). Only the blocks of last coordinate ≤ x_{m−1} are read, and in each only
+    // the part whose second-to-last coordinate is ≤ x_{m−2}; nearest blocks first
+    // (witnesses of (SG2) are usually close to X).
     let witness = |g: &Group<T>, xi: usize| -> Option<usize> {
         let x = &coords[xi];
         let top = packed[xi] | guard;
-        let bound = if m >= 2 { x[m - 2] as u32 } else { u32::MAX };
-        // Nearest blocks first: witnesses of (SG2) are usually close to X.
         for t in (0..=x[m - 1] as usize).rev() {
             let (a, b) = (g.starts[t] as usize, g.starts[t + 1] as usize);
-            let end = a + g.second[a..b].partition_point(|&s| s <= bound);
-            for k in (a..end).rev() {
-                // Branch-free: comparability is a coin flip the predictor cannot learn;
-                // an incomparable Y reads member[0], which is false (0 ∉ C).
-                let comparable = ((top - g.pk[k]) & guard == guard) as usize;
-                let yi = g.ix[k] as usize;
-                let d = xi.wrapping_sub(yi) * comparable;
-                if bits[d >> 6] >> (d & 63) & 1 == 1 {
-                    return Some(yi);
+            let block = &g.pk[a..b];
+            let block = if m >= 2 {
+                &block[..block.partition_point(|&p| second(p) <= x[m - 2])]
+            } else {
+                block
+            };
+            // Branch-free over the block (comparability is a coin flip the predictor
+            // cannot learn): an incomparable Y looks up the move 0, which is not in C.
+            let mut found = 0u64;
+            for &p in block {
+                let diff = top - p;
+                let comparable = ((diff & guard) == guard) as u64;
+                let c = (diff ^ guard).low() * comparable;
+                found |= is_member(c) as u64;
+            }
+            if found != 0 {
+                for &p in block.iter().rev() {
+                    let diff = top - p;
+                    if (diff & guard) == guard && is_member((diff ^ guard).low()) {
+                        return Some(unpack_index(p.low()));
+                    }
                 }
             }
         }
@@ -1282,5 +1332,61 @@ pub fn check_f_beta(beta: &MixedRadix, dim: usize, size: u64, wide: u64) -> Verd
             checked: bx.cells as u64,
         },
         Some(c) => Verdict::Fails { counterexample: c },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The scan gives the same first violation with every packing and both ways of
+    /// looking membership up.
+    #[test]
+    fn scan_variants_agree() {
+        let cases = [
+            ("sigma(beta=[3..])", "Cbeta(beta=[3..])", 2usize, 20u64),
+            ("sigma(beta=[3..])", "C1", 2, 20),
+            ("nimsum", "c0 == 0 || c1 == 0 || c0 == c1", 2, 12),
+            ("nimsum", "c0 + c1 + c2 <= 3", 3, 8),
+            ("sigma(beta=[2,3..])", "Abeta(beta=[2,3..])", 3, 9),
+            ("x0 + x1", "C1", 2, 6),
+        ];
+        for (phi, moves, dim, size) in cases {
+            let phi = Phi::parse(phi, dim).unwrap();
+            let moves = MoveSet::parse(moves, dim, false).unwrap();
+            let q = SystemQuery {
+                phi: &phi,
+                moves: &moves,
+                positions: None,
+                dim,
+                size,
+                force: false,
+            };
+            let bx = BoxIndex::new(dim, size).unwrap();
+            let coords: Vec<Vec<u64>> = (0..bx.cells).map(|i| bx.coords(i)).collect();
+            let values: Vec<u64> = coords.iter().map(|x| phi.eval(x).unwrap()).collect();
+            let member: Vec<bool> = coords
+                .iter()
+                .map(|c| moves.contains(&c.iter().map(|&v| v as i64).collect::<Vec<_>>()))
+                .collect();
+            let reference = scan::<u128>(&q, &bx, &coords, &values, &member, false);
+            for packed in [false, true] {
+                assert_eq!(
+                    scan::<u32>(&q, &bx, &coords, &values, &member, packed),
+                    reference
+                );
+                assert_eq!(
+                    scan::<u64>(&q, &bx, &coords, &values, &member, packed),
+                    reference
+                );
+                assert_eq!(
+                    scan::<u128>(&q, &bx, &coords, &values, &member, packed),
+                    reference
+                );
+            }
+            // And the general path (every candidate move) agrees on holding or not.
+            let general = check_general(&q, &bx).unwrap();
+            assert_eq!(general.violation.is_none(), reference.is_none());
+        }
     }
 }
