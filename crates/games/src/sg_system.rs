@@ -562,7 +562,11 @@ fn scan<T: Packed>(
         }
         None
     };
-    (0..n).into_par_iter().find_map_first(|xi| {
+    // Chunks of positions, each worker keeping the moves that recently were witnesses
+    // of (SG2): they are tried first (most witnesses recur from one X to the next).
+    const CHUNK: usize = 2048;
+    const HINTS: usize = 48;
+    let check_one = |xi: usize, hints: &mut Vec<usize>| -> Option<Violation> {
         let v = phi[xi];
         if v == OUT {
             return None;
@@ -618,17 +622,43 @@ fn scan<T: Packed>(
             }
             stride *= q.size as usize;
         }
+        let top = packed[xi] | guard;
+        for &c in hints.iter() {
+            if (top - packed[c]) & guard == guard {
+                let w = phi[xi - c];
+                if w < v {
+                    hit[w as usize] = true;
+                }
+            }
+        }
         for h in 0..v {
-            if !hit[h as usize] && witness(groups.get(&h).unwrap_or(&empty), xi).is_none() {
-                return Some(Violation::Sg2 {
-                    position: x.clone(),
-                    value: v,
-                    missing: h,
-                });
+            if hit[h as usize] {
+                continue;
+            }
+            match witness(groups.get(&h).unwrap_or(&empty), xi) {
+                Some(yi) => {
+                    if hints.len() == HINTS {
+                        hints.pop();
+                    }
+                    hints.insert(0, xi - yi);
+                }
+                None => {
+                    return Some(Violation::Sg2 {
+                        position: x.clone(),
+                        value: v,
+                        missing: h,
+                    })
+                }
             }
         }
         None
-    })
+    };
+    (0..n.div_ceil(CHUNK))
+        .into_par_iter()
+        .map_init(Vec::new, |hints, chunk| {
+            (chunk * CHUNK..((chunk + 1) * CHUNK).min(n)).find_map(|xi| check_one(xi, hints))
+        })
+        .find_map_first(|r| r)
 }
 
 /// Any set (lists, take-and-put conditions): every candidate move of every X, φ
