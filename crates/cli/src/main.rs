@@ -51,6 +51,7 @@ enum Command {
     WythoffPairs(commands::wythoff_pairs::WythoffPairsArgs),
     Chocolate(commands::chocolate::ChocolateArgs),
     Draw(commands::draw::DrawArgs),
+    SgSystem(commands::sg_system::SgSystemArgs),
     /// Shell completions: `nimlab completions bash > /etc/bash_completion.d/nimlab`.
     Completions {
         /// The shell.
@@ -121,6 +122,7 @@ fn main() -> ExitCode {
         Command::WythoffPairs(a) => commands::wythoff_pairs::run(&ctx, a),
         Command::Chocolate(a) => commands::chocolate::run(&ctx, a),
         Command::Draw(a) => commands::draw::run(&ctx, a),
+        Command::SgSystem(a) => commands::sg_system::run(&ctx, a),
         Command::Completions { shell } => print_generated(|out| {
             clap_complete::generate(shell, &mut Cli::command(), "nimlab", out);
             Ok(())

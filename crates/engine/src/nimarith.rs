@@ -66,43 +66,235 @@ pub fn nimhoff(b: u64, xs: &[u64]) -> Result<u64> {
         .ok_or_else(|| Error::input("σ^[b] overflows u64"))
 }
 
-/// A mixed radix β = (β₀, β₁, …), every β_L ≥ 2. It is given by a finite prefix whose
-/// last entry repeats forever: `[60, 24, 7]` means (60, 24, 7, 7, 7, …) and `[b, 2]`
-/// means (b, 2, 2, …), the radix of σ^[b].
+/// A mixed radix β = (β₀, β₁, …), every β_L ≥ 2: a finite prefix followed by a block
+/// that repeats forever.
+///
+/// Written `[60,24,7..]` = (60, 24, 7, 7, 7, …): the entry before `..` repeats; a block
+/// in parentheses repeats as a whole, `[2,(3,5)..]` = (2, 3, 5, 3, 5, …). Without `..`
+/// the last entry repeats (shorthand): `[b,2]` = `[b,2..]` = (b, 2, 2, …), the radix of
+/// σ^[b]; `[3]` = (3, 3, …), the radix of σ^3. One parser, [`MixedRadix::parse`], serves
+/// game specs, formulas (`sigma(beta=…)`) and rules files.
 ///
 /// ```
 /// use nimlab_engine::nimarith::MixedRadix;
-/// let beta = MixedRadix::new(vec![60, 24, 7]).unwrap();
+/// let beta = MixedRadix::parse("[60,24,7..]").unwrap();
 /// assert_eq!(beta.digits(1000), vec![40, 16]);
 /// assert_eq!(beta.digits(2000), vec![20, 9, 1]);
 /// // Example 4.1 of docs/theory.md §3
 /// assert_eq!(beta.sigma(&[1000, 2000]).unwrap(), 1500);
+/// assert_eq!(beta.to_string(), "[60,24,7..]");
+/// assert_eq!(MixedRadix::parse("[2,(3,5)..]").unwrap().base(4), 5);
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct MixedRadix {
     prefix: Vec<u64>,
+    period: Vec<u64>,
 }
 
+/// Most entries a written radix may have (prefix and block together).
+pub const MAX_RADIX_ENTRIES: usize = 64;
+
 impl MixedRadix {
-    /// A radix from its prefix (non-empty, every entry ≥ 2).
-    pub fn new(prefix: Vec<u64>) -> Result<Self> {
-        if prefix.is_empty() {
-            return Err(Error::input("a mixed radix needs at least one base"));
+    /// A radix from its prefix (non-empty, every entry ≥ 2); the last entry repeats.
+    pub fn new(mut prefix: Vec<u64>) -> Result<Self> {
+        let last = prefix
+            .pop()
+            .ok_or_else(|| Error::input("a mixed radix needs at least one base"))?;
+        Self::with_period(prefix, vec![last])
+    }
+
+    /// The radix `prefix` followed by `period` repeated forever (`period` non-empty,
+    /// every entry ≥ 2).
+    ///
+    /// ```
+    /// use nimlab_engine::nimarith::MixedRadix;
+    /// let a = MixedRadix::with_period(vec![4, 2, 2], vec![2, 2]).unwrap();
+    /// assert_eq!(a, MixedRadix::new(vec![4, 2]).unwrap());
+    /// assert_eq!(a.to_string(), "[4,2..]");
+    /// ```
+    pub fn with_period(prefix: Vec<u64>, period: Vec<u64>) -> Result<Self> {
+        if period.is_empty() {
+            return Err(Error::input("a mixed radix needs a repeating base"));
         }
-        if let Some(b) = prefix.iter().find(|&&b| b < 2) {
+        if prefix.len() + period.len() > MAX_RADIX_ENTRIES {
+            return Err(Error::input(format!(
+                "a mixed radix may list at most {MAX_RADIX_ENTRIES} bases"
+            )));
+        }
+        if let Some(b) = prefix.iter().chain(&period).find(|&&b| b < 2) {
             return Err(Error::input(format!(
                 "every base of a mixed radix must be ≥ 2, got {b}"
             )));
         }
-        Ok(MixedRadix { prefix })
+        let mut r = MixedRadix { prefix, period };
+        r.normalize();
+        Ok(r)
+    }
+
+    /// One representation per radix: the shortest block, and the prefix as short as
+    /// the block allows (so equal radixes compare equal and print alike).
+    fn normalize(&mut self) {
+        let n = self.period.len();
+        if let Some(d) = (1..=n)
+            .find(|&d| n.is_multiple_of(d) && (d..n).all(|i| self.period[i] == self.period[i - d]))
+        {
+            self.period.truncate(d);
+        }
+        while let Some(&last) = self.prefix.last() {
+            if last != *self.period.last().expect("non-empty") {
+                break;
+            }
+            self.prefix.pop();
+            self.period.rotate_right(1);
+        }
+    }
+
+    /// Parses `[60,24,7..]`, `[2,(3,5)..]` or the shorthand `[3,2]` (last entry
+    /// repeats). Spaces are free.
+    ///
+    /// ```
+    /// use nimlab_engine::nimarith::MixedRadix;
+    /// assert_eq!(MixedRadix::parse("[3, 2..]").unwrap(), MixedRadix::parse("[3,2]").unwrap());
+    /// assert!(MixedRadix::parse("[1..]").is_err());
+    /// assert!(MixedRadix::parse("60,24").is_err());
+    /// ```
+    pub fn parse(text: &str) -> Result<Self> {
+        Self::parse_with(text, &|_| None)
+    }
+
+    /// [`MixedRadix::parse`], where a base may also be a name that `resolve` knows (a
+    /// rules file's named constant).
+    pub fn parse_with(text: &str, resolve: &dyn Fn(&str) -> Option<i64>) -> Result<Self> {
+        let shown = || {
+            let t: String = text.chars().take(60).collect();
+            t.replace(|c: char| c.is_control(), " ")
+        };
+        let bad = |why: &str| {
+            Error::input(format!(
+                "mixed radix '{}': {why} (write e.g. [60,24,7..] or [2,(3,5)..])",
+                shown()
+            ))
+        };
+        let inner = text
+            .trim()
+            .strip_prefix('[')
+            .and_then(|s| s.strip_suffix(']'))
+            .ok_or_else(|| bad("expected a list in brackets"))?;
+        let (body, repeats) = match inner.trim_end().strip_suffix("..") {
+            Some(b) => (b.trim_end(), true),
+            None => (inner, false),
+        };
+        let base = |word: &str| -> Result<u64> {
+            let w = word.trim();
+            let v = if w.bytes().all(|b| b.is_ascii_digit()) && !w.is_empty() {
+                w.parse::<u64>().map_err(|_| bad("a base is too large"))?
+            } else {
+                match resolve(w) {
+                    Some(v) if v >= 0 => v as u64,
+                    _ => {
+                        return Err(bad(&format!(
+                            "'{}' is not a base (an integer ≥ 2)",
+                            w.chars().take(20).collect::<String>()
+                        )))
+                    }
+                }
+            };
+            if v < 2 {
+                return Err(bad(&format!("every base must be ≥ 2, got {v}")));
+            }
+            Ok(v)
+        };
+        let list = |s: &str| -> Result<Vec<u64>> {
+            if s.trim().is_empty() {
+                return Ok(Vec::new());
+            }
+            s.split(',').map(base).collect()
+        };
+        if repeats && body.ends_with(')') {
+            let open = body.rfind('(').ok_or_else(|| bad("unbalanced ')'"))?;
+            let block = list(&body[open + 1..body.len() - 1])?;
+            let head = body[..open].trim_end();
+            let head = match head.strip_suffix(',') {
+                Some(h) => h,
+                None if head.trim().is_empty() => head,
+                None => return Err(bad("expected ',' before the repeating block")),
+            };
+            if block.is_empty() {
+                return Err(bad("the repeating block is empty"));
+            }
+            return Self::with_period(list(head)?, block);
+        }
+        let mut all = list(body)?;
+        if all.is_empty() {
+            return Err(bad("a mixed radix needs at least one base"));
+        }
+        let last = all.pop().expect("non-empty");
+        Self::with_period(all, vec![last])
     }
 
     /// β_L.
     pub fn base(&self, level: usize) -> u64 {
-        *self
-            .prefix
-            .get(level)
-            .unwrap_or(self.prefix.last().unwrap())
+        match self.prefix.get(level) {
+            Some(&b) => b,
+            None => self.period[(level - self.prefix.len()) % self.period.len()],
+        }
+    }
+
+    /// β̂ = (β₁, β₂, …): the radix shifted by one place (Theorem 4.7).
+    pub fn shifted(&self) -> MixedRadix {
+        let mut r = if self.prefix.is_empty() {
+            let mut period = self.period.clone();
+            period.rotate_left(1);
+            MixedRadix {
+                prefix: Vec::new(),
+                period,
+            }
+        } else {
+            MixedRadix {
+                prefix: self.prefix[1..].to_vec(),
+                period: self.period.clone(),
+            }
+        };
+        r.normalize();
+        r
+    }
+
+    /// β^L = β₀⋯β_{L−1}, if it fits in u64.
+    pub fn place(&self, level: usize) -> Option<u64> {
+        (0..level).try_fold(1u64, |p, l| p.checked_mul(self.base(l)))
+    }
+
+    /// ord_β(n) = max{L : β^L | n}; `None` for n = 0 (ord = ∞).
+    pub fn ord(&self, mut n: u64) -> Option<usize> {
+        if n == 0 {
+            return None;
+        }
+        let mut level = 0;
+        while n.is_multiple_of(self.base(level)) {
+            n /= self.base(level);
+            level += 1;
+        }
+        Some(level)
+    }
+
+    /// sup_L (β_L − 1) over the whole radix (finite: the radix is eventually periodic).
+    pub fn max_digit(&self) -> u64 {
+        self.prefix
+            .iter()
+            .chain(&self.period)
+            .max()
+            .expect("non-empty")
+            - 1
+    }
+
+    /// Whether β_L = 2 for every L ≥ 1, i.e. β = (b, 2, 2, …) (Theorem 4.5).
+    pub fn is_b_2_2(&self) -> bool {
+        self.prefix.iter().skip(1).all(|&b| b == 2) && self.period == [2]
+    }
+
+    /// The bases listed before the repeating block, and the block.
+    pub fn parts(&self) -> (&[u64], &[u64]) {
+        (&self.prefix, &self.period)
     }
 
     /// The digits n_0, n_1, … of `n` (no trailing zero digits; empty for 0).
@@ -152,6 +344,23 @@ impl MixedRadix {
     /// n ⊕_β h.
     pub fn add(&self, n: u64, h: u64) -> Result<u64> {
         self.sigma(&[n, h])
+    }
+}
+
+impl std::fmt::Display for MixedRadix {
+    /// `[60,24,7..]`, `[2,(3,5)..]`: the form [`MixedRadix::parse`] reads.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let join = |v: &[u64]| v.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
+        let block = if self.period.len() == 1 {
+            join(&self.period)
+        } else {
+            format!("({})", join(&self.period))
+        };
+        if self.prefix.is_empty() {
+            write!(f, "[{block}..]")
+        } else {
+            write!(f, "[{},{block}..]", join(&self.prefix))
+        }
     }
 }
 
@@ -213,6 +422,49 @@ mod tests {
         let beta = MixedRadix::new(vec![60, 24, 7]).unwrap();
         assert_eq!(beta.digits(1500), vec![0, 1, 1]);
         assert_eq!(beta.from_digits(&[40, 16, 0]).unwrap(), 1000);
+    }
+
+    #[test]
+    fn radix_syntax_round_trips() {
+        for (text, canonical) in [
+            ("[60,24,7..]", "[60,24,7..]"),
+            ("[ 60, 24, 7 ]", "[60,24,7..]"),
+            ("[3]", "[3..]"),
+            ("[3,3,3..]", "[3..]"),
+            ("[5,2,2]", "[5,2..]"),
+            ("[2,(3,5)..]", "[2,(3,5)..]"),
+            ("[3,5,(3,5)..]", "[(3,5)..]"),
+            ("[3,(5,3)..]", "[(3,5)..]"),
+            ("[(2,2)..]", "[2..]"),
+        ] {
+            let r = MixedRadix::parse(text).unwrap();
+            assert_eq!(r.to_string(), canonical, "{text}");
+            assert_eq!(MixedRadix::parse(canonical).unwrap(), r);
+        }
+        let r = MixedRadix::parse("[2,(3,5)..]").unwrap();
+        let bases: Vec<u64> = (0..6).map(|l| r.base(l)).collect();
+        assert_eq!(bases, vec![2, 3, 5, 3, 5, 3]);
+        assert_eq!(r.shifted().to_string(), "[(3,5)..]");
+        assert_eq!(r.shifted().shifted().to_string(), "[(5,3)..]");
+        assert_eq!(r.place(3), Some(30));
+        assert_eq!(r.ord(60), Some(3));
+        assert_eq!(r.ord(0), None);
+        assert!(MixedRadix::parse("[7,2..]").unwrap().is_b_2_2());
+        assert!(!MixedRadix::parse("[7,3..]").unwrap().is_b_2_2());
+        for bad in [
+            "",
+            "[]",
+            "[..]",
+            "[1..]",
+            "[2,()..]",
+            "[2,(3..]",
+            "[x]",
+            "3,2",
+            "[2,,3]",
+            "[2(3,5)..]",
+        ] {
+            assert!(MixedRadix::parse(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

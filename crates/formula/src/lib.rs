@@ -38,8 +38,9 @@
 //!
 //! Functions: `min(a, …)`, `max(a, …)`, `abs(a)`, `floor_log2(a)` (a ≥ 1), `popcount(a)`
 //! (a ≥ 0), `nimsum_b(b, a1, …)` (Flanigan's base-b nim sum σ^b), `sigma(beta=[b0, b1,
-//! …], a1, …)` (mixed-radix nim sum σ^β; the last base repeats, so `beta=[p, 2]` is
-//! σ^[p]), `nnimsum(n, a1, …)` (the n-nim sum of n-player Nim), `fib(k)` (Fibonacci
+//! …, bk..], a1, …)` (mixed-radix nim sum σ^β; the base before `..` repeats forever,
+//! a block in parentheses repeats as a whole — `[2,(3,5)..]` — and without `..` the
+//! last base repeats, so `beta=[p, 2]` = `beta=[p, 2..]` is σ^[p]), `nnimsum(n, a1, …)` (the n-nim sum of n-player Nim), `fib(k)` (Fibonacci
 //! numbers in the seeds' convention **f1 = 1, f2 = 2, f3 = 3, f4 = 5, …**, with f0 = 1),
 //! `zeck_low(n)` (ℓ(n): the smallest Fibonacci number in n's Zeckendorf representation,
 //! n ≥ 1). Constants: `true` = 1, `false` = 0. Variables are named by the caller.
@@ -465,6 +466,13 @@ mod tests {
             Ok(1500)
         );
         assert_eq!(ev("sigma(beta=[3,2], 4, 7)", &[], &[]), Ok(11));
+        assert_eq!(ev("sigma(beta=[3,2..], 4, 7)", &[], &[]), Ok(11));
+        assert_eq!(
+            ev("sigma(beta=[60, 24, 7..], 1000, 2000)", &[], &[]),
+            Ok(1500)
+        );
+        // (2, 3, 5, 3, 5, …): 7 = [1, 0, 1] and 11 = [1, 2, 1] → [0, 2, 2] = 2·2 + 2·6
+        assert_eq!(ev("sigma(beta=[2,(3,5)..], 7, 11)", &[], &[]), Ok(16));
         assert_eq!(ev("nnimsum(3, 14, 11, 10, 7)", &[], &[]), Ok(23));
         assert_eq!(ev("fib(4) + zeck_low(31)", &[], &[]), Ok(7));
         assert_eq!(ev("true + false", &[], &[]), Ok(1));

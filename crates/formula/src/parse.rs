@@ -140,7 +140,7 @@ fn describe(t: &Tok) -> String {
 
 const SYMBOLS: &[&str] = &[
     "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+", "-", "*", "/", "%", "^", "&", "|", "<",
-    ">", "!", "(", ")", ",", "[", "]", "=",
+    ">", "!", "(", ")", ",", "[", "]", "=", "..",
 ];
 
 fn lex(text: &str) -> Result<Vec<(Tok, usize)>, FormulaError> {
@@ -494,56 +494,62 @@ impl Parser<'_> {
         node(Kind::Call(func, args), col, &depths)
     }
 
-    /// `beta=[b0, b1, …]` — the mixed radix of `sigma`, literal naturals ≥ 2.
+    /// `beta=[b0, b1, …]` — the mixed radix of `sigma`, literal naturals ≥ 2 (or named
+    /// constants), in the one syntax of [`MixedRadix::parse`]: `[60,24,7..]`,
+    /// `[2,(3,5)..]`, or `[3,2]` (the last base repeats).
     fn beta(&mut self) -> Result<MixedRadix, FormulaError> {
         self.expect_word(
             "beta",
-            "as the first argument of sigma (sigma(beta=[3,2], x, y))",
+            "as the first argument of sigma (sigma(beta=[3,2..], x, y))",
         )?;
         self.expect("=", "after beta")?;
+        let open_col = self.col();
         self.expect("[", "to open the list of bases")?;
-        let mut bases = Vec::new();
+        let mut text = String::from("[");
         loop {
-            let (mut tok, col) = self.bump();
-            // A named constant (a rules file's parameter) may stand for a base.
-            if let Tok::Ident(name) = &tok {
-                if let Some((_, v)) = self.constants.iter().find(|(n, _)| n == name) {
-                    tok = Tok::Num(Ok(*v));
-                }
-            }
+            let (tok, col) = self.bump();
             match tok {
-                Tok::Num(Ok(b)) if b >= 2 => bases.push(b as u64),
+                Tok::Num(Ok(b)) if b >= 2 => text.push_str(&b.to_string()),
                 Tok::Num(Ok(b)) => {
                     return Err(FormulaError::new(
                         col,
                         format!("every base of beta must be ≥ 2, got {b}"),
                     ))
                 }
-                Tok::Sym(name) if bases.is_empty() && name == "]" => {
-                    return Err(FormulaError::new(col, "beta needs at least one base"))
+                // A named constant (a rules file's parameter) may stand for a base.
+                Tok::Ident(name) => match self.constants.iter().find(|(n, _)| *n == name) {
+                    Some((_, v)) if *v >= 2 => text.push_str(&v.to_string()),
+                    _ => {
+                        return Err(FormulaError::new(
+                            col,
+                            format!("expected a base (an integer ≥ 2) in beta, found '{name}'"),
+                        ))
+                    }
+                },
+                Tok::Sym("]") => {
+                    text.push(']');
+                    break;
                 }
+                Tok::Sym(s @ ("," | "(" | ")" | "..")) => text.push_str(s),
                 t => {
                     return Err(FormulaError::new(
                         col,
                         format!(
-                            "expected a base (an integer ≥ 2) in beta, found {}",
+                            "expected a base (an integer ≥ 2), ',', '..' or ']' in beta, found {}",
                             describe(&t)
                         ),
                     ))
                 }
             }
-            match self.bump() {
-                (Tok::Sym(","), _) => {}
-                (Tok::Sym("]"), _) => break,
-                (t, col) => {
-                    return Err(FormulaError::new(
-                        col,
-                        format!("expected ',' or ']' in beta, found {}", describe(&t)),
-                    ))
-                }
-            }
         }
-        MixedRadix::new(bases).map_err(|e| FormulaError::new(self.col(), e.to_string()))
+        MixedRadix::parse(&text).map_err(|e| {
+            let msg = e.to_string();
+            let msg = msg
+                .split_once(": ")
+                .map_or(msg.as_str(), |(_, m)| m)
+                .to_string();
+            FormulaError::new(open_col, format!("beta: {msg}"))
+        })
     }
 }
 

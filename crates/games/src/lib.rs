@@ -25,10 +25,13 @@ pub mod octal;
 pub mod pass;
 pub mod rules;
 pub mod ryuoh;
+pub mod sg_system;
 pub mod source;
 pub mod spec;
 pub mod subtraction;
 pub mod sum;
+pub mod takeaway;
+pub mod welter;
 pub mod wythoff;
 
 use nimlab_engine::{Error, Game, Result, Theorem};
@@ -97,6 +100,8 @@ pub fn catalog() -> Vec<&'static Family> {
         &chocolate_staircase::FAMILY,
         &nplayer::FAMILY,
         &nplayer_nim::FAMILY,
+        &takeaway::FAMILY,
+        &welter::FAMILY,
     ]
 }
 

@@ -11,6 +11,7 @@
 //! positions = "true"              # optional predicate P over the coordinates
 //! moves = "c0 == 0 || c1 == 0 || c0 + c1 <= p - 1"
 //! # or an explicit list of move vectors:  moves = [[1, 0], [0, 1], [1, 1]]
+//! # or a named set: "C1" (Nim), "Cbeta(beta=[3..])", "Abeta(beta=[p,2..])"
 //! take_and_put = false            # optional: may components of a move be negative?
 //! grundy = "(x+y)%p + p*((x/p) xor (y/p))"   # optional closed form (`check` uses it)
 //! p_positions = "..."             # optional predicate claimed to give the P-positions
@@ -62,6 +63,8 @@ enum MovesField {
 enum Moves {
     /// Explicit move vectors.
     List(Vec<Vec<i64>>),
+    /// A named set of the take-away paper: C_[1], C^β or A^β.
+    Named(crate::takeaway::MoveSet),
     /// A predicate over (c0, …, c_{m−1}, coordinates…, x0, …).
     Predicate {
         formula: Formula,
@@ -245,7 +248,15 @@ impl RulesGame {
                 compile(field, t, &pv)?;
             }
         }
+        let resolve = |name: &str| params.iter().find(|(k, _)| k == name).map(|(_, v)| *v);
+        let named = match &file.moves {
+            MovesField::Predicate(t) => crate::takeaway::MoveSet::parse_named(t, &resolve)
+                .transpose()
+                .map_err(|e| bad(format!("moves = '{}': {e}", crate::spec::show(t))))?,
+            MovesField::List(_) => None,
+        };
         let moves = match file.moves {
+            MovesField::Predicate(_) if named.is_some() => Moves::Named(named.expect("checked")),
             MovesField::Predicate(t) => {
                 let mut vars: Vec<&str> = move_vars.iter().map(String::as_str).collect();
                 vars.extend(pv.iter());
@@ -504,7 +515,7 @@ impl Game for RulesGame {
         !self.take_and_put
     }
     fn position_error(&self, pos: &[Coord]) -> Option<String> {
-        if let Moves::Predicate { .. } = self.moves {
+        if let Moves::Predicate { .. } | Moves::Named(_) = self.moves {
             let candidates = self.candidate_count(pos);
             if candidates > MAX_CANDIDATES {
                 return Some(format!(
@@ -527,12 +538,27 @@ impl Game for RulesGame {
     }
     fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
         if self.candidate_count(pos) > MAX_CANDIDATES
-            && matches!(self.moves, Moves::Predicate { .. })
+            && matches!(self.moves, Moves::Predicate { .. } | Moves::Named(_))
         {
             return; // refused by position_error; never enumerate an astronomic box
         }
         match &self.moves {
             Moves::List(list) => self.visit_moves(pos, list, visit),
+            Moves::Named(set) => {
+                let mut target = vec![0i64; pos.len()];
+                let mut out: Vec<Coord> = vec![0; pos.len()];
+                crate::takeaway::for_each_candidate(set, pos, &mut |c| {
+                    for i in 0..pos.len() {
+                        target[i] = pos[i] as i64 - c[i];
+                    }
+                    if set.contains(c) && self.position_ok(&target) {
+                        for (o, &t) in out.iter_mut().zip(&target) {
+                            *o = t as Coord;
+                        }
+                        visit(&out);
+                    }
+                });
+            }
             Moves::Predicate {
                 formula,
                 uses_position,

@@ -5,6 +5,7 @@ pub mod chocolate;
 pub mod draw;
 pub mod games;
 pub mod periodicity;
+pub mod sg_system;
 pub mod sweep;
 pub mod table;
 pub mod theorems;
