@@ -54,6 +54,7 @@
 
 mod batch;
 pub mod check;
+pub mod guess;
 mod ops;
 mod parse;
 
