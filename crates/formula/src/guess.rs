@@ -6,7 +6,7 @@
 //!
 //! * nim sums of per-coordinate terms `x`, `x % a`, `x / a` (2 ≤ a ≤ 8), any coordinate
 //!   possibly absent (up to three coordinates; beyond, only `x` or absent);
-//! * σ^[b] forms `(x+y)%b + b*((x/b) xor (y/b))` (2 ≤ b ≤ 8, any ≥ 2 coordinates),
+//! * σ^[b] forms `(x+y)%b + b*((x/b) xor (y/b))` (3 ≤ b ≤ 8, any ≥ 2 coordinates; b = 2 is the plain nim sum),
 //!   mixed-radix sums `sigma(beta=[b0, b1], …)` (bases 2..6) and Flanigan's
 //!   `nimsum_b(b, …)` (3 ≤ b ≤ 8);
 //! * one-coordinate tables: arithmetic-periodic sequences (preperiod, period, saltus)
@@ -48,6 +48,11 @@ pub const ENUM_SIZE: usize = 5;
 pub const ENUM_SIZE_1D: usize = 7;
 /// Most verified candidates reported.
 pub const MAX_FOUND: usize = 8;
+/// Most enumerated trees among the candidates verified (they are often rewritings of
+/// one another: `x - y == 0`, `2*(x - y) == 0`, …).
+pub const MAX_ENUMERATED: usize = 2;
+/// The family name of enumerated trees.
+const ENUMERATED: &str = "enumerated expression";
 /// Nearest candidates reported when none fits.
 pub const MAX_NEAREST: usize = 3;
 
@@ -145,7 +150,7 @@ impl Cells {
                 .values
                 .iter()
                 .zip(out)
-                .filter(|(g, f)| (**f != 0) == (**g == 0))
+                .filter(|(g, f)| (**f != 0) != (**g == 0))
                 .count() as u64,
         }
     }
@@ -221,7 +226,21 @@ pub fn guess(
             fitting.push((size_of(names, &c.text), c.clone()));
         }
     }
-    fitting.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.text.cmp(&b.1.text)));
+    // Simplest first; at equal size a template before an enumerated tree.
+    let rank = |c: &Candidate| (c.family == ENUMERATED) as u8;
+    fitting.sort_by(|a, b| {
+        (a.0, rank(&a.1), a.1.text.len(), &a.1.text).cmp(&(
+            b.0,
+            rank(&b.1),
+            b.1.text.len(),
+            &b.1.text,
+        ))
+    });
+    let mut enumerated = 0;
+    fitting.retain(|(_, c)| {
+        enumerated += rank(c) as usize;
+        rank(c) == 0 || enumerated <= MAX_ENUMERATED
+    });
     let mut result = Guess {
         searched,
         ..Guess::default()
@@ -268,7 +287,7 @@ pub fn guess(
         }
         match failed {
             Some(near) => {
-                if result.failed_verification.len() < MAX_FOUND {
+                if result.failed_verification.len() < MAX_NEAREST {
                     result.failed_verification.push(near)
                 }
             }
@@ -392,7 +411,7 @@ fn templates(names: &[String], claim: Claim) -> Vec<(String, &'static str)> {
                 .map(|i| names[i].as_str())
                 .collect();
             let list = vs.join(", ");
-            for b in 2..=8 {
+            for b in 3..=8 {
                 let sum = vs.join("+");
                 let quo: Vec<String> = vs.iter().map(|v| format!("({v}/{b})")).collect();
                 values.push((
@@ -405,6 +424,9 @@ fn templates(names: &[String], claim: Claim) -> Vec<(String, &'static str)> {
             }
             for b0 in 2..=6 {
                 for b1 in 2..=6 {
+                    if b0 == 2 && b1 == 2 {
+                        continue; // the plain nim sum
+                    }
                     values.push((
                         format!("sigma(beta=[{b0}, {b1}], {list})"),
                         "mixed-radix nim sum",
@@ -658,14 +680,23 @@ fn enumerate(
     let mut best: Vec<Candidate> = Vec::new();
     let mut screened = 0u64;
     let consider = |e: &Expr, out: &mut Vec<Candidate>, best: &mut Vec<Candidate>| {
-        let m = cells.mismatches(&e.vals, claim);
+        let m = match claim {
+            Claim::Grundy => cells.mismatches(&e.vals, claim),
+            // The predicate printed is `e == 0`: compare e's zero set with the P-positions.
+            Claim::PPositions => cells
+                .values
+                .iter()
+                .zip(&e.vals)
+                .filter(|(g, v)| (**g == 0) != (**v == 0))
+                .count() as u64,
+        };
         let text = match claim {
             Claim::Grundy => e.text.clone(),
             Claim::PPositions => format!("{} == 0", e.text),
         };
         let c = Candidate {
             text,
-            family: "enumerated expression",
+            family: ENUMERATED,
             mismatches: m,
         };
         if m == 0 {

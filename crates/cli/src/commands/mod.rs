@@ -4,6 +4,7 @@ pub mod check;
 pub mod chocolate;
 pub mod draw;
 pub mod games;
+pub mod guess;
 pub mod periodicity;
 pub mod sweep;
 pub mod table;
