@@ -39,7 +39,10 @@ fn theorem_3_1_from_table_1_alone() {
     assert_eq!(v["training"], serde_json::json!([13, 13]));
     assert_eq!(v["verification"], serde_json::json!([52, 52]));
     let fs = found(&v);
-    assert!(fs.iter().any(|f| f == "(x+y)%3 + 3*((x/3) xor (y/3))"), "{fs:?}");
+    assert!(
+        fs.iter().any(|f| f == "(x+y)%3 + 3*((x/3) xor (y/3))"),
+        "{fs:?}"
+    );
     for f in &fs {
         assert!(agrees_2d(f, ["x", "y"], 120, |x, y| (x + y) % 3
             + 3 * ((x / 3) ^ (y / 3))));
@@ -149,7 +152,13 @@ fn from_table_reads_csv_and_json_as_table_writes_them() {
         let path = path.to_str().unwrap();
         let out = nimlab(&["table", "nim(heaps=2)", "--size", "12", "-o", path]);
         assert_eq!(out.status.code(), Some(0));
-        let v = json(&nimlab(&["guess", "--from-table", path, "--format", "json"]));
+        let v = json(&nimlab(&[
+            "guess",
+            "--from-table",
+            path,
+            "--format",
+            "json",
+        ]));
         assert_eq!(found(&v)[0], "x xor y", "{fmt}");
         assert!(v["verification"].is_null());
     }
@@ -174,5 +183,24 @@ fn bad_input_is_a_one_line_error() {
         let out = nimlab(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
+    }
+}
+
+#[test]
+fn fibonacci_nim_p_positions_are_a_zeckendorf_predicate() {
+    for (k, family) in [(2, "Zeckendorf predicate"), (1, "binary predicate")] {
+        let game = format!("fibonacci-nim(k={k})");
+        let v = json(&nimlab(&[
+            "guess",
+            &game,
+            "--p-positions",
+            "--format",
+            "json",
+        ]));
+        assert_eq!(v["found"][0]["family"], family, "{v}");
+        // Cross-check the printed predicate by brute force on a larger box.
+        let pred = found(&v)[0].clone();
+        let out = nimlab(&["check", &game, "--p-positions", &pred, "--size", "150"]);
+        assert_eq!(out.status.code(), Some(0), "{pred}");
     }
 }

@@ -14,6 +14,7 @@
 //! * P-positions: zeros of all the above, periodic zero sets of one heap, and Beatty
 //!   pairs (⌊nα⌋, ⌊nα⌋ + a·n) with α = (2 − a + √(a² + 4))/2 (a = 1: the golden ratio,
 //!   Wythoff's P-positions; a ≥ 2: Fraenkel's a-Wythoff), written exactly in integers;
+//!   for a heap h and a limit l: `l < zeck_low(h)` and `l < (h & -h)`;
 //! * an enumeration of expression trees of at most [`ENUM_SIZE`] nodes (7 for one
 //!   coordinate) over the coordinates and constants 1..8 with `+ - * / % xor`,
 //!   keeping one tree per distinct value vector on the training window.
@@ -447,6 +448,19 @@ fn templates(names: &[String], claim: Claim) -> Vec<(String, &'static str)> {
                 for a in 1..=4 {
                     preds.push((beatty(&names[0], &names[1], a), "Beatty pair (a-Wythoff)"));
                 }
+                // Take-away games with a limit (heap h, limit l): P iff the limit is below
+                // the smallest part of h's Zeckendorf (Fibonacci Nim) or binary (k = 1)
+                // representation.
+                for (h, l) in [(&names[0], &names[1]), (&names[1], &names[0])] {
+                    preds.push((
+                        format!("{h} == 0 || {l} < zeck_low({h})"),
+                        "Zeckendorf predicate",
+                    ));
+                    preds.push((
+                        format!("{h} == 0 || {l} < ({h} & -{h})"),
+                        "binary predicate",
+                    ));
+                }
             }
             preds
         }
@@ -485,7 +499,12 @@ fn beatty(x: &str, y: &str, a: i64) -> String {
 fn periodic(cells: &Cells, n: &str, claim: Claim) -> Vec<(String, &'static str)> {
     // The sequence must be complete from 0 for the period search.
     let len = cells.values.len();
-    if cells.coords[0].iter().enumerate().any(|(i, &c)| c != i as i64) || len < 6 {
+    if cells.coords[0]
+        .iter()
+        .enumerate()
+        .any(|(i, &c)| c != i as i64)
+        || len < 6
+    {
         return Vec::new();
     }
     let seq: Vec<u32> = match claim {
@@ -802,8 +821,13 @@ mod tests {
     fn finds_sigma_form_and_one_heap_periods() {
         let t = table2(13, |x, y| ((x + y) % 3 + 3 * ((x / 3) ^ (y / 3))) as u32);
         let g = guess(&t, &names(&["x", "y"]), None, Claim::Grundy, &NoProgress).unwrap();
-        assert!(g.found.iter().any(|f| f.formula.contains("%3 + 3*")), "{g:?}");
-        let seq: Vec<u32> = (0..60u32).map(|n| if n < 2 { 5 } else { n % 3 + 2 * (n / 3) }).collect();
+        assert!(
+            g.found.iter().any(|f| f.formula.contains("%3 + 3*")),
+            "{g:?}"
+        );
+        let seq: Vec<u32> = (0..60u32)
+            .map(|n| if n < 2 { 5 } else { n % 3 + 2 * (n / 3) })
+            .collect();
         let t = GrundyTable::from_parts(vec![60], seq.clone()).unwrap();
         let g = guess(&t, &names(&["n"]), None, Claim::Grundy, &NoProgress).unwrap();
         let f = Formula::compile(&g.found[0].formula, &["n"]).unwrap();

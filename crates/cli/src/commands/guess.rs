@@ -282,7 +282,7 @@ fn read_table(path: &Path) -> Result<(Vec<String>, GrundyTable)> {
         .collect();
     if header.len() < 2 {
         return Err(bad(
-            "the header must name the coordinates, then the value".into(),
+            "the header must name the coordinates, then the value".into()
         ));
     }
     let d = header.len() - 1;
