@@ -179,6 +179,8 @@ fn bad_input_is_a_one_line_error() {
         vec!["guess", "nim", "--size", "0"],
         vec!["guess", "nim", "--size", "8", "--verify-size", "4"],
         vec!["guess", "--from-table", "/nonexistent/t.csv"],
+        vec!["guess", "nim", "--size", "1000"], // training window too large
+        vec!["guess", "nplayer-nim", "--size", "4"],
     ] {
         let out = nimlab(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");

@@ -47,6 +47,10 @@ use std::hash::{Hash, Hasher};
 pub const ENUM_SIZE: usize = 5;
 /// Largest expression tree enumerated for one-coordinate tables.
 pub const ENUM_SIZE_1D: usize = 7;
+/// Largest training window (cells): every template is screened on every cell.
+pub const MAX_TRAINING_CELLS: usize = 1 << 18;
+/// Most fitting candidates re-checked exactly.
+pub const MAX_VERIFIED: usize = 200;
 /// Most verified candidates reported.
 pub const MAX_FOUND: usize = 8;
 /// Most enumerated trees among the candidates verified (they are often rewritings of
@@ -143,6 +147,33 @@ impl Cells {
         Cells { coords, values }
     }
 
+    /// At most `limit` cells: one from each of `limit` equal stretches of the storage
+    /// order, at a scrambled offset (a plain stride would line up with the rows and see
+    /// only some residues of the first coordinate).
+    fn sample(&self, limit: usize) -> Cells {
+        let n = self.values.len();
+        if n <= limit {
+            return Cells {
+                coords: self.coords.clone(),
+                values: self.values.clone(),
+            };
+        }
+        let pick: Vec<usize> = (0..limit)
+            .map(|k| {
+                let (lo, hi) = (k * n / limit, (k + 1) * n / limit);
+                lo + (k.wrapping_mul(2_654_435_761) >> 7) % (hi - lo).max(1)
+            })
+            .collect();
+        Cells {
+            coords: self
+                .coords
+                .iter()
+                .map(|c| pick.iter().map(|&i| c[i]).collect())
+                .collect(),
+            values: pick.iter().map(|&i| self.values[i]).collect(),
+        }
+    }
+
     /// Mismatches of value vector `out` under `claim`.
     fn mismatches(&self, out: &[i64], claim: Claim) -> u64 {
         match claim {
@@ -192,6 +223,13 @@ pub fn guess(
             names.len()
         )));
     }
+    let total = training.values().len();
+    if total > MAX_TRAINING_CELLS {
+        return Err(Error::input(format!(
+            "the training window has {total} cells; at most {MAX_TRAINING_CELLS} are searched \
+             (train on a smaller window, verify on a larger one)"
+        )));
+    }
     let cells = Cells::new(training);
     if cells.values.is_empty() {
         return Err(Error::input("the table holds no position"));
@@ -214,7 +252,15 @@ pub fn guess(
         })
         .collect();
     let max_size = if d == 1 { ENUM_SIZE_1D } else { ENUM_SIZE };
-    let (enumerated, count) = enumerate(&cells, names, claim, max_size, progress);
+    // Enumeration keeps value vectors of whole tree levels: it screens a strided sample
+    // of the cells (exact checks on every cell follow for whatever it proposes).
+    let sample = cells.sample(if max_size >= 7 { 256 } else { 4096 });
+    let (mut enumerated, count) = enumerate(&sample, names, claim, max_size, progress);
+    // Near misses counted on the sample: scale to the whole window for the ranking.
+    let (whole, part) = (cells.values.len() as u64, sample.values.len().max(1) as u64);
+    for c in enumerated.iter_mut().filter(|c| c.mismatches > 0) {
+        c.mismatches = (c.mismatches * whole).div_ceil(part);
+    }
     candidates.extend(enumerated);
     progress.finish();
     let searched = candidates.len() as u64 + count;
@@ -237,18 +283,20 @@ pub fn guess(
             &b.1.text,
         ))
     });
-    let mut enumerated = 0;
-    fitting.retain(|(_, c)| {
-        enumerated += rank(c) as usize;
-        rank(c) == 0 || enumerated <= MAX_ENUMERATED
-    });
+
     let mut result = Guess {
         searched,
         ..Guess::default()
     };
-    for (size, c) in fitting {
+    let mut enumerated_found = 0;
+    // Each verification is cheap, but the list of fitting candidates is not bounded.
+    for (size, c) in fitting.into_iter().take(MAX_VERIFIED) {
         if result.found.len() >= MAX_FOUND {
             break;
+        }
+        let is_enumerated = rank(&c) == 1;
+        if is_enumerated && enumerated_found >= MAX_ENUMERATED {
+            continue;
         }
         // Never report unverified text: re-parse it and compare with `check`'s machinery.
         let Ok(f) = compile_for(&game, &c.text, &[]) else {
@@ -256,7 +304,8 @@ pub fn guess(
         };
         let mut windows = Vec::new();
         let mut failed = None;
-        for table in std::iter::once(training).chain(verification) {
+        let mut misfit = false;
+        for (stage, table) in std::iter::once(training).chain(verification).enumerate() {
             let report = match compare(&game, table, &f, claim, 1, false) {
                 Ok(r) => r,
                 Err(_) => {
@@ -272,6 +321,11 @@ pub fn guess(
                     break;
                 }
             };
+            if report.mismatch_count > 0 && stage == 0 {
+                // Proposed from a sample of the training window, but does not fit it all.
+                misfit = true;
+                break;
+            }
             if report.mismatch_count > 0 {
                 failed = Some(Near {
                     formula: c.text.clone(),
@@ -286,18 +340,24 @@ pub fn guess(
             }
             windows.push((table.dims().to_vec(), report.checked));
         }
+        if misfit {
+            continue;
+        }
         match failed {
             Some(near) => {
                 if result.failed_verification.len() < MAX_NEAREST {
                     result.failed_verification.push(near)
                 }
             }
-            None => result.found.push(Found {
-                formula: c.text,
-                size,
-                family: c.family,
-                windows,
-            }),
+            None => {
+                enumerated_found += is_enumerated as usize;
+                result.found.push(Found {
+                    formula: c.text,
+                    size,
+                    family: c.family,
+                    windows,
+                })
+            }
         }
     }
     if result.found.is_empty() {
@@ -308,7 +368,7 @@ pub fn guess(
                 .then_with(|| a.text.len().cmp(&b.text.len()))
                 .then_with(|| a.text.cmp(&b.text))
         });
-        for c in rest.into_iter().take(MAX_NEAREST) {
+        for c in rest.into_iter().take(2 * MAX_NEAREST) {
             let Ok(f) = compile_for(&game, &c.text, &[]) else {
                 continue;
             };
@@ -325,6 +385,8 @@ pub fn guess(
             }
         }
     }
+    result.nearest.sort_by_key(|n| (n.mismatch_count, n.size));
+    result.nearest.truncate(MAX_NEAREST);
     Ok(result)
 }
 

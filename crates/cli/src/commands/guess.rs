@@ -89,6 +89,14 @@ pub fn run(ctx: &Context, args: GuessArgs) -> Result<Status> {
             if vsize < size {
                 return Err(Error::input("--verify-size must be at least --size"));
             }
+            let cells = nimlab_engine::table::cell_count(&game.table_box(size))?;
+            if cells > nimlab_formula::guess::MAX_TRAINING_CELLS as u64 {
+                return Err(Error::input(format!(
+                    "--size {size} gives a training window of {cells} cells; guess trains on at \
+                     most {} (use a smaller --size and a large --verify-size)",
+                    nimlab_formula::guess::MAX_TRAINING_CELLS
+                )));
+            }
             let opts = ctx.table_options();
             let training =
                 nimlab_engine::plan::computed_table(game, &game.table_box(size), &opts)?.table;
