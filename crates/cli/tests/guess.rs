@@ -206,3 +206,16 @@ fn fibonacci_nim_p_positions_are_a_zeckendorf_predicate() {
         assert_eq!(out.status.code(), Some(0), "{pred}");
     }
 }
+
+#[test]
+fn rules_file_games_are_guessed_too() {
+    let rules = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/ryuoh.toml");
+    let v = json(&nimlab(&[
+        "guess", "--rules", rules, "--size", "13", "--format", "json",
+    ]));
+    let fs = found(&v);
+    assert!(
+        fs.iter().any(|f| f == "(x+y)%3 + 3*((x/3) xor (y/3))"),
+        "{fs:?}"
+    );
+}
