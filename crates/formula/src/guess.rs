@@ -209,6 +209,18 @@ struct Candidate {
 
 /// Searches formulas for `training` (coordinates named `names`); verifies those that fit
 /// on `training` and on `verification` (a larger table of the same game) if given.
+/// When nothing fits, [`Guess::nearest`] holds the closest candidates.
+///
+/// ```
+/// use nimlab_engine::{GrundyTable, NoProgress};
+/// use nimlab_formula::check::Claim;
+/// use nimlab_formula::guess::guess;
+/// // Game I (take 1, 2 or 3): P-positions are the multiples of 4
+/// let table = GrundyTable::from_parts(vec![40], (0..40).map(|n| n % 4).collect()).unwrap();
+/// let g = guess(&table, &["n".to_string()], None, Claim::PPositions, &NoProgress).unwrap();
+/// assert_eq!(g.found[0].formula, "n % 4 == 0");
+/// assert_eq!(g.found[0].windows, vec![(vec![40], 40)]);
+/// ```
 pub fn guess(
     training: &GrundyTable,
     names: &[String],
