@@ -55,6 +55,7 @@
 
 mod batch;
 pub mod check;
+pub mod guess;
 mod ops;
 mod parse;
 

@@ -4,6 +4,7 @@ pub mod check;
 pub mod chocolate;
 pub mod draw;
 pub mod games;
+pub mod guess;
 pub mod periodicity;
 pub mod sg_system;
 pub mod sweep;

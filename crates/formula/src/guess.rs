@@ -1,0 +1,922 @@
+//! Formula discovery: given a Grundy table, propose formulas in the formula language that
+//! reproduce it (or its P-positions), verify them on a larger window, and say honestly
+//! when nothing in the search space fits.
+//!
+//! The search space (documented for users in `docs/guess.md`):
+//!
+//! * nim sums of per-coordinate terms `x`, `x % a`, `x / a` (2 ≤ a ≤ 8), any coordinate
+//!   possibly absent (up to three coordinates; beyond, only `x` or absent);
+//! * σ^[b] forms `(x+y)%b + b*((x/b) xor (y/b))` (3 ≤ b ≤ 8, any ≥ 2 coordinates; b = 2 is the plain nim sum),
+//!   mixed-radix sums `sigma(beta=[b0, b1], …)` (bases 2..6) and Flanigan's
+//!   `nimsum_b(b, …)` (3 ≤ b ≤ 8);
+//! * one-coordinate tables: arithmetic-periodic sequences (preperiod, period, saltus)
+//!   written with `%` and `if`;
+//! * P-positions: zeros of all the above, periodic zero sets of one heap, and Beatty
+//!   pairs (⌊nα⌋, ⌊nα⌋ + a·n) with α = (2 − a + √(a² + 4))/2 (a = 1: the golden ratio,
+//!   Wythoff's P-positions; a ≥ 2: Fraenkel's a-Wythoff), written exactly in integers;
+//!   for a heap h and a limit l: `l < zeck_low(h)` and `l < (h & -h)`;
+//! * an enumeration of expression trees of at most [`ENUM_SIZE`] nodes (7 for one
+//!   coordinate) over the coordinates and constants 1..8 with `+ - * / % xor`,
+//!   keeping one tree per distinct value vector on the training window.
+//!
+//! Candidates are screened on the training table; every one reported as found has been
+//! re-parsed from its text and compared with [`crate::check::compare`] on the training
+//! window and on the verification window.
+//!
+//! ```
+//! use nimlab_engine::{GrundyTable, NoProgress};
+//! use nimlab_formula::check::Claim;
+//! use nimlab_formula::guess::guess;
+//! // Nim with two heaps: x xor y
+//! let values: Vec<u32> = (0..64u32).map(|i| (i % 8) ^ (i / 8)).collect();
+//! let table = GrundyTable::from_parts(vec![8, 8], values).unwrap();
+//! let names = ["x".to_string(), "y".to_string()];
+//! let g = guess(&table, &names, None, Claim::Grundy, &NoProgress).unwrap();
+//! assert_eq!(g.found[0].formula, "x xor y");
+//! ```
+
+use crate::check::{compare, compile_for, Claim, Mismatch};
+use crate::{Column, Formula};
+use nimlab_engine::periodicity::find_arithmetic_period;
+use nimlab_engine::{Coord, Error, Game, GrundyTable, Progress, Result, INVALID};
+use rayon::prelude::*;
+use std::collections::HashSet;
+use std::hash::{Hash, Hasher};
+
+/// Largest expression tree (in nodes) enumerated for tables of two or more coordinates.
+pub const ENUM_SIZE: usize = 5;
+/// Largest expression tree enumerated for one-coordinate tables.
+pub const ENUM_SIZE_1D: usize = 7;
+/// Largest training window (cells): every template is screened on every cell.
+pub const MAX_TRAINING_CELLS: usize = 1 << 18;
+/// Most fitting candidates re-checked exactly.
+pub const MAX_VERIFIED: usize = 200;
+/// Most verified candidates reported.
+pub const MAX_FOUND: usize = 8;
+/// Most enumerated trees among the candidates verified (they are often rewritings of
+/// one another: `x - y == 0`, `2*(x - y) == 0`, …).
+pub const MAX_ENUMERATED: usize = 2;
+/// The family name of enumerated trees.
+const ENUMERATED: &str = "enumerated expression";
+/// Nearest candidates reported when none fits.
+pub const MAX_NEAREST: usize = 3;
+
+/// A verified formula.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    /// The formula's text (in the formula language).
+    pub formula: String,
+    /// Nodes of its parse tree.
+    pub size: usize,
+    /// Which part of the search space produced it.
+    pub family: &'static str,
+    /// The windows it was checked on: (box, positions checked), training first.
+    pub windows: Vec<(Vec<usize>, u64)>,
+}
+
+/// A candidate that does not fit: where and how badly.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Near {
+    /// The formula's text.
+    pub formula: String,
+    /// Nodes of its parse tree.
+    pub size: usize,
+    /// Which part of the search space produced it.
+    pub family: &'static str,
+    /// The window compared.
+    pub window: Vec<usize>,
+    /// Positions compared.
+    pub checked: u64,
+    /// Positions where it fails.
+    pub mismatch_count: u64,
+    /// The first failing position (storage order).
+    pub first_counterexample: Option<Mismatch>,
+}
+
+/// The result of a search.
+#[derive(Debug, Clone, Default)]
+pub struct Guess {
+    /// Verified formulas, simplest first.
+    pub found: Vec<Found>,
+    /// Formulas that fit the training window but failed on the verification window.
+    pub failed_verification: Vec<Near>,
+    /// When nothing was found: the candidates with fewest mismatches on the training window.
+    pub nearest: Vec<Near>,
+    /// Distinct candidates screened.
+    pub searched: u64,
+}
+
+/// A stand-in game that only names coordinates, so [`compare`] can check a bare table.
+struct Named(Vec<String>);
+
+impl Game for Named {
+    fn spec(&self) -> String {
+        "table".into()
+    }
+    fn dimension(&self) -> usize {
+        self.0.len()
+    }
+    fn coordinate_names(&self) -> Vec<String> {
+        self.0.clone()
+    }
+    fn for_each_option(&self, _: &[Coord], _: &mut dyn FnMut(&[Coord])) {}
+}
+
+/// The legal cells of the training table, as columns.
+struct Cells {
+    /// `coords[v][i]`: coordinate v of cell i.
+    coords: Vec<Vec<i64>>,
+    /// Grundy value of cell i.
+    values: Vec<i64>,
+}
+
+impl Cells {
+    fn new(table: &GrundyTable) -> Cells {
+        let d = table.dims().len();
+        let mut coords = vec![Vec::new(); d];
+        let mut values = Vec::new();
+        for (pos, g) in table.iter() {
+            if g == INVALID {
+                continue;
+            }
+            for (c, &p) in coords.iter_mut().zip(&pos) {
+                c.push(p as i64);
+            }
+            values.push(g as i64);
+        }
+        Cells { coords, values }
+    }
+
+    /// At most `limit` cells: one from each of `limit` equal stretches of the storage
+    /// order, at a scrambled offset (a plain stride would line up with the rows and see
+    /// only some residues of the first coordinate).
+    fn sample(&self, limit: usize) -> Cells {
+        let n = self.values.len();
+        if n <= limit {
+            return Cells {
+                coords: self.coords.clone(),
+                values: self.values.clone(),
+            };
+        }
+        let pick: Vec<usize> = (0..limit)
+            .map(|k| {
+                let (lo, hi) = (k * n / limit, (k + 1) * n / limit);
+                lo + (k.wrapping_mul(2_654_435_761) >> 7) % (hi - lo).max(1)
+            })
+            .collect();
+        Cells {
+            coords: self
+                .coords
+                .iter()
+                .map(|c| pick.iter().map(|&i| c[i]).collect())
+                .collect(),
+            values: pick.iter().map(|&i| self.values[i]).collect(),
+        }
+    }
+
+    /// Mismatches of value vector `out` under `claim`.
+    fn mismatches(&self, out: &[i64], claim: Claim) -> u64 {
+        match claim {
+            Claim::Grundy => self.values.iter().zip(out).filter(|(g, f)| g != f).count() as u64,
+            Claim::PPositions => self
+                .values
+                .iter()
+                .zip(out)
+                .filter(|(g, f)| (**f != 0) != (**g == 0))
+                .count() as u64,
+        }
+    }
+
+    /// Screens a formula text: its training mismatches, `None` if it fails to compile or
+    /// to evaluate.
+    fn screen(&self, names: &[String], text: &str, claim: Claim) -> Option<u64> {
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let f = Formula::compile(text, &refs).ok()?;
+        let cols: Vec<Column<'_>> = self.coords.iter().map(|c| Column::Values(c)).collect();
+        let mut out = vec![0; self.values.len()];
+        f.evaluator().eval(&cols, &mut out).ok()?;
+        Some(self.mismatches(&out, claim))
+    }
+}
+
+/// A candidate formula before verification.
+#[derive(Debug, Clone)]
+struct Candidate {
+    text: String,
+    family: &'static str,
+    mismatches: u64,
+}
+
+/// Searches formulas for `training` (coordinates named `names`); verifies those that fit
+/// on `training` and on `verification` (a larger table of the same game) if given.
+/// When nothing fits, [`Guess::nearest`] holds the closest candidates.
+///
+/// ```
+/// use nimlab_engine::{GrundyTable, NoProgress};
+/// use nimlab_formula::check::Claim;
+/// use nimlab_formula::guess::guess;
+/// // Game I (take 1, 2 or 3): P-positions are the multiples of 4
+/// let table = GrundyTable::from_parts(vec![40], (0..40).map(|n| n % 4).collect()).unwrap();
+/// let g = guess(&table, &["n".to_string()], None, Claim::PPositions, &NoProgress).unwrap();
+/// assert_eq!(g.found[0].formula, "n % 4 == 0");
+/// assert_eq!(g.found[0].windows, vec![(vec![40], 40)]);
+/// ```
+pub fn guess(
+    training: &GrundyTable,
+    names: &[String],
+    verification: Option<&GrundyTable>,
+    claim: Claim,
+    progress: &dyn Progress,
+) -> Result<Guess> {
+    let d = training.dims().len();
+    if names.len() != d {
+        return Err(Error::input(format!(
+            "{} coordinate names for a table of {d} coordinates",
+            names.len()
+        )));
+    }
+    let total = training.values().len();
+    if total > MAX_TRAINING_CELLS {
+        return Err(Error::input(format!(
+            "the training window has {total} cells; at most {MAX_TRAINING_CELLS} are searched \
+             (train on a smaller window, verify on a larger one)"
+        )));
+    }
+    let cells = Cells::new(training);
+    if cells.values.is_empty() {
+        return Err(Error::input("the table holds no position"));
+    }
+    let mut texts: Vec<(String, &'static str)> = templates(names, claim);
+    if d == 1 {
+        texts.extend(periodic(&cells, &names[0], claim));
+    }
+    progress.start(0, "candidates screened");
+    let mut candidates: Vec<Candidate> = texts
+        .par_iter()
+        .filter_map(|(text, family)| {
+            let m = cells.screen(names, text, claim)?;
+            progress.advance(1);
+            Some(Candidate {
+                text: text.clone(),
+                family,
+                mismatches: m,
+            })
+        })
+        .collect();
+    let max_size = if d == 1 { ENUM_SIZE_1D } else { ENUM_SIZE };
+    // Enumeration keeps value vectors of whole tree levels: it screens a strided sample
+    // of the cells (exact checks on every cell follow for whatever it proposes).
+    let sample = cells.sample(if max_size >= 7 { 256 } else { 4096 });
+    let (mut enumerated, count) = enumerate(&sample, names, claim, max_size, progress);
+    // Near misses counted on the sample: scale to the whole window for the ranking.
+    let (whole, part) = (cells.values.len() as u64, sample.values.len().max(1) as u64);
+    for c in enumerated.iter_mut().filter(|c| c.mismatches > 0) {
+        c.mismatches = (c.mismatches * whole).div_ceil(part);
+    }
+    candidates.extend(enumerated);
+    progress.finish();
+    let searched = candidates.len() as u64 + count;
+
+    let game = Named(names.to_vec());
+    let mut fitting: Vec<(usize, Candidate)> = Vec::new();
+    let mut seen = HashSet::new();
+    for c in candidates.iter().filter(|c| c.mismatches == 0) {
+        if seen.insert(c.text.clone()) {
+            fitting.push((size_of(names, &c.text), c.clone()));
+        }
+    }
+    // Simplest first; at equal size a template before an enumerated tree.
+    let rank = |c: &Candidate| (c.family == ENUMERATED) as u8;
+    fitting.sort_by(|a, b| {
+        (a.0, rank(&a.1), a.1.text.len(), &a.1.text).cmp(&(
+            b.0,
+            rank(&b.1),
+            b.1.text.len(),
+            &b.1.text,
+        ))
+    });
+
+    let mut result = Guess {
+        searched,
+        ..Guess::default()
+    };
+    let mut enumerated_found = 0;
+    // Each verification is cheap, but the list of fitting candidates is not bounded.
+    for (size, c) in fitting.into_iter().take(MAX_VERIFIED) {
+        if result.found.len() >= MAX_FOUND {
+            break;
+        }
+        let is_enumerated = rank(&c) == 1;
+        if is_enumerated && enumerated_found >= MAX_ENUMERATED {
+            continue;
+        }
+        // Never report unverified text: re-parse it and compare with `check`'s machinery.
+        let Ok(f) = compile_for(&game, &c.text, &[]) else {
+            continue;
+        };
+        let mut windows = Vec::new();
+        let mut failed = None;
+        let mut misfit = false;
+        for (stage, table) in std::iter::once(training).chain(verification).enumerate() {
+            let report = match compare(&game, table, &f, claim, 1, false) {
+                Ok(r) => r,
+                Err(_) => {
+                    failed = Some(Near {
+                        formula: c.text.clone(),
+                        size,
+                        family: c.family,
+                        window: table.dims().to_vec(),
+                        checked: 0,
+                        mismatch_count: 0,
+                        first_counterexample: None,
+                    });
+                    break;
+                }
+            };
+            if report.mismatch_count > 0 && stage == 0 {
+                // Proposed from a sample of the training window, but does not fit it all.
+                misfit = true;
+                break;
+            }
+            if report.mismatch_count > 0 {
+                failed = Some(Near {
+                    formula: c.text.clone(),
+                    size,
+                    family: c.family,
+                    window: table.dims().to_vec(),
+                    checked: report.checked,
+                    mismatch_count: report.mismatch_count,
+                    first_counterexample: report.mismatches.first().cloned(),
+                });
+                break;
+            }
+            windows.push((table.dims().to_vec(), report.checked));
+        }
+        if misfit {
+            continue;
+        }
+        match failed {
+            Some(near) => {
+                if result.failed_verification.len() < MAX_NEAREST {
+                    result.failed_verification.push(near)
+                }
+            }
+            None => {
+                enumerated_found += is_enumerated as usize;
+                result.found.push(Found {
+                    formula: c.text,
+                    size,
+                    family: c.family,
+                    windows,
+                })
+            }
+        }
+    }
+    if result.found.is_empty() {
+        let mut rest: Vec<&Candidate> = candidates.iter().filter(|c| c.mismatches > 0).collect();
+        rest.sort_by(|a, b| {
+            a.mismatches
+                .cmp(&b.mismatches)
+                .then_with(|| a.text.len().cmp(&b.text.len()))
+                .then_with(|| a.text.cmp(&b.text))
+        });
+        for c in rest.into_iter().take(2 * MAX_NEAREST) {
+            let Ok(f) = compile_for(&game, &c.text, &[]) else {
+                continue;
+            };
+            if let Ok(report) = compare(&game, training, &f, claim, 1, false) {
+                result.nearest.push(Near {
+                    formula: c.text.clone(),
+                    size: size_of(names, &c.text),
+                    family: c.family,
+                    window: training.dims().to_vec(),
+                    checked: report.checked,
+                    mismatch_count: report.mismatch_count,
+                    first_counterexample: report.mismatches.first().cloned(),
+                });
+            }
+        }
+    }
+    result.nearest.sort_by_key(|n| (n.mismatch_count, n.size));
+    result.nearest.truncate(MAX_NEAREST);
+    Ok(result)
+}
+
+/// Nodes of the parse tree of `text`.
+fn size_of(names: &[String], text: &str) -> usize {
+    fn count(e: &crate::parse::Expr) -> usize {
+        use crate::parse::Kind;
+        1 + match &e.kind {
+            Kind::Num(_) | Kind::Var(_) => 0,
+            Kind::Unary(_, a) => count(a),
+            Kind::Binary(_, a, b) => count(a) + count(b),
+            Kind::If(c, a, b) => count(c) + count(a) + count(b),
+            Kind::Call(_, args) => args.iter().map(count).sum(),
+        }
+    }
+    crate::parse::parse(text, names, &[])
+        .map(|e| count(&e))
+        .unwrap_or(usize::MAX)
+}
+
+/// Template formulas (texts) for `claim`.
+fn templates(names: &[String], claim: Claim) -> Vec<(String, &'static str)> {
+    let d = names.len();
+    let mut values: Vec<(String, &'static str)> = vec![("0".into(), "constant")];
+    // Nim sums of per-coordinate terms.
+    let terms = |v: &str| -> Vec<String> {
+        let mut t = vec![String::new(), v.to_string()];
+        if d <= 3 {
+            for a in 2..=8 {
+                t.push(format!("{v} % {a}"));
+                t.push(format!("{v} / {a}"));
+            }
+        }
+        t
+    };
+    let per: Vec<Vec<String>> = names.iter().map(|v| terms(v)).collect();
+    let mut idx = vec![0usize; d];
+    loop {
+        let parts: Vec<&String> = idx
+            .iter()
+            .enumerate()
+            .map(|(v, &i)| &per[v][i])
+            .filter(|t| !t.is_empty())
+            .collect();
+        if !parts.is_empty() {
+            let text = if parts.len() == 1 {
+                parts[0].clone()
+            } else {
+                parts
+                    .iter()
+                    .map(|t| {
+                        if t.contains(' ') {
+                            format!("({t})")
+                        } else {
+                            t.to_string()
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" xor ")
+            };
+            values.push((text, "nim sum of coordinate terms"));
+        }
+        // next index vector
+        let mut k = 0;
+        while k < d {
+            idx[k] += 1;
+            if idx[k] < per[k].len() {
+                break;
+            }
+            idx[k] = 0;
+            k += 1;
+        }
+        if k == d {
+            break;
+        }
+    }
+    // σ-type forms over every subset of ≥ 2 coordinates (at most 4 coordinates).
+    if (2..=4).contains(&d) {
+        for mask in 1u32..(1 << d) {
+            if mask.count_ones() < 2 {
+                continue;
+            }
+            let vs: Vec<&str> = (0..d)
+                .filter(|i| mask >> i & 1 == 1)
+                .map(|i| names[i].as_str())
+                .collect();
+            let list = vs.join(", ");
+            for b in 3..=8 {
+                let sum = vs.join("+");
+                let quo: Vec<String> = vs.iter().map(|v| format!("({v}/{b})")).collect();
+                values.push((
+                    format!("({sum})%{b} + {b}*({})", quo.join(" xor ")),
+                    "sigma^[b] form",
+                ));
+                if b >= 3 {
+                    values.push((format!("nimsum_b({b}, {list})"), "base-b nim sum"));
+                }
+            }
+            for b0 in 2..=6 {
+                for b1 in 2..=6 {
+                    if b0 == 2 && b1 == 2 {
+                        continue; // the plain nim sum
+                    }
+                    values.push((
+                        format!("sigma(beta=[{b0}, {b1}], {list})"),
+                        "mixed-radix nim sum",
+                    ));
+                }
+            }
+        }
+    }
+    match claim {
+        Claim::Grundy => values,
+        Claim::PPositions => {
+            let mut preds: Vec<(String, &'static str)> = values
+                .into_iter()
+                .filter(|(t, _)| t != "0")
+                .map(|(t, fam)| (format!("{t} == 0"), fam))
+                .collect();
+            if d == 2 {
+                for a in 1..=4 {
+                    preds.push((beatty(&names[0], &names[1], a), "Beatty pair (a-Wythoff)"));
+                }
+                // Take-away games with a limit (heap h, limit l): P iff the limit is below
+                // the smallest part of h's Zeckendorf (Fibonacci Nim) or binary (k = 1)
+                // representation.
+                for (h, l) in [(&names[0], &names[1]), (&names[1], &names[0])] {
+                    preds.push((
+                        format!("{h} == 0 || {l} < zeck_low({h})"),
+                        "Zeckendorf predicate",
+                    ));
+                    preds.push((
+                        format!("{h} == 0 || {l} < ({h} & -{h})"),
+                        "binary predicate",
+                    ));
+                }
+            }
+            preds
+        }
+    }
+}
+
+/// The predicate "(x, y) is a P-position of a-Wythoff": with m = min, M = max,
+/// M − m = a·n and m = ⌊nα⌋, α = (2 − a + √(a²+4))/2, i.e. (integers only)
+/// 0 ≤ 2m − (2−a)n, (2m − (2−a)n)² < (a²+4)n² < (2m + 2 − (2−a)n)².
+fn beatty(x: &str, y: &str, a: i64) -> String {
+    let m = format!("min({x}, {y})");
+    let diff = format!("abs({x} - {y})");
+    let n = if a == 1 {
+        diff.clone()
+    } else {
+        format!("({diff} / {a})")
+    };
+    let k = 2 - a;
+    let low = match k {
+        1 => format!("2*{m} - {n}"),
+        0 => format!("2*{m}"),
+        _ => format!("2*{m} + {}*{n}", -k),
+    };
+    let div = if a == 1 {
+        String::new()
+    } else {
+        format!("{diff} % {a} == 0 && ")
+    };
+    let c = a * a + 4;
+    format!(
+        "{x} + {y} == 0 || {div}{diff} > 0 && {low} >= 0 && ({low})^2 < {c}*{n}^2 && {c}*{n}^2 < ({low} + 2)^2"
+    )
+}
+
+/// Periodic and arithmetic-periodic descriptions of a one-coordinate table.
+fn periodic(cells: &Cells, n: &str, claim: Claim) -> Vec<(String, &'static str)> {
+    // The sequence must be complete from 0 for the period search.
+    let len = cells.values.len();
+    if cells.coords[0]
+        .iter()
+        .enumerate()
+        .any(|(i, &c)| c != i as i64)
+        || len < 6
+    {
+        return Vec::new();
+    }
+    let seq: Vec<u32> = match claim {
+        Claim::Grundy => cells.values.iter().map(|&g| g as u32).collect(),
+        Claim::PPositions => cells.values.iter().map(|&g| (g == 0) as u32).collect(),
+    };
+    let Some(per) = find_arithmetic_period(&seq, len / 3, 2) else {
+        return Vec::new();
+    };
+    if claim == Claim::PPositions && per.saltus != 0 {
+        return Vec::new();
+    }
+    let pre = per.preperiod as usize;
+    let p = per.period as i64;
+    let block = &per.values[pre..];
+    let k = if pre == 0 {
+        format!("{n} % {p}")
+    } else {
+        format!("({n} - {pre}) % {p}")
+    };
+    let text = match claim {
+        Claim::Grundy => {
+            // The block, as nested ifs (or k itself when the block is 0, 1, …, p−1).
+            let mut body = if block.iter().enumerate().all(|(i, &v)| v as usize == i) {
+                k.clone()
+            } else {
+                let mut e = block[block.len() - 1].to_string();
+                for (i, v) in block.iter().enumerate().rev().skip(1) {
+                    e = format!("if {k} == {i} then {v} else {e}");
+                }
+                e
+            };
+            if per.saltus != 0 {
+                let q = if pre == 0 {
+                    format!("{n} / {p}")
+                } else {
+                    format!("({n} - {pre}) / {p}")
+                };
+                body = format!("({body}) + {}*({q})", per.saltus);
+            }
+            let mut e = body;
+            for i in (0..pre).rev() {
+                e = format!("if {n} == {i} then {} else {e}", per.values[i]);
+            }
+            e
+        }
+        Claim::PPositions => {
+            let zeros: Vec<String> = block
+                .iter()
+                .enumerate()
+                .filter(|(_, &v)| v == 1)
+                .map(|(i, _)| format!("{k} == {i}"))
+                .collect();
+            let mut e = if zeros.is_empty() {
+                "false".to_string()
+            } else {
+                zeros.join(" || ")
+            };
+            if pre > 0 {
+                let early: Vec<String> = (0..pre)
+                    .filter(|&i| per.values[i] == 1)
+                    .map(|i| format!("{n} == {i}"))
+                    .collect();
+                let early = if early.is_empty() {
+                    "false".to_string()
+                } else {
+                    early.join(" || ")
+                };
+                e = format!("if {n} < {pre} then {early} else {e}");
+            }
+            e
+        }
+    };
+    vec![(text, "arithmetic-periodic sequence")]
+}
+
+/// One enumerated expression: its text, top-level precedence, and values on the cells.
+#[derive(Clone)]
+struct Expr {
+    text: String,
+    prec: u8,
+    vals: Vec<i64>,
+}
+
+#[derive(Clone, Copy)]
+enum Op {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    Xor,
+}
+
+const OPS: [Op; 6] = [Op::Add, Op::Sub, Op::Mul, Op::Div, Op::Mod, Op::Xor];
+
+impl Op {
+    fn prec(self) -> u8 {
+        match self {
+            Op::Xor => 6,
+            Op::Add | Op::Sub => 9,
+            Op::Mul | Op::Div | Op::Mod => 10,
+        }
+    }
+    fn symbol(self) -> &'static str {
+        match self {
+            Op::Add => "+",
+            Op::Sub => "-",
+            Op::Mul => "*",
+            Op::Div => "/",
+            Op::Mod => "%",
+            Op::Xor => "xor",
+        }
+    }
+    fn apply(self, a: i64, b: i64) -> Option<i64> {
+        match self {
+            Op::Add => a.checked_add(b),
+            Op::Sub => a.checked_sub(b),
+            Op::Mul => a.checked_mul(b),
+            Op::Div => {
+                let q = a.checked_div_euclid(b)?;
+                Some(q - (a.checked_rem_euclid(b)? != 0 && b < 0) as i64)
+            }
+            Op::Mod => a.checked_rem_euclid(b),
+            Op::Xor => Some(a ^ b),
+        }
+    }
+    /// `a op b` as text, with the parentheses precedence needs.
+    fn text(self, a: &Expr, b: &Expr) -> String {
+        let p = self.prec();
+        let l = if a.prec < p {
+            format!("({})", a.text)
+        } else {
+            a.text.clone()
+        };
+        let r = if b.prec <= p {
+            format!("({})", b.text)
+        } else {
+            b.text.clone()
+        };
+        format!("{l} {} {r}", self.symbol())
+    }
+}
+
+fn combine(op: Op, a: &Expr, b: &Expr) -> Option<Vec<i64>> {
+    a.vals
+        .iter()
+        .zip(&b.vals)
+        .map(|(&x, &y)| op.apply(x, y))
+        .collect()
+}
+
+fn key(vals: &[i64]) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    vals.hash(&mut h);
+    h.finish()
+}
+
+/// Bottom-up enumeration of expression trees of at most `max_size` nodes (odd sizes: all
+/// operators are binary), one tree per distinct value vector on the cells. Returns the
+/// candidates that fit (and the best near misses) and how many trees were screened.
+fn enumerate(
+    cells: &Cells,
+    names: &[String],
+    claim: Claim,
+    max_size: usize,
+    progress: &dyn Progress,
+) -> (Vec<Candidate>, u64) {
+    let n = cells.values.len();
+    let mut seen: HashSet<u64> = HashSet::new();
+    let mut levels: Vec<Vec<Expr>> = vec![Vec::new(); max_size + 1];
+    let mut leaves: Vec<Expr> = names
+        .iter()
+        .zip(&cells.coords)
+        .map(|(name, c)| Expr {
+            text: name.clone(),
+            prec: 100,
+            vals: c.clone(),
+        })
+        .collect();
+    leaves.extend((1..=8).map(|k| Expr {
+        text: k.to_string(),
+        prec: 100,
+        vals: vec![k; n],
+    }));
+    for e in leaves {
+        if seen.insert(key(&e.vals)) {
+            levels[1].push(e);
+        }
+    }
+    let mut out: Vec<Candidate> = Vec::new();
+    let mut best: Vec<Candidate> = Vec::new();
+    let mut screened = 0u64;
+    let consider = |e: &Expr, out: &mut Vec<Candidate>, best: &mut Vec<Candidate>| {
+        let m = match claim {
+            Claim::Grundy => cells.mismatches(&e.vals, claim),
+            // The predicate printed is `e == 0`: compare e's zero set with the P-positions.
+            Claim::PPositions => cells
+                .values
+                .iter()
+                .zip(&e.vals)
+                .filter(|(g, v)| (**g == 0) != (**v == 0))
+                .count() as u64,
+        };
+        let text = match claim {
+            Claim::Grundy => e.text.clone(),
+            Claim::PPositions => format!("{} == 0", e.text),
+        };
+        let c = Candidate {
+            text,
+            family: ENUMERATED,
+            mismatches: m,
+        };
+        if m == 0 {
+            out.push(c);
+        } else if best.len() < MAX_NEAREST || m < best[best.len() - 1].mismatches {
+            best.push(c);
+            best.sort_by_key(|c| c.mismatches);
+            best.truncate(MAX_NEAREST);
+        }
+    };
+    for e in &levels[1] {
+        consider(e, &mut out, &mut best);
+        screened += 1;
+    }
+    let mut size = 3;
+    while size <= max_size {
+        // Trees of `size` nodes: an operator over (l, size − 1 − l) nodes.
+        let mut pairs: Vec<(usize, usize)> = Vec::new();
+        let mut l = 1;
+        while l < size - 1 {
+            pairs.push((l, size - 1 - l));
+            l += 2;
+        }
+        let last = size + 2 > max_size;
+        let mut fresh: Vec<Expr> = Vec::new();
+        for (ls, rs) in pairs {
+            let (left, right) = (&levels[ls], &levels[rs]);
+            let made: Vec<Vec<Expr>> = left
+                .par_iter()
+                .map(|a| {
+                    let mut v = Vec::new();
+                    for b in right {
+                        for op in OPS {
+                            if let Some(vals) = combine(op, a, b) {
+                                v.push(Expr {
+                                    text: op.text(a, b),
+                                    prec: op.prec(),
+                                    vals,
+                                });
+                            }
+                        }
+                    }
+                    progress.advance((right.len() * OPS.len()) as u64);
+                    v
+                })
+                .collect();
+            for e in made.into_iter().flatten() {
+                if seen.insert(key(&e.vals)) {
+                    screened += 1;
+                    consider(&e, &mut out, &mut best);
+                    if !last {
+                        fresh.push(e);
+                    }
+                }
+            }
+        }
+        levels[size] = fresh;
+        size += 2;
+    }
+    out.extend(best);
+    (out, screened)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nimlab_engine::NoProgress;
+
+    fn table2(side: usize, f: impl Fn(usize, usize) -> u32) -> GrundyTable {
+        let mut v = Vec::new();
+        for y in 0..side {
+            for x in 0..side {
+                v.push(f(x, y));
+            }
+        }
+        GrundyTable::from_parts(vec![side, side], v).unwrap()
+    }
+
+    fn names(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn beatty_predicate_is_wythoff_for_a_1() {
+        // P-positions of Wythoff from the Beatty sequences, computed with floats here.
+        let phi = (1.0 + 5f64.sqrt()) / 2.0;
+        let mut p = HashSet::new();
+        for n in 0..40u32 {
+            let a = (n as f64 * phi).floor() as usize;
+            p.insert((a, a + n as usize));
+            p.insert((a + n as usize, a));
+        }
+        let f = Formula::compile(&beatty("x", "y", 1), &["x", "y"]).unwrap();
+        for x in 0..60 {
+            for y in 0..60 {
+                let want = p.contains(&(x, y));
+                assert_eq!(f.eval_bool(&[x as i64, y as i64]).unwrap(), want, "{x},{y}");
+            }
+        }
+    }
+
+    #[test]
+    fn finds_sigma_form_and_one_heap_periods() {
+        let t = table2(13, |x, y| ((x + y) % 3 + 3 * ((x / 3) ^ (y / 3))) as u32);
+        let g = guess(&t, &names(&["x", "y"]), None, Claim::Grundy, &NoProgress).unwrap();
+        assert!(
+            g.found.iter().any(|f| f.formula.contains("%3 + 3*")),
+            "{g:?}"
+        );
+        let seq: Vec<u32> = (0..60u32)
+            .map(|n| if n < 2 { 5 } else { n % 3 + 2 * (n / 3) })
+            .collect();
+        let t = GrundyTable::from_parts(vec![60], seq.clone()).unwrap();
+        let g = guess(&t, &names(&["n"]), None, Claim::Grundy, &NoProgress).unwrap();
+        let f = Formula::compile(&g.found[0].formula, &["n"]).unwrap();
+        for (n, &v) in seq.iter().enumerate() {
+            assert_eq!(f.eval(&[n as i64]).unwrap(), v as i64);
+        }
+    }
+
+    #[test]
+    fn reports_nearest_when_nothing_fits() {
+        // A pseudo-random table.
+        let t = table2(10, |x, y| ((x * 7919 + y * 104729) % 17) as u32);
+        let g = guess(&t, &names(&["x", "y"]), None, Claim::Grundy, &NoProgress).unwrap();
+        assert!(g.found.is_empty());
+        assert!(!g.nearest.is_empty());
+        assert!(g.nearest[0].first_counterexample.is_some());
+    }
+}
