@@ -77,7 +77,9 @@ fn main() {
     run("0.77", &[45], false);
     run("0.77", &[60], false);
     // 4.07 splits a heap without taking: many more positions per bean.
-    run("4.07", &[8, 5, 9, 9], true);
+    // (The unsorted search on 8,5,9,9 passes 24 million positions and 12 GB.)
+    run("4.07", &[5, 4, 4, 3], true);
+    run("4.07", &[8, 5, 9, 9], false);
     run("4.07", &[12, 11, 10, 9], false);
     run("4.07", &[14, 13, 12, 11], false);
     run("4.07", &[16, 16, 16, 16], false);
