@@ -442,52 +442,24 @@ impl<'g> ClassSolver<'g> {
 
     fn discover(&self, root: &[Coord]) -> Result<Vec<Position>> {
         let game = self.game;
-        let per_entry = 160 + 24 * root.len() as u64;
-        let mut seen: FxHashSet<Position> = FxHashSet::default();
-        let mut stack = vec![root.to_vec()];
-        seen.insert(root.to_vec());
-        let mut found: Vec<(u128, Position)> = Vec::new();
-        let mut failure: Option<Error> = None;
-        while let Some(p) = stack.pop() {
-            let rank = game.rank(&p);
-            game.for_each_option(&p, &mut |o| {
-                if failure.is_some() {
-                    return;
-                }
-                if game.rank(o) >= rank {
-                    failure = Some(Error::Contract(format!(
-                        "{} moves from {} to {} without lowering its rank",
+        crate::solver::reachable_in_rank_order(
+            game,
+            root,
+            crate::solver::DiscoveryBudget {
+                limit: self.limit,
+                already_held: self.memo.len(),
+                progress: &crate::progress::NoProgress,
+                describe: &|n| {
+                    format!(
+                        "n-player classes of {} at {} ({n}+ positions)",
                         game.spec(),
-                        format_position(&p),
-                        format_position(o)
-                    )));
-                    return;
-                }
-                let k = self.key(o);
-                if !self.memo.contains_key(&k) && !seen.contains(&k) {
-                    seen.insert(k.clone());
-                    stack.push(k);
-                }
-            });
-            if let Some(e) = failure {
-                return Err(e);
-            }
-            found.push((rank, p));
-            if found.len().is_multiple_of(4096) {
-                let needed = (self.memo.len() + 2 * found.len() + stack.len()) as u64 * per_entry;
-                self.limit.check(
-                    &format!(
-                        "n-player classes of {} at {} ({}+ positions)",
-                        game.spec(),
-                        format_position(root),
-                        found.len()
-                    ),
-                    needed,
-                )?;
-            }
-        }
-        found.sort_unstable_by_key(|(r, _)| *r);
-        Ok(found.into_iter().map(|(_, p)| p).collect())
+                        format_position(root)
+                    )
+                },
+            },
+            &|k| self.memo.contains_key(k),
+            &mut |o, push| push(&self.key(o)),
+        )
     }
 }
 

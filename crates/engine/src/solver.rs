@@ -128,73 +128,40 @@ impl<'g> Solver<'g> {
     /// Every not-yet-memoized position reachable from `root`, sorted by rank.
     fn discover(&self, root: &[Coord]) -> Result<Vec<Position>> {
         let game = self.game;
-        // Each position is held in the seen set and in the list (a Vec each: header,
-        // coordinates, allocator overhead, hash slot), and later in the memo.
-        let per_entry = 160 + 24 * root.len() as u64;
-        let mut seen: FxHashSet<Position> = FxHashSet::default();
-        let mut stack: Vec<Position> = vec![root.to_vec()];
-        seen.insert(root.to_vec());
-        let mut found: Vec<(u128, Position)> = Vec::new();
-        let mut contract_error: Option<Error> = None;
-        self.progress.start(0, "positions discovered");
-        while let Some(p) = stack.pop() {
-            let rank = game.rank(&p);
-            game.for_each_option(&p, &mut |o| {
-                if contract_error.is_some() {
-                    return;
-                }
-                if game.rank(o) >= rank {
-                    contract_error = Some(Error::Contract(format!(
-                        "{} moves from {} to {} without lowering its rank",
+        let heaps = self.heaps;
+        reachable_in_rank_order(
+            game,
+            root,
+            DiscoveryBudget {
+                limit: self.limit,
+                already_held: self.memo.len(),
+                progress: self.progress,
+                describe: &|n| {
+                    format!(
+                        "evaluating {} at {} ({n}+ positions)",
                         game.spec(),
-                        format_position(&p),
-                        format_position(o)
-                    )));
-                    return;
-                }
-                if self.heaps && o.len() > 1 {
+                        format_position(root)
+                    )
+                },
+            },
+            &|k| self.memo.contains_key(k),
+            &mut |o, push| {
+                if heaps && o.len() > 1 {
                     // Only the heaps are positions to solve; the sum is their nim-sum.
                     for &c in o {
-                        if !self.memo.contains_key(&[c][..]) && !seen.contains(&[c][..]) {
-                            seen.insert(vec![c]);
-                            stack.push(vec![c]);
-                        }
+                        push(&[c]);
                     }
                 } else {
                     // Positions that are one game state share one memo entry.
-                    let key = game.simplified(o);
-                    let o = key.as_deref().unwrap_or(o);
-                    if !self.memo.contains_key(o) && !seen.contains(o) {
-                        seen.insert(o.to_vec());
-                        stack.push(o.to_vec());
+                    match game.simplified(o) {
+                        Some(k) => push(&k),
+                        None => push(o),
                     }
                 }
-            });
-            if let Some(e) = contract_error {
-                return Err(e);
-            }
-            found.push((rank, p));
-            if found.len().is_multiple_of(4096) {
-                if found.len().is_multiple_of(65536) {
-                    self.progress.advance(65536);
-                }
-                let needed = (self.memo.len() + 2 * found.len() + stack.len()) as u64 * per_entry;
-                self.limit.check(
-                    &format!(
-                        "evaluating {} at {} ({}+ positions)",
-                        game.spec(),
-                        format_position(root),
-                        found.len()
-                    ),
-                    needed,
-                )?;
-            }
-        }
-        found.sort_unstable_by_key(|(r, _)| *r);
-        Ok(found.into_iter().map(|(_, p)| p).collect())
+            },
+        )
     }
 
-    /// mex over the options of `p`, all of which are memoized.
     fn evaluate_known_options(&mut self, p: &[Coord]) -> u32 {
         let memo = &self.memo;
         let values = &mut self.values;
@@ -223,6 +190,83 @@ impl<'g> Solver<'g> {
 }
 
 /// One option of a position with its Grundy value.
+/// Every position reachable from `root` that is not `known` yet, in increasing
+/// [`Game::rank`], so that each one's options come before it: the discovery phase
+/// shared by the Grundy solver and the n-player class solver. `keys_of` maps an
+/// option to the positions to solve for it (its memo key; the heaps of a sum of
+/// heaps). Memory is checked against `limit` as the search grows (each position is
+/// held in the seen set, the list, and later the memo, beside the `already_held`
+/// entries of the memo); `describe(n)` names the work
+/// in that error. A move that does not lower the rank is a contract error.
+/// What a discovery may hold and how it reports (see [`reachable_in_rank_order`]).
+pub(crate) struct DiscoveryBudget<'a> {
+    pub limit: MemoryLimit,
+    pub already_held: usize,
+    pub progress: &'a dyn crate::progress::Progress,
+    pub describe: &'a dyn Fn(usize) -> String,
+}
+
+/// Maps an option to the positions to solve for it, passing each to the callback.
+pub(crate) type OptionKeys<'a> = &'a mut dyn FnMut(&[Coord], &mut dyn FnMut(&[Coord]));
+
+pub(crate) fn reachable_in_rank_order(
+    game: &dyn Game,
+    root: &[Coord],
+    budget: DiscoveryBudget,
+    known: &dyn Fn(&[Coord]) -> bool,
+    keys_of: OptionKeys,
+) -> Result<Vec<Position>> {
+    let DiscoveryBudget {
+        limit,
+        already_held,
+        progress,
+        describe,
+    } = budget;
+    let per_entry = 160 + 24 * root.len() as u64;
+    let mut seen: FxHashSet<Position> = FxHashSet::default();
+    let mut stack: Vec<Position> = vec![root.to_vec()];
+    seen.insert(root.to_vec());
+    let mut found: Vec<(u128, Position)> = Vec::new();
+    let mut contract_error: Option<Error> = None;
+    progress.start(0, "positions discovered");
+    while let Some(p) = stack.pop() {
+        let rank = game.rank(&p);
+        game.for_each_option(&p, &mut |o| {
+            if contract_error.is_some() {
+                return;
+            }
+            if game.rank(o) >= rank {
+                contract_error = Some(Error::Contract(format!(
+                    "{} moves from {} to {} without lowering its rank",
+                    game.spec(),
+                    format_position(&p),
+                    format_position(o)
+                )));
+                return;
+            }
+            keys_of(o, &mut |k| {
+                if !known(k) && !seen.contains(k) {
+                    seen.insert(k.to_vec());
+                    stack.push(k.to_vec());
+                }
+            });
+        });
+        if let Some(e) = contract_error {
+            return Err(e);
+        }
+        found.push((rank, p));
+        if found.len().is_multiple_of(4096) {
+            if found.len().is_multiple_of(65536) {
+                progress.advance(65536);
+            }
+            let needed = (already_held + 2 * found.len() + stack.len()) as u64 * per_entry;
+            limit.check(&describe(found.len()), needed)?;
+        }
+    }
+    found.sort_unstable_by_key(|(r, _)| *r);
+    Ok(found.into_iter().map(|(_, p)| p).collect())
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MoveInfo {
     /// The position moved to.
