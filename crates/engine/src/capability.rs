@@ -127,6 +127,11 @@ pub struct Capabilities<'a> {
     pub line_moves: Option<LineMoves>,
     /// Splitting a position into independent components.
     pub decomposition: Option<Decomposition<'a>>,
+    /// A position is a multiset of heaps and a move replaces one heap `h` by the
+    /// heaps of an option of `[h]` — whatever the play convention. The solver then
+    /// searches sorted multisets with a compact kernel; kept by `misere(…)`, where
+    /// the value is not the nim-sum of the heaps'.
+    pub heap_multiset: bool,
     /// A table kernel of the game's own.
     pub table_kernel: Option<&'a dyn TableKernel>,
     /// A strategy table for people.
@@ -166,6 +171,9 @@ impl Capabilities<'_> {
         }
         if self.line_moves.is_some() {
             out.push("line-moves");
+        }
+        if self.heap_multiset {
+            out.push("heap-multiset");
         }
         match self.decomposition {
             Some(Decomposition::Heaps) => out.push("heaps"),

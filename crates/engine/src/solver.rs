@@ -36,6 +36,8 @@ pub struct Solver<'g> {
     values: Vec<u32>,
     /// The game is a sum of heaps ([`crate::capability::Decomposition::Heaps`]).
     heaps: bool,
+    /// The multiset kernel, for heap games whose values are not nim-sums (misère).
+    multiset: Option<crate::kernels::multiset::HeapMultisetSolver<'g>>,
 }
 
 impl<'g> Solver<'g> {
@@ -55,6 +57,9 @@ impl<'g> Solver<'g> {
             scratch: MexScratch::default(),
             values: Vec::new(),
             heaps: crate::capability::is_sum_of_heaps(game),
+            multiset: (game.capabilities().heap_multiset
+                && !crate::capability::is_sum_of_heaps(game))
+            .then(|| crate::kernels::multiset::HeapMultisetSolver::new(game)),
         }
     }
 
@@ -77,7 +82,7 @@ impl<'g> Solver<'g> {
 
     /// Number of memoized positions.
     pub fn memo_len(&self) -> usize {
-        self.memo.len()
+        self.memo.len() + self.multiset.as_ref().map_or(0, |m| m.len())
     }
 
     /// The Grundy value of `pos` (which must be a legal position).
@@ -110,6 +115,18 @@ impl<'g> Solver<'g> {
                 crate::table::options_bound(self.game, pos),
                 self.force,
             )?;
+        }
+        if let Some(kernel) = self.multiset.as_mut() {
+            if let Some(key) = kernel.key_of(pos) {
+                let game = self.game;
+                return kernel.grundy(&key, self.limit, self.progress, &|n| {
+                    format!(
+                        "evaluating {} at {} ({n}+ positions)",
+                        game.spec(),
+                        format_position(pos)
+                    )
+                });
+            }
         }
         let order = self.discover(pos)?;
         let total = order.len() as u64;

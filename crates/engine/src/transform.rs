@@ -71,6 +71,7 @@ impl Game for Misere {
         Capabilities {
             big: inner.misere_big,
             line_moves: inner.line_moves,
+            heap_multiset: inner.heap_multiset,
             ..Capabilities::none()
         }
     }

@@ -172,6 +172,7 @@ impl Game for Octal {
             big: Some(self),
             sequence: Some(self),
             decomposition: Some(Decomposition::Heaps),
+            heap_multiset: true,
             ..Capabilities::none()
         }
     }

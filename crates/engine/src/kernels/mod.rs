@@ -3,3 +3,4 @@
 //! the generic brute force ([`crate::table::generic_table`]) stays the oracle in tests.
 
 pub mod line;
+pub(crate) mod multiset;
