@@ -101,10 +101,14 @@ impl<'g> Solver<'g> {
             }
             return Ok(v);
         }
-        if !self.force && self.game.is_downward_closed() {
-            let positions = pos
-                .iter()
-                .fold(1u128, |acc, &c| acc.saturating_mul(c as u128 + 1));
+        let multisets = self.multiset.is_some();
+        if !self.force && (multisets || self.game.is_downward_closed()) {
+            let positions = if multisets {
+                crate::kernels::multiset::count_bound(self.game, pos)
+            } else {
+                pos.iter()
+                    .fold(1u128, |acc, &c| acc.saturating_mul(c as u128 + 1))
+            };
             crate::table::check_work(
                 &format!(
                     "brute force on {} at {}",

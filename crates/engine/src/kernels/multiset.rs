@@ -86,6 +86,46 @@ impl Memo {
     }
 }
 
+/// Splits larger than this many beans are not looked for by [`count_bound`].
+const SPLIT_PROBE: u64 = 64;
+
+/// Bean totals past this make [`count_bound`] answer "too many" without counting.
+const COUNTED_BEANS: u64 = 1024;
+
+/// About how many multisets of heaps a heap game may reach from `pos`, for refusing
+/// hours of work before it starts: when some small heap splits, the multisets of
+/// heaps no larger than the largest with at most as many beans (moves add no beans);
+/// when no heap splits, the heaps only shrink, so the product of `heap + 1`.
+///
+pub(crate) fn count_bound(game: &dyn Game, pos: &[Coord]) -> u128 {
+    let largest = pos.iter().copied().max().unwrap_or(0);
+    let mut splits = false;
+    for h in 1..=largest.min(SPLIT_PROBE) {
+        game.for_each_option(&[h], &mut |o| {
+            splits |= o.iter().filter(|&&p| p > 0).count() > 1;
+        });
+    }
+    if !splits {
+        return pos
+            .iter()
+            .fold(1u128, |acc, &c| acc.saturating_mul(c as u128 + 1));
+    }
+    let beans = pos.iter().fold(0u64, |acc, &h| acc.saturating_add(h));
+    if beans > COUNTED_BEANS {
+        return u128::MAX;
+    }
+    // ways[s]: multisets of parts 1..=largest with sum s (the partition recurrence).
+    let beans = beans as usize;
+    let mut ways = vec![0u128; beans + 1];
+    ways[0] = 1;
+    for part in 1..=(largest as usize).min(beans) {
+        for s in part..=beans {
+            ways[s] = ways[s].saturating_add(ways[s - part]);
+        }
+    }
+    ways.iter().fold(0u128, |acc, &w| acc.saturating_add(w))
+}
+
 /// The path key of heaps in increasing order (see the module documentation).
 fn encode<const N: usize>(heaps: &[u8]) -> [u64; N] {
     let mut key = [0u64; N];
@@ -430,6 +470,29 @@ mod tests {
         assert_eq!(merge_without(&[4], 0, &[], &mut out), 0);
         let n = merge_without(&[1, 2], 0, &[9], &mut out);
         assert_eq!(&out[..n], &[2, 9]);
+    }
+
+    #[test]
+    fn the_count_bound_is_the_number_of_partitions() {
+        use crate::game::{Coord, Game};
+        /// Kayles-like splitting: take one bean, leave up to two heaps.
+        struct Split;
+        impl Game for Split {
+            fn spec(&self) -> String {
+                "split".into()
+            }
+            fn dimension(&self) -> usize {
+                1
+            }
+            fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+                for a in 0..p[0] {
+                    visit(&[a, p[0] - 1 - a]);
+                }
+            }
+        }
+        // Partitions of 0..=5 with parts ≤ 5: 1 + 1 + 2 + 3 + 5 + 7.
+        assert_eq!(super::count_bound(&Split, &[5]), 19);
+        assert_eq!(super::count_bound(&Split, &[2000]), u128::MAX);
     }
 
     #[test]
