@@ -209,3 +209,13 @@ fn row_range_overflow() {
     ]);
     refused(&["periodicity", "ryuoh(p=3)", "--row", "18446744073709551615"]);
 }
+
+#[test]
+fn misere_take_and_break_beyond_reach_is_refused_at_once() {
+    // Misère values do not add, so every multiset below the position is searched:
+    // a heap of 300 has about 10^15 of them.
+    for pos in ["300", "120", "60,60,60"] {
+        let err = refused(&["value", "misere(octal(code=0.77))", pos]);
+        assert!(err.contains("would take"), "{pos}: {err}");
+    }
+}
