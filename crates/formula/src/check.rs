@@ -2,7 +2,7 @@
 //! method (compute the table, guess a formula, compare; Tables 1–2 of the Ryuoh paper).
 
 use crate::{Column, EvalError, Formula, FormulaError};
-use nimlab_engine::{Coord, Game, GrundyTable, Position, INVALID};
+use nimlab_engine::{Coord, Error, Game, GrundyTable, Position, TableOptions, INVALID};
 
 /// What a formula claims.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -168,4 +168,68 @@ pub fn compare(
 fn coord_i64(c: Coord) -> i64 {
     // Table coordinates are indices of an allocated box, far below 2^63.
     c.min(i64::MAX as Coord) as i64
+}
+
+/// A claim checked on a whole box: the computed table, the comparison, and how long
+/// computing the table took.
+#[derive(Debug, Clone)]
+pub struct Checked {
+    /// The box: each coordinate runs over `0..dims[i]`.
+    pub dims: Vec<usize>,
+    /// The Grundy table computed from the rules (never from a closed form).
+    pub table: GrundyTable,
+    /// The comparison.
+    pub report: Report,
+    /// Time spent computing the table.
+    pub table_time: std::time::Duration,
+}
+
+/// The whole of a conjecture check, as every surface (CLI, Python) runs it: compile
+/// `text` for `game` (with named `constants`), compute the table of the box
+/// `game.table_box(size)` from the rules only ([`nimlab_engine::plan::computed_table`]),
+/// and compare. Errors are one-line input errors naming the formula.
+///
+/// ```
+/// use nimlab_engine::{Coord, Game, TableOptions};
+/// use nimlab_formula::check::{check_box, Claim};
+/// struct Nim2;
+/// impl Game for Nim2 {
+///     fn spec(&self) -> String { "nim".into() }
+///     fn dimension(&self) -> usize { 2 }
+///     fn is_downward_closed(&self) -> bool { true }
+///     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+///         for u in 0..p[0] { visit(&[u, p[1]]); }
+///         for v in 0..p[1] { visit(&[p[0], v]); }
+///     }
+/// }
+/// let opts = TableOptions::default();
+/// let c = check_box(&Nim2, "x xor y", Claim::Grundy, &[], 16, &opts, 20, false).unwrap();
+/// assert_eq!((c.report.checked, c.report.mismatch_count), (256, 0));
+/// assert!(check_box(&Nim2, "x +", Claim::Grundy, &[], 16, &opts, 20, false).is_err());
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn check_box(
+    game: &dyn Game,
+    text: &str,
+    claim: Claim,
+    constants: &[(&str, i64)],
+    size: usize,
+    opts: &TableOptions,
+    limit: usize,
+    want_mask: bool,
+) -> nimlab_engine::Result<Checked> {
+    let formula = compile_for(game, text, constants)
+        .map_err(|e| Error::input(format!("{e} (in '{text}')")))?;
+    let dims = game.table_box(size);
+    let started = std::time::Instant::now();
+    let table = nimlab_engine::plan::computed_table(game, &dims, opts)?.table;
+    let table_time = started.elapsed();
+    let report = compare(game, &table, &formula, claim, limit, want_mask)
+        .map_err(|e| Error::input(format!("the formula failed: {e}")))?;
+    Ok(Checked {
+        dims,
+        table,
+        report,
+        table_time,
+    })
 }

@@ -5,7 +5,7 @@ use crate::Status;
 use nimlab_engine::game::format_position;
 use nimlab_engine::theorem::describe_window;
 use nimlab_engine::{Error, GrundyTable, Result, INVALID};
-use nimlab_formula::check::{compare, compile_for, Claim, Report};
+use nimlab_formula::check::{check_box, Claim, Report};
 use nimlab_games::source as game_source;
 use serde_json::json;
 use std::io::{self, Write};
@@ -104,25 +104,27 @@ pub fn run(ctx: &Context, args: CheckArgs) -> Result<Status> {
         .iter()
         .map(|(n, v)| (n.as_str(), *v))
         .collect();
-    let formula = compile_for(game, &text, &constants)
-        .map_err(|e| Error::input(format!("{e} (in '{text}')")))?;
-    let dims = game.table_box(args.size);
     let started = Instant::now();
-    let table = nimlab_engine::plan::computed_table(game, &dims, &ctx.table_options())?.table;
-    let table_time = started.elapsed();
     let limit = match format {
         CheckFormat::Json => args.limit,
         _ => TEXT_LIMIT,
     };
-    let report = compare(
+    let checked = check_box(
         game,
-        &table,
-        &formula,
+        &text,
         claim,
+        &constants,
+        args.size,
+        &ctx.table_options(),
         limit,
         format == CheckFormat::Png,
-    )
-    .map_err(|e| Error::input(format!("the formula failed: {e}")))?;
+    )?;
+    let (dims, table, report, table_time) = (
+        checked.dims,
+        checked.table,
+        checked.report,
+        checked.table_time,
+    );
     let total_time = started.elapsed();
     let what = match claim {
         Claim::Grundy => "formula",

@@ -1,0 +1,176 @@
+"""nimlab: Sprague–Grundy values, tables, conjecture checks and theorems for impartial
+games, from the same Rust library as the ``nimlab`` command line.
+
+>>> import nimlab
+>>> g = nimlab.game("ryuoh(p=3)")
+>>> g.value("4,7")          # Table 1 of the Ryuoh paper
+11
+>>> g.table(13).shape       # rows y, columns x
+(13, 13)
+"""
+
+from os import PathLike
+from typing import Any, List, Optional, Sequence, Tuple, TypedDict, Union, overload
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+NOT_A_POSITION: int
+"""The value of table cells that are not positions (2**32 − 1)."""
+
+Position = Union[str, int, Sequence[int], Sequence[Sequence[int]]]
+"""Text as the CLI reads it ("3,5", "4;1,1"), or non-negative ints of any size
+(a sequence of sequences for the parts of a sum of take-and-break games)."""
+
+PositionOut = Union[Tuple[int, ...], Tuple[Tuple[int, ...], ...]]
+
+class NimlabError(Exception):
+    """Every error nimlab reports; the message is the one the CLI prints."""
+
+class InputError(NimlabError):
+    """Malformed or out-of-range input: unknown game, bad parameter, position, formula."""
+
+class TooLargeError(NimlabError):
+    """The computation would need more memory than ``max_memory`` allows."""
+
+class TooLongError(NimlabError):
+    """The computation would take far too long; ``force=True`` runs it anyway."""
+
+class ContractError(NimlabError):
+    """A game broke the game contract (e.g. a move that might never end the game)."""
+
+class OptionInfo(TypedDict):
+    position: PositionOut
+    grundy: Optional[int]
+    winning: bool
+
+class Report(TypedDict):
+    """The answer about one position (keys of ``nimlab value --format json``)."""
+
+    game: str
+    position: PositionOut
+    grundy: Optional[int]
+    outcome: str
+    winning_moves: List[PositionOut]
+    all_winning_moves: bool
+    method: str
+    method_detail: str
+    options: Optional[List[OptionInfo]]
+    options_note: Optional[str]
+
+class Mismatch(TypedDict):
+    position: Tuple[int, ...]
+    grundy: int
+    formula: int
+
+class CheckReport(TypedDict):
+    game: str
+    claim: str
+    formula: str
+    box: List[int]
+    checked: int
+    holds: bool
+    mismatch_count: int
+    mismatches: List[Mismatch]
+
+class PeriodicityReport(TypedDict, total=False):
+    preperiod: int
+    period: int
+    saltus: int
+    values: List[int]
+    block: List[int]
+    proven: bool
+    proof: Optional[str]
+    checked_up_to: int
+    method: str
+
+class SweepRow(TypedDict):
+    s: List[int]
+    preperiod: Optional[int]
+    period: Optional[int]
+
+class Game:
+    """A game of the catalog or of a rules file; made by :func:`game`."""
+
+    @property
+    def spec(self) -> str:
+        """Canonical spec, e.g. ``ryuoh(p=3)``."""
+    @property
+    def dimension(self) -> int:
+        """How many coordinates a position has."""
+    @property
+    def coordinates(self) -> List[str]:
+        """Coordinate names as formulas use them, e.g. ``['x', 'y']``."""
+    @property
+    def capabilities(self) -> List[str]:
+        """What the game can do beyond listing options (closed forms, kernels, …)."""
+    def value(self, pos: Position) -> Optional[int]:
+        """Grundy value of ``pos`` (any size), or None when only the outcome is known."""
+    def outcome(self, pos: Position) -> str:
+        """'P' (the player to move loses) or 'N' (the player to move wins)."""
+    def analyse(self, pos: Position) -> Report:
+        """Value, outcome, winning moves and the method that found them."""
+    def moves(self, pos: Position) -> Report:
+        """As :meth:`analyse`, plus every option with its value (``options``)."""
+    @overload
+    def table(self, size: int) -> npt.NDArray[np.uint32]: ...
+    @overload
+    def table(
+        self, size: int, *, with_method: bool
+    ) -> Union[npt.NDArray[np.uint32], Tuple[npt.NDArray[np.uint32], str]]: ...
+    def check(
+        self,
+        formula: Optional[str] = None,
+        size: int = 64,
+        *,
+        p_positions: Optional[str] = None,
+        limit: int = 1000,
+    ) -> CheckReport:
+        """Compare a claimed Grundy formula (or P-position predicate) with the values
+        computed from the rules on the box [0, size)^d (``nimlab check``)."""
+    @overload
+    def periodicity(self, up_to: Optional[int] = None) -> Optional[PeriodicityReport]: ...
+    @overload
+    def periodicity(
+        self, up_to: Optional[int] = None, *, rows: Tuple[int, int]
+    ) -> List[Tuple[int, Optional[PeriodicityReport]]]: ...
+
+def game(
+    spec: Optional[str] = None,
+    *,
+    rules: Union[str, "PathLike[str]", None] = None,
+    max_memory: Union[int, str, None] = None,
+    force: bool = False,
+) -> Game:
+    """The game named by ``spec`` (e.g. ``'subtraction(s={1,3,4})'``) or read from a
+    rules file (``rules=PATH``)."""
+
+def games() -> List[dict[str, Any]]:
+    """The catalog, one dict per family (``nimlab games --format json``)."""
+
+def theorems() -> List[dict[str, str]]:
+    """Every registered theorem: id, statement, source."""
+
+def verify(
+    id: Optional[str] = None,
+    *,
+    size: int = 64,
+    max_memory: Union[int, str, None] = None,
+    force: bool = False,
+) -> List[dict[str, Any]]:
+    """Verify theorems (id or id prefix; all by default) against brute force."""
+
+def sweep(
+    family: str,
+    max: int,
+    size: int,
+    *,
+    shard: Tuple[int, int] = (0, 1),
+    up_to: int = 10_000_000,
+) -> List[SweepRow]:
+    """Proven periods of every member of a family (``nimlab sweep``), one shard."""
+
+def merge_sweep(parts: Sequence[Sequence[SweepRow]]) -> List[SweepRow]:
+    """Join the shards of a sweep into the unsharded result, in its order."""

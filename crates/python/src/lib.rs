@@ -1,0 +1,712 @@
+//! `nimlab` for Python: the catalog, the planner and the conjecture checker of nimlab as
+//! a native module (built with maturin: `pip install ./crates/python`).
+//!
+//! A thin surface like the CLI: it converts Python values, calls the same library entry
+//! points (`nimlab_engine::plan`, `nimlab_formula::check`, `nimlab_games`), and converts
+//! the answers back. Long computations release the GIL, so threads and Dask workers run
+//! side by side. The Python-facing documentation is in the docstrings and `nimlab.pyi`.
+
+use nimlab_engine::big::BigUint;
+use nimlab_engine::periodicity::Periodicity;
+use nimlab_engine::plan::{self, PositionReport};
+use nimlab_engine::theorem::{CheckContext, Verdict};
+use nimlab_engine::{Error, Game as EngineGame, MemoryLimit, NoProgress, TableOptions, INVALID};
+use nimlab_formula::check::{check_box, Claim};
+use nimlab_games::subtraction::{sweep_order, SweepRow};
+use numpy::{PyArray1, PyArrayMethods};
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyInt, PyList, PyString, PyTuple};
+use std::path::PathBuf;
+
+create_exception!(
+    nimlab,
+    NimlabError,
+    PyException,
+    "Every error nimlab reports; the message is the one the `nimlab` CLI prints."
+);
+create_exception!(
+    nimlab,
+    InputError,
+    NimlabError,
+    "Malformed or out-of-range input: an unknown game, a bad parameter, position or formula."
+);
+create_exception!(
+    nimlab,
+    TooLargeError,
+    NimlabError,
+    "The computation would need more memory than the limit (`max_memory`) allows."
+);
+create_exception!(
+    nimlab,
+    TooLongError,
+    NimlabError,
+    "The computation would take far too long (an estimate); pass `force=True` to run it anyway."
+);
+create_exception!(
+    nimlab,
+    ContractError,
+    NimlabError,
+    "A game broke the rules of the game contract (e.g. a move that might never end the game)."
+);
+
+/// The Python exception for an engine error, with the CLI's message.
+fn py_err(e: Error) -> PyErr {
+    let message = e.to_string();
+    match e {
+        Error::Input(_) => InputError::new_err(message),
+        Error::TooLarge { .. } => TooLargeError::new_err(message),
+        Error::TooLong { .. } => TooLongError::new_err(message),
+        Error::Contract(_) => ContractError::new_err(message),
+    }
+}
+
+fn input_err(message: impl Into<String>) -> PyErr {
+    InputError::new_err(message.into())
+}
+
+/// Resource limits of one game object (the CLI's global `--max-memory` and `--force`).
+#[derive(Clone, Copy)]
+struct Limits {
+    memory: MemoryLimit,
+    force: bool,
+}
+
+impl Limits {
+    fn table_options(&self) -> TableOptions<'static> {
+        TableOptions {
+            memory_limit: self.memory,
+            progress: &NoProgress,
+            force: self.force,
+        }
+    }
+
+    fn from_python(max_memory: Option<&Bound<'_, PyAny>>, force: bool) -> PyResult<Self> {
+        let memory = match max_memory {
+            None => MemoryLimit::default(),
+            Some(m) if m.is_none() => MemoryLimit::default(),
+            Some(m) => match m.extract::<u64>() {
+                Ok(bytes) => MemoryLimit::new(bytes),
+                Err(_) => {
+                    let text: String = m.extract().map_err(|_| {
+                        input_err("max_memory must be a number of bytes or text like '4G'")
+                    })?;
+                    MemoryLimit::parse(&text).map_err(py_err)?
+                }
+            },
+        };
+        Ok(Limits { memory, force })
+    }
+}
+
+/// A game of the catalog (or of a rules file): values, moves, tables, checks.
+///
+/// Made by `nimlab.game(spec)`. Positions are given as text (`"3,5"`, `"4;1,1"` for a
+/// sum of take-and-break games) or as a tuple/list of non-negative Python ints of any
+/// size (a list of lists for the parts of such a sum).
+#[pyclass(frozen, module = "nimlab", name = "Game")]
+struct PyGame {
+    game: Box<dyn EngineGame>,
+    /// The closed form a rules file declares, if any (the default claim of `check`).
+    closed_form: Option<String>,
+    /// The P-position predicate a rules file declares, if any.
+    p_positions: Option<String>,
+    constants: Vec<(String, i64)>,
+    limits: Limits,
+}
+
+/// Reads a Python position: text as the CLI reads it, or ints / lists of ints.
+fn read_position(game: &dyn EngineGame, pos: &Bound<'_, PyAny>) -> PyResult<Vec<BigUint>> {
+    if let Ok(text) = pos.cast::<PyString>() {
+        return plan::read_position(game, &text.to_cow()?).map_err(py_err);
+    }
+    if pos.is_instance_of::<PyInt>() {
+        return game
+            .position_from_groups(vec![vec![natural(pos)?]])
+            .map_err(py_err);
+    }
+    let items: Vec<Bound<'_, PyAny>> = pos
+        .try_iter()
+        .map_err(|_| input_err("a position is text like '3,5' or a tuple of ints"))?
+        .collect::<PyResult<_>>()?;
+    let grouped = items.iter().any(|i| !i.is_instance_of::<PyInt>());
+    let groups = if grouped {
+        items
+            .iter()
+            .map(|group| {
+                group
+                    .try_iter()
+                    .map_err(|_| input_err("a position's parts are tuples of ints"))?
+                    .map(|c| natural(&c?))
+                    .collect::<PyResult<Vec<_>>>()
+            })
+            .collect::<PyResult<Vec<_>>>()?
+    } else {
+        vec![items.iter().map(natural).collect::<PyResult<Vec<_>>>()?]
+    };
+    game.position_from_groups(groups).map_err(py_err)
+}
+
+/// A natural number from a Python int of any size.
+fn natural(c: &Bound<'_, PyAny>) -> PyResult<BigUint> {
+    if !c.is_instance_of::<PyInt>() {
+        return Err(input_err(format!(
+            "coordinates are non-negative ints, got {}",
+            c.get_type().name()?
+        )));
+    }
+    c.extract::<BigUint>().map_err(|_| {
+        input_err(format!(
+            "coordinates are natural numbers (0, 1, 2, …), got {}",
+            c.str().map(|s| s.to_string()).unwrap_or_default()
+        ))
+    })
+}
+
+/// A position for Python: a tuple of ints, or a tuple of tuples (one per part) for a
+/// sum of take-and-break games, as `;` separates them in text.
+fn position_py<'py>(
+    py: Python<'py>,
+    game: &dyn EngineGame,
+    pos: &[BigUint],
+) -> PyResult<Bound<'py, PyAny>> {
+    let groups = game.position_groups(pos);
+    match groups.as_slice() {
+        [one] => Ok(PyTuple::new(py, one)?.into_any()),
+        groups => Ok(PyTuple::new(
+            py,
+            groups
+                .iter()
+                .map(|g| PyTuple::new(py, g))
+                .collect::<PyResult<Vec<_>>>()?,
+        )?
+        .into_any()),
+    }
+}
+
+fn report_dict<'py>(
+    py: Python<'py>,
+    game: &dyn EngineGame,
+    r: &PositionReport,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("game", game.spec())?;
+    d.set_item("position", position_py(py, game, &r.position)?)?;
+    d.set_item("grundy", r.grundy.clone())?;
+    d.set_item("outcome", r.outcome.as_str())?;
+    let wins = r
+        .winning_moves
+        .iter()
+        .map(|m| position_py(py, game, m))
+        .collect::<PyResult<Vec<_>>>()?;
+    d.set_item("winning_moves", wins)?;
+    d.set_item("all_winning_moves", r.all_winning_moves)?;
+    d.set_item("method", r.method.id)?;
+    d.set_item("method_detail", &r.method.detail)?;
+    if let Some(options) = &r.options {
+        let list = options
+            .iter()
+            .map(|o| {
+                let od = PyDict::new(py);
+                od.set_item("position", position_py(py, game, &o.position)?)?;
+                od.set_item("grundy", o.grundy.clone())?;
+                od.set_item("winning", o.winning)?;
+                Ok(od)
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        d.set_item("options", list)?;
+    } else {
+        d.set_item("options", py.None())?;
+    }
+    d.set_item("options_note", r.options_note.clone())?;
+    Ok(d)
+}
+
+fn periodicity_dict<'py>(py: Python<'py>, p: &Periodicity) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("preperiod", p.preperiod)?;
+    d.set_item("period", p.period)?;
+    d.set_item("saltus", p.saltus)?;
+    d.set_item("values", p.values.clone())?;
+    d.set_item("block", p.block().to_vec())?;
+    d.set_item("proven", p.proof.is_some())?;
+    d.set_item("proof", p.proof.clone())?;
+    d.set_item("checked_up_to", p.checked_up_to)?;
+    Ok(d)
+}
+
+impl PyGame {
+    fn position_report(
+        &self,
+        py: Python<'_>,
+        pos: &Bound<'_, PyAny>,
+        with_options: bool,
+    ) -> PyResult<PositionReport> {
+        let game = &*self.game;
+        let big = read_position(game, pos)?;
+        let opts = self.limits.table_options();
+        py.detach(|| {
+            if with_options {
+                plan::moves(game, &big, &opts)
+            } else {
+                plan::value(game, &big, &opts)
+            }
+        })
+        .map_err(py_err)
+    }
+}
+
+#[pymethods]
+impl PyGame {
+    /// The game's canonical spec, e.g. `ryuoh(p=3)`.
+    #[getter]
+    fn spec(&self) -> String {
+        self.game.spec()
+    }
+
+    /// How many coordinates a position has.
+    #[getter]
+    fn dimension(&self) -> usize {
+        self.game.dimension()
+    }
+
+    /// Names of the coordinates (as formulas use them), e.g. `['x', 'y']`.
+    #[getter]
+    fn coordinates(&self) -> Vec<String> {
+        self.game.coordinate_names()
+    }
+
+    /// What the game can do beyond listing options, e.g. `['big-positions', 'line-kernel']`.
+    #[getter]
+    fn capabilities(&self) -> Vec<&'static str> {
+        self.game.capabilities().names()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("nimlab.game({:?})", self.game.spec())
+    }
+
+    /// The Grundy value of `pos` (an int of any size), or None when the game only
+    /// knows the outcome there (a strategy without values).
+    fn value(&self, py: Python<'_>, pos: &Bound<'_, PyAny>) -> PyResult<Option<BigUint>> {
+        Ok(self.position_report(py, pos, false)?.grundy)
+    }
+
+    /// 'P' (the player to move loses) or 'N' (the player to move wins).
+    fn outcome(&self, py: Python<'_>, pos: &Bound<'_, PyAny>) -> PyResult<&'static str> {
+        Ok(self.position_report(py, pos, false)?.outcome.as_str())
+    }
+
+    /// Value, outcome, winning moves and the method that found them (a dict with the
+    /// keys of `nimlab value --format json`).
+    fn analyse<'py>(
+        &self,
+        py: Python<'py>,
+        pos: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let r = self.position_report(py, pos, false)?;
+        report_dict(py, &*self.game, &r)
+    }
+
+    /// As `analyse`, plus `options`: every option with its value and whether it wins
+    /// (None, with `options_note`, when there are too many to list).
+    fn moves<'py>(&self, py: Python<'py>, pos: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+        let r = self.position_report(py, pos, true)?;
+        report_dict(py, &*self.game, &r)
+    }
+
+    /// The Grundy table over the box [0, size)^d as a numpy array of dtype uint32 and
+    /// shape (y, x) for two coordinates (the last coordinate first, as `nimlab table`
+    /// prints and writes .npy). Cells that are not positions hold `nimlab.NOT_A_POSITION`.
+    /// With `with_method=True`, returns `(array, method)` with the planner's method id.
+    #[pyo3(signature = (size, *, with_method = false))]
+    fn table<'py>(
+        &self,
+        py: Python<'py>,
+        size: usize,
+        with_method: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if size == 0 {
+            return Err(input_err("size must be at least 1"));
+        }
+        let game = &*self.game;
+        let dims = game.table_box(size);
+        let opts = self.limits.table_options();
+        let report = py
+            .detach(|| plan::table(game, &dims, &opts))
+            .map_err(py_err)?;
+        let shape: Vec<usize> = report.table.dims().iter().rev().copied().collect();
+        let method = report.method.id;
+        // The values are stored first coordinate fastest: NumPy's C order for the
+        // reversed shape. The Vec becomes the array's buffer without a copy.
+        let array = PyArray1::from_vec(py, report.table.into_values()).reshape(shape)?;
+        if with_method {
+            Ok(
+                PyTuple::new(py, [array.into_any(), method.into_pyobject(py)?.into_any()])?
+                    .into_any(),
+            )
+        } else {
+            Ok(array.into_any())
+        }
+    }
+
+    /// Compares a conjectured formula with the Grundy values computed from the rules on
+    /// the box [0, size)^d, like `nimlab check`. `formula` is the claimed Grundy value
+    /// (e.g. `'x xor y'`); or give `p_positions`, a predicate claimed to hold exactly at
+    /// the P-positions. Returns a dict: holds, checked, mismatch_count, mismatches
+    /// (the first `limit`, each {position, grundy, formula}), box, claim, formula.
+    #[pyo3(signature = (formula = None, size = 64, *, p_positions = None, limit = 1000))]
+    fn check<'py>(
+        &self,
+        py: Python<'py>,
+        formula: Option<String>,
+        size: usize,
+        p_positions: Option<String>,
+        limit: usize,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        if size == 0 {
+            return Err(input_err("size must be at least 1"));
+        }
+        let (claim, text) = match (formula, p_positions) {
+            (Some(_), Some(_)) => {
+                return Err(input_err("give a formula or p_positions, not both"));
+            }
+            (Some(f), None) => (Claim::Grundy, f),
+            (None, Some(p)) => (Claim::PPositions, p),
+            (None, None) => match (&self.closed_form, &self.p_positions) {
+                (Some(f), _) => (Claim::Grundy, f.clone()),
+                (None, Some(p)) => (Claim::PPositions, p.clone()),
+                (None, None) => {
+                    return Err(input_err(format!(
+                        "give a formula or p_positions ({} declares no closed form)",
+                        self.game.spec()
+                    )))
+                }
+            },
+        };
+        let game = &*self.game;
+        let constants: Vec<(&str, i64)> = self
+            .constants
+            .iter()
+            .map(|(n, v)| (n.as_str(), *v))
+            .collect();
+        let opts = self.limits.table_options();
+        let checked = py
+            .detach(|| check_box(game, &text, claim, &constants, size, &opts, limit, false))
+            .map_err(py_err)?;
+        let r = &checked.report;
+        let d = PyDict::new(py);
+        d.set_item("game", game.spec())?;
+        d.set_item(
+            "claim",
+            match claim {
+                Claim::Grundy => "formula",
+                Claim::PPositions => "p_positions",
+            },
+        )?;
+        d.set_item("formula", &text)?;
+        d.set_item("box", checked.dims.clone())?;
+        d.set_item("checked", r.checked)?;
+        d.set_item("holds", r.mismatch_count == 0)?;
+        d.set_item("mismatch_count", r.mismatch_count)?;
+        let mismatches = r
+            .mismatches
+            .iter()
+            .map(|m| {
+                let md = PyDict::new(py);
+                md.set_item("position", PyTuple::new(py, &m.position)?)?;
+                md.set_item("grundy", m.grundy)?;
+                md.set_item("formula", m.formula)?;
+                Ok(md)
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        d.set_item("mismatches", mismatches)?;
+        Ok(d)
+    }
+
+    /// Preperiod and period of the Grundy sequence of a one-heap game: proven when the
+    /// game can prove it (subtraction, octal games), else observed on n < up_to. A dict
+    /// (preperiod, period, saltus, values, block, proven, proof, checked_up_to, method),
+    /// or None when no period is found. For a two-coordinate game give `rows=(a, b)`:
+    /// a list of (row, dict or None), periods G(x + p, y) = G(x, y) + saltus observed on
+    /// x < up_to (default 2000).
+    #[pyo3(signature = (up_to = None, *, rows = None))]
+    fn periodicity<'py>(
+        &self,
+        py: Python<'py>,
+        up_to: Option<u64>,
+        rows: Option<(u64, u64)>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if up_to == Some(0) {
+            return Err(input_err("up_to must be at least 1"));
+        }
+        let game = &*self.game;
+        let opts = self.limits.table_options();
+        if let Some((first, last)) = rows {
+            if first > last {
+                return Err(input_err(format!(
+                    "rows ({first}, {last}) is empty (give the smaller row first)"
+                )));
+            }
+            let x = up_to.unwrap_or(plan::DEFAULT_OBSERVED_WINDOW);
+            let found = py
+                .detach(|| plan::row_periodicity(game, (first, last), x, &opts))
+                .map_err(py_err)?;
+            let list = PyList::empty(py);
+            for (y, p) in &found {
+                let p = match p {
+                    Some(p) => periodicity_dict(py, p)?.into_any(),
+                    None => py.None().into_bound(py),
+                };
+                list.append((y, p))?;
+            }
+            return Ok(list.into_any());
+        }
+        let (found, method, _searched) = py
+            .detach(|| plan::periodicity(game, up_to, &opts))
+            .map_err(py_err)?;
+        match found {
+            Some(p) => {
+                let d = periodicity_dict(py, &p)?;
+                d.set_item("method", method.id)?;
+                Ok(d.into_any())
+            }
+            None => Ok(py.None().into_bound(py)),
+        }
+    }
+}
+
+/// The game named by `spec` (e.g. `'ryuoh(p=3)'`, `'subtraction(s={1,3,4})'`), or read
+/// from a rules file with `rules=PATH`. `max_memory` (bytes, or text like `'4G'`;
+/// default half of physical memory) bounds tables and solvers; `force=True` runs
+/// brute force even when its estimate is very long.
+#[pyfunction]
+#[pyo3(signature = (spec = None, *, rules = None, max_memory = None, force = false))]
+fn game(
+    spec: Option<String>,
+    rules: Option<PathBuf>,
+    max_memory: Option<&Bound<'_, PyAny>>,
+    force: bool,
+) -> PyResult<PyGame> {
+    let limits = Limits::from_python(max_memory, force)?;
+    let source = nimlab_games::source::load(spec.as_deref(), rules.as_deref()).map_err(py_err)?;
+    Ok(PyGame {
+        game: source.game,
+        closed_form: source.closed_form,
+        p_positions: source.p_positions,
+        constants: source.constants,
+        limits,
+    })
+}
+
+/// The catalog: one dict per game family (name, summary, parameters, position, source,
+/// theorems, capabilities), as `nimlab games --format json`.
+#[pyfunction]
+fn games(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    nimlab_games::catalog()
+        .into_iter()
+        .map(|f| {
+            let d = PyDict::new(py);
+            d.set_item("name", f.name)?;
+            d.set_item("summary", f.summary)?;
+            let params = f
+                .params
+                .iter()
+                .map(|p| {
+                    let pd = PyDict::new(py);
+                    pd.set_item("name", p.name)?;
+                    pd.set_item("kind", p.kind)?;
+                    pd.set_item("default", p.default)?;
+                    pd.set_item("help", p.help)?;
+                    Ok(pd)
+                })
+                .collect::<PyResult<Vec<_>>>()?;
+            d.set_item("parameters", params)?;
+            d.set_item("position", f.position_syntax)?;
+            d.set_item("source", f.seed)?;
+            let ids: Vec<String> = (f.theorems)().into_iter().map(|t| t.id).collect();
+            d.set_item("theorems", ids)?;
+            let caps = nimlab_games::parse_game(f.name)
+                .map(|g| g.capabilities().names())
+                .unwrap_or_default();
+            d.set_item("capabilities", caps)?;
+            Ok(d)
+        })
+        .collect()
+}
+
+/// Every registered theorem: dicts with id, statement and source (`nimlab theorems`).
+#[pyfunction]
+fn theorems(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    nimlab_games::all_theorems()
+        .into_iter()
+        .map(|t| {
+            let d = PyDict::new(py);
+            d.set_item("id", t.id)?;
+            d.set_item("statement", t.statement)?;
+            d.set_item("source", t.source)?;
+            Ok(d)
+        })
+        .collect()
+}
+
+/// Verifies theorems against brute force on a window of `size` (`nimlab theorems
+/// verify`): those whose id is `id` or starts with it (all by default). One dict per
+/// theorem: id, holds, and window and checked, or counterexample.
+#[pyfunction]
+#[pyo3(signature = (id = None, *, size = 64, max_memory = None, force = false))]
+fn verify<'py>(
+    py: Python<'py>,
+    id: Option<String>,
+    size: usize,
+    max_memory: Option<&Bound<'py, PyAny>>,
+    force: bool,
+) -> PyResult<Vec<Bound<'py, PyDict>>> {
+    if size == 0 {
+        return Err(input_err("size must be at least 1"));
+    }
+    let limits = Limits::from_python(max_memory, force)?;
+    let chosen: Vec<_> = nimlab_games::all_theorems()
+        .into_iter()
+        .filter(|t| {
+            id.as_ref()
+                .is_none_or(|i| t.id == *i || t.id.starts_with(i.as_str()))
+        })
+        .collect();
+    if chosen.is_empty() {
+        return Err(input_err(format!(
+            "no theorem with id '{}' (see nimlab.theorems())",
+            id.unwrap_or_default()
+        )));
+    }
+    let ctx = CheckContext {
+        size,
+        memory_limit: limits.memory,
+        progress: &NoProgress,
+        force: limits.force,
+    };
+    let verdicts = py
+        .detach(|| {
+            chosen
+                .iter()
+                .map(|t| t.verify(&ctx))
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .map_err(py_err)?;
+    chosen
+        .iter()
+        .zip(verdicts)
+        .map(|(t, v)| {
+            let d = PyDict::new(py);
+            d.set_item("id", &t.id)?;
+            d.set_item("holds", v.holds())?;
+            match v {
+                Verdict::Holds { window, checked } => {
+                    d.set_item("window", window)?;
+                    d.set_item("checked", checked)?;
+                }
+                Verdict::Fails { counterexample } => {
+                    d.set_item("counterexample", counterexample)?;
+                }
+            }
+            Ok(d)
+        })
+        .collect()
+}
+
+fn sweep_row_dict<'py>(py: Python<'py>, r: &SweepRow) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("s", r.set.clone())?;
+    d.set_item("preperiod", r.period.map(|p| p.0))?;
+    d.set_item("period", r.period.map(|p| p.1))?;
+    Ok(d)
+}
+
+/// Proven preperiods and periods of every member of a family (`nimlab sweep`; the
+/// family `subtraction`: every set of `size` elements with max ≤ `max`). `shard=(i, k)`
+/// takes the members whose lexicographic index is ≡ i (mod k), like `--shard i/k`:
+/// run the k shards anywhere (Dask workers, Slurm array jobs) and join them with
+/// `merge_sweep`. Rows are dicts {s, preperiod, period} as in the CLI's JSON "results",
+/// sorted by period descending, preperiod descending, then set.
+#[pyfunction]
+#[pyo3(signature = (family, max, size, *, shard = (0, 1), up_to = 10_000_000))]
+fn sweep<'py>(
+    py: Python<'py>,
+    family: &str,
+    max: u64,
+    size: u64,
+    shard: (u64, u64),
+    up_to: u64,
+) -> PyResult<Vec<Bound<'py, PyDict>>> {
+    let fam = nimlab_games::family(family).map_err(py_err)?;
+    let Some(sweeper) = fam.sweep else {
+        let able: Vec<&str> = nimlab_games::catalog()
+            .iter()
+            .filter(|f| f.sweep.is_some())
+            .map(|f| f.name)
+            .collect();
+        return Err(input_err(format!(
+            "{} has no sweep (families with one: {})",
+            fam.name,
+            able.join(", ")
+        )));
+    };
+    let (i, k) = shard;
+    if k == 0 || i >= k {
+        return Err(input_err(format!(
+            "shard ({i}, {k}) does not exist: need 0 ≤ i < k"
+        )));
+    }
+    let rows = py
+        .detach(|| (sweeper.run)(max, size, i, k, up_to))
+        .map_err(py_err)?;
+    rows.iter().map(|r| sweep_row_dict(py, r)).collect()
+}
+
+/// Joins the shards of a sweep (lists of rows from `sweep(..., shard=(i, k))`) into
+/// the rows of the unsharded sweep, in its order.
+#[pyfunction]
+fn merge_sweep<'py>(
+    py: Python<'py>,
+    parts: Vec<Vec<Bound<'py, PyDict>>>,
+) -> PyResult<Vec<Bound<'py, PyDict>>> {
+    let mut rows = Vec::new();
+    for row in parts.iter().flatten() {
+        let field = |key: &str| -> PyResult<Bound<'py, PyAny>> {
+            row.get_item(key)?
+                .ok_or_else(|| input_err(format!("a sweep row has no '{key}'")))
+        };
+        let set: Vec<u64> = field("s")?.extract()?;
+        let pre: Option<u64> = field("preperiod")?.extract()?;
+        let per: Option<u64> = field("period")?.extract()?;
+        rows.push(SweepRow {
+            set,
+            period: pre.zip(per),
+        });
+    }
+    rows.sort_by(sweep_order);
+    rows.iter().map(|r| sweep_row_dict(py, r)).collect()
+}
+
+/// nimlab: Sprague–Grundy values, tables, conjecture checks and theorems for impartial
+/// games, from the same library as the `nimlab` command line.
+#[pymodule]
+fn nimlab(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("NOT_A_POSITION", INVALID)?;
+    m.add("NimlabError", py.get_type::<NimlabError>())?;
+    m.add("InputError", py.get_type::<InputError>())?;
+    m.add("TooLargeError", py.get_type::<TooLargeError>())?;
+    m.add("TooLongError", py.get_type::<TooLongError>())?;
+    m.add("ContractError", py.get_type::<ContractError>())?;
+    m.add_class::<PyGame>()?;
+    m.add_function(wrap_pyfunction!(game, m)?)?;
+    m.add_function(wrap_pyfunction!(games, m)?)?;
+    m.add_function(wrap_pyfunction!(theorems, m)?)?;
+    m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep, m)?)?;
+    m.add_function(wrap_pyfunction!(merge_sweep, m)?)?;
+    Ok(())
+}

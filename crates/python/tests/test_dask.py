@@ -1,0 +1,61 @@
+"""Sweeps on a Dask LocalCluster of worker processes equal the single-process CLI run."""
+
+import sys
+
+import pytest
+
+import conftest
+
+distributed = pytest.importorskip("dask.distributed")
+sys.path.insert(0, str(conftest.REPO / "examples"))
+import dask_sweep  # noqa: E402  (examples/dask_sweep.py, the README's example)
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    )
+    with cluster, distributed.Client(cluster) as client:
+        yield client
+
+
+def test_subtraction_sweep_on_workers_equals_the_cli(client, cli_json):
+    merged = dask_sweep.sweep_on(client, "subtraction", 40, 3, shards=6)
+    whole = cli_json("sweep", "subtraction", "--max", "40", "--size", "3")
+    assert whole["sets_in_shard"] == len(merged)
+    assert merged == whole["results"]
+    # The tasks ran in the worker processes, not here.
+    workers = client.run(lambda: __import__("os").getpid())
+    assert len(set(workers.values())) == 2
+
+
+def test_shards_through_the_cli_merge_the_same_way(cli_json):
+    parts = [
+        cli_json("sweep", "subtraction", "--max", "20", "--size", "2", "--shard", f"{i}/3")["results"]
+        for i in range(3)
+    ]
+    assert dask_sweep.nimlab.merge_sweep(parts) == cli_json(
+        "sweep", "subtraction", "--max", "20", "--size", "2"
+    )["results"]
+
+
+def test_wythoff_rows_on_workers_equal_the_cli(client, cli_json):
+    rows = dask_sweep.rows_on(client, "wythoff", list(range(6)), 800)
+    want = cli_json("periodicity", "wythoff", "--row", "0-5", "--up-to", "800")["rows"]
+    got = [
+        {"row": y, "preperiod": p["preperiod"], "period": p["period"], "saltus": p["saltus"]}
+        for y, p in rows
+    ]
+    assert got == [{k: r[k] for k in ("row", "preperiod", "period", "saltus")} for r in want]
+
+
+def test_octal_census_on_workers_equals_the_cli(client, cli_json):
+    specs = ["octal(code=0.07)", "octal(code=0.137)", "octal(code=0.77)", "octal(code=0.6)"]  # 0.6: no period known
+    found = dask_sweep.census_on(client, specs, up_to=20_000)
+    for spec in specs:
+        want = cli_json("periodicity", spec, "--up-to", "20000")
+        got = found[spec] or {"preperiod": None, "period": None, "proven": False}
+        assert (got["preperiod"], got["period"], got["proven"]) == (
+            want["preperiod"], want["period"], want["proven"],
+        )

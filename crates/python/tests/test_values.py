@@ -1,0 +1,139 @@
+"""Values, moves and tables against the papers' tables and the closed forms."""
+
+import math
+
+import numpy as np
+import pytest
+
+import nimlab
+from conftest import seed_table
+
+
+def test_ryuoh_table_1_and_3_are_the_papers_tables():
+    table1 = nimlab.game("ryuoh(p=3)").table(13)
+    assert np.array_equal(table1, seed_table("ryuoh_table1_p3.tsv"))
+    table3 = nimlab.game("ryuoh(p=4)").table(13)
+    assert np.array_equal(table3, seed_table("ryuoh_table3_p4.tsv"))
+
+
+def test_value_takes_text_tuples_and_lists():
+    g = nimlab.game("ryuoh(p=3)")
+    seed = seed_table("ryuoh_table1_p3.tsv")
+    for x, y in [(0, 0), (4, 7), (12, 12), (5, 11), (12, 3)]:
+        want = int(seed[y, x])
+        assert g.value(f"{x},{y}") == want
+        assert g.value((x, y)) == want
+        assert g.value([x, y]) == want
+        assert g.outcome((x, y)) == ("P" if want == 0 else "N")
+
+
+def test_table_shape_dtype_and_layout():
+    t = nimlab.game("ryuoh(p=3)").table(13)
+    assert t.shape == (13, 13) and t.dtype == np.uint32 and t.flags["C_CONTIGUOUS"]
+    assert t[7, 4] == 11  # rows y, columns x: G(4, 7)
+    cube = nimlab.game("nim(heaps=3)").table(8)
+    assert cube.shape == (8, 8, 8)
+    z, y, x = np.indices(cube.shape)
+    assert np.array_equal(cube, x ^ y ^ z)
+    seq = nimlab.game("subtraction(s={1,3,4})").table(14)
+    assert seq.shape == (14,)
+    assert seq.tolist() == [0, 1, 0, 1, 2, 3, 2, 0, 1, 0, 1, 2, 3, 2]
+    values, method = nimlab.game("wythoff").table(16, with_method=True)
+    assert values.shape == (16, 16) and isinstance(method, str)
+
+
+def test_cells_that_are_not_positions():
+    # pass(G): the last coordinate is the pass flag (box of 2), so the shape is (2, y, x).
+    t = nimlab.game("pass(ryuoh(p=3))").table(6)
+    assert t.shape == (2, 6, 6)
+    assert nimlab.NOT_A_POSITION == 2**32 - 1
+
+
+def test_moves_lists_options_like_the_readme():
+    r = nimlab.game("ryuoh(p=3)").moves("2,2")
+    assert r["grundy"] == 1 and r["outcome"] == "N"
+    assert r["winning_moves"] == [(1, 2), (2, 1)]
+    options = {o["position"]: (o["grundy"], o["winning"]) for o in r["options"]}
+    assert options == {
+        (0, 2): (2, False),
+        (1, 2): (0, True),
+        (2, 0): (2, False),
+        (2, 1): (0, True),
+        (1, 1): (2, False),
+    }
+    assert nimlab.game("ryuoh(p=3)").analyse((2, 2))["options"] is None
+
+
+def test_big_positions_as_python_ints():
+    x, y = 10**40 + 17, 3**90
+    p = 3
+    want = (x + y) % p + p * ((x // p) ^ (y // p))  # Theorem 3.1
+    g = nimlab.game(f"ryuoh(p={p})")
+    assert g.value((x, y)) == want
+    assert g.value(f"{x},{y}") == want
+    assert nimlab.game("nim").value((2**200, 2**100 + 5)) == 2**200 ^ (2**100 + 5)
+    # Wythoff's P-positions (⌊kφ⌋, ⌊kφ²⌋) for a huge k, in exact integers.
+    k = 10**50
+    a = (k + math.isqrt(5 * k * k)) // 2
+    w = nimlab.game("wythoff")
+    assert w.outcome((a, a + k)) == "P"
+    r = w.analyse((a, a + k + 1))
+    assert r["outcome"] == "N" and (a, a + k) in r["winning_moves"]
+
+
+def test_take_and_break_sums_take_parts():
+    g = nimlab.game("sum(octal(code=0.77),nim(heaps=1))")
+    assert g.value("4;4") == g.value([[4], [4]]) == 5
+    assert g.moves("4;4")["position"] == ((4,), (4,))
+
+
+def test_periodicity_proven_and_rows():
+    p = nimlab.game("subtraction(s={1,3,4})").periodicity()
+    assert (p["preperiod"], p["period"], p["proven"]) == (0, 7, True)
+    assert p["block"] == [0, 1, 0, 1, 2, 3, 2]
+    rows = nimlab.game("wythoff").periodicity(600, rows=(0, 2))
+    assert [y for y, _ in rows] == [0, 1, 2]
+    assert rows[0][1]["period"] == 1 and rows[0][1]["saltus"] == 1  # G(x, 0) = x
+
+
+def test_check_theorem_and_false_conjecture():
+    g = nimlab.game("ryuoh(p=5)")
+    good = g.check("(x+y)%5 + 5*((x/5) xor (y/5))", 100)
+    assert good["holds"] and good["checked"] == 100 * 100 and good["mismatches"] == []
+    bad = nimlab.game("ryuoh(p=3)").check("x xor y", 20)
+    assert not bad["holds"] and bad["mismatch_count"] > 0
+    first = bad["mismatches"][0]
+    assert first["grundy"] != first["formula"]
+    assert nimlab.game("nim").check(p_positions="x xor y == 0", size=32)["holds"]
+
+
+def test_rules_file_default_claim():
+    import conftest
+
+    g = nimlab.game(rules=str(conftest.REPO / "examples" / "ryuoh.toml"))
+    assert g.check(size=40)["holds"]
+
+
+def test_catalog_and_theorems():
+    names = [f["name"] for f in nimlab.games()]
+    assert "ryuoh" in names and "wythoff" in names
+    ryuoh = next(f for f in nimlab.games() if f["name"] == "ryuoh")
+    assert "ryuoh.thm-3.1" in ryuoh["theorems"]
+    ids = [t["id"] for t in nimlab.theorems()]
+    assert "ryuoh.thm-3.1" in ids
+    results = nimlab.verify("ryuoh", size=24)
+    assert results and all(r["holds"] for r in results)
+
+
+def test_sweep_shards_merge_to_the_whole():
+    whole = nimlab.sweep("subtraction", 12, 3)
+    parts = [nimlab.sweep("subtraction", 12, 3, shard=(i, 3)) for i in range(3)]
+    assert sum(len(p) for p in parts) == len(whole) == math.comb(12, 3)
+    assert nimlab.merge_sweep(parts) == whole
+
+
+@pytest.mark.parametrize("spec", ["ryuoh(p=3)", "wythoff", "nim(heaps=3)"])
+def test_repr_and_properties(spec):
+    g = nimlab.game(spec)
+    assert g.spec == spec and repr(g) == f'nimlab.game("{spec}")'
+    assert len(g.coordinates) >= g.dimension

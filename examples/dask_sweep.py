@@ -1,0 +1,74 @@
+"""Parameter sweeps of nimlab on a Dask cluster.
+
+Each task is one shard of a sweep (the CLI's `--shard i/k`) or one row or game, so any
+number of machines share the work; the merged result is the single-process result.
+
+    python examples/dask_sweep.py                      # a LocalCluster on this machine
+    python examples/dask_sweep.py scheduler:8786       # a running cluster
+
+On a real cluster every worker needs the package: `pip install ./crates/python`.
+"""
+
+import sys
+
+import nimlab
+
+
+def sweep_shard(family, max, size, shard, shards, up_to=10_000_000):
+    """One shard of `nimlab sweep FAMILY --max M --size K --shard i/k` (a Dask task)."""
+    return nimlab.sweep(family, max, size, shard=(shard, shards), up_to=up_to)
+
+
+def sweep_on(client, family, max, size, shards):
+    """The whole sweep, `shards` tasks on the cluster, merged in the CLI's order."""
+    futures = client.map(
+        sweep_shard, [family] * shards, [max] * shards, [size] * shards,
+        range(shards), [shards] * shards,
+    )
+    return nimlab.merge_sweep(client.gather(futures))
+
+
+def row_period(spec, row, up_to):
+    """The observed arithmetic period of one row of a two-coordinate game."""
+    [(_, found)] = nimlab.game(spec).periodicity(up_to, rows=(row, row))
+    return row, found
+
+
+def rows_on(client, spec, rows, up_to):
+    """Row periods of `spec` (e.g. Wythoff's rows), one task per row."""
+    futures = client.map(row_period, [spec] * len(rows), rows, [up_to] * len(rows))
+    return sorted(client.gather(futures))
+
+
+def period(spec, up_to=None):
+    """Proven or observed period of a one-heap game (e.g. an octal code)."""
+    return spec, nimlab.game(spec).periodicity(up_to)
+
+
+def census_on(client, specs, up_to=None):
+    """Periods of many one-heap games, one task each (an octal census)."""
+    return dict(client.gather(client.map(period, specs, [up_to] * len(specs))))
+
+
+def main(address=None):
+    from dask.distributed import Client, LocalCluster
+
+    if address is None:
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True)
+        client = Client(cluster)
+    else:
+        client = Client(address)
+    with client:
+        rows = sweep_on(client, "subtraction", 30, 3, shards=8)
+        print(f"{len(rows)} subtraction sets of size 3 with max <= 30; longest periods:")
+        for r in rows[:5]:
+            print(f"  S = {r['s']}: preperiod {r['preperiod']}, period {r['period']}")
+        codes = ["octal(code=0.07)", "octal(code=0.137)", "octal(code=0.77)"]
+        for spec, p in census_on(client, codes).items():
+            print(f"  {spec}: " + (f"period {p['period']} after {p['preperiod']}" if p else "none"))
+        for y, p in rows_on(client, "wythoff", list(range(4)), 1000):
+            print(f"  wythoff row {y}: period {p['period']}, saltus {p['saltus']}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else None)
