@@ -180,7 +180,13 @@ fn argument_error(e: clap::Error) -> ExitCode {
 
 /// Bad input: one line on stderr, exit code 2, nothing on stdout.
 fn fail(e: &nimlab_engine::Error) -> ExitCode {
-    eprintln!("nimlab: error: {e}");
+    // The library says what limit was met; the command line says how to lift it.
+    let hint = match e {
+        nimlab_engine::Error::TooLarge { .. } => " (raise it with --max-memory)",
+        nimlab_engine::Error::TooLong { .. } => "; pass --force to run it anyway",
+        _ => "",
+    };
+    eprintln!("nimlab: error: {e}{hint}");
     ExitCode::from(2)
 }
 

@@ -1,4 +1,5 @@
-//! The engine's error type. Every error is a user-facing, one-line message.
+//! The engine's error type. Every error is a user-facing, one-line message; how to
+//! lift a limit (a flag, an argument) is for the surface to add.
 
 use std::fmt;
 
@@ -81,13 +82,13 @@ impl fmt::Display for Error {
                 limit,
             } => write!(
                 f,
-                "{what} needs about {} but the memory limit is {} (raise it with --max-memory)",
+                "{what} needs about {} but the memory limit is {}",
                 human_bytes(*needed),
                 human_bytes(*limit)
             ),
             Error::TooLong { what, seconds } => write!(
                 f,
-                "{what} would take about {} (estimate); pass --force to run it anyway",
+                "{what} would take about {} (estimate)",
                 human_duration(*seconds as f64)
             ),
             Error::Contract(msg) => write!(f, "game contract broken: {msg}"),

@@ -56,8 +56,13 @@ fn py_err(e: Error) -> PyErr {
     let message = e.to_string();
     match e {
         Error::Input(_) => InputError::new_err(message),
-        Error::TooLarge { .. } => TooLargeError::new_err(message),
-        Error::TooLong { .. } => TooLongError::new_err(message),
+        // The limit met, and how to lift it in Python's terms (the CLI names its flags).
+        Error::TooLarge { .. } => {
+            TooLargeError::new_err(format!("{message} (raise it with max_memory=…)"))
+        }
+        Error::TooLong { .. } => {
+            TooLongError::new_err(format!("{message}; pass force=True to run it anyway"))
+        }
         Error::Contract(_) => ContractError::new_err(message),
     }
 }
