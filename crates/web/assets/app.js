@@ -162,7 +162,9 @@ function cellAt(ev) {
 
 /** Page coordinates of the centre of cell (x, y) (used by tests and links). */
 function cellCenter(x, y) {
-  const c = $("heatmap"), r = c.getBoundingClientRect();
+  const c = $("heatmap");
+  c.scrollIntoView({ block: "nearest" });
+  const r = c.getBoundingClientRect();
   const s = cellSize();
   const [px, py] = cellOrigin(x, y);
   return [r.left + ((px + s / 2) * r.width) / c.width, r.top + ((py + s / 2) * r.height) / c.height];
@@ -541,7 +543,9 @@ function setupBoard() {
 
 /** Page coordinates of the centre of the first clickable piece of the board moving to `to`. */
 function boardTarget(to) {
-  const c = $("board"), r = c.getBoundingClientRect();
+  const c = $("board");
+  c.scrollIntoView({ block: "center" });
+  const r = c.getBoundingClientRect();
   const hit = hits.find((h) => h.to.join(",") === to.join(","));
   if (!hit) return null;
   return [r.left + ((hit.x + hit.w / 2) * r.width) / c.width, r.top + ((hit.y + hit.h / 2) * r.height) / c.height];

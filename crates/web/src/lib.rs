@@ -320,6 +320,7 @@ pub fn router(config: ServeConfig) -> Router {
         .route("/", get(page))
         .route("/app.js", get(script))
         .route("/app.css", get(style))
+        .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .route("/api/games", get(games))
         .route("/api/game", post(game_info))
         .route("/api/value", post(value))
