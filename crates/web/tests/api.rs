@@ -12,7 +12,12 @@ use serde_json::{json, Value};
 use std::time::Duration;
 use tower::ServiceExt;
 
-async fn send(config: ServeConfig, method: &str, path: &str, body: Vec<u8>) -> (StatusCode, Vec<u8>) {
+async fn send(
+    config: ServeConfig,
+    method: &str,
+    path: &str,
+    body: Vec<u8>,
+) -> (StatusCode, Vec<u8>) {
     let req = Request::builder()
         .method(method)
         .uri(path)
@@ -26,7 +31,13 @@ async fn send(config: ServeConfig, method: &str, path: &str, body: Vec<u8>) -> (
 }
 
 async fn post(path: &str, body: Value) -> (StatusCode, Value) {
-    let (s, b) = send(ServeConfig::default(), "POST", path, body.to_string().into_bytes()).await;
+    let (s, b) = send(
+        ServeConfig::default(),
+        "POST",
+        path,
+        body.to_string().into_bytes(),
+    )
+    .await;
     (s, serde_json::from_slice(&b).expect("every answer is JSON"))
 }
 
@@ -50,7 +61,10 @@ async fn the_page_and_its_assets_are_served() {
 async fn the_catalog_lists_every_family() {
     let (s, b) = send(ServeConfig::default(), "GET", "/api/games", vec![]).await;
     assert_eq!(s, StatusCode::OK);
-    assert!(b.starts_with(b"{\"schema\":1,"), "the CLI's layout: schema first");
+    assert!(
+        b.starts_with(b"{\"schema\":1,"),
+        "the CLI's layout: schema first"
+    );
     let v: Value = serde_json::from_slice(&b).unwrap();
     let names: Vec<&str> = v["games"]
         .as_array()
@@ -111,7 +125,10 @@ async fn formulas_are_checked() {
     )
     .await;
     assert_eq!(s, StatusCode::OK);
-    assert_eq!((v["holds"].clone(), v["checked"].clone()), (json!(true), json!(1024)));
+    assert_eq!(
+        (v["holds"].clone(), v["checked"].clone()),
+        (json!(true), json!(1024))
+    );
     let (_, v) = post(
         "/api/check",
         json!({"game": "wythoff", "size": 8, "p_positions": "x == y", "limit": 3}),
@@ -120,7 +137,11 @@ async fn formulas_are_checked() {
     assert_eq!(v["holds"], false);
     assert_eq!(v["mismatches"].as_array().unwrap().len(), 3);
     assert_eq!(v["mismatches"][0]["position"], json!([1, 1]));
-    let (s, v) = post("/api/check", json!({"game": "nim", "size": 8, "formula": "x +"})).await;
+    let (s, v) = post(
+        "/api/check",
+        json!({"game": "nim", "size": 8, "formula": "x +"}),
+    )
+    .await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
     assert_eq!(error_kind(&v), "bad-request");
 }
@@ -140,12 +161,25 @@ async fn pasted_rules_are_played() {
 async fn the_computer_plays_and_explains() {
     let (s, v) = post("/api/play", json!({"game": "nim", "position": "5,2"})).await;
     assert_eq!(s, StatusCode::OK);
-    assert_eq!((v["to"].clone(), v["winning"].clone()), (json!([2, 2]), json!(true)));
+    assert_eq!(
+        (v["to"].clone(), v["winning"].clone()),
+        (json!([2, 2]), json!(true))
+    );
     assert!(v["explanation"].as_str().unwrap().contains("nim-sum"));
-    let (_, v) = post("/api/play", json!({"game": "ryuoh(p=3)", "position": "4,7"})).await;
-    assert!(v["explanation"].as_str().unwrap().contains("Theorem 3.1"), "{v}");
+    let (_, v) = post(
+        "/api/play",
+        json!({"game": "ryuoh(p=3)", "position": "4,7"}),
+    )
+    .await;
+    assert!(
+        v["explanation"].as_str().unwrap().contains("Theorem 3.1"),
+        "{v}"
+    );
     let (_, v) = post("/api/play", json!({"game": "wythoff", "position": "4,6"})).await;
-    assert!(v["explanation"].as_str().unwrap().contains("Zeckendorf"), "{v}");
+    assert!(
+        v["explanation"].as_str().unwrap().contains("Zeckendorf"),
+        "{v}"
+    );
     let (_, v) = post("/api/play", json!({"game": "wythoff", "position": "3,5"})).await;
     assert_eq!(v["winning"], false);
     assert!(v["remoteness"].as_u64().is_some());
@@ -157,13 +191,24 @@ async fn the_computer_plays_and_explains() {
     assert!(v["to"].is_array(), "{v}");
     let (s, v) = post("/api/play", json!({"game": "nim", "position": "0,0"})).await;
     assert_eq!((s, error_kind(&v)), (StatusCode::CONFLICT, "game-over"));
-    let (s, v) = post("/api/play", json!({"game": "nim", "position": "1", "level": "hard"})).await;
-    assert_eq!((s, error_kind(&v)), (StatusCode::BAD_REQUEST, "bad-request"));
+    let (s, v) = post(
+        "/api/play",
+        json!({"game": "nim", "position": "1", "level": "hard"}),
+    )
+    .await;
+    assert_eq!(
+        (s, error_kind(&v)),
+        (StatusCode::BAD_REQUEST, "bad-request")
+    );
 }
 
 #[tokio::test]
 async fn chocolate_bars_are_drawn_with_their_breaks() {
-    let (s, v) = post("/api/bar", json!({"game": "chocolate", "position": "1,1,0"})).await;
+    let (s, v) = post(
+        "/api/bar",
+        json!({"game": "chocolate", "position": "1,1,0"}),
+    )
+    .await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(v["columns"].as_array().unwrap().len(), 2);
     let options = v["options"].as_array().unwrap();
@@ -176,16 +221,68 @@ async fn chocolate_bars_are_drawn_with_their_breaks() {
 #[tokio::test]
 async fn bad_requests_get_json_errors() {
     let cases: Vec<(&str, Vec<u8>, StatusCode, &str)> = vec![
-        ("/api/value", b"{\"game\":".to_vec(), StatusCode::BAD_REQUEST, "bad-request"),
-        ("/api/value", b"\xff\xfe".to_vec(), StatusCode::BAD_REQUEST, "bad-request"),
-        ("/api/value", br#"{"game":"wythoff","position":"3,5","x":1}"#.to_vec(), StatusCode::BAD_REQUEST, "bad-request"),
-        ("/api/value", br#"{"game":"nosuchgame","position":"1"}"#.to_vec(), StatusCode::BAD_REQUEST, "input"),
-        ("/api/value", br#"{"game":"wythoff","position":"3,x"}"#.to_vec(), StatusCode::BAD_REQUEST, "input"),
-        ("/api/value", "{\"game\":\"wyth\u{f6}ff\",\"position\":\"1,1\"}".as_bytes().to_vec(), StatusCode::BAD_REQUEST, "input"),
-        ("/api/value", br#"{"game":"rules(file=/etc/passwd)","position":"1"}"#.to_vec(), StatusCode::BAD_REQUEST, "bad-request"),
-        ("/api/value", br#"{"position":"1"}"#.to_vec(), StatusCode::BAD_REQUEST, "bad-request"),
-        ("/api/table", br#"{"game":"wythoff"}"#.to_vec(), StatusCode::BAD_REQUEST, "bad-request"),
-        ("/api/value", vec![b' '; nimlab_web::MAX_BODY_BYTES + 1], StatusCode::PAYLOAD_TOO_LARGE, "too-large-request"),
+        (
+            "/api/value",
+            b"{\"game\":".to_vec(),
+            StatusCode::BAD_REQUEST,
+            "bad-request",
+        ),
+        (
+            "/api/value",
+            b"\xff\xfe".to_vec(),
+            StatusCode::BAD_REQUEST,
+            "bad-request",
+        ),
+        (
+            "/api/value",
+            br#"{"game":"wythoff","position":"3,5","x":1}"#.to_vec(),
+            StatusCode::BAD_REQUEST,
+            "bad-request",
+        ),
+        (
+            "/api/value",
+            br#"{"game":"nosuchgame","position":"1"}"#.to_vec(),
+            StatusCode::BAD_REQUEST,
+            "input",
+        ),
+        (
+            "/api/value",
+            br#"{"game":"wythoff","position":"3,x"}"#.to_vec(),
+            StatusCode::BAD_REQUEST,
+            "input",
+        ),
+        (
+            "/api/value",
+            "{\"game\":\"wyth\u{f6}ff\",\"position\":\"1,1\"}"
+                .as_bytes()
+                .to_vec(),
+            StatusCode::BAD_REQUEST,
+            "input",
+        ),
+        (
+            "/api/value",
+            br#"{"game":"rules(file=/etc/passwd)","position":"1"}"#.to_vec(),
+            StatusCode::BAD_REQUEST,
+            "bad-request",
+        ),
+        (
+            "/api/value",
+            br#"{"position":"1"}"#.to_vec(),
+            StatusCode::BAD_REQUEST,
+            "bad-request",
+        ),
+        (
+            "/api/table",
+            br#"{"game":"wythoff"}"#.to_vec(),
+            StatusCode::BAD_REQUEST,
+            "bad-request",
+        ),
+        (
+            "/api/value",
+            vec![b' '; nimlab_web::MAX_BODY_BYTES + 1],
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too-large-request",
+        ),
         ("/api/nothing", vec![], StatusCode::NOT_FOUND, "not-found"),
     ];
     for (path, body, status, kind) in cases {
@@ -202,8 +299,13 @@ async fn long_work_is_stopped_at_the_time_limit() {
         timeout: Duration::from_millis(1),
         ..ServeConfig::default()
     };
-    let body = json!({"game": "ryuoh(p=3)", "size": 1024}).to_string().into_bytes();
+    let body = json!({"game": "ryuoh(p=3)", "size": 1024})
+        .to_string()
+        .into_bytes();
     let (s, b) = send(config, "POST", "/api/table", body).await;
     let v: Value = serde_json::from_slice(&b).unwrap();
-    assert_eq!((s, error_kind(&v)), (StatusCode::SERVICE_UNAVAILABLE, "timeout"));
+    assert_eq!(
+        (s, error_kind(&v)),
+        (StatusCode::SERVICE_UNAVAILABLE, "timeout")
+    );
 }

@@ -45,7 +45,10 @@ fn request(i: usize) -> (Vec<u8>, Option<(u16, String)>) {
             Some((200, "\"box\":[32,32]".into())),
         ),
         1 => (
-            post("/api/play", &format!(r#"{{"game":"nim","position":"{},{}"}}"#, x + 1, y)),
+            post(
+                "/api/play",
+                &format!(r#"{{"game":"nim","position":"{},{}"}}"#, x + 1, y),
+            ),
             Some((200, "\"explanation\"".into())),
         ),
         2 => (
@@ -78,9 +81,15 @@ fn request(i: usize) -> (Vec<u8>, Option<(u16, String)>) {
                 &nimlab_engine::TableOptions::default(),
             )
             .unwrap();
-            let g = r.grundy.map(|g| g.to_string()).unwrap_or_else(|| "null".into());
+            let g = r
+                .grundy
+                .map(|g| g.to_string())
+                .unwrap_or_else(|| "null".into());
             (
-                post("/api/moves", &format!(r#"{{"game":"wythoff","position":"{x},{y}"}}"#)),
+                post(
+                    "/api/moves",
+                    &format!(r#"{{"game":"wythoff","position":"{x},{y}"}}"#),
+                ),
                 Some((200, format!("\"grundy\":{g},"))),
             )
         }
@@ -120,7 +129,10 @@ async fn the_server_survives_a_bounded_load() {
                     Some((status, needle)) => {
                         let (s, body) = answer.unwrap_or_else(|e| panic!("request {i}: {e}"));
                         assert_eq!(s, status, "request {i}: {body}");
-                        assert!(body.contains(&needle), "request {i}: {needle} not in {body}");
+                        assert!(
+                            body.contains(&needle),
+                            "request {i}: {needle} not in {body}"
+                        );
                         good.fetch_add(1, Ordering::Relaxed);
                     }
                     None => {
@@ -145,9 +157,12 @@ async fn the_server_survives_a_bounded_load() {
         REQUESTS as f64 / elapsed.as_secs_f64()
     );
     // Still alive and well.
-    let (s, body) = http(addr, &post("/api/value", r#"{"game":"wythoff","position":"3,5"}"#))
-        .await
-        .unwrap();
+    let (s, body) = http(
+        addr,
+        &post("/api/value", r#"{"game":"wythoff","position":"3,5"}"#),
+    )
+    .await
+    .unwrap();
     assert_eq!(s, 200, "{body}");
     assert!(body.contains("\"outcome\":\"P\""));
 }
