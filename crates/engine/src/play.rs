@@ -122,13 +122,19 @@ pub fn mover_wins_at_end(game: &dyn Game) -> bool {
 /// when there are more than [`MAX_SEARCH_POSITIONS`] positions or
 /// [`MAX_SEARCH_MOVES`] moves to look at.
 pub fn remoteness(game: &dyn Game, pos: &[Coord]) -> Result<Option<(Remoteness, Vec<Remoteness>)>> {
-    remoteness_within(game, pos, MAX_SEARCH_POSITIONS)
+    remoteness_within(
+        game,
+        pos,
+        MAX_SEARCH_POSITIONS,
+        &crate::progress::NoProgress,
+    )
 }
 
 fn remoteness_within(
     game: &dyn Game,
     pos: &[Coord],
     max_positions: usize,
+    progress: &dyn crate::progress::Progress,
 ) -> Result<Option<(Remoteness, Vec<Remoteness>)>> {
     let root = game.canonical(pos).unwrap_or_else(|| pos.to_vec());
     let mut index: FxHashMap<Position, u32> = FxHashMap::default();
@@ -137,6 +143,7 @@ fn remoteness_within(
     index.insert(root, 0);
     let mut stack = vec![0u32];
     let mut edge_count = 0usize;
+    let mut processed = 0u64;
     while let Some(i) = stack.pop() {
         let p = nodes[i as usize].clone();
         let rank = game.rank(&p);
@@ -176,6 +183,10 @@ fn remoteness_within(
         }
         edge_count += list.len();
         edges[i as usize] = list;
+        processed += 1;
+        if processed.is_multiple_of(65536) {
+            progress.advance(65536); // lets a surface stop the search
+        }
         if nodes.len() > max_positions || edge_count > MAX_SEARCH_MOVES {
             return Ok(None);
         }
@@ -278,12 +289,12 @@ fn computer_move_within(
             ^ pos
                 .iter()
                 .fold(0u64, |h, &c| h.wrapping_mul(31).wrapping_add(c));
-        if splitmix(&mut state) % 2 == 0 {
+        if splitmix(&mut state).is_multiple_of(2) {
             let to = options[(splitmix(&mut state) % options.len() as u64) as usize].clone();
             return describe(game, from, to, None, true, opts).map(Some);
         }
     }
-    if let Some((_, rems)) = remoteness_within(game, pos, max_positions)? {
+    if let Some((_, rems)) = remoteness_within(game, pos, max_positions, opts.progress)? {
         let best = options
             .iter()
             .zip(&rems)
