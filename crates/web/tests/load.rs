@@ -166,3 +166,36 @@ async fn the_server_survives_a_bounded_load() {
     assert_eq!(s, 200, "{body}");
     assert!(body.contains("\"outcome\":\"P\""));
 }
+
+/// A computation whose client hangs up stops: with one worker, a quick request after an
+/// abandoned long one is answered at once instead of waiting for the long one's end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn work_stops_when_the_client_goes_away() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let config = nimlab_web::ServeConfig {
+        workers: 1,
+        timeout: std::time::Duration::from_secs(600),
+        ..nimlab_web::ServeConfig::default()
+    };
+    let app = nimlab_web::router(config);
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    // Brute force over a 1024 × 1024 box (misère play has no line kernel): seconds of work.
+    let slow = post("/api/table", r#"{"game":"misere(wythoff)","size":1024}"#);
+    let mut a = TcpStream::connect(addr).await.unwrap();
+    a.write_all(&slow).await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    drop(a);
+    let started = Instant::now();
+    let (s, body) = http(
+        addr,
+        &post("/api/value", r#"{"game":"wythoff","position":"3,5"}"#),
+    )
+    .await
+    .unwrap();
+    assert_eq!(s, 200, "{body}");
+    let waited = started.elapsed();
+    // The table alone takes far longer (see the figure in the report); the quick
+    // request waits at most for the abandoned work's next progress report.
+    assert!(waited.as_secs_f64() < 3.0, "waited {waited:?}");
+}
