@@ -180,8 +180,12 @@ async fn work_stops_when_the_client_goes_away() {
     };
     let app = nimlab_web::router(config);
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    // Brute force over a 1024 × 1024 box (misère play has no line kernel): seconds of work.
-    let slow = post("/api/table", r#"{"game":"misere(wythoff)","size":1024}"#);
+    // Brute force over a 240 × 240 box of a pasted game with ~x·y options per cell and
+    // no kernel: tens of seconds of work (300 × 300 takes over a minute).
+    let slow = post(
+        "/api/table",
+        r#"{"rules":"name = \"slow\"\ndimension = 2\nmoves = \"c0 >= 0 && c1 >= 0\"\n","size":240}"#,
+    );
     let mut a = TcpStream::connect(addr).await.unwrap();
     a.write_all(&slow).await.unwrap();
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
@@ -195,7 +199,6 @@ async fn work_stops_when_the_client_goes_away() {
     .unwrap();
     assert_eq!(s, 200, "{body}");
     let waited = started.elapsed();
-    // The table alone takes far longer (see the figure in the report); the quick
-    // request waits at most for the abandoned work's next progress report.
-    assert!(waited.as_secs_f64() < 3.0, "waited {waited:?}");
+    // The quick request waits at most for the abandoned work's next progress report.
+    assert!(waited.as_secs_f64() < 5.0, "waited {waited:?}");
 }
