@@ -171,9 +171,9 @@ try {
     await page.click("#play-start");
     await waitYourMove();
     // The first move by clicking the board: the highlighted (green) cell (4,5).
-    const target = await page.evaluate(() => window.nimlab.boardTarget([4, 5]));
+    const target = await page.evaluate(() => window.nimlab.boardPoint([4, 5]));
     assert.ok(target, "the winning cell is on the board");
-    await page.mouse.click(target[0], target[1]);
+    await page.click("#board", { position: target });
     await page.waitForSelector("#play-log li");
     assert.match(await page.textContent("#play-log li"), /you: 4,7 → 4,5/);
     assert.match(page.url(), /pos=/, "the URL encodes the position");
@@ -204,10 +204,15 @@ try {
     await page.click("#play-start");
     await waitYourMove();
     const move = await page.evaluate(() => window.nimlab.game.report.options[0].position);
-    const target = await page.evaluate((m) => window.nimlab.boardTarget(m), move);
+    const target = await page.evaluate((m) => window.nimlab.boardPoint(m), move);
     assert.ok(target, "a square to break at");
-    await page.mouse.click(target[0], target[1]);
-    await page.waitForFunction(() => [...document.querySelectorAll("#play-log li")].some((l) => l.textContent.startsWith("you:")));
+    await page.click("#board", { position: target });
+    try {
+      await page.waitForFunction(() => [...document.querySelectorAll("#play-log li")].some((l) => l.textContent.startsWith("you:")), null, { timeout: 5000 });
+    } catch (e) {
+      const state = await page.evaluate(() => JSON.stringify({ status: document.getElementById("play-status").textContent, y: window.scrollY, rect: document.getElementById("board").getBoundingClientRect() }));
+      throw new Error(`the click at ${JSON.stringify(target)} made no move: ${state}`);
+    }
     assert.equal(await playToTheEnd(), "computer"); // 2,3,1 is a P-position: the computer wins
   });
 
@@ -217,9 +222,9 @@ try {
     await page.selectOption("#play-first", "human");
     await page.click("#play-start");
     await waitYourMove();
-    const target = await page.evaluate(() => window.nimlab.boardTarget([1, 2, 3]));
+    const target = await page.evaluate(() => window.nimlab.boardPoint([1, 2, 3]));
     assert.ok(target, "stone 3 of heap 3 leaves 1,2,3");
-    await page.mouse.click(target[0], target[1]);
+    await page.click("#board", { position: target });
     assert.equal(await playToTheEnd(), "human");
   });
 

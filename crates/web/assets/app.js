@@ -551,6 +551,14 @@ function boardTarget(to) {
   return [r.left + ((hit.x + hit.w / 2) * r.width) / c.width, r.top + ((hit.y + hit.h / 2) * r.height) / c.height];
 }
 
+/** The point of the board (CSS pixels from its top-left corner) that moves to `to`. */
+function boardPoint(to) {
+  const c = $("board"), r = c.getBoundingClientRect();
+  const hit = hits.find((h) => h.to.join(",") === to.join(","));
+  if (!hit) return null;
+  return { x: ((hit.x + hit.w / 2) * r.width) / c.width, y: ((hit.y + hit.h / 2) * r.height) / c.height };
+}
+
 // ---- shareable URL ---------------------------------------------------------
 
 function updateHash() {
@@ -610,5 +618,5 @@ async function init() {
   document.body.dataset.ready = "1";
 }
 
-window.nimlab = { cellCenter, boardTarget, view, game, selectCell };
+window.nimlab = { cellCenter, boardTarget, boardPoint, view, game, selectCell };
 init();
