@@ -173,6 +173,7 @@ function cellCenter(x, y) {
 async function showTable() {
   const size = parseInt($("size").value, 10) || 16;
   $("table-info").textContent = "computing…";
+  $("check-result").textContent = "";
   view.mismatches = [];
   view.selected = null;
   view.highlighted = { winning: [], others: [] };
