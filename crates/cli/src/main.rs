@@ -53,6 +53,8 @@ enum Command {
     Chocolate(commands::chocolate::ChocolateArgs),
     Draw(commands::draw::DrawArgs),
     SgSystem(commands::sg_system::SgSystemArgs),
+    Play(commands::play::PlayArgs),
+    Serve(commands::play::ServeArgs),
     /// Shell completions: `nimlab completions bash > /etc/bash_completion.d/nimlab`.
     Completions {
         /// The shell.
@@ -125,6 +127,8 @@ fn main() -> ExitCode {
         Command::Chocolate(a) => commands::chocolate::run(&ctx, a),
         Command::Draw(a) => commands::draw::run(&ctx, a),
         Command::SgSystem(a) => commands::sg_system::run(&ctx, a),
+        Command::Play(a) => commands::play::run(&ctx, a),
+        Command::Serve(a) => commands::play::serve(&ctx, a),
         Command::Completions { shell } => print_generated(|out| {
             clap_complete::generate(shell, &mut Cli::command(), "nimlab", out);
             Ok(())

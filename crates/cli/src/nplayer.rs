@@ -1,15 +1,9 @@
 //! Printing the answers about n-player games (`value`, `moves`): class, every player's
 //! rank and best moves instead of a Grundy value.
 
-use nimlab_engine::big::BigUint;
 use nimlab_engine::nplayer::ClassReport;
 use nimlab_engine::plan::{position_text, PositionReport};
-use serde_json::{json, Value};
 use std::io::{self, Write};
-
-fn position_json(p: &[BigUint]) -> Value {
-    Value::Array(p.iter().map(crate::json::uint).collect())
-}
 
 /// `1st`, `2nd`, `3rd`, `4th`, …
 fn ordinal(r: usize) -> String {
@@ -22,41 +16,6 @@ fn ordinal(r: usize) -> String {
     format!("{r}{suffix}")
 }
 
-/// The JSON object of an n-player answer.
-pub fn report_json(spec: &str, r: &PositionReport, np: &ClassReport) -> Value {
-    let mut v = json!({
-        "game": spec,
-        "position": position_json(&r.position),
-        "players": np.players,
-        "ranking": np.ranking,
-        "class": np.class,
-        "rank": np.ranks[0],
-        "ranks": np.ranks,
-        "best_moves": np.best_moves.iter().map(|m| position_json(m)).collect::<Vec<_>>(),
-        "all_best_moves": np.all_best_moves,
-        "method": r.method.id,
-        "method_detail": r.method.detail,
-    });
-    if let Some(options) = &np.options {
-        v["options"] = options
-            .iter()
-            .map(|(p, c)| {
-                json!({
-                    "position": position_json(p),
-                    "class": c,
-                    "rank": np.best_rank_after(*c),
-                })
-            })
-            .collect::<Vec<_>>()
-            .into();
-    }
-    if let Some(note) = &r.options_note {
-        v["options_note"] = json!(note);
-    }
-    v
-}
-
-/// The text of an n-player answer; with `options`, every option with its class.
 pub fn write_text(
     out: &mut dyn Write,
     spec: &str,

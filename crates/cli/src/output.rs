@@ -3,7 +3,6 @@
 //! output never exists in memory as a whole.
 
 use nimlab_engine::{Game, GrundyTable, INVALID};
-use serde_json::Value;
 use std::io::{self, Write};
 
 mod big;
@@ -36,75 +35,8 @@ impl TableFormat {
     }
 }
 
-/// Writes bytes through a local buffer handed to `out` in large pieces: one virtual call
-/// per 64 KiB instead of one per cell.
-struct Buffered<'a> {
-    out: &'a mut dyn Write,
-    buf: Vec<u8>,
-}
-
-const CHUNK: usize = 1 << 16;
-
-impl<'a> Buffered<'a> {
-    fn new(out: &'a mut dyn Write) -> Self {
-        Buffered {
-            out,
-            buf: Vec::with_capacity(CHUNK + 256),
-        }
-    }
-    fn bytes(&mut self, b: &[u8]) -> io::Result<()> {
-        self.buf.extend_from_slice(b);
-        self.spill()
-    }
-    fn str(&mut self, s: &str) -> io::Result<()> {
-        self.bytes(s.as_bytes())
-    }
-    fn byte(&mut self, b: u8) -> io::Result<()> {
-        self.buf.push(b);
-        self.spill()
-    }
-    fn spaces(&mut self, n: usize) -> io::Result<()> {
-        self.buf.resize(self.buf.len() + n, b' ');
-        self.spill()
-    }
-    fn number(&mut self, v: u64) -> io::Result<()> {
-        let mut digits = [0u8; 20];
-        let text = format_u64(v, &mut digits);
-        self.bytes(text)
-    }
-    /// `v` right-aligned in `width` columns.
-    fn number_right(&mut self, v: u64, width: usize) -> io::Result<()> {
-        let mut digits = [0u8; 20];
-        let text = format_u64(v, &mut digits);
-        self.spaces(width.saturating_sub(text.len()))?;
-        self.bytes(text)
-    }
-    fn spill(&mut self) -> io::Result<()> {
-        if self.buf.len() >= CHUNK {
-            self.out.write_all(&self.buf)?;
-            self.buf.clear();
-        }
-        Ok(())
-    }
-    fn finish(mut self) -> io::Result<()> {
-        self.out.write_all(&self.buf)?;
-        self.buf.clear();
-        Ok(())
-    }
-}
-
-/// The decimal digits of `v`, written at the end of `digits`.
-fn format_u64(mut v: u64, digits: &mut [u8; 20]) -> &[u8] {
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            return &digits[i..];
-        }
-    }
-}
+pub use nimlab_json::write_table_json;
+use nimlab_json::{format_u64, Buffered};
 
 /// Number of decimal digits of `v`.
 fn digit_count(v: u64) -> usize {
@@ -131,100 +63,6 @@ pub fn write_table(
             write_png(table, w, h, out)
         }
     }
-}
-
-/// Writes the table as one JSON object and a newline: `schema`, `game`, `size`, then
-/// `extra` fields in order, then `values` nested with the last coordinate outermost
-/// (values[y][x] for two coordinates), `null` for cells that are not positions.
-/// Streamed: the values are never held as a JSON tree or text.
-pub fn write_table_json(
-    out: &mut dyn Write,
-    game: &dyn Game,
-    table: &GrundyTable,
-    extra: &[(&str, Value)],
-    pretty: bool,
-) -> io::Result<()> {
-    use crate::json;
-    out.write_all(json::schema_open(pretty).as_bytes())?;
-    json::field(out, "game", &Value::from(game.spec()), pretty)?;
-    let size: Vec<Value> = table.dims().iter().map(|&d| json::int(d as u64)).collect();
-    if pretty {
-        // The box on one line, as every row of values.
-        let text = serde_json::to_string(&size).map_err(io::Error::other)?;
-        write!(out, ",\n  \"box\": {}", text.replace(',', ", "))?;
-    } else {
-        json::field(out, "box", &Value::Array(size), pretty)?;
-    }
-    for (key, value) in extra {
-        json::field(out, key, value, pretty)?;
-    }
-    out.write_all(if pretty {
-        b",\n  \"values\": "
-    } else {
-        b",\"values\":"
-    })?;
-    let mut w = Buffered::new(out);
-    nested_values(&mut w, table, pretty)?;
-    w.str(if pretty { "\n}\n" } else { "}\n" })?;
-    w.finish()
-}
-
-/// values nested with the last coordinate outermost: values[y][x] for two coordinates.
-fn nested_values(w: &mut Buffered, table: &GrundyTable, pretty: bool) -> io::Result<()> {
-    let dims = table.dims();
-    let values = table.values();
-    if values.is_empty() {
-        return w.str("[]");
-    }
-    // Sizes of the inner arrays: d0, d0·d1, … (all but the outermost level).
-    let mut spans = Vec::new();
-    let mut p = 1usize;
-    for &d in dims.iter().take(dims.len().saturating_sub(1)) {
-        p = p.saturating_mul(d.max(1));
-        spans.push(p);
-    }
-    let depth = spans.len();
-    w.byte(b'[')?;
-    if pretty && depth > 0 {
-        w.str("\n    ")?;
-    }
-    for _ in 0..depth {
-        w.byte(b'[')?;
-    }
-    for (i, &v) in values.iter().enumerate() {
-        if i > 0 {
-            // Arrays that end before cell i (and start again with it).
-            let c = spans.iter().filter(|&&s| i % s == 0).count();
-            for _ in 0..c {
-                w.byte(b']')?;
-            }
-            w.byte(b',')?;
-            if pretty {
-                if c > 0 {
-                    // numpy's layout: inner brackets aligned under the outer ones.
-                    w.byte(b'\n')?;
-                    w.spaces(4 + depth - c)?;
-                } else {
-                    w.byte(b' ')?;
-                }
-            }
-            for _ in 0..c {
-                w.byte(b'[')?;
-            }
-        }
-        if v == INVALID {
-            w.str("null")?;
-        } else {
-            w.number(v as u64)?;
-        }
-    }
-    for _ in 0..depth {
-        w.byte(b']')?;
-    }
-    if pretty && depth > 0 {
-        w.str("\n  ")?;
-    }
-    w.byte(b']')
 }
 
 /// One row per cell: the coordinates, then the Grundy value (empty for non-positions).

@@ -62,6 +62,14 @@ pub trait Game: Send + Sync {
         pos.iter().map(|&c| c as u128).sum()
     }
 
+    /// Why the move `from` → `to` is good, in the game's own terms (a theorem, a
+    /// numeration system, the binary nim-sum), for people playing: `to` is a
+    /// P-position and this says why. `None`: the game has no words of its own, and
+    /// players are told "moves to a position of Grundy value 0" ([`crate::play`]).
+    fn explain_move(&self, _from: &[BigUint], _to: &[BigUint]) -> Option<String> {
+        None
+    }
+
     /// Whether every option is ≤ its position in every coordinate. Then a table over a
     /// box can be filled in plain index order and never leaves the box.
     fn is_downward_closed(&self) -> bool {
@@ -251,6 +259,9 @@ impl<G: Game + ?Sized> Game for Box<G> {
     }
     fn position_groups(&self, pos: &[BigUint]) -> Vec<BigPosition> {
         (**self).position_groups(pos)
+    }
+    fn explain_move(&self, from: &[BigUint], to: &[BigUint]) -> Option<String> {
+        (**self).explain_move(from, to)
     }
 }
 

@@ -37,6 +37,7 @@ pub mod nplayer;
 pub mod periodicity;
 pub mod picture;
 pub mod plan;
+pub mod play;
 pub mod progress;
 pub mod solver;
 pub mod table;

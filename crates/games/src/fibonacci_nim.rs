@@ -66,6 +66,28 @@ impl Game for FibonacciNim {
     fn spec(&self) -> String {
         format!("fibonacci-nim(k={})", self.k)
     }
+    fn explain_move(&self, _from: &[BigUint], to: &[BigUint]) -> Option<String> {
+        let (n, limit) = match to {
+            [n] => (
+                n.clone(),
+                n.clone() - BigUint::from(u8::from(*n > BigUint::ZERO)),
+            ),
+            [n, l] => (n.clone(), l.clone()),
+            _ => return None,
+        };
+        if n == BigUint::ZERO {
+            return Some("the heap is empty".into());
+        }
+        let (w, name) = least_winning_take(self.k, &n).ok()?;
+        let code = match self.k {
+            1 => format!(" = {}", n.to_str_radix(2)),
+            2 => format!(" = {}", nimlab_engine::zeckendorf::zeck_code(&n)),
+            _ => String::new(),
+        };
+        Some(format!(
+            "in the {name} the heap {n}{code} has smallest term w = {w}, more than the {limit} the opponent may take (Schwenk: the mover wins iff the limit is at least w)"
+        ))
+    }
     fn dimension(&self) -> usize {
         2
     }

@@ -48,6 +48,9 @@ impl Game for Nim {
     fn max_options(&self, pos: &[Coord]) -> Option<u128> {
         Some(pos.iter().map(|&h| h as u128).sum())
     }
+    fn explain_move(&self, _from: &[BigUint], to: &[BigUint]) -> Option<String> {
+        Some(nim_sum_in_binary(to))
+    }
     fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
         let mut next = pos.to_vec();
         for i in 0..pos.len() {
@@ -58,6 +61,29 @@ impl Game for Nim {
             next[i] = pos[i];
         }
     }
+}
+
+/// Why heaps `heaps` are a P-position of Nim, column by column in binary (Bouton).
+///
+/// ```
+/// use nimlab_engine::big::parse_big_position;
+/// use nimlab_games::nim::nim_sum_in_binary;
+/// let s = nim_sum_in_binary(&parse_big_position("1,2,3").unwrap());
+/// assert_eq!(s, "the nim-sum of the heaps is 0 (Bouton): 01 ⊕ 10 ⊕ 11 = 00, an even number of 1s in every binary column, and every move breaks that");
+/// ```
+pub fn nim_sum_in_binary(heaps: &[BigUint]) -> String {
+    let width = heaps.iter().map(|h| h.bits()).max().unwrap_or(0).max(1) as usize;
+    let bits: Vec<String> = heaps
+        .iter()
+        .map(|h| format!("{:0>width$}", h.to_str_radix(2)))
+        .collect();
+    let sum = heaps.iter().fold(BigUint::default(), |acc, h| acc ^ h);
+    format!(
+        "the nim-sum of the heaps is {} (Bouton): {} = {:0>width$}, an even number of 1s in every binary column, and every move breaks that",
+        sum,
+        bits.join(" ⊕ "),
+        sum.to_str_radix(2)
+    )
 }
 
 /// Bouton's theorem: G(h₁, …, h_m) = h₁ ⊕ … ⊕ h_m, for heaps of any size; the winning

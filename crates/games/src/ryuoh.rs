@@ -102,6 +102,17 @@ impl Game for Ryuoh {
     fn spec(&self) -> String {
         format!("ryuoh(p={})", self.p)
     }
+    fn explain_move(&self, _from: &[BigUint], to: &[BigUint]) -> Option<String> {
+        let [x, y] = to else { return None };
+        let p = BigUint::from(self.p);
+        Some(format!(
+            "Theorem 3.1, G(x,y) = ((x+y) mod p) + p·(⌊x/p⌋ ⊕ ⌊y/p⌋) with p = {p}: here ({x}+{y}) mod {p} = {} and ⌊x/p⌋ ⊕ ⌊y/p⌋ = {} ⊕ {} = {}",
+            (x + y) % &p,
+            x / &p,
+            y / &p,
+            (x / &p) ^ (y / &p)
+        ))
+    }
     fn dimension(&self) -> usize {
         2
     }

@@ -4,6 +4,7 @@
 pub mod strategy;
 
 use crate::{Args, Family, Param};
+use nimlab_engine::big::BigUint;
 use nimlab_engine::capability::{BigPositions, Capabilities};
 use nimlab_engine::kernels::line::{for_each_rook_option, LineMoves};
 use nimlab_engine::theorem::{check_p_positions, Verdict};
@@ -49,6 +50,37 @@ impl Game for Wythoff {
     fn max_options(&self, pos: &[Coord]) -> Option<u128> {
         Some(pos[0] as u128 + pos[1] as u128 + pos[0].min(pos[1]) as u128)
     }
+    fn explain_move(&self, _from: &[BigUint], to: &[BigUint]) -> Option<String> {
+        wythoff_pair_in_zeckendorf(to)
+    }
+}
+
+/// Why `pos` is a P-position of Wythoff's game, in Zeckendorf code: the smaller
+/// coordinate's code ends in an even number of 0s and the larger is its code shifted
+/// left. `None` if `pos` is not such a pair.
+///
+/// ```
+/// use nimlab_engine::big::parse_big_position;
+/// use nimlab_games::wythoff::wythoff_pair_in_zeckendorf;
+/// let s = wythoff_pair_in_zeckendorf(&parse_big_position("5,3").unwrap()).unwrap();
+/// assert!(s.contains("3 = 100") && s.contains("5 = 1000"));
+/// assert!(wythoff_pair_in_zeckendorf(&parse_big_position("3,4").unwrap()).is_none());
+/// ```
+pub fn wythoff_pair_in_zeckendorf(pos: &[BigUint]) -> Option<String> {
+    use nimlab_engine::zeckendorf::{is_even_zero, up, zeck_code};
+    let [x, y] = pos else { return None };
+    let (a, b) = if x <= y { (x, y) } else { (y, x) };
+    if a == &BigUint::ZERO && b == &BigUint::ZERO {
+        return Some("no stones are left".into());
+    }
+    if !is_even_zero(a) || &up(a) != b {
+        return None;
+    }
+    Some(format!(
+        "a Wythoff pair: in Zeckendorf code {a} = {} ends in an even number of 0s and {b} = {} is that code shifted left",
+        zeck_code(a),
+        zeck_code(b)
+    ))
 }
 
 impl BigPositions for Wythoff {

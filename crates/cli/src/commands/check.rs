@@ -7,7 +7,6 @@ use nimlab_engine::theorem::describe_window;
 use nimlab_engine::{Error, GrundyTable, Result, INVALID};
 use nimlab_formula::check::{check_box, Claim, Report};
 use nimlab_games::source as game_source;
-use serde_json::json;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -132,21 +131,7 @@ pub fn run(ctx: &Context, args: CheckArgs) -> Result<Status> {
     };
     match format {
         CheckFormat::Json => {
-            let mismatches: Vec<_> = report
-                .mismatches
-                .iter()
-                .map(|m| json!({"position": m.position, "grundy": m.grundy, "formula": m.formula}))
-                .collect();
-            let value = json!({
-                "game": game.spec(),
-                "claim": what,
-                "formula": text,
-                "box": dims,
-                "checked": crate::json::int(report.checked),
-                "holds": report.mismatch_count == 0,
-                "mismatch_count": crate::json::int(report.mismatch_count),
-                "mismatches": mismatches,
-            });
+            let value = nimlab_json::check_json(game, what, &text, &dims, &report);
             args.out.emit(|out| ctx.print_json(out, &value))?;
         }
         CheckFormat::Text => args.out.emit(|out| {

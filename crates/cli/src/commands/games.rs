@@ -3,7 +3,6 @@
 use super::{Context, OutputArgs, PlainFormat};
 use crate::Status;
 use nimlab_engine::Result;
-use serde_json::json;
 
 /// List every game with its parameters, defaults, position syntax and seed.
 #[derive(clap::Args)]
@@ -27,34 +26,8 @@ pub fn run(ctx: &Context, args: GamesArgs) -> Result<Status> {
         None => nimlab_games::catalog(),
     };
     let detail = args.name.is_some();
-    // What the family's default instance can do (families without defaults: none).
-    let capabilities = |f: &nimlab_games::Family| -> Vec<&'static str> {
-        nimlab_games::parse_game(f.name)
-            .map(|g| g.capabilities().names())
-            .unwrap_or_default()
-    };
     args.out.emit(|out| match format {
-        PlainFormat::Json => {
-            let list: Vec<_> = catalog
-                .iter()
-                .map(|f| {
-                    json!({
-                        "name": f.name,
-                        "summary": f.summary,
-                        "parameters": f.params.iter().map(|p| json!({
-                            "name": p.name, "kind": p.kind, "default": p.default, "help": p.help
-                        })).collect::<Vec<_>>(),
-                        "position": f.position_syntax,
-                        "source": f.seed,
-                        "theorems": (f.theorems)().iter().map(|t| json!({
-                            "id": t.id, "statement": t.statement,
-                        })).collect::<Vec<_>>(),
-                        "capabilities": capabilities(f),
-                    })
-                })
-                .collect();
-            ctx.print_json(out, &json!({ "games": list }))
-        }
+        PlainFormat::Json => ctx.print_json(out, &nimlab_json::catalog_json(&catalog)),
         PlainFormat::Text => {
             for f in catalog {
                 let defaults: Vec<String> = f
@@ -83,7 +56,7 @@ pub fn run(ctx: &Context, args: GamesArgs) -> Result<Status> {
                 writeln!(out, "    position:  {}", f.position_syntax)?;
                 writeln!(out, "    source:    {}", f.seed)?;
                 if detail {
-                    let caps = capabilities(f);
+                    let caps = nimlab_json::family_capabilities(f);
                     if !caps.is_empty() {
                         writeln!(out, "    can:       {}", caps.join(", "))?;
                     }

@@ -6,6 +6,7 @@ pub mod draw;
 pub mod games;
 pub mod guess;
 pub mod periodicity;
+pub mod play;
 pub mod sg_system;
 pub mod sweep;
 pub mod table;

@@ -2,11 +2,10 @@
 
 use super::{Context, OutputArgs, PlainFormat};
 use crate::Status;
-use nimlab_engine::big::{abbreviate, BigUint};
+use nimlab_engine::big::abbreviate;
 use nimlab_engine::plan::{self, write_position, PositionReport};
 use nimlab_engine::Game;
 use nimlab_engine::{Error, Outcome, Result};
-use serde_json::{json, Value};
 use std::io::{self, Write};
 
 /// Grundy value, outcome (P/N) and winning moves of one position.
@@ -105,57 +104,7 @@ fn ask(
     Ok((game, report))
 }
 
-/// A big natural number in JSON: a number up to 2^53 − 1, else a string of digits.
-fn big_json(n: &BigUint) -> Value {
-    crate::json::uint(n)
-}
-
-fn flat_json(p: &[BigUint]) -> Value {
-    Value::Array(p.iter().map(big_json).collect())
-}
-
-/// A position in JSON: its coordinates, or one array per part for a sum whose parts
-/// are take-and-break games (as `;` separates them in text).
-fn big_position_json(game: &dyn Game, p: &[BigUint]) -> Value {
-    match game.position_groups(p).as_slice() {
-        [one] => flat_json(one),
-        groups => Value::Array(groups.iter().map(|g| flat_json(g)).collect()),
-    }
-}
-
-fn report_json(game: &dyn Game, r: &PositionReport) -> Value {
-    let spec = game.spec();
-    if let Some(np) = &r.nplayer {
-        return crate::nplayer::report_json(&spec, r, np);
-    }
-    let mut v = json!({
-        "game": spec,
-        "position": big_position_json(game, &r.position),
-        "grundy": r.grundy.as_ref().map(big_json),
-        "outcome": r.outcome.as_str(),
-        "winning_moves": r.winning_moves.iter().map(|m| big_position_json(game, m)).collect::<Vec<_>>(),
-        "all_winning_moves": r.all_winning_moves,
-        "method": r.method.id,
-        "method_detail": r.method.detail,
-    });
-    if let Some(options) = &r.options {
-        v["options"] = options
-            .iter()
-            .map(|o| {
-                json!({
-                    "position": big_position_json(game, &o.position),
-                    "grundy": o.grundy.as_ref().map(big_json),
-                    "winning": o.winning,
-                })
-            })
-            .collect::<Vec<_>>()
-            .into();
-    }
-    if let Some(note) = &r.options_note {
-        v["options_note"] = json!(note);
-    }
-    v
-}
+use nimlab_json::report_json;
 
 fn grundy_text(r: &PositionReport) -> String {
     match &r.grundy {

@@ -1,0 +1,467 @@
+//! nimlab's JSON: the conventions and the shapes of every answer, shared by the
+//! `nimlab` command line and the web explorer's API (`nimlab serve`), so that both
+//! write the same documents (docs/json.md).
+//!
+//! * compact by default (one line), indented with the global `--pretty`;
+//! * every top-level object starts with `"schema": 1`, the version of the output layout;
+//! * integers that may exceed 2^53 (positions, Grundy values, counts) are numbers up to
+//!   2^53 − 1 and strings (decimal digits) beyond, so that every JSON reader (JavaScript,
+//!   jq, pandas) reads them exactly.
+
+use num_bigint::BigUint;
+use serde_json::Value;
+use std::io::{self, Write};
+
+/// Version of the JSON layout, written as `"schema"` in every top-level object.
+pub const SCHEMA: u64 = 1;
+
+/// The largest integer every JSON reader holds exactly: 2^53 − 1.
+pub const MAX_SAFE: u64 = (1 << 53) - 1;
+
+/// `n` as a JSON number when ≤ 2^53 − 1, else as a string of its decimal digits.
+pub fn uint(n: &BigUint) -> Value {
+    match u64::try_from(n) {
+        Ok(x) => int(x),
+        Err(_) => Value::String(n.to_str_radix(10)),
+    }
+}
+
+/// `n` as a JSON number when ≤ 2^53 − 1, else as a string of its decimal digits.
+pub fn int(n: u64) -> Value {
+    if n <= MAX_SAFE {
+        Value::from(n)
+    } else {
+        Value::String(n.to_string())
+    }
+}
+
+/// Writes `value` and a newline: compact, or indented when `pretty`. A top-level
+/// object gets `"schema": 1` as its first field.
+pub fn write(out: &mut dyn Write, value: &Value, pretty: bool) -> io::Result<()> {
+    let text = if pretty {
+        serde_json::to_string_pretty(value)
+    } else {
+        serde_json::to_string(value)
+    }
+    .map_err(io::Error::other)?;
+    if value.is_object() {
+        out.write_all(schema_open(pretty).as_bytes())?;
+        let rest = &text[1..];
+        if value.as_object().is_some_and(|m| m.is_empty()) {
+            out.write_all(if pretty { b"\n}" } else { b"}" })?;
+        } else {
+            out.write_all(b",")?;
+            out.write_all(rest.as_bytes())?;
+        }
+    } else {
+        out.write_all(text.as_bytes())?;
+    }
+    out.write_all(b"\n")
+}
+
+/// The start of a top-level object: `{"schema":1` (no comma after it).
+pub fn schema_open(pretty: bool) -> String {
+    if pretty {
+        format!("{{\n  \"schema\": {SCHEMA}")
+    } else {
+        format!("{{\"schema\":{SCHEMA}")
+    }
+}
+
+/// Writes `,"key":value` of a top-level object (`pretty`: on its own indented line).
+pub fn field(out: &mut dyn Write, key: &str, value: &Value, pretty: bool) -> io::Result<()> {
+    let key = serde_json::to_string(key).map_err(io::Error::other)?;
+    if pretty {
+        let v = serde_json::to_string_pretty(value).map_err(io::Error::other)?;
+        // JSON strings hold no raw newline: every newline is layout, indent it.
+        write!(out, ",\n  {key}: {}", v.replace('\n', "\n  "))
+    } else {
+        let v = serde_json::to_string(value).map_err(io::Error::other)?;
+        write!(out, ",{key}:{v}")
+    }
+}
+
+use nimlab_engine::game::Game;
+use nimlab_engine::nplayer::ClassReport;
+use nimlab_engine::plan::PositionReport;
+use nimlab_engine::play::MoveChoice;
+use nimlab_engine::{GrundyTable, INVALID};
+use serde_json::json;
+
+fn flat_json(p: &[BigUint]) -> Value {
+    Value::Array(p.iter().map(uint).collect())
+}
+
+/// A position in JSON: its coordinates, or one array per part for a sum whose parts
+/// are take-and-break games (as `;` separates them in text).
+///
+/// ```
+/// use nimlab_engine::big::parse_big_position;
+/// let g = nimlab_games::parse_game("wythoff").unwrap();
+/// let p = parse_big_position("3,5").unwrap();
+/// assert_eq!(nimlab_json::position_json(&*g, &p).to_string(), "[3,5]");
+/// ```
+pub fn position_json(game: &dyn Game, p: &[BigUint]) -> Value {
+    match game.position_groups(p).as_slice() {
+        [one] => flat_json(one),
+        groups => Value::Array(groups.iter().map(|g| flat_json(g)).collect()),
+    }
+}
+
+/// The answer of `value` and `moves` about one position (`options` when listed).
+///
+/// ```
+/// use nimlab_engine::big::parse_big_position;
+/// use nimlab_engine::TableOptions;
+/// let g = nimlab_games::parse_game("nim").unwrap();
+/// let p = parse_big_position("3,5").unwrap();
+/// let r = nimlab_engine::plan::value(&*g, &p, &TableOptions::default()).unwrap();
+/// let v = nimlab_json::report_json(&*g, &r);
+/// assert_eq!(v["grundy"], 6);
+/// assert_eq!(v["outcome"], "N");
+/// ```
+pub fn report_json(game: &dyn Game, r: &PositionReport) -> Value {
+    let spec = game.spec();
+    if let Some(np) = &r.nplayer {
+        return nplayer_report_json(&spec, r, np);
+    }
+    let mut v = json!({
+        "game": spec,
+        "position": position_json(game, &r.position),
+        "grundy": r.grundy.as_ref().map(uint),
+        "outcome": r.outcome.as_str(),
+        "winning_moves": r.winning_moves.iter().map(|m| position_json(game, m)).collect::<Vec<_>>(),
+        "all_winning_moves": r.all_winning_moves,
+        "method": r.method.id,
+        "method_detail": r.method.detail,
+    });
+    if let Some(options) = &r.options {
+        v["options"] = options
+            .iter()
+            .map(|o| {
+                json!({
+                    "position": position_json(game, &o.position),
+                    "grundy": o.grundy.as_ref().map(uint),
+                    "winning": o.winning,
+                })
+            })
+            .collect::<Vec<_>>()
+            .into();
+    }
+    if let Some(note) = &r.options_note {
+        v["options_note"] = json!(note);
+    }
+    v
+}
+
+/// The JSON object of an n-player answer: classes and ranks instead of a Grundy value.
+fn nplayer_report_json(spec: &str, r: &PositionReport, np: &ClassReport) -> Value {
+    let mut v = json!({
+        "game": spec,
+        "position": flat_json(&r.position),
+        "players": np.players,
+        "ranking": np.ranking,
+        "class": np.class,
+        "rank": np.ranks[0],
+        "ranks": np.ranks,
+        "best_moves": np.best_moves.iter().map(|m| flat_json(m)).collect::<Vec<_>>(),
+        "all_best_moves": np.all_best_moves,
+        "method": r.method.id,
+        "method_detail": r.method.detail,
+    });
+    if let Some(options) = &np.options {
+        v["options"] = options
+            .iter()
+            .map(|(p, c)| {
+                json!({
+                    "position": flat_json(p),
+                    "class": c,
+                    "rank": np.best_rank_after(*c),
+                })
+            })
+            .collect::<Vec<_>>()
+            .into();
+    }
+    if let Some(note) = &r.options_note {
+        v["options_note"] = json!(note);
+    }
+    v
+}
+
+/// The computer's move (`nimlab play`, `/api/play`): `from`, `to`, the Grundy value of
+/// `to`, whether it wins, its remoteness and the explanation.
+///
+/// ```
+/// use nimlab_engine::play::{computer_move, Level};
+/// use nimlab_engine::TableOptions;
+/// let g = nimlab_games::parse_game("nim").unwrap();
+/// let m = computer_move(&*g, &[5, 2], Level::Perfect, &TableOptions::default()).unwrap().unwrap();
+/// let v = nimlab_json::move_json(&*g, &m);
+/// assert_eq!(v["to"].to_string(), "[2,2]");
+/// assert_eq!(v["winning"], true);
+/// ```
+pub fn move_json(game: &dyn Game, m: &MoveChoice) -> Value {
+    let big = |p: &[u64]| -> Vec<BigUint> { p.iter().map(|&c| BigUint::from(c)).collect() };
+    json!({
+        "game": game.spec(),
+        "from": position_json(game, &big(&m.from)),
+        "to": position_json(game, &big(&m.to)),
+        "grundy": m.grundy.as_ref().map(uint),
+        "winning": m.winning,
+        "remoteness": m.remoteness.map(int),
+        "random": m.random,
+        "explanation": m.explanation,
+    })
+}
+
+/// What a family's default instance can do (families without defaults: nothing).
+pub fn family_capabilities(f: &nimlab_games::Family) -> Vec<&'static str> {
+    nimlab_games::parse_game(f.name)
+        .map(|g| g.capabilities().names())
+        .unwrap_or_default()
+}
+
+/// The catalog (`nimlab games`): one object per family.
+pub fn catalog_json(catalog: &[&nimlab_games::Family]) -> Value {
+    let capabilities = family_capabilities;
+    let list: Vec<_> = catalog
+        .iter()
+        .map(|f| {
+            json!({
+                "name": f.name,
+                "summary": f.summary,
+                "parameters": f.params.iter().map(|p| json!({
+                    "name": p.name, "kind": p.kind, "default": p.default, "help": p.help
+                })).collect::<Vec<_>>(),
+                "position": f.position_syntax,
+                "source": f.seed,
+                "theorems": (f.theorems)().iter().map(|t| json!({
+                    "id": t.id, "statement": t.statement,
+                })).collect::<Vec<_>>(),
+                "capabilities": capabilities(f),
+            })
+        })
+        .collect();
+    json!({ "games": list })
+}
+
+/// The answer of `check`: the claim, the box, how many positions were checked and the
+/// first mismatches (`claim` is `formula` or `p_positions`).
+pub fn check_json(
+    game: &dyn Game,
+    claim: &str,
+    text: &str,
+    dims: &[usize],
+    report: &nimlab_formula::check::Report,
+) -> Value {
+    let mismatches: Vec<_> = report
+        .mismatches
+        .iter()
+        .map(|m| json!({"position": m.position, "grundy": m.grundy, "formula": m.formula}))
+        .collect();
+    json!({
+        "game": game.spec(),
+        "claim": claim,
+        "formula": text,
+        "box": dims,
+        "checked": int(report.checked),
+        "holds": report.mismatch_count == 0,
+        "mismatch_count": int(report.mismatch_count),
+        "mismatches": mismatches,
+    })
+}
+
+/// Writes bytes through a local buffer handed to `out` in large pieces: one virtual call
+/// per 64 KiB instead of one per cell.
+pub struct Buffered<'a> {
+    out: &'a mut dyn Write,
+    buf: Vec<u8>,
+}
+
+const CHUNK: usize = 1 << 16;
+
+impl<'a> Buffered<'a> {
+    pub fn new(out: &'a mut dyn Write) -> Self {
+        Buffered {
+            out,
+            buf: Vec::with_capacity(CHUNK + 256),
+        }
+    }
+    pub fn bytes(&mut self, b: &[u8]) -> io::Result<()> {
+        self.buf.extend_from_slice(b);
+        self.spill()
+    }
+    pub fn str(&mut self, s: &str) -> io::Result<()> {
+        self.bytes(s.as_bytes())
+    }
+    pub fn byte(&mut self, b: u8) -> io::Result<()> {
+        self.buf.push(b);
+        self.spill()
+    }
+    pub fn spaces(&mut self, n: usize) -> io::Result<()> {
+        self.buf.resize(self.buf.len() + n, b' ');
+        self.spill()
+    }
+    pub fn number(&mut self, v: u64) -> io::Result<()> {
+        let mut digits = [0u8; 20];
+        let text = format_u64(v, &mut digits);
+        self.bytes(text)
+    }
+    /// `v` right-aligned in `width` columns.
+    pub fn number_right(&mut self, v: u64, width: usize) -> io::Result<()> {
+        let mut digits = [0u8; 20];
+        let text = format_u64(v, &mut digits);
+        self.spaces(width.saturating_sub(text.len()))?;
+        self.bytes(text)
+    }
+    fn spill(&mut self) -> io::Result<()> {
+        if self.buf.len() >= CHUNK {
+            self.out.write_all(&self.buf)?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+    pub fn finish(mut self) -> io::Result<()> {
+        self.out.write_all(&self.buf)?;
+        self.buf.clear();
+        Ok(())
+    }
+}
+
+/// The decimal digits of `v`, written at the end of `digits`.
+pub fn format_u64(mut v: u64, digits: &mut [u8; 20]) -> &[u8] {
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            return &digits[i..];
+        }
+    }
+}
+
+/// Writes the table as one JSON object and a newline: `schema`, `game`, `size`, then
+/// `extra` fields in order, then `values` nested with the last coordinate outermost
+/// (values[y][x] for two coordinates), `null` for cells that are not positions.
+/// Streamed: the values are never held as a JSON tree or text.
+pub fn write_table_json(
+    out: &mut dyn Write,
+    game: &dyn Game,
+    table: &GrundyTable,
+    extra: &[(&str, Value)],
+    pretty: bool,
+) -> io::Result<()> {
+    out.write_all(schema_open(pretty).as_bytes())?;
+    field(out, "game", &Value::from(game.spec()), pretty)?;
+    let size: Vec<Value> = table.dims().iter().map(|&d| int(d as u64)).collect();
+    if pretty {
+        // The box on one line, as every row of values.
+        let text = serde_json::to_string(&size).map_err(io::Error::other)?;
+        write!(out, ",\n  \"box\": {}", text.replace(',', ", "))?;
+    } else {
+        field(out, "box", &Value::Array(size), pretty)?;
+    }
+    for (key, value) in extra {
+        field(out, key, value, pretty)?;
+    }
+    out.write_all(if pretty {
+        b",\n  \"values\": "
+    } else {
+        b",\"values\":"
+    })?;
+    let mut w = Buffered::new(out);
+    nested_values(&mut w, table, pretty)?;
+    w.str(if pretty { "\n}\n" } else { "}\n" })?;
+    w.finish()
+}
+
+/// values nested with the last coordinate outermost: values[y][x] for two coordinates.
+fn nested_values(w: &mut Buffered, table: &GrundyTable, pretty: bool) -> io::Result<()> {
+    let dims = table.dims();
+    let values = table.values();
+    if values.is_empty() {
+        return w.str("[]");
+    }
+    // Sizes of the inner arrays: d0, d0·d1, … (all but the outermost level).
+    let mut spans = Vec::new();
+    let mut p = 1usize;
+    for &d in dims.iter().take(dims.len().saturating_sub(1)) {
+        p = p.saturating_mul(d.max(1));
+        spans.push(p);
+    }
+    let depth = spans.len();
+    w.byte(b'[')?;
+    if pretty && depth > 0 {
+        w.str("\n    ")?;
+    }
+    for _ in 0..depth {
+        w.byte(b'[')?;
+    }
+    for (i, &v) in values.iter().enumerate() {
+        if i > 0 {
+            // Arrays that end before cell i (and start again with it).
+            let c = spans.iter().filter(|&&s| i % s == 0).count();
+            for _ in 0..c {
+                w.byte(b']')?;
+            }
+            w.byte(b',')?;
+            if pretty {
+                if c > 0 {
+                    // numpy's layout: inner brackets aligned under the outer ones.
+                    w.byte(b'\n')?;
+                    w.spaces(4 + depth - c)?;
+                } else {
+                    w.byte(b' ')?;
+                }
+            }
+            for _ in 0..c {
+                w.byte(b'[')?;
+            }
+        }
+        if v == INVALID {
+            w.str("null")?;
+        } else {
+            w.number(v as u64)?;
+        }
+    }
+    for _ in 0..depth {
+        w.byte(b']')?;
+    }
+    if pretty && depth > 0 {
+        w.str("\n  ")?;
+    }
+    w.byte(b']')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn text(v: &Value, pretty: bool) -> String {
+        let mut out = Vec::new();
+        write(&mut out, v, pretty).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn objects_start_with_the_schema() {
+        assert_eq!(text(&json!({"a": 1}), false), "{\"schema\":1,\"a\":1}\n");
+        assert_eq!(text(&json!({}), false), "{\"schema\":1}\n");
+        assert_eq!(text(&json!([1, 2]), false), "[1,2]\n");
+        let p = text(&json!({"a": [1]}), true);
+        assert_eq!(p, "{\n  \"schema\": 1,\n  \"a\": [\n    1\n  ]\n}\n");
+        let v: Value = serde_json::from_str(&p).unwrap();
+        assert_eq!(v["schema"], 1);
+    }
+
+    #[test]
+    fn big_integers_become_strings() {
+        assert_eq!(int(MAX_SAFE), json!(9007199254740991u64));
+        assert_eq!(int(MAX_SAFE + 1), json!("9007199254740992"));
+        let big: BigUint = "123456789012345678901234567890".parse().unwrap();
+        assert_eq!(uint(&big), json!("123456789012345678901234567890"));
+        assert_eq!(uint(&BigUint::from(7u8)), json!(7));
+    }
+}

@@ -1,0 +1,311 @@
+//! The explorer's API, request by request (no network: `tower::ServiceExt::oneshot`).
+//! Expected answers come from the library (the CLI prints the same documents) and from
+//! the seed tables.
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use nimlab_engine::big::parse_big_position;
+use nimlab_engine::TableOptions;
+use nimlab_web::{router, ServeConfig};
+use serde_json::{json, Value};
+use std::time::Duration;
+use tower::ServiceExt;
+
+async fn send(
+    config: ServeConfig,
+    method: &str,
+    path: &str,
+    body: Vec<u8>,
+) -> (StatusCode, Vec<u8>) {
+    let req = Request::builder()
+        .method(method)
+        .uri(path)
+        .header("content-type", "application/json")
+        .body(Body::from(body))
+        .unwrap();
+    let res = router(config).oneshot(req).await.unwrap();
+    let status = res.status();
+    let bytes = res.into_body().collect().await.unwrap().to_bytes().to_vec();
+    (status, bytes)
+}
+
+async fn post(path: &str, body: Value) -> (StatusCode, Value) {
+    let (s, b) = send(
+        ServeConfig::default(),
+        "POST",
+        path,
+        body.to_string().into_bytes(),
+    )
+    .await;
+    (s, serde_json::from_slice(&b).expect("every answer is JSON"))
+}
+
+fn error_kind(v: &Value) -> &str {
+    v["error"]["kind"].as_str().expect("an error object")
+}
+
+#[tokio::test]
+async fn the_page_and_its_assets_are_served() {
+    let (s, b) = send(ServeConfig::default(), "GET", "/", vec![]).await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(String::from_utf8(b).unwrap().contains("nimlab explorer"));
+    for path in ["/app.js", "/app.css"] {
+        let (s, b) = send(ServeConfig::default(), "GET", path, vec![]).await;
+        assert_eq!(s, StatusCode::OK, "{path}");
+        assert!(b.len() > 500, "{path}");
+    }
+}
+
+#[tokio::test]
+async fn the_catalog_lists_every_family() {
+    let (s, b) = send(ServeConfig::default(), "GET", "/api/games", vec![]).await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(
+        b.starts_with(b"{\"schema\":1,"),
+        "the CLI's layout: schema first"
+    );
+    let v: Value = serde_json::from_slice(&b).unwrap();
+    let names: Vec<&str> = v["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names.len(), nimlab_games::catalog().len());
+    assert!(names.contains(&"wythoff") && names.contains(&"ryuoh"));
+}
+
+#[tokio::test]
+async fn value_and_moves_have_the_cli_shape() {
+    let (s, v) = post("/api/moves", json!({"game": "wythoff", "position": "4,6"})).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["winning_moves"], json!([[3, 5]]));
+    assert_eq!(v["grundy"], 9);
+    let game = nimlab_games::parse_game("wythoff").unwrap();
+    let r = nimlab_engine::plan::moves(
+        &*game,
+        &parse_big_position("4,6").unwrap(),
+        &TableOptions::default(),
+    )
+    .unwrap();
+    let mut expected = nimlab_json::report_json(&*game, &r);
+    expected["schema"] = json!(1);
+    assert_eq!(v, expected);
+    // A position as an array, numbers beyond 2^64 as text.
+    let (s, v) = post(
+        "/api/value",
+        json!({"game": "nim", "position": [3, "100000000000000000000000"]}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["outcome"], "N");
+}
+
+#[tokio::test]
+async fn tables_match_the_seed() {
+    // Table 1 of the Ryuoh paper (p = 3), the first rows.
+    let (s, v) = post("/api/table", json!({"game": "ryuoh(p=3)", "size": 4})).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["box"], json!([4, 4]));
+    assert_eq!(
+        v["values"],
+        json!([[0, 1, 2, 3], [1, 2, 0, 4], [2, 0, 1, 5], [3, 4, 5, 0]])
+    );
+    let (s, v) = post("/api/table", json!({"game": "wythoff", "size": 5000})).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(error_kind(&v), "too-large");
+}
+
+#[tokio::test]
+async fn formulas_are_checked() {
+    let (s, v) = post(
+        "/api/check",
+        json!({"game": "nim", "size": 32, "formula": "x xor y"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(
+        (v["holds"].clone(), v["checked"].clone()),
+        (json!(true), json!(1024))
+    );
+    let (_, v) = post(
+        "/api/check",
+        json!({"game": "wythoff", "size": 8, "p_positions": "x == y", "limit": 3}),
+    )
+    .await;
+    assert_eq!(v["holds"], false);
+    assert_eq!(v["mismatches"].as_array().unwrap().len(), 3);
+    assert_eq!(v["mismatches"][0]["position"], json!([1, 1]));
+    let (s, v) = post(
+        "/api/check",
+        json!({"game": "nim", "size": 8, "formula": "x +"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert_eq!(error_kind(&v), "bad-request");
+}
+
+#[tokio::test]
+async fn pasted_rules_are_played() {
+    let rules = "name = \"take-1-2\"\ndimension = 1\nmoves = \"c0 == 1 || c0 == 2\"\n";
+    let (s, v) = post("/api/value", json!({"rules": rules, "position": "7"})).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["grundy"], 1);
+    let (s, v) = post("/api/play", json!({"rules": rules, "position": "7"})).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["to"], json!([6]));
+}
+
+#[tokio::test]
+async fn the_computer_plays_and_explains() {
+    let (s, v) = post("/api/play", json!({"game": "nim", "position": "5,2"})).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(
+        (v["to"].clone(), v["winning"].clone()),
+        (json!([2, 2]), json!(true))
+    );
+    assert!(v["explanation"].as_str().unwrap().contains("nim-sum"));
+    let (_, v) = post(
+        "/api/play",
+        json!({"game": "ryuoh(p=3)", "position": "4,7"}),
+    )
+    .await;
+    assert!(
+        v["explanation"].as_str().unwrap().contains("Theorem 3.1"),
+        "{v}"
+    );
+    let (_, v) = post("/api/play", json!({"game": "wythoff", "position": "4,6"})).await;
+    assert!(
+        v["explanation"].as_str().unwrap().contains("Zeckendorf"),
+        "{v}"
+    );
+    let (_, v) = post("/api/play", json!({"game": "wythoff", "position": "3,5"})).await;
+    assert_eq!(v["winning"], false);
+    assert!(v["remoteness"].as_u64().is_some());
+    let (_, v) = post(
+        "/api/play",
+        json!({"game": "nim", "position": "6,4", "level": "easy", "seed": 3}),
+    )
+    .await;
+    assert!(v["to"].is_array(), "{v}");
+    let (s, v) = post("/api/play", json!({"game": "nim", "position": "0,0"})).await;
+    assert_eq!((s, error_kind(&v)), (StatusCode::CONFLICT, "game-over"));
+    let (s, v) = post(
+        "/api/play",
+        json!({"game": "nim", "position": "1", "level": "hard"}),
+    )
+    .await;
+    assert_eq!(
+        (s, error_kind(&v)),
+        (StatusCode::BAD_REQUEST, "bad-request")
+    );
+}
+
+#[tokio::test]
+async fn chocolate_bars_are_drawn_with_their_breaks() {
+    let (s, v) = post(
+        "/api/bar",
+        json!({"game": "chocolate", "position": "1,1,0"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["columns"].as_array().unwrap().len(), 2);
+    let options = v["options"].as_array().unwrap();
+    assert_eq!(options.len(), 2);
+    assert_eq!(options[0]["eaten"].as_array().unwrap().len(), 2);
+    let (s, _) = post("/api/bar", json!({"game": "wythoff", "position": "1,1"})).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn bad_requests_get_json_errors() {
+    let cases: Vec<(&str, Vec<u8>, StatusCode, &str)> = vec![
+        (
+            "/api/value",
+            b"{\"game\":".to_vec(),
+            StatusCode::BAD_REQUEST,
+            "bad-request",
+        ),
+        (
+            "/api/value",
+            b"\xff\xfe".to_vec(),
+            StatusCode::BAD_REQUEST,
+            "bad-request",
+        ),
+        (
+            "/api/value",
+            br#"{"game":"wythoff","position":"3,5","x":1}"#.to_vec(),
+            StatusCode::BAD_REQUEST,
+            "bad-request",
+        ),
+        (
+            "/api/value",
+            br#"{"game":"nosuchgame","position":"1"}"#.to_vec(),
+            StatusCode::BAD_REQUEST,
+            "input",
+        ),
+        (
+            "/api/value",
+            br#"{"game":"wythoff","position":"3,x"}"#.to_vec(),
+            StatusCode::BAD_REQUEST,
+            "input",
+        ),
+        (
+            "/api/value",
+            "{\"game\":\"wyth\u{f6}ff\",\"position\":\"1,1\"}"
+                .as_bytes()
+                .to_vec(),
+            StatusCode::BAD_REQUEST,
+            "input",
+        ),
+        (
+            "/api/value",
+            br#"{"game":"rules(file=/etc/passwd)","position":"1"}"#.to_vec(),
+            StatusCode::BAD_REQUEST,
+            "bad-request",
+        ),
+        (
+            "/api/value",
+            br#"{"position":"1"}"#.to_vec(),
+            StatusCode::BAD_REQUEST,
+            "bad-request",
+        ),
+        (
+            "/api/table",
+            br#"{"game":"wythoff"}"#.to_vec(),
+            StatusCode::BAD_REQUEST,
+            "bad-request",
+        ),
+        (
+            "/api/value",
+            vec![b' '; nimlab_web::MAX_BODY_BYTES + 1],
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too-large-request",
+        ),
+        ("/api/nothing", vec![], StatusCode::NOT_FOUND, "not-found"),
+    ];
+    for (path, body, status, kind) in cases {
+        let (s, b) = send(ServeConfig::default(), "POST", path, body).await;
+        let v: Value = serde_json::from_slice(&b).expect("a JSON error");
+        assert_eq!((s, error_kind(&v)), (status, kind), "{path}: {v}");
+        assert!(!v["error"]["message"].as_str().unwrap().is_empty());
+    }
+}
+
+#[tokio::test]
+async fn long_work_is_stopped_at_the_time_limit() {
+    let config = ServeConfig {
+        timeout: Duration::from_millis(1),
+        ..ServeConfig::default()
+    };
+    let body = json!({"game": "ryuoh(p=3)", "size": 1024})
+        .to_string()
+        .into_bytes();
+    let (s, b) = send(config, "POST", "/api/table", body).await;
+    let v: Value = serde_json::from_slice(&b).unwrap();
+    assert_eq!(
+        (s, error_kind(&v)),
+        (StatusCode::SERVICE_UNAVAILABLE, "timeout")
+    );
+}

@@ -1,0 +1,204 @@
+//! A bounded load test on loopback: 2,000 requests, 50 at a time, one in five
+//! malformed (bad JSON, garbage that is not HTTP, oversized bodies, clients that hang
+//! up mid-request). The server must survive and answer every good request correctly.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+const REQUESTS: usize = 2000;
+const CONCURRENCY: usize = 50;
+
+/// One HTTP/1.1 request on its own connection; the status and body of the answer.
+async fn http(addr: std::net::SocketAddr, raw: &[u8]) -> std::io::Result<(u16, String)> {
+    let mut s = TcpStream::connect(addr).await?;
+    s.write_all(raw).await?;
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).await?;
+    let text = String::from_utf8_lossy(&out).to_string();
+    let status = text
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let body = text.split("\r\n\r\n").nth(1).unwrap_or("").to_string();
+    Ok((status, body))
+}
+
+fn post(path: &str, body: &str) -> Vec<u8> {
+    format!(
+        "POST {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+/// The i-th request: what to send and what a good answer must contain (`None`: a
+/// malformed request, any 4xx answer or a closed connection will do).
+fn request(i: usize) -> (Vec<u8>, Option<(u16, String)>) {
+    let (x, y) = (i % 37, (i * 7) % 23);
+    match i % 10 {
+        0 => (
+            post("/api/table", r#"{"game":"ryuoh(p=3)","size":32}"#),
+            Some((200, "\"box\":[32,32]".into())),
+        ),
+        1 => (
+            post(
+                "/api/play",
+                &format!(r#"{{"game":"nim","position":"{},{}"}}"#, x + 1, y),
+            ),
+            Some((200, "\"explanation\"".into())),
+        ),
+        2 => (
+            post("/api/value", r#"{"game":"nim","position":"#),
+            None, // malformed JSON
+        ),
+        3 => (
+            b"\x16\x03\x01 this is not HTTP at all\r\n\r\n".to_vec(),
+            None, // garbage
+        ),
+        4 if i % 20 == 4 => (
+            post("/api/value", &" ".repeat(nimlab_web::MAX_BODY_BYTES + 10)),
+            None, // oversized
+        ),
+        4 => (
+            // A client that hangs up after half a request.
+            b"POST /api/moves HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"ga".to_vec(),
+            None,
+        ),
+        5 => (
+            b"GET /api/games HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".to_vec(),
+            Some((200, "\"wythoff\"".into())),
+        ),
+        _ => {
+            // Wythoff's value: G(x, y) by the library itself.
+            let game = nimlab_games::parse_game("wythoff").unwrap();
+            let r = nimlab_engine::plan::value(
+                &*game,
+                &[x.into(), y.into()],
+                &nimlab_engine::TableOptions::default(),
+            )
+            .unwrap();
+            let g = r
+                .grundy
+                .map(|g| g.to_string())
+                .unwrap_or_else(|| "null".into());
+            (
+                post(
+                    "/api/moves",
+                    &format!(r#"{{"game":"wythoff","position":"{x},{y}"}}"#),
+                ),
+                Some((200, format!("\"grundy\":{g},"))),
+            )
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_survives_a_bounded_load() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let app = nimlab_web::router(nimlab_web::ServeConfig::default());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+
+    let next = Arc::new(AtomicUsize::new(0));
+    let good = Arc::new(AtomicUsize::new(0));
+    let bad_answered = Arc::new(AtomicUsize::new(0));
+    let started = Instant::now();
+    let mut workers = Vec::new();
+    for _ in 0..CONCURRENCY {
+        let (next, good, bad_answered) = (next.clone(), good.clone(), bad_answered.clone());
+        workers.push(tokio::spawn(async move {
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= REQUESTS {
+                    return;
+                }
+                let (raw, expect) = request(i);
+                let hang_up = raw.ends_with(b"{\"ga");
+                if hang_up {
+                    let mut s = TcpStream::connect(addr).await.unwrap();
+                    s.write_all(&raw).await.unwrap();
+                    drop(s);
+                    continue;
+                }
+                let answer = http(addr, &raw).await;
+                match expect {
+                    Some((status, needle)) => {
+                        let (s, body) = answer.unwrap_or_else(|e| panic!("request {i}: {e}"));
+                        assert_eq!(s, status, "request {i}: {body}");
+                        assert!(
+                            body.contains(&needle),
+                            "request {i}: {needle} not in {body}"
+                        );
+                        good.fetch_add(1, Ordering::Relaxed);
+                    }
+                    None => {
+                        if let Ok((s, _)) = answer {
+                            assert!(s == 0 || (400..500).contains(&s), "request {i}: {s}");
+                            bad_answered.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                }
+            }
+        }));
+    }
+    for w in workers {
+        w.await.unwrap();
+    }
+    let elapsed = started.elapsed();
+    let good = good.load(Ordering::Relaxed);
+    assert_eq!(good, REQUESTS / 10 * 7, "every good request answered");
+    eprintln!(
+        "load: {REQUESTS} requests ({good} good), {CONCURRENCY} concurrent, in {:.2} s ({:.0} requests/s)",
+        elapsed.as_secs_f64(),
+        REQUESTS as f64 / elapsed.as_secs_f64()
+    );
+    // Still alive and well.
+    let (s, body) = http(
+        addr,
+        &post("/api/value", r#"{"game":"wythoff","position":"3,5"}"#),
+    )
+    .await
+    .unwrap();
+    assert_eq!(s, 200, "{body}");
+    assert!(body.contains("\"outcome\":\"P\""));
+}
+
+/// A computation whose client hangs up stops: with one worker, a quick request after an
+/// abandoned long one is answered at once instead of waiting for the long one's end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn work_stops_when_the_client_goes_away() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let config = nimlab_web::ServeConfig {
+        workers: 1,
+        timeout: std::time::Duration::from_secs(600),
+        ..nimlab_web::ServeConfig::default()
+    };
+    let app = nimlab_web::router(config);
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    // Brute force over a 240 × 240 box of a pasted game with ~x·y options per cell and
+    // no kernel: tens of seconds of work (300 × 300 takes over a minute).
+    let slow = post(
+        "/api/table",
+        r#"{"rules":"name = \"slow\"\ndimension = 2\nmoves = \"c0 >= 0 && c1 >= 0\"\n","size":240}"#,
+    );
+    let mut a = TcpStream::connect(addr).await.unwrap();
+    a.write_all(&slow).await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    drop(a);
+    let started = Instant::now();
+    let (s, body) = http(
+        addr,
+        &post("/api/value", r#"{"game":"wythoff","position":"3,5"}"#),
+    )
+    .await
+    .unwrap();
+    assert_eq!(s, 200, "{body}");
+    let waited = started.elapsed();
+    // The quick request waits at most for the abandoned work's next progress report.
+    assert!(waited.as_secs_f64() < 5.0, "waited {waited:?}");
+}
