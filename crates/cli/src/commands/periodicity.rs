@@ -33,6 +33,11 @@ pub struct PeriodicityArgs {
     /// Output format (default: from the --output extension, else text).
     #[arg(long, value_enum)]
     format: Option<PlainFormat>,
+    /// Also write a checkable certificate of the proven period to FILE (octal and
+    /// hexadecimal games; re-check it with `nimlab certify FILE`; layout in
+    /// docs/certificates.md).
+    #[arg(long, value_name = "FILE")]
+    certificate: Option<std::path::PathBuf>,
     #[command(flatten)]
     out: OutputArgs,
 }
@@ -108,10 +113,21 @@ fn one_heap(
     format: PlainFormat,
 ) -> Result<Status> {
     let spec = game.spec();
+    if let Some(path) = &args.certificate {
+        crate::certificate::digits_of(game)?;
+        crate::sink::Sink::precheck(path)?;
+    }
     ctx.progress.busy("searching for the period");
     let result = plan::periodicity(game, args.up_to, &ctx.table_options());
     ctx.progress.finish();
     let (found, method, searched) = result?;
+    if let (Some(path), None) = (&args.certificate, &found) {
+        return Err(Error::input(format!(
+            "{spec}: no period proven below n = {searched}, so no certificate for {} \
+             (raise --up-to)",
+            path.display()
+        )));
+    }
     let Some(p) = found else {
         args.out.emit(|out| match format {
             PlainFormat::Json => ctx.print_json(
@@ -134,6 +150,13 @@ fn one_heap(
         })?;
         return Ok(Status::Ok);
     };
+    if let Some(path) = &args.certificate {
+        let cert = crate::certificate::build(game, &p)?;
+        let mut sink = crate::sink::Sink::open(Some(path))?;
+        ctx.print_json(&mut sink, &cert)
+            .map_err(|e| sink.error(e))?;
+        sink.finish()?;
+    }
     args.out.emit(|out| match format {
         PlainFormat::Json => {
             let mut v = periodicity_json(&spec, &p);
