@@ -493,7 +493,18 @@ pub struct SparseSequence {
     max: u32,
     hit: ValueSet,
     sums: Vec<usize>,
+    /// Where long scans ended lately (the x of the split that gave the last missing
+    /// value): tried first when a scan runs long, as a nearly periodic sequence
+    /// often finds a missing value again at the same x.
+    witnesses: Vec<usize>,
+    /// Next slot of `witnesses` to overwrite.
+    witness_slot: usize,
 }
+
+/// Scans beyond this many splits per sum try the recent witnesses first.
+const LONG_SCAN: usize = 512;
+/// How many recent witnesses are kept.
+const WITNESSES: usize = 32;
 
 /// Terms computed naively before the split is chosen.
 const PREFIX: usize = 4096;
@@ -510,6 +521,8 @@ impl SparseSequence {
             max: 0,
             hit: ValueSet::default(),
             sums: Vec::new(),
+            witnesses: Vec::new(),
+            witness_slot: 0,
         }
     }
 
@@ -683,6 +696,7 @@ impl SparseSequence {
         };
         let end = sums.iter().map(|&m| last_of(m)).max().unwrap_or(0) + 1;
         let mut cursor_x = 1usize;
+        let mut tried_witnesses = false;
         let mut v = 0u32;
         loop {
             if self.hit.contains(v) {
@@ -699,6 +713,19 @@ impl SparseSequence {
             // Blocks of splits without a test per split: the loop stays branch-free.
             const BLOCK: usize = 64;
             while cursor_x < end && !self.hit.contains(v) {
+                if cursor_x == LONG_SCAN + 1 && !tried_witnesses {
+                    tried_witnesses = true;
+                    for &x in &self.witnesses {
+                        for &m in sums.iter() {
+                            if x <= last_of(m) {
+                                self.hit.insert(g[x] ^ g[m - x]);
+                            }
+                        }
+                    }
+                    if self.hit.contains(v) {
+                        break;
+                    }
+                }
                 let x0 = cursor_x;
                 for &m in sums.iter() {
                     let x1 = (x0 + BLOCK).min(last_of(m) + 1);
@@ -715,6 +742,20 @@ impl SparseSequence {
                     }
                 }
                 cursor_x = x0 + BLOCK;
+                if cursor_x > LONG_SCAN && self.hit.contains(v) {
+                    // Remember which split gave v, for the next long scans.
+                    let found = sums.iter().find_map(|&m| {
+                        (x0..(x0 + BLOCK).min(last_of(m) + 1)).find(|&x| g[x] ^ g[m - x] == v)
+                    });
+                    if let Some(x) = found {
+                        if self.witnesses.len() < WITNESSES {
+                            self.witnesses.push(x);
+                        } else {
+                            self.witnesses[self.witness_slot] = x;
+                            self.witness_slot = (self.witness_slot + 1) % WITNESSES;
+                        }
+                    }
+                }
             }
             if !self.hit.contains(v) {
                 return v;
