@@ -814,6 +814,35 @@ mod tests {
     }
 
     #[test]
+    fn sparse_agrees_with_naive_where_scans_run_long() {
+        // 0.376 and 0.354 have long preperiods; 0.376's scans run past LONG_SCAN (the
+        // witnesses path) within these terms; 0.16, 0.56, 0.6 and 4.56 as well-known
+        // hard codes.
+        for (code, len) in [
+            (vec![0, 3, 7, 6], 12_000),
+            (vec![0, 3, 5, 4], 6000),
+            (vec![0, 1, 6], 6000),
+            (vec![0, 5, 6], 6000),
+            (vec![0, 6], 6000),
+            (vec![4, 5, 6], 4000),
+        ] {
+            let r = octal(&code);
+            assert_eq!(r.sparse_sequence(len), r.naive_sequence(len), "{code:?}");
+        }
+    }
+
+    #[test]
+    fn search_period_computes_little_beyond_the_bound() {
+        // 0.16: preperiod 105351, period 149459 (Flammenkamp): the certificate needs
+        // 2a + 2p + t = 509622 terms; doubling would have computed 2^19 or 2^20.
+        let r = octal(&[0, 1, 6]);
+        let found = r.search_period(1 << 21, &crate::progress::NoProgress);
+        let per = found.period.expect("certified");
+        assert_eq!((per.preperiod, per.period), (105351, 149459));
+        assert!(found.values.len() <= 509_622 + 509_622 / 8, "{}", found.values.len());
+    }
+
+    #[test]
     fn splits_are_the_rules() {
         let r = TakeBreak::new(vec![0, 0xf], false); // take 1, leave 0..3 heaps
         let mut opts = Vec::new();

@@ -312,3 +312,73 @@ fn prime_factors(mut p: u64) -> Vec<u64> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::octal::Octal;
+
+    /// A true claim for `code`, from the fast solver (the thing being checked).
+    fn claim(code: &str, base: u32) -> Claim {
+        let game = Octal::parse(code, base).unwrap();
+        let per = game.rules().certified_periodicity(1 << 20).unwrap();
+        Claim {
+            digits: game.rules().digits().to_vec(),
+            preperiod: per.preperiod,
+            period: per.period,
+            values: per.values,
+            mask: None,
+        }
+    }
+
+    #[test]
+    fn true_claims_hold_with_any_class_split() {
+        for (code, base) in [("0.137", 8), ("0.77", 8), ("0.07", 8), ("4.07", 8), ("0.156", 8), ("0.f", 16), ("0.51", 8)] {
+            let c = claim(code, base);
+            assert_eq!(check(&c), Ok(()), "{code}");
+            let plain = Claim { mask: Some((u32::MAX, false)), ..c.clone() };
+            assert_eq!(check(&plain), Ok(()), "{code} plain");
+            let odd = Claim { mask: Some((6, true)), ..c };
+            assert_eq!(check(&odd), Ok(()), "{code} odd split");
+        }
+    }
+
+    #[test]
+    fn every_flipped_value_is_refuted() {
+        let c = claim("0.137", 8);
+        for i in 0..c.values.len() {
+            for delta in [1, 2] {
+                let mut bad = c.clone();
+                bad.values[i] ^= delta;
+                assert!(check(&bad).is_err(), "G({i}) ^= {delta} passed");
+            }
+        }
+    }
+
+    #[test]
+    fn periods_and_preperiods_that_are_not_least_are_refuted() {
+        let c = claim("0.77", 8);
+        let (a, p) = (c.preperiod as usize, c.period as usize);
+        // Twice the period: true values, but not the least period.
+        let mut twice = c.clone();
+        twice.period *= 2;
+        twice.values.extend_from_slice(&c.values[a..a + p]);
+        let why = check(&twice).unwrap_err();
+        assert!(why.0.contains("least period"), "{why}");
+        // One more preperiod term: true values, but not the least preperiod.
+        let mut later = c.clone();
+        later.preperiod += 1;
+        later.values.push(c.values[a]);
+        let why = check(&later).unwrap_err();
+        assert!(why.0.contains("preperiod"), "{why}");
+        // One term fewer: false.
+        let mut early = c.clone();
+        early.preperiod -= 1;
+        early.values.pop();
+        assert!(check(&early).is_err());
+        // Wrong count.
+        let mut short = c;
+        short.values.pop();
+        assert!(check(&short).is_err());
+    }
+}
