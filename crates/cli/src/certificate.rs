@@ -130,8 +130,7 @@ pub struct Certificate {
 /// question.
 pub fn read(text: &str, name: &str) -> Result<Certificate> {
     let bad = |why: String| Error::input(format!("{name}: malformed certificate: {why}"));
-    let doc: Value =
-        serde_json::from_str(text).map_err(|e| bad(format!("not JSON ({e})")))?;
+    let doc: Value = serde_json::from_str(text).map_err(|e| bad(format!("not JSON ({e})")))?;
     if doc.get("schema").and_then(Value::as_u64) != Some(1) {
         return Err(bad("\"schema\" must be 1".into()));
     }

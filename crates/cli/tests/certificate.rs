@@ -14,7 +14,12 @@ fn dir(name: &str) -> PathBuf {
 fn write_certificate(d: &std::path::Path, code: &str) -> (PathBuf, serde_json::Value) {
     let path = d.join(format!("{code}.json"));
     let spec = format!("octal(code={code})");
-    let (rc, _, err) = nimlab(&["periodicity", &spec, "--certificate", path.to_str().unwrap()]);
+    let (rc, _, err) = nimlab(&[
+        "periodicity",
+        &spec,
+        "--certificate",
+        path.to_str().unwrap(),
+    ]);
     assert_eq!(rc, 0, "{err}");
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
@@ -32,7 +37,13 @@ fn certificates_are_written_and_hold() {
         let (path, v) = write_certificate(&d, code);
         assert_eq!(v["schema"], 1);
         assert_eq!(v["certificate"], "octal-period");
-        assert_eq!((v["preperiod"].as_u64().unwrap(), v["period"].as_u64().unwrap()), (a, p));
+        assert_eq!(
+            (
+                v["preperiod"].as_u64().unwrap(),
+                v["period"].as_u64().unwrap()
+            ),
+            (a, p)
+        );
         let (rc, out, err) = certify(&path);
         assert_eq!(rc, 0, "{code}: {out}{err}");
         assert!(out.contains("holds"), "{out}");
@@ -54,7 +65,10 @@ fn corrupted_certificates_are_rejected() {
         assert_eq!(rc, 2, "{}: {out}{err}", p.display());
         assert!(out.is_empty());
         assert_eq!(err.trim().lines().count(), 1, "{err}");
-        assert!(err.contains("malformed certificate") || err.contains("cannot read"), "{err}");
+        assert!(
+            err.contains("malformed certificate") || err.contains("cannot read"),
+            "{err}"
+        );
     };
     let false_claim = |p: &std::path::Path| {
         let (rc, out, err) = certify(p);
@@ -100,10 +114,24 @@ fn corrupted_certificates_are_rejected() {
 fn certificates_need_a_proven_octal_period() {
     let d = dir("none");
     let p = d.join("g.json");
-    let (rc, _, err) = nimlab(&["periodicity", "grundy-game", "--up-to", "1000", "--certificate", p.to_str().unwrap()]);
+    let (rc, _, err) = nimlab(&[
+        "periodicity",
+        "grundy-game",
+        "--up-to",
+        "1000",
+        "--certificate",
+        p.to_str().unwrap(),
+    ]);
     assert_eq!(rc, 2, "{err}");
     assert!(err.contains("not an octal"), "{err}");
-    let (rc, _, err) = nimlab(&["periodicity", "octal(code=0.6)", "--up-to", "1000", "--certificate", p.to_str().unwrap()]);
+    let (rc, _, err) = nimlab(&[
+        "periodicity",
+        "octal(code=0.6)",
+        "--up-to",
+        "1000",
+        "--certificate",
+        p.to_str().unwrap(),
+    ]);
     assert_eq!(rc, 2, "{err}");
     assert!(err.contains("no period proven"), "{err}");
     assert!(!p.exists());
@@ -122,12 +150,17 @@ fn census_shards_merge_and_resume() {
     let d = dir("census");
     let full = d.join("full.jsonl");
     let f = full.to_str().unwrap();
-    let (rc, _, err) = nimlab(&["census", "octal", "--digits", "2", "--up-to", "4096", "-o", f]);
+    let (rc, _, err) = nimlab(&[
+        "census", "octal", "--digits", "2", "--up-to", "4096", "-o", f,
+    ]);
     assert_eq!(rc, 0, "{err}");
     let all = lines(&full);
     assert_eq!(all.len(), 63); // 0.01 … 0.77, each game once
     let kayles = all.iter().find(|l| l["code"] == "0.77").unwrap();
-    assert_eq!((kayles["preperiod"].as_u64(), kayles["period"].as_u64()), (Some(71), Some(12)));
+    assert_eq!(
+        (kayles["preperiod"].as_u64(), kayles["period"].as_u64()),
+        (Some(71), Some(12))
+    );
     assert_eq!(kayles["status"], "solved");
     let six = all.iter().find(|l| l["code"] == "0.6").unwrap();
     assert_eq!(six["status"], "unsolved");
@@ -136,18 +169,33 @@ fn census_shards_merge_and_resume() {
     let text = std::fs::read_to_string(&full).unwrap();
     let keep: Vec<&str> = text.lines().take(40).collect();
     std::fs::write(&full, format!("{}\n{{\"code\":\"0.", keep.join("\n"))).unwrap();
-    let (rc, _, err) = nimlab(&["census", "octal", "--digits", "2", "--up-to", "4096", "-o", f]);
+    let (rc, _, err) = nimlab(&[
+        "census", "octal", "--digits", "2", "--up-to", "4096", "-o", f,
+    ]);
     assert_eq!(rc, 0, "{err}");
     let again = lines(&full);
     assert_eq!(again.len(), 63);
     // Other settings in the same file are refused.
-    let (rc, _, err) = nimlab(&["census", "octal", "--digits", "2", "--up-to", "512", "-o", f]);
+    let (rc, _, err) = nimlab(&[
+        "census", "octal", "--digits", "2", "--up-to", "512", "-o", f,
+    ]);
     assert_eq!(rc, 2, "{err}");
     // Shards 0/2 and 1/2 merge into the same table.
     let a = d.join("a.jsonl");
     let b = d.join("b.jsonl");
     for (s, p) in [("0/2", &a), ("1/2", &b)] {
-        let (rc, _, err) = nimlab(&["census", "octal", "--digits", "2", "--up-to", "4096", "--shard", s, "-o", p.to_str().unwrap()]);
+        let (rc, _, err) = nimlab(&[
+            "census",
+            "octal",
+            "--digits",
+            "2",
+            "--up-to",
+            "4096",
+            "--shard",
+            s,
+            "-o",
+            p.to_str().unwrap(),
+        ]);
         assert_eq!(rc, 0, "{err}");
     }
     let merge = |files: &[&str]| {
@@ -161,19 +209,37 @@ fn census_shards_merge_and_resume() {
     let from_full = merge(&[f]);
     assert_eq!(from_shards["games"], from_full["games"]);
     assert_eq!(from_full["count"], 63);
-    let indices: Vec<u64> = from_full["games"].as_array().unwrap().iter().map(|g| g["index"].as_u64().unwrap()).collect();
+    let indices: Vec<u64> = from_full["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["index"].as_u64().unwrap())
+        .collect();
     assert_eq!(indices, (0..63).collect::<Vec<u64>>());
     let (rc, csv, _) = nimlab(&["census", "merge", f, "--format", "csv"]);
     assert_eq!(rc, 0);
     assert_eq!(csv.lines().count(), 64);
-    assert!(csv.lines().any(|l| l.starts_with("62,0.77,8,4096,solved,71,12,")), "{csv}");
+    assert!(
+        csv.lines()
+            .any(|l| l.starts_with("62,0.77,8,4096,solved,71,12,")),
+        "{csv}"
+    );
 }
 
 #[test]
 fn census_certificates_hold() {
     let d = dir("census-certs");
     let certs = d.join("certs");
-    let (rc, out, err) = nimlab(&["census", "octal", "--digits", "1", "--up-to", "4096", "--certificates", certs.to_str().unwrap()]);
+    let (rc, out, err) = nimlab(&[
+        "census",
+        "octal",
+        "--digits",
+        "1",
+        "--up-to",
+        "4096",
+        "--certificates",
+        certs.to_str().unwrap(),
+    ]);
     assert_eq!(rc, 0, "{err}");
     let solved: Vec<serde_json::Value> = out
         .lines()

@@ -839,7 +839,11 @@ mod tests {
         let found = r.search_period(1 << 21, &crate::progress::NoProgress);
         let per = found.period.expect("certified");
         assert_eq!((per.preperiod, per.period), (105351, 149459));
-        assert!(found.values.len() <= 509_622 + 509_622 / 8, "{}", found.values.len());
+        assert!(
+            found.values.len() <= 509_622 + 509_622 / 8,
+            "{}",
+            found.values.len()
+        );
     }
 
     #[test]

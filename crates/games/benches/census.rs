@@ -45,6 +45,23 @@ fn main() {
             certify(code);
         }
     }
+    if wanted("census") {
+        let codes = nimlab_games::octal_census::codes(3, 8, &[0]).expect("valid shape");
+        let solved = std::sync::atomic::AtomicUsize::new(0);
+        let t = Instant::now();
+        nimlab_games::octal_census::run(&codes, 8, 1 << 16, &|e| {
+            if e.expect("valid code").period.is_some() {
+                solved.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+        });
+        println!(
+            "census of the {} games 0.??? to 2^16 on {} threads: {:.1} s, {} solved",
+            codes.len(),
+            rayon::current_num_threads(),
+            t.elapsed().as_secs_f64(),
+            solved.into_inner()
+        );
+    }
     if wanted("grundy24") {
         let rules: TakeBreak = grundy_game::rules();
         let t = Instant::now();
@@ -65,7 +82,13 @@ fn probe() {
             let t = Instant::now();
             let mut s = nimlab_engine::takebreak::SparseSequence::new(game.rules().clone());
             s.extend_to(1 << bits);
-            println!("{code} 2^{bits}: {:.2} s rare {} split {:?} max {}", t.elapsed().as_secs_f64(), s.rare_count(), s.split(), s.values().iter().max().unwrap());
+            println!(
+                "{code} 2^{bits}: {:.2} s rare {} split {:?} max {}",
+                t.elapsed().as_secs_f64(),
+                s.rare_count(),
+                s.split(),
+                s.values().iter().max().unwrap()
+            );
         }
     }
 }

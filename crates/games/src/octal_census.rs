@@ -60,7 +60,10 @@ pub fn codes(digits: usize, base: u32, wholes: &[u8]) -> Result<Vec<String>> {
                 .map(|&d| char::from_digit(d, base).expect("digit below the base"))
                 .collect();
             let whole = char::from_digit(w as u32, base).expect("digit below the base");
-            out.push(format!("{whole}.{}", if tail.is_empty() { "0" } else { &tail }));
+            out.push(format!(
+                "{whole}.{}",
+                if tail.is_empty() { "0" } else { &tail }
+            ));
         }
     }
     Ok(out)
@@ -103,12 +106,7 @@ pub fn solve(code: &str, base: u32, up_to: u64) -> Result<CensusEntry> {
 
 /// Solves `codes` in parallel (every core), calling `done` with each entry as soon as
 /// it is found (in no particular order).
-pub fn run(
-    codes: &[String],
-    base: u32,
-    up_to: u64,
-    done: &(dyn Fn(Result<CensusEntry>) + Sync),
-) {
+pub fn run(codes: &[String], base: u32, up_to: u64, done: &(dyn Fn(Result<CensusEntry>) + Sync)) {
     codes
         .par_iter()
         .with_max_len(1)

@@ -130,9 +130,8 @@ pub fn check_with(claim: &Claim, progress: &mut dyn FnMut(u64, u64)) -> Result<(
                 .filter(|&k| k <= n && claim.digits[k] & 4 != 0 && n - k >= 2)
                 .map(|k| n - k),
         );
-        let same_class_parity = |w: u32, m: usize| {
-            (w & !cleared).count_ones() & 1 == (domain as u32 & m as u32 & 1)
-        };
+        let same_class_parity =
+            |w: u32, m: usize| (w & !cleared).count_ones() & 1 == (domain as u32 & m as u32 & 1);
         let full = three || sums.iter().any(|&m| same_class_parity(v, m));
         hit.clear();
         hit.resize(v as usize + 1, false);
@@ -146,7 +145,11 @@ pub fn check_with(claim: &Claim, progress: &mut dyn FnMut(u64, u64)) -> Result<(
             }
             false
         };
-        let wrong_value = || Refuted(format!("G({n}) = {v} is claimed, but {n} has an option of value {v}"));
+        let wrong_value = || {
+            Refuted(format!(
+                "G({n}) = {v} is claimed, but {n} has an option of value {v}"
+            ))
+        };
         // Options that leave no heap or one heap.
         for (k, &d) in claim.digits.iter().enumerate() {
             if k > n {
@@ -279,7 +282,9 @@ pub fn choose_mask(g: &[u32]) -> (u32, bool) {
             let ones = sample
                 .iter()
                 .enumerate()
-                .filter(|&(i, &v)| ((v & !cleared).count_ones() ^ (domain as u32 & (from + i) as u32)) & 1 == 1)
+                .filter(|&(i, &v)| {
+                    ((v & !cleared).count_ones() ^ (domain as u32 & (from + i) as u32)) & 1 == 1
+                })
                 .count();
             let smaller = ones.min(sample.len() - ones);
             if smaller < best.0 {
@@ -299,9 +304,9 @@ fn prime_factors(mut p: u64) -> Vec<u64> {
     let mut out = Vec::new();
     let mut q = 2;
     while q * q <= p {
-        if p % q == 0 {
+        if p.is_multiple_of(q) {
             out.push(q);
-            while p % q == 0 {
+            while p.is_multiple_of(q) {
                 p /= q;
             }
         }
@@ -333,12 +338,26 @@ mod tests {
 
     #[test]
     fn true_claims_hold_with_any_class_split() {
-        for (code, base) in [("0.137", 8), ("0.77", 8), ("0.07", 8), ("4.07", 8), ("0.156", 8), ("0.f", 16), ("0.51", 8)] {
+        for (code, base) in [
+            ("0.137", 8),
+            ("0.77", 8),
+            ("0.07", 8),
+            ("4.07", 8),
+            ("0.156", 8),
+            ("0.f", 16),
+            ("0.51", 8),
+        ] {
             let c = claim(code, base);
             assert_eq!(check(&c), Ok(()), "{code}");
-            let plain = Claim { mask: Some((u32::MAX, false)), ..c.clone() };
+            let plain = Claim {
+                mask: Some((u32::MAX, false)),
+                ..c.clone()
+            };
             assert_eq!(check(&plain), Ok(()), "{code} plain");
-            let odd = Claim { mask: Some((6, true)), ..c };
+            let odd = Claim {
+                mask: Some((6, true)),
+                ..c
+            };
             assert_eq!(check(&odd), Ok(()), "{code} odd split");
         }
     }

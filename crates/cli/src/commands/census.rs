@@ -135,7 +135,11 @@ fn octal(ctx: &Context, args: OctalArgs) -> Result<Status> {
         std::fs::create_dir_all(dir)
             .map_err(|e| Error::input(format!("cannot create {}: {e}", dir.display())))?;
     }
-    let index: BTreeMap<&str, usize> = all.iter().enumerate().map(|(i, c)| (c.as_str(), i)).collect();
+    let index: BTreeMap<&str, usize> = all
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.as_str(), i))
+        .collect();
     let todo: Vec<String> = all
         .iter()
         .enumerate()
@@ -217,7 +221,10 @@ fn open_append(path: &Path) -> Result<std::fs::File> {
     if let Ok(bytes) = std::fs::read(path) {
         let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         if keep < bytes.len() {
-            let f = std::fs::OpenOptions::new().write(true).open(path).map_err(err)?;
+            let f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(err)?;
             f.set_len(keep as u64).map_err(err)?;
         }
     }
@@ -250,12 +257,7 @@ fn read_lines(path: &Path, lenient: bool) -> Result<Vec<Value>> {
         match serde_json::from_str::<Value>(line) {
             Ok(v) if v.get("code").is_some() => out.push(v),
             _ if lenient && i + 1 == n => {}
-            _ => {
-                return Err(Error::input(format!(
-                    "{name}:{}: not a census line",
-                    i + 1
-                )))
-            }
+            _ => return Err(Error::input(format!("{name}:{}: not a census line", i + 1))),
         }
     }
     Ok(out)
@@ -263,8 +265,19 @@ fn read_lines(path: &Path, lenient: bool) -> Result<Vec<Value>> {
 
 /// CSV columns of `census merge --format csv`.
 const COLUMNS: [&str; 13] = [
-    "index", "code", "base", "up_to", "status", "preperiod", "period", "sha256", "computed",
-    "mask_cleared", "mask_domain", "rare", "max_value",
+    "index",
+    "code",
+    "base",
+    "up_to",
+    "status",
+    "preperiod",
+    "period",
+    "sha256",
+    "computed",
+    "mask_cleared",
+    "mask_domain",
+    "rare",
+    "max_value",
 ];
 
 fn merge(ctx: &Context, args: MergeArgs) -> Result<Status> {
@@ -277,8 +290,13 @@ fn merge(ctx: &Context, args: MergeArgs) -> Result<Status> {
             }
             let key = (
                 line.get("base").and_then(Value::as_u64).unwrap_or(0),
-                line.get("index").and_then(Value::as_u64).unwrap_or(u64::MAX),
-                line.get("code").and_then(Value::as_str).unwrap_or("").to_string(),
+                line.get("index")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(u64::MAX),
+                line.get("code")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string(),
             );
             let same = |a: &Value, b: &Value| {
                 ["status", "preperiod", "period", "sha256", "up_to"]

@@ -36,7 +36,8 @@ pub fn run(ctx: &Context, args: CertifyArgs) -> Result<Status> {
         .map_err(|e| Error::input(format!("cannot read {name}: {e}")))?;
     let cert = crate::certificate::read(&text, &name)?;
     let claim = &cert.claim;
-    let bound = nimlab_games::octal_check::guy_smith_bound(&claim.digits, claim.preperiod, claim.period);
+    let bound =
+        nimlab_games::octal_check::guy_smith_bound(&claim.digits, claim.preperiod, claim.period);
     ctx.progress.start(bound, "heaps checked");
     let mut done = 0;
     let verdict = nimlab_games::octal_check::check_with(claim, &mut |n, _| {
