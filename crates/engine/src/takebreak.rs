@@ -358,11 +358,25 @@ pub struct PeriodSearch {
 fn guy_smith(g: &[u32], t: u64, h: u64) -> (Option<Periodicity>, Option<u64>) {
     let len = g.len();
     let mut wanted: Option<u64> = None;
+    // Periods q with a long tail, and where their tail starts: for a multiple p of q,
+    // G(n + p) = G(n) already holds from there, so its walk starts there (without
+    // this, each multiple of the true period walks the whole tail: O(len²/q)).
+    let mut long_tails: Vec<(usize, usize)> = Vec::new();
     for p in 1..len / 2 {
         // Walk back from the end while G(n + p) = G(n): the tail's preperiod.
         let mut a = len - p;
+        let mut multiple = false;
+        for &(q, aq) in &long_tails {
+            if p.is_multiple_of(q) {
+                a = a.min(aq);
+                multiple = true;
+            }
+        }
         while a > 0 && g[a - 1] == g[a - 1 + p] {
             a -= 1;
+        }
+        if !multiple && len - a >= 64 + p {
+            long_tails.push((p, a));
         }
         let a_check = a.max(1) as u64;
         let needed = h * a_check + (h - 1) * p as u64 + t; // check a ≤ n < needed
