@@ -280,7 +280,9 @@ impl TakeBreak {
     /// let per = found.period.unwrap();
     /// assert_eq!((per.preperiod, per.period), (71, 12));
     /// assert!(found.values.len() >= 2 * 71 + 2 * 12 + 2);
-    /// assert_eq!(found.max_value, 9);
+    /// let naive = kayles.naive_sequence(found.values.len());
+    /// assert_eq!(found.values, naive);
+    /// assert_eq!(found.max_value, *naive.iter().max().unwrap());
     /// ```
     pub fn search_period(
         &self,
