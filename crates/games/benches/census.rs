@@ -62,12 +62,15 @@ fn main() {
             solved.into_inner()
         );
     }
-    if wanted("grundy24") {
+    for bits in [22u32, 24] {
+        if !wanted(&format!("grundy{bits}")) {
+            continue;
+        }
         let rules: TakeBreak = grundy_game::rules();
         let t = Instant::now();
-        let seq = rules.sparse_sequence(1 << 24);
+        let seq = rules.sparse_sequence(1 << bits);
         println!(
-            "grundy-game to 2^24: {:.2} s, max value {}",
+            "grundy-game to 2^{bits}: {:.2} s, max value {}",
             t.elapsed().as_secs_f64(),
             seq.iter().max().unwrap_or(&0)
         );

@@ -261,29 +261,29 @@ pub fn check_with(claim: &Claim, progress: &mut dyn FnMut(u64, u64)) -> Result<(
     Ok(())
 }
 
-/// A class split (mask bits cleared, domain flag) with a small class on the last
-/// 4096 values: the one that makes the check fast. Any answer is sound.
+/// A class split (mask bits cleared, domain flag) with a small class on 4096 values
+/// spread over the whole sequence: the one that makes the check fast (rare indices
+/// cluster early, and a periodic tail alone would pick a split that is bad there).
+/// Any answer is sound.
 ///
 /// ```
 /// use nimlab_games::octal_check::choose_mask;
-/// // Values 2, 3, 2, 3, …: parity of bit 0 alone separates nothing useful, but
-/// // clearing bit 1 leaves classes by bit 0.
+/// // Values 2, 3, 2, 3, …: clearing bit 1 leaves classes by bit 0.
 /// let (cleared, _) = choose_mask(&[2, 3, 2, 3, 2, 3]);
 /// assert!(cleared < 4);
 /// ```
 pub fn choose_mask(g: &[u32]) -> (u32, bool) {
-    let sample = &g[g.len().saturating_sub(4096)..];
-    let from = g.len() - sample.len();
-    let max = sample.iter().copied().max().unwrap_or(0);
+    let step = (g.len() / 4096).max(1);
+    let sample: Vec<(usize, u32)> = (1..g.len()).step_by(step).map(|i| (i, g[i])).collect();
+    let max = sample.iter().map(|&(_, v)| v).max().unwrap_or(0);
     let top = (max as u64 + 1).next_power_of_two().min(1 << 10) as u32;
     let mut best = (usize::MAX, (0, false));
     for cleared in 0..top {
         for domain in [false, true] {
             let ones = sample
                 .iter()
-                .enumerate()
-                .filter(|&(i, &v)| {
-                    ((v & !cleared).count_ones() ^ (domain as u32 & (from + i) as u32)) & 1 == 1
+                .filter(|&&(i, v)| {
+                    ((v & !cleared).count_ones() ^ (domain as u32 & i as u32)) & 1 == 1
                 })
                 .count();
             let smaller = ones.min(sample.len() - ones);
