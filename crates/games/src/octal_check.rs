@@ -197,8 +197,11 @@ pub fn check_with(claim: &Claim, progress: &mut dyn FnMut(u64, u64)) -> Result<(
                     }
                 }
             }
-            // Values below v still missing: look for a split giving each.
-            let mut cursor = (0usize, 1usize);
+            // Values below v still missing: look for a split giving each, trying x =
+            // 1, 2, … in every sum side by side (a value missing from one sum's first
+            // splits is often found early in another's).
+            let end = sums.iter().map(|&m| m / 2).max().unwrap_or(0);
+            let mut x = 1usize;
             for w in 0..v {
                 if hit[w as usize] {
                     continue;
@@ -208,18 +211,16 @@ pub fn check_with(claim: &Claim, progress: &mut dyn FnMut(u64, u64)) -> Result<(
                         "G({n}) = {v} is claimed, but no option of {n} has value {w}"
                     )));
                 }
-                while !hit[w as usize] && cursor.0 < sums.len() {
-                    let m = sums[cursor.0];
-                    let x = cursor.1;
-                    if x <= m / 2 {
-                        let u = g[x] ^ g[m - x];
-                        if (u as usize) < hit.len() {
-                            hit[u as usize] = true;
+                while !hit[w as usize] && x <= end {
+                    for &m in &sums {
+                        if x <= m / 2 {
+                            let u = g[x] ^ g[m - x];
+                            if (u as usize) < hit.len() {
+                                hit[u as usize] = true;
+                            }
                         }
-                        cursor.1 += 1;
-                    } else {
-                        cursor = (cursor.0 + 1, 1);
                     }
+                    x += 1;
                 }
                 if !hit[w as usize] {
                     return Err(Refuted(format!(
