@@ -110,7 +110,7 @@ pub fn check_with(claim: &Claim, progress: &mut dyn FnMut(u64, u64)) -> Result<(
     while g.len() < bound {
         g.push(g[g.len() - p as usize]);
     }
-    let (cleared, domain) = claim.mask.unwrap_or_else(|| choose_mask(&g));
+    let (cleared, domain) = claim.mask.unwrap_or_else(|| choose_mask(&g, &claim.digits));
     let class = |i: usize| ((g[i] & !cleared).count_ones() ^ (domain as u32 & i as u32)) & 1;
     let three = heaps_left(&claim.digits) > 2;
     // The indices of the smaller class (index 0 is no heap: never a part).
@@ -270,10 +270,18 @@ pub fn check_with(claim: &Claim, progress: &mut dyn FnMut(u64, u64)) -> Result<(
 /// ```
 /// use nimlab_games::octal_check::choose_mask;
 /// // Values 2, 3, 2, 3, …: clearing bit 1 leaves classes by bit 0.
-/// let (cleared, _) = choose_mask(&[2, 3, 2, 3, 2, 3]);
+/// let (cleared, _) = choose_mask(&[2, 3, 2, 3, 2, 3], &[0, 7, 7]);
 /// assert!(cleared < 4);
 /// ```
-pub fn choose_mask(g: &[u32]) -> (u32, bool) {
+pub fn choose_mask(g: &[u32], digits: &[u8]) -> (u32, bool) {
+    // The class a common heap must be in for its value to need no full listing: its
+    // value's parity must differ from that of same-class splits, s·(sum mod 2). Without
+    // s that is the odd-parity class; with s it depends on the parity of the k taken
+    // before a split, so s is tried only when every such k has one parity.
+    let split_ks: Vec<usize> = (0..digits.len()).filter(|&k| digits[k] & 4 != 0).collect();
+    let one_parity = split_ks
+        .iter()
+        .all(|&k| k % 2 == split_ks.first().map_or(0, |k0| k0 % 2));
     let step = (g.len() / 4096).max(1);
     let sample: Vec<(usize, u32)> = (1..g.len()).step_by(step).map(|i| (i, g[i])).collect();
     let max = sample.iter().map(|&(_, v)| v).max().unwrap_or(0);
@@ -281,15 +289,18 @@ pub fn choose_mask(g: &[u32]) -> (u32, bool) {
     let mut best = (usize::MAX, (0, false));
     for cleared in 0..top {
         for domain in [false, true] {
-            let ones = sample
+            if domain && (split_ks.is_empty() || !one_parity) {
+                continue;
+            }
+            let rare_class = if domain { split_ks[0] as u32 & 1 } else { 0 };
+            let rare = sample
                 .iter()
                 .filter(|&&(i, v)| {
-                    ((v & !cleared).count_ones() ^ (domain as u32 & i as u32)) & 1 == 1
+                    ((v & !cleared).count_ones() ^ (domain as u32 & i as u32)) & 1 == rare_class
                 })
                 .count();
-            let smaller = ones.min(sample.len() - ones);
-            if smaller < best.0 {
-                best = (smaller, (cleared, domain));
+            if rare < best.0 {
+                best = (rare, (cleared, domain));
             }
         }
     }
