@@ -88,8 +88,16 @@ pub fn run(ctx: &Context, args: PeriodicityArgs) -> Result<Status> {
     }
 }
 
-fn values_text(v: &[u32]) -> String {
-    v.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")
+/// Writes the values separated by spaces, without building one string of them all (a
+/// preperiod may hold 10^7 values).
+fn write_values(out: &mut dyn std::io::Write, v: &[u32]) -> std::io::Result<()> {
+    for (i, x) in v.iter().enumerate() {
+        if i > 0 {
+            out.write_all(b" ")?;
+        }
+        write!(out, "{x}")?;
+    }
+    Ok(())
 }
 
 fn periodicity_json(spec: &str, p: &Periodicity) -> Value {
@@ -171,13 +179,13 @@ fn one_heap(
                 writeln!(out, "saltus:     {}", p.saltus)?;
             }
             if p.preperiod > 0 {
-                writeln!(
-                    out,
-                    "preperiod values: {}",
-                    values_text(&p.values[..p.preperiod as usize])
-                )?;
+                write!(out, "preperiod values: ")?;
+                write_values(out, &p.values[..p.preperiod as usize])?;
+                writeln!(out)?;
             }
-            writeln!(out, "block:      {}", values_text(p.block()))?;
+            write!(out, "block:      ")?;
+            write_values(out, p.block())?;
+            writeln!(out)?;
             match &p.proof {
                 Some(why) => writeln!(out, "proven:     yes — {why}"),
                 None => writeln!(
