@@ -1,6 +1,7 @@
 //! `nimlab`: the command line of the nimlab workbench. A thin surface: it parses
 //! arguments, calls the engine and the catalog, and prints. It knows no algorithm.
 
+mod certificate;
 mod commands;
 mod json;
 mod nplayer;
@@ -47,6 +48,8 @@ enum Command {
     Theorems(commands::theorems::TheoremsArgs),
     Periodicity(commands::periodicity::PeriodicityArgs),
     Sweep(commands::sweep::SweepArgs),
+    Certify(commands::certify::CertifyArgs),
+    Census(commands::census::CensusArgs),
     Check(commands::check::CheckArgs),
     Guess(commands::guess::GuessArgs),
     WythoffPairs(commands::wythoff_pairs::WythoffPairsArgs),
@@ -121,6 +124,8 @@ fn main() -> ExitCode {
         Command::Theorems(a) => commands::theorems::run(&ctx, a),
         Command::Periodicity(a) => commands::periodicity::run(&ctx, a),
         Command::Sweep(a) => commands::sweep::run(&ctx, a),
+        Command::Certify(a) => commands::certify::run(&ctx, a),
+        Command::Census(a) => commands::census::run(&ctx, a),
         Command::Check(a) => commands::check::run(&ctx, a),
         Command::Guess(a) => commands::guess::run(&ctx, a),
         Command::WythoffPairs(a) => commands::wythoff_pairs::run(&ctx, a),

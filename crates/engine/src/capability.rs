@@ -65,6 +65,14 @@ pub trait SequenceKernel: Send + Sync {
 
     /// Short name of the method, for answers ("rare/common nim-sequence").
     fn sequence_method(&self) -> String;
+
+    /// The digits of the game's take-and-break code (`digits[k]`: bit 1 may take `k`
+    /// leaving no heap, 2 one heap, 4 two, 8 three), when the game is exactly that
+    /// code's game: periodicity certificates are written and re-checked from them.
+    /// `None` (the default): not a plain take-and-break code.
+    fn take_break_digits(&self) -> Option<Vec<u8>> {
+        None
+    }
 }
 
 /// A whole-table kernel of the game's own (e.g. Fibonacci Nim's G(heap, limit)).

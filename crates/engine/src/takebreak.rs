@@ -259,8 +259,45 @@ impl TakeBreak {
         max_n: u64,
         progress: &dyn crate::progress::Progress,
     ) -> (Option<Periodicity>, Vec<u32>) {
-        if self.distinct_parts || self.digits.is_empty() {
-            return (None, Vec::new());
+        let found = self.search_period(max_n, progress);
+        (found.period, found.values)
+    }
+
+    /// Computes the nim-sequence until the Guy–Smith theorem proves a period, or
+    /// `max_n` terms are computed; reports the terms computed to `progress`. The answer
+    /// carries the terms and the sparse-space figures (for census tables of unsolved
+    /// games). Rules with unequal-parts constraints get no period (the theorem does not
+    /// apply) but still their terms.
+    ///
+    /// The length grows towards the bound a candidate period needs (2a + 2p + t terms
+    /// for a preperiod a and period p seen at the end of the window), so the search
+    /// computes little more than the certificate needs.
+    ///
+    /// ```
+    /// use nimlab_engine::takebreak::TakeBreak;
+    /// let kayles = TakeBreak::new(vec![0, 7, 7], false);
+    /// let found = kayles.search_period(1 << 12, &nimlab_engine::NoProgress);
+    /// let per = found.period.unwrap();
+    /// assert_eq!((per.preperiod, per.period), (71, 12));
+    /// assert!(found.values.len() >= 2 * 71 + 2 * 12 + 2);
+    /// let naive = kayles.naive_sequence(found.values.len());
+    /// assert_eq!(found.values, naive);
+    /// assert_eq!(found.max_value, *naive.iter().max().unwrap());
+    /// ```
+    pub fn search_period(
+        &self,
+        max_n: u64,
+        progress: &dyn crate::progress::Progress,
+    ) -> PeriodSearch {
+        let mut out = PeriodSearch {
+            period: None,
+            values: Vec::new(),
+            split: None,
+            rare_count: 0,
+            max_value: 0,
+        };
+        if self.digits.is_empty() {
+            return out;
         }
         let t = self.max_take();
         let h = self.max_parts().max(1) as u64;
@@ -277,32 +314,76 @@ impl TakeBreak {
             }
             progress.advance((len - reported) as u64);
             reported = len;
-            if let Some(per) = guy_smith(&seq.values, t, h) {
+            let (found, wanted) = if self.distinct_parts {
+                (None, None)
+            } else {
+                guy_smith(&seq.values, t, h)
+            };
+            if found.is_some() || len >= max_n {
                 progress.finish();
-                return (Some(per), seq.values);
+                out.period = found;
+                out.split = seq.split;
+                out.rare_count = seq.rare.len();
+                out.max_value = max_value(&seq.values);
+                out.values = seq.values;
+                return out;
             }
-            if len >= max_n {
-                progress.finish();
-                return (None, seq.values);
-            }
-            len = (len * 2).min(max_n);
+            // Towards the length a candidate period needs, at least 1/16 more, at most
+            // twice as many terms.
+            let next = match wanted {
+                Some(w) => (w as usize).clamp(len + len / 16 + 1, 2 * len),
+                None => 2 * len,
+            };
+            len = next.min(max_n);
         }
     }
 }
 
-/// The least period whose repetition on the window proves periodicity by Guy–Smith.
-fn guy_smith(g: &[u32], t: u64, h: u64) -> Option<Periodicity> {
+/// What [`TakeBreak::search_period`] found.
+#[derive(Debug, Clone)]
+pub struct PeriodSearch {
+    /// The period proven by the Guy–Smith theorem, if any.
+    pub period: Option<Periodicity>,
+    /// The terms computed, G(0), G(1), ….
+    pub values: Vec<u32>,
+    /// The rare/common split used (none for short or three-heap sequences).
+    pub split: Option<SparseSplit>,
+    /// How many indices are rare under that split.
+    pub rare_count: usize,
+    /// The largest value computed.
+    pub max_value: u32,
+}
+
+/// The least period whose repetition on the window proves periodicity by Guy–Smith;
+/// else the window length that would prove the candidate seen at the end of the window
+/// (the period repeated at least twice) with the smallest such length.
+fn guy_smith(g: &[u32], t: u64, h: u64) -> (Option<Periodicity>, Option<u64>) {
     let len = g.len();
+    let mut wanted: Option<u64> = None;
+    // Periods q with a long tail, and where their tail starts: for a multiple p of q,
+    // G(n + p) = G(n) already holds from there, so its walk starts there (without
+    // this, each multiple of the true period walks the whole tail: O(len²/q)).
+    let mut long_tails: Vec<(usize, usize)> = Vec::new();
     for p in 1..len / 2 {
         // Walk back from the end while G(n + p) = G(n): the tail's preperiod.
         let mut a = len - p;
+        let mut multiple = false;
+        for &(q, aq) in &long_tails {
+            if p.is_multiple_of(q) {
+                a = a.min(aq);
+                multiple = true;
+            }
+        }
         while a > 0 && g[a - 1] == g[a - 1 + p] {
             a -= 1;
+        }
+        if !multiple && len - a >= 64 + p {
+            long_tails.push((p, a));
         }
         let a_check = a.max(1) as u64;
         let needed = h * a_check + (h - 1) * p as u64 + t; // check a ≤ n < needed
         if needed + p as u64 <= len as u64 {
-            return Some(Periodicity {
+            let per = Periodicity {
                 preperiod: a as u64,
                 period: p as u64,
                 saltus: 0,
@@ -314,10 +395,15 @@ fn guy_smith(g: &[u32], t: u64, h: u64) -> Option<Periodicity> {
                     h - 1,
                     len - 1
                 )),
-            });
+            };
+            return (Some(per), None);
+        }
+        if len - a >= 2 * p {
+            let w = needed + p as u64;
+            wanted = Some(wanted.map_or(w, |x| x.min(w)));
         }
     }
-    None
+    (None, wanted)
 }
 
 fn max_value(g: &[u32]) -> u32 {
@@ -423,7 +509,18 @@ pub struct SparseSequence {
     max: u32,
     hit: ValueSet,
     sums: Vec<usize>,
+    /// Where long scans ended lately (the x of the split that gave the last missing
+    /// value): tried first when a scan runs long, as a nearly periodic sequence
+    /// often finds a missing value again at the same x.
+    witnesses: Vec<usize>,
+    /// Next slot of `witnesses` to overwrite.
+    witness_slot: usize,
 }
+
+/// Scans beyond this many splits per sum try the recent witnesses first.
+const LONG_SCAN: usize = 512;
+/// How many recent witnesses are kept.
+const WITNESSES: usize = 32;
 
 /// Terms computed naively before the split is chosen.
 const PREFIX: usize = 4096;
@@ -440,6 +537,8 @@ impl SparseSequence {
             max: 0,
             hit: ValueSet::default(),
             sums: Vec::new(),
+            witnesses: Vec::new(),
+            witness_slot: 0,
         }
     }
 
@@ -598,9 +697,22 @@ impl SparseSequence {
                 sums.push(m);
             }
         }
-        // The resumable scan over every split of every sum (common-common included).
-        let mut cursor_sum = 0usize;
+        // The resumable scan over every split of every sum (common-common included),
+        // all sums side by side: a value missing from one sum's first splits is often
+        // found early in another's (0.376 needs x ≈ 250 in one sum, x ≈ 10^4 in the
+        // other).
+        let last_of = |m: usize| {
+            // Splits x + (m − x) with 1 ≤ x ≤ last (the equal split excluded when parts
+            // must differ).
+            if distinct && m.is_multiple_of(2) {
+                m / 2 - 1
+            } else {
+                m / 2
+            }
+        };
+        let end = sums.iter().map(|&m| last_of(m)).max().unwrap_or(0) + 1;
         let mut cursor_x = 1usize;
+        let mut tried_witnesses = false;
         let mut v = 0u32;
         loop {
             if self.hit.contains(v) {
@@ -616,31 +728,49 @@ impl SparseSequence {
             // Scan until v is hit or every split has been seen.
             // Blocks of splits without a test per split: the loop stays branch-free.
             const BLOCK: usize = 64;
-            while cursor_sum < sums.len() && !self.hit.contains(v) {
-                let m = sums[cursor_sum];
-                // Splits x + (m − x) with 1 ≤ x ≤ last (the equal split excluded when
-                // parts must differ).
-                let last = if distinct && m.is_multiple_of(2) {
-                    m / 2 - 1
-                } else {
-                    m / 2
-                };
-                let x0 = cursor_x;
-                let x1 = (x0 + BLOCK).min(last + 1);
-                if x0 < x1 {
-                    let low = &g[x0..x1];
-                    let high = &g[m + 1 - x1..=m - x0];
-                    let pairs = low.iter().zip(high.iter().rev());
-                    match self.hit.small() {
-                        Some(seen) => pairs.for_each(|(a, b)| seen[(a ^ b) as u16 as usize] = 1),
-                        None => pairs.for_each(|(a, b)| self.hit.insert(a ^ b)),
+            while cursor_x < end && !self.hit.contains(v) {
+                if cursor_x == LONG_SCAN + 1 && !tried_witnesses {
+                    tried_witnesses = true;
+                    for &x in &self.witnesses {
+                        for &m in sums.iter() {
+                            if x <= last_of(m) {
+                                self.hit.insert(g[x] ^ g[m - x]);
+                            }
+                        }
+                    }
+                    if self.hit.contains(v) {
+                        break;
                     }
                 }
-                if x1 > last {
-                    cursor_sum += 1;
-                    cursor_x = 1;
-                } else {
-                    cursor_x = x1;
+                let x0 = cursor_x;
+                for &m in sums.iter() {
+                    let x1 = (x0 + BLOCK).min(last_of(m) + 1);
+                    if x0 < x1 {
+                        let low = &g[x0..x1];
+                        let high = &g[m + 1 - x1..=m - x0];
+                        let pairs = low.iter().zip(high.iter().rev());
+                        match self.hit.small() {
+                            Some(seen) => {
+                                pairs.for_each(|(a, b)| seen[(a ^ b) as u16 as usize] = 1)
+                            }
+                            None => pairs.for_each(|(a, b)| self.hit.insert(a ^ b)),
+                        }
+                    }
+                }
+                cursor_x = x0 + BLOCK;
+                if cursor_x > LONG_SCAN && self.hit.contains(v) {
+                    // Remember which split gave v, for the next long scans.
+                    let found = sums.iter().find_map(|&m| {
+                        (x0..(x0 + BLOCK).min(last_of(m) + 1)).find(|&x| g[x] ^ g[m - x] == v)
+                    });
+                    if let Some(x) = found {
+                        if self.witnesses.len() < WITNESSES {
+                            self.witnesses.push(x);
+                        } else {
+                            self.witnesses[self.witness_slot] = x;
+                            self.witness_slot = (self.witness_slot + 1) % WITNESSES;
+                        }
+                    }
                 }
             }
             if !self.hit.contains(v) {
@@ -697,6 +827,39 @@ mod tests {
         }
         let grundy = TakeBreak::new(vec![4], true);
         assert_eq!(grundy.sparse_sequence(5000), grundy.naive_sequence(5000));
+    }
+
+    #[test]
+    fn sparse_agrees_with_naive_where_scans_run_long() {
+        // 0.376 and 0.354 have long preperiods; 0.376's scans run past LONG_SCAN (the
+        // witnesses path) within these terms; 0.16, 0.56, 0.6 and 4.56 as well-known
+        // hard codes.
+        for (code, len) in [
+            (vec![0, 3, 7, 6], 12_000),
+            (vec![0, 3, 5, 4], 6000),
+            (vec![0, 1, 6], 6000),
+            (vec![0, 5, 6], 6000),
+            (vec![0, 6], 6000),
+            (vec![4, 5, 6], 4000),
+        ] {
+            let r = octal(&code);
+            assert_eq!(r.sparse_sequence(len), r.naive_sequence(len), "{code:?}");
+        }
+    }
+
+    #[test]
+    fn search_period_computes_little_beyond_the_bound() {
+        // 0.16: preperiod 105351, period 149459 (Flammenkamp): the certificate needs
+        // 2a + 2p + t = 509622 terms; doubling would have computed 2^19 or 2^20.
+        let r = octal(&[0, 1, 6]);
+        let found = r.search_period(1 << 21, &crate::progress::NoProgress);
+        let per = found.period.expect("certified");
+        assert_eq!((per.preperiod, per.period), (105351, 149459));
+        assert!(
+            found.values.len() <= 509_622 + 509_622 / 8,
+            "{}",
+            found.values.len()
+        );
     }
 
     #[test]

@@ -22,6 +22,8 @@ pub mod nim;
 pub mod nplayer;
 pub mod nplayer_nim;
 pub mod octal;
+pub mod octal_census;
+pub mod octal_check;
 pub mod pass;
 pub mod rules;
 pub mod ryuoh;

@@ -211,6 +211,9 @@ impl SequenceKernel for Octal {
         )?;
         Ok(self.nim_sequence(len))
     }
+    fn take_break_digits(&self) -> Option<Vec<u8>> {
+        (!self.rules.distinct_parts()).then(|| self.rules.digits().to_vec())
+    }
     fn sequence_method(&self) -> String {
         "rare/common nim-sequence, copied from the Guy–Smith certified period once proven".into()
     }

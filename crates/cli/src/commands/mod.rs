@@ -1,5 +1,7 @@
 //! One module per subcommand.
 
+pub mod census;
+pub mod certify;
 pub mod check;
 pub mod chocolate;
 pub mod draw;

@@ -33,6 +33,11 @@ pub struct PeriodicityArgs {
     /// Output format (default: from the --output extension, else text).
     #[arg(long, value_enum)]
     format: Option<PlainFormat>,
+    /// Also write a checkable certificate of the proven period to FILE (octal and
+    /// hexadecimal games; re-check it with `nimlab certify FILE`; layout in
+    /// docs/certificates.md).
+    #[arg(long, value_name = "FILE")]
+    certificate: Option<std::path::PathBuf>,
     #[command(flatten)]
     out: OutputArgs,
 }
@@ -83,8 +88,16 @@ pub fn run(ctx: &Context, args: PeriodicityArgs) -> Result<Status> {
     }
 }
 
-fn values_text(v: &[u32]) -> String {
-    v.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")
+/// Writes the values separated by spaces, without building one string of them all (a
+/// preperiod may hold 10^7 values).
+fn write_values(out: &mut dyn std::io::Write, v: &[u32]) -> std::io::Result<()> {
+    for (i, x) in v.iter().enumerate() {
+        if i > 0 {
+            out.write_all(b" ")?;
+        }
+        write!(out, "{x}")?;
+    }
+    Ok(())
 }
 
 fn periodicity_json(spec: &str, p: &Periodicity) -> Value {
@@ -108,10 +121,21 @@ fn one_heap(
     format: PlainFormat,
 ) -> Result<Status> {
     let spec = game.spec();
+    if let Some(path) = &args.certificate {
+        crate::certificate::digits_of(game)?;
+        crate::sink::Sink::precheck(path)?;
+    }
     ctx.progress.busy("searching for the period");
     let result = plan::periodicity(game, args.up_to, &ctx.table_options());
     ctx.progress.finish();
     let (found, method, searched) = result?;
+    if let (Some(path), None) = (&args.certificate, &found) {
+        return Err(Error::input(format!(
+            "{spec}: no period proven below n = {searched}, so no certificate for {} \
+             (raise --up-to)",
+            path.display()
+        )));
+    }
     let Some(p) = found else {
         args.out.emit(|out| match format {
             PlainFormat::Json => ctx.print_json(
@@ -134,6 +158,13 @@ fn one_heap(
         })?;
         return Ok(Status::Ok);
     };
+    if let Some(path) = &args.certificate {
+        let cert = crate::certificate::build(game, &p)?;
+        let mut sink = crate::sink::Sink::open(Some(path))?;
+        ctx.print_json(&mut sink, &cert)
+            .map_err(|e| sink.error(e))?;
+        sink.finish()?;
+    }
     args.out.emit(|out| match format {
         PlainFormat::Json => {
             let mut v = periodicity_json(&spec, &p);
@@ -148,13 +179,13 @@ fn one_heap(
                 writeln!(out, "saltus:     {}", p.saltus)?;
             }
             if p.preperiod > 0 {
-                writeln!(
-                    out,
-                    "preperiod values: {}",
-                    values_text(&p.values[..p.preperiod as usize])
-                )?;
+                write!(out, "preperiod values: ")?;
+                write_values(out, &p.values[..p.preperiod as usize])?;
+                writeln!(out)?;
             }
-            writeln!(out, "block:      {}", values_text(p.block()))?;
+            write!(out, "block:      ")?;
+            write_values(out, p.block())?;
+            writeln!(out)?;
             match &p.proof {
                 Some(why) => writeln!(out, "proven:     yes — {why}"),
                 None => writeln!(

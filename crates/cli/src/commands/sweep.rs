@@ -44,7 +44,7 @@ pub struct SweepArgs {
     out: OutputArgs,
 }
 
-fn parse_shard(text: &str) -> std::result::Result<(u64, u64), Error> {
+pub(crate) fn parse_shard(text: &str) -> std::result::Result<(u64, u64), Error> {
     let bad = || {
         Error::input(format!(
             "--shard must look like i/k (e.g. 0/4), got '{text}'"

@@ -1,0 +1,226 @@
+//! Octal periodicity certificates: the JSON file `periodicity --certificate` writes and
+//! `nimlab certify` reads (layout in docs/certificates.md).
+//!
+//! The values G(0), …, G(a + p − 1) are stored as little-endian unsigned integers of
+//! `width` bytes (1, 2 or 4), compressed with raw DEFLATE (RFC 1951) and encoded in
+//! standard base64 (RFC 4648, with padding); `sha256` is the SHA-256 of the
+//! uncompressed bytes, in lower-case hex.
+
+use base64::Engine as _;
+use nimlab_engine::periodicity::Periodicity;
+use nimlab_engine::{Error, Game, Result};
+use nimlab_games::octal_check::{guy_smith_bound, Claim};
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+use std::io::{Read, Write};
+
+/// The `"certificate"` field: what kind of claim the file makes.
+pub const KIND: &str = "octal-period";
+
+/// The take-and-break digits of `game`, or why it has no certificate.
+pub fn digits_of(game: &dyn Game) -> Result<Vec<u8>> {
+    game.capabilities()
+        .sequence
+        .and_then(|k| k.take_break_digits())
+        .ok_or_else(|| {
+            Error::input(format!(
+                "{} is not an octal or hexadecimal game: certificates are for take-and-break codes",
+                game.spec()
+            ))
+        })
+}
+
+/// The values as little-endian bytes of the smallest width that holds them.
+fn value_bytes(values: &[u32]) -> (usize, Vec<u8>) {
+    let max = values.iter().copied().max().unwrap_or(0);
+    let width = if max < 1 << 8 {
+        1
+    } else if max < 1 << 16 {
+        2
+    } else {
+        4
+    };
+    let mut bytes = Vec::with_capacity(values.len() * width);
+    for &v in values {
+        bytes.extend_from_slice(&v.to_le_bytes()[..width]);
+    }
+    (width, bytes)
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The SHA-256 (hex) of the certificate's values, as written in the certificate.
+pub fn values_hash(values: &[u32]) -> String {
+    sha256_hex(&value_bytes(values).1)
+}
+
+/// The certificate of a proven period of `game`.
+pub fn build(game: &dyn Game, per: &Periodicity) -> Result<Value> {
+    let digits = digits_of(game)?;
+    if per.proof.is_none() || per.saltus != 0 {
+        return Err(Error::input(format!(
+            "{}: no proven period to certify",
+            game.spec()
+        )));
+    }
+    let (width, bytes) = value_bytes(&per.values);
+    let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+    z.write_all(&bytes)
+        .map_err(|e| Error::input(format!("cannot compress: {e}")))?;
+    let packed = z
+        .finish()
+        .map_err(|e| Error::input(format!("cannot compress: {e}")))?;
+    let t = digits.len().saturating_sub(1);
+    let h = heaps(&digits);
+    Ok(json!({
+        "certificate": KIND,
+        "game": game.spec(),
+        "preperiod": crate::json::int(per.preperiod),
+        "period": crate::json::int(per.period),
+        "max_take": t,
+        "max_heaps": h,
+        "bound": crate::json::int(guy_smith_bound(&digits, per.preperiod, per.period)),
+        "theorem": format!(
+            "Guy–Smith: if G(n+p) = G(n) for a' <= n < {h}a' + {}p + t (a' = max(a,1)), \
+             then for every n >= a'; checked by the mex of every n < bound",
+            h.saturating_sub(1)
+        ),
+        "values": {
+            "count": per.values.len(),
+            "width": width,
+            "encoding": "deflate-base64",
+            "sha256": sha256_hex(&bytes),
+            "data": base64::engine::general_purpose::STANDARD.encode(packed),
+        },
+    }))
+}
+
+fn heaps(digits: &[u8]) -> u64 {
+    digits
+        .iter()
+        .map(|&d| match d {
+            d if d & 8 != 0 => 3,
+            d if d & 4 != 0 => 2,
+            d if d & 3 != 0 => 1,
+            _ => 0,
+        })
+        .max()
+        .unwrap_or(0)
+        .max(1)
+}
+
+/// A certificate read back: the game and the claim to check.
+pub struct Certificate {
+    /// The game's spec.
+    pub spec: String,
+    /// What the checker checks.
+    pub claim: Claim,
+    /// The stored hash of the values.
+    pub sha256: String,
+}
+
+/// Reads a certificate; any inconsistency in the file itself (not a certificate, a
+/// field missing, values that do not decode or do not match their hash or count) is a
+/// malformed-input error. Whether the claim is *true* is [`nimlab_games::octal_check`]'s
+/// question.
+pub fn read(text: &str, name: &str) -> Result<Certificate> {
+    let bad = |why: String| Error::input(format!("{name}: malformed certificate: {why}"));
+    let doc: Value = serde_json::from_str(text).map_err(|e| bad(format!("not JSON ({e})")))?;
+    if doc.get("schema").and_then(Value::as_u64) != Some(1) {
+        return Err(bad("\"schema\" must be 1".into()));
+    }
+    if doc.get("certificate").and_then(Value::as_str) != Some(KIND) {
+        return Err(bad(format!("\"certificate\" must be \"{KIND}\"")));
+    }
+    let field = |k: &str| doc.get(k).ok_or_else(|| bad(format!("no \"{k}\"")));
+    let uint = |k: &str| -> Result<u64> {
+        field(k)?
+            .as_u64()
+            .ok_or_else(|| bad(format!("\"{k}\" must be a non-negative integer")))
+    };
+    let spec = field("game")?
+        .as_str()
+        .ok_or_else(|| bad("\"game\" must be a string".into()))?
+        .to_string();
+    let game = nimlab_games::parse_game(&spec).map_err(|e| bad(format!("game: {e}")))?;
+    let digits = digits_of(&*game).map_err(|e| bad(e.to_string()))?;
+    let preperiod = uint("preperiod")?;
+    let period = uint("period")?;
+    if period == 0 {
+        return Err(bad("\"period\" must be at least 1".into()));
+    }
+    let values = field("values")?;
+    let vfield = |k: &str| {
+        values
+            .get(k)
+            .ok_or_else(|| bad(format!("no \"values.{k}\"")))
+    };
+    let count = vfield("count")?
+        .as_u64()
+        .ok_or_else(|| bad("\"values.count\" must be an integer".into()))?;
+    if Some(count) != preperiod.checked_add(period) {
+        return Err(bad(format!(
+            "values.count is {count}, preperiod + period is {}",
+            preperiod.saturating_add(period)
+        )));
+    }
+    let width = vfield("width")?.as_u64().unwrap_or(0) as usize;
+    if ![1, 2, 4].contains(&width) {
+        return Err(bad("\"values.width\" must be 1, 2 or 4".into()));
+    }
+    if vfield("encoding")?.as_str() != Some("deflate-base64") {
+        return Err(bad("\"values.encoding\" must be \"deflate-base64\"".into()));
+    }
+    let sha256 = vfield("sha256")?
+        .as_str()
+        .ok_or_else(|| bad("\"values.sha256\" must be a string".into()))?
+        .to_ascii_lowercase();
+    let data = vfield("data")?
+        .as_str()
+        .ok_or_else(|| bad("\"values.data\" must be a string".into()))?;
+    let packed = base64::engine::general_purpose::STANDARD
+        .decode(data)
+        .map_err(|e| bad(format!("values.data is not base64 ({e})")))?;
+    let expected = count
+        .checked_mul(width as u64)
+        .filter(|&b| b <= 1 << 34)
+        .ok_or_else(|| bad("values.count too large".into()))?;
+    let mut bytes = Vec::new();
+    flate2::read::DeflateDecoder::new(&packed[..])
+        .take(expected + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| bad(format!("values.data does not inflate ({e})")))?;
+    if bytes.len() as u64 != expected {
+        return Err(bad(format!(
+            "values.data holds {} bytes, {count} values of width {width} need {expected}",
+            bytes.len()
+        )));
+    }
+    if sha256_hex(&bytes) != sha256 {
+        return Err(bad("the values do not match values.sha256".into()));
+    }
+    let values: Vec<u32> = bytes
+        .chunks_exact(width)
+        .map(|c| {
+            let mut b = [0u8; 4];
+            b[..width].copy_from_slice(c);
+            u32::from_le_bytes(b)
+        })
+        .collect();
+    Ok(Certificate {
+        spec,
+        claim: Claim {
+            digits,
+            preperiod,
+            period,
+            values,
+            mask: None,
+        },
+        sha256,
+    })
+}
