@@ -114,7 +114,6 @@ fn easy_level_and_bad_arguments() {
         vec!["nosuchgame", "1"],
         vec!["nim", "x"],
         vec!["nim", "99999999999999999999999"],
-        vec!["nplayer-nim(n=3)", "1,2,3"],
     ] {
         let o = play(&bad, "");
         assert_eq!(o.status.code(), Some(2), "{bad:?}");
@@ -122,4 +121,51 @@ fn easy_level_and_bad_arguments() {
         assert!(err.starts_with("nimlab: error: "), "{bad:?}: {err}");
         assert_eq!(err.lines().count(), 1, "{bad:?}: {err}");
     }
+}
+
+#[test]
+fn three_player_nim_you_against_two_computers() {
+    // You move 2,2,2 → 1,2,2; players 2 and 3 (the computer) answer, then you take the
+    // rest when you can (hint), until no move is left and your rank is announced.
+    let o = play(
+        &["nplayer-nim(n=3)", "2,2,2", "--seed", "3"],
+        "1,2,2\nhint\nmoves\n",
+    );
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    let first = text
+        .lines()
+        .find(|l| l.contains("computer (player 2): 1,2,2 -> "))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(first.contains("the 3-nim sum of"), "{first}");
+    assert!(first.contains("secures rank"), "{first}");
+    // The computer's reply is one of the library's best moves from 1,2,2.
+    let reply = first
+        .split(" -> ")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap();
+    let value = Command::new(env!("CARGO_BIN_EXE_nimlab"))
+        .args(["value", "nplayer-nim(n=3)", "1,2,2", "--format", "json"])
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&value.stdout).unwrap();
+    let best: Vec<String> = json["best_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            m.as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c.as_str().map_or_else(|| c.to_string(), str::to_string))
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+        .collect();
+    assert!(best.contains(&reply.to_string()), "{reply} not in {best:?}");
+    assert!(text.contains("hint: move to"), "{text}");
+    assert!(text.contains("you would rank"), "{text}");
 }

@@ -286,6 +286,16 @@ pub trait NPlayerClosedForm: Send + Sync {
 
     /// The class of a machine-size position, fast (tables); `None` as above.
     fn class_small(&self, pos: &[Coord], ranking: &Ranking) -> Option<u32>;
+
+    /// Why the move `from` → `to` is good, in the closed form's own terms (for play).
+    fn explain_move(
+        &self,
+        _from: &[BigUint],
+        _to: &[BigUint],
+        _ranking: &Ranking,
+    ) -> Option<String> {
+        None
+    }
 }
 
 /// What a closed form says about a position.
@@ -951,6 +961,12 @@ impl Game for NPlayerGame {
             }),
             ..crate::capability::Capabilities::none()
         }
+    }
+    fn explain_move(&self, from: &[BigUint], to: &[BigUint]) -> Option<String> {
+        self.inner
+            .capabilities()
+            .nplayer_closed_form?
+            .explain_move(from, to, &self.ranking)
     }
 }
 

@@ -246,17 +246,6 @@ fn big_of(p: &[Coord]) -> BigPosition {
     p.iter().map(|&c| BigUint::from(c)).collect()
 }
 
-/// Refuses games that are not two-player impartial games.
-fn check_playable(game: &dyn Game) -> Result<()> {
-    if game.capabilities().nplayer.is_some() {
-        return Err(Error::input(format!(
-            "{} is an n-player game; play is for two players",
-            game.spec()
-        )));
-    }
-    Ok(())
-}
-
 /// The computer's move from `pos`, or `None` when the game is over (no option).
 pub fn computer_move(
     game: &dyn Game,
@@ -274,7 +263,6 @@ fn computer_move_within(
     opts: &TableOptions,
     max_positions: usize,
 ) -> Result<Option<MoveChoice>> {
-    check_playable(game)?;
     game.check_position(pos)?;
     let options = legal_moves(game, pos);
     if options.is_empty() {
@@ -293,6 +281,23 @@ fn computer_move_within(
             let to = options[(splitmix(&mut state) % options.len() as u64) as usize].clone();
             return describe(game, from, to, None, true, opts).map(Some);
         }
+    }
+    if game.capabilities().nplayer.is_some() {
+        // n players: a move that secures the mover's best rank (the class recursion
+        // or the game's closed form, through the planner).
+        let report = crate::plan::value(game, &big_of(&from), opts)?;
+        let best = report
+            .nplayer
+            .as_ref()
+            .and_then(|np| {
+                np.best_moves
+                    .iter()
+                    .filter_map(|m| crate::big::to_small(m))
+                    .map(|m| game.canonical(&m).unwrap_or(m))
+                    .find(|m| options.contains(m))
+            })
+            .unwrap_or_else(|| options[0].clone());
+        return describe(game, from, best, None, false, opts).map(Some);
     }
     if let Some((_, rems)) = remoteness_within(game, pos, max_positions, opts.progress)? {
         let best = options
@@ -336,6 +341,35 @@ fn describe(
 ) -> Result<MoveChoice> {
     let (from_big, to_big) = (big_of(&from), big_of(&to));
     let after = crate::plan::value(game, &to_big, opts)?;
+    if let Some(np) = &after.nplayer {
+        // The mover's rank is fixed by the class of the position moved to.
+        let before = crate::plan::value(game, &from_big, opts)?;
+        let rank = before
+            .nplayer
+            .as_ref()
+            .map_or(0, |b| b.best_rank_after(np.class));
+        let at = crate::plan::write_position(game, &to_big);
+        let own = game
+            .explain_move(&from_big, &to_big)
+            .map_or(String::new(), |w| format!("; {w}"));
+        let explanation = if random {
+            format!("a random move to {at} (easy level)")
+        } else {
+            format!(
+                "moves to {at} (class {}), which secures rank {rank} of {} for the mover{own}",
+                np.class, np.players
+            )
+        };
+        return Ok(MoveChoice {
+            from,
+            to,
+            grundy: None,
+            winning: rank == 1,
+            remoteness: None,
+            explanation,
+            random,
+        });
+    }
     let winning = after.outcome == Outcome::P;
     let explanation = explain(game, &from_big, &to_big, winning, remoteness, random);
     Ok(MoveChoice {

@@ -410,6 +410,29 @@ impl NPlayerClosedForm for Kano {
         };
         (rho < n).then(|| ((rho + l - 1) % n) as u32)
     }
+    fn explain_move(&self, _from: &[BigUint], to: &[BigUint], ranking: &Ranking) -> Option<String> {
+        let n = ranking.players();
+        let heaps: Vec<u64> = to
+            .iter()
+            .map(u64::try_from)
+            .collect::<std::result::Result<_, _>>()
+            .ok()?;
+        let sum = n_nim_sum(n as u64, &heaps).ok()?;
+        let text: Vec<String> = heaps.iter().map(|h| h.to_string()).collect();
+        let theorem = match ranking.kind() {
+            RankingKind::Normal if sum == 0 => {
+                ", so by Theorem A the next player to move ranks last"
+            }
+            RankingKind::Normal => {
+                " ≠ 0, so by Theorem A the next player to move does not rank last"
+            }
+            _ => "",
+        };
+        Some(format!(
+            "the {n}-nim sum of {} is {sum}{theorem}",
+            text.join(", ")
+        ))
+    }
 }
 
 fn build(args: &Args) -> Result<Box<dyn Game>> {

@@ -12,7 +12,7 @@ use std::io::{BufRead, Write};
 /// Play a game against the computer: you type the position you move to.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Commands while playing: a position to move to (e.g. 2,5), 'moves' (your options with their values), 'hint', 'undo', 'quit'.\n\nExamples:\n  nimlab play wythoff 5,8\n  nimlab play nim 3,4,5 --first computer\n  nimlab play 'fibonacci-nim(k=2)' 20 --level easy"
+    after_help = "Commands while playing: a position to move to (e.g. 2,5), 'moves' (your options with their values), 'hint', 'undo', 'quit'.\n\nExamples:\n  nimlab play wythoff 5,8\n  nimlab play nim 3,4,5 --first computer\n  nimlab play 'fibonacci-nim(k=2)' 20 --level easy\n  nimlab play 'nplayer-nim(n=3)' 3,4,5   # you and two computer players"
 )]
 pub struct PlayArgs {
     /// Game, e.g. wythoff, 'ryuoh(p=3)', nim.
@@ -67,12 +67,9 @@ pub fn run(ctx: &Context, args: PlayArgs) -> Result<Status> {
     let big = plan::read_position(game, &args.position)?;
     let start = to_small(&big).ok_or_else(|| Error::input("play needs coordinates below 2^64"))?;
     game.check_position(&start)?;
-    if game.capabilities().nplayer.is_some() {
-        return Err(Error::input(format!(
-            "{} is an n-player game; play is for two players",
-            game.spec()
-        )));
-    }
+    // n-player games: you hold one seat, the computer every other.
+    let ranking = game.capabilities().nplayer.map(|r| r.ranking.clone());
+    let players = ranking.as_ref().map_or(2, |r| r.players());
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -96,19 +93,40 @@ pub fn run(ctx: &Context, args: PlayArgs) -> Result<Status> {
     )
     .map_err(io)?;
     let mut pos: Position = game.canonical(&start).unwrap_or(start);
-    let mut turn = match args.first {
-        First::Me => Turn::Human,
-        First::Computer => Turn::Computer,
+    // Seats in order of play; `seat` is the one to move.
+    let you = match args.first {
+        First::Me => 0,
+        First::Computer => 1,
+    };
+    let mut seat = 0usize;
+    let turn_of = |seat: usize| {
+        if seat == you {
+            Turn::Human
+        } else {
+            Turn::Computer
+        }
     };
     // Positions before each move, with who was to move: undo goes back to the last
     // position where it was your turn.
-    let mut history: Vec<(Position, Turn)> = Vec::new();
+    let mut history: Vec<(Position, usize)> = Vec::new();
     let mut computer_moves = 0u64;
     loop {
         let options = play::legal_moves(game, &pos);
         if options.is_empty() {
+            if let Some(ranking) = &ranking {
+                // A position with no move has class 0: read off every seat's rank.
+                let ranks = ranking.ranks(0);
+                let yours = ranks[(you + players - seat) % players];
+                writeln!(
+                    out,
+                    "No move is left at {}. You rank {yours} of {players}.",
+                    text(game, &pos)
+                )
+                .map_err(io)?;
+                return Ok(Status::Ok);
+            }
             let mover_wins = play::mover_wins_at_end(game);
-            let you_win = (turn == Turn::Human) == mover_wins;
+            let you_win = (turn_of(seat) == Turn::Human) == mover_wins;
             writeln!(
                 out,
                 "No move is left at {}. {}",
@@ -122,7 +140,7 @@ pub fn run(ctx: &Context, args: PlayArgs) -> Result<Status> {
             .map_err(io)?;
             return Ok(Status::Ok);
         }
-        if turn == Turn::Computer {
+        if turn_of(seat) == Turn::Computer {
             let level = match args.level {
                 LevelArg::Perfect => Level::Perfect,
                 LevelArg::Easy => Level::Easy {
@@ -133,17 +151,22 @@ pub fn run(ctx: &Context, args: PlayArgs) -> Result<Status> {
             let m = play::computer_move(game, &pos, level, &opts)?.ok_or_else(|| {
                 Error::Contract("no computer move from a position with options".into())
             })?;
+            let who = if players > 2 {
+                format!("computer (player {})", seat + 1)
+            } else {
+                "computer".to_string()
+            };
             writeln!(
                 out,
-                "computer: {} -> {}   ({})",
+                "{who}: {} -> {}   ({})",
                 text(game, &m.from),
                 text(game, &m.to),
                 m.explanation
             )
             .map_err(io)?;
-            history.push((pos.clone(), Turn::Computer));
+            history.push((pos.clone(), seat));
             pos = m.to;
-            turn = Turn::Human;
+            seat = (seat + 1) % players;
             continue;
         }
         write!(out, "your move from {}> ", text(game, &pos)).map_err(io)?;
@@ -172,10 +195,11 @@ pub fn run(ctx: &Context, args: PlayArgs) -> Result<Status> {
                 .map_err(io)?;
             }
             "undo" | "u" => {
-                let back = history.iter().rposition(|(_, t)| *t == Turn::Human);
+                let back = history.iter().rposition(|(_, s)| *s == you);
                 match back {
                     Some(i) => {
                         pos = history[i].0.clone();
+                        seat = you;
                         history.truncate(i);
                         writeln!(out, "back at {}", text(game, &pos)).map_err(io)?;
                     }
@@ -196,7 +220,18 @@ pub fn run(ctx: &Context, args: PlayArgs) -> Result<Status> {
                     .map_err(io)?;
                     continue;
                 }
-                for o in r.options.iter().flatten() {
+                if let Some(np) = &r.nplayer {
+                    for (o, class) in np.options.iter().flatten() {
+                        writeln!(
+                            out,
+                            "  {}  class {class}  (you would rank {})",
+                            write_position(game, o),
+                            np.best_rank_after(*class)
+                        )
+                        .map_err(io)?;
+                    }
+                }
+                for o in r.options.iter().flatten().filter(|_| r.nplayer.is_none()) {
                     writeln!(
                         out,
                         "  {}  grundy {}{}",
@@ -217,9 +252,9 @@ pub fn run(ctx: &Context, args: PlayArgs) -> Result<Status> {
                     .and_then(|t| play::find_move(game, &pos, &t));
                 match target {
                     Some(to) => {
-                        history.push((pos.clone(), Turn::Human));
+                        history.push((pos.clone(), seat));
                         pos = to;
-                        turn = Turn::Computer;
+                        seat = (seat + 1) % players;
                     }
                     None => writeln!(
                         out,
