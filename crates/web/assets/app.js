@@ -358,6 +358,12 @@ async function step() {
     $("play-status").innerHTML = `<span class="error">${escapeHtml(e.message)}</span>`;
     return;
   }
+  if (game.report.players) {
+    // The board is for two players; n players take turns at the terminal.
+    game.over = true;
+    $("play-status").innerHTML = `<span class="error">${game.report.players}-player games are played in the terminal: nimlab play '${escapeHtml(game.spec.game || "")}' ${game.pos.join(",")}</span>`;
+    return;
+  }
   const options = game.report.options || [];
   if (options.length === 0) {
     // No move left: the mover loses in normal play (the position is P), wins in misère.
