@@ -9,7 +9,7 @@
 use base64::Engine as _;
 use nimlab_engine::periodicity::Periodicity;
 use nimlab_engine::{Error, Game, Result};
-use nimlab_games::octal_check::{guy_smith_bound, Claim};
+use nimlab_games::octal_check::{guy_smith_bound, heaps_left, Claim};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use std::io::{Read, Write};
@@ -76,7 +76,7 @@ pub fn build(game: &dyn Game, per: &Periodicity) -> Result<Value> {
         .finish()
         .map_err(|e| Error::input(format!("cannot compress: {e}")))?;
     let t = digits.len().saturating_sub(1);
-    let h = heaps(&digits);
+    let h = heaps_left(&digits).max(1);
     Ok(json!({
         "certificate": KIND,
         "game": game.spec(),
@@ -98,20 +98,6 @@ pub fn build(game: &dyn Game, per: &Periodicity) -> Result<Value> {
             "data": base64::engine::general_purpose::STANDARD.encode(packed),
         },
     }))
-}
-
-fn heaps(digits: &[u8]) -> u64 {
-    digits
-        .iter()
-        .map(|&d| match d {
-            d if d & 8 != 0 => 3,
-            d if d & 4 != 0 => 2,
-            d if d & 3 != 0 => 1,
-            _ => 0,
-        })
-        .max()
-        .unwrap_or(0)
-        .max(1)
 }
 
 /// A certificate read back: the game and the claim to check.

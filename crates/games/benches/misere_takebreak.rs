@@ -12,55 +12,47 @@ use nimlab_engine::{Coord, Game, Solver};
 use nimlab_games::parse_game;
 use std::time::{Duration, Instant};
 
-/// A game with its options as they come, without canonical forms: the baseline.
-struct AsProduced(Box<dyn Game>);
+/// The game seen by the generic solver (no heap-multiset capability): over sorted
+/// multisets when `sorted`, else with positions as the moves produce them.
+struct Generic {
+    inner: Box<dyn Game>,
+    sorted: bool,
+}
 
-impl Game for AsProduced {
-    fn spec(&self) -> String {
-        format!("{} (positions as produced)", self.0.spec())
-    }
-    fn dimension(&self) -> usize {
-        self.0.dimension()
-    }
-    fn accepts_dimension(&self, m: usize) -> bool {
-        self.0.accepts_dimension(m)
-    }
-    fn keeps_dimension(&self) -> bool {
-        self.0.keeps_dimension()
-    }
-    fn rank(&self, pos: &[Coord]) -> u128 {
-        self.0.rank(pos)
-    }
-    fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
-        self.0.for_each_option(pos, visit)
+impl Generic {
+    fn octal(code: &str, sorted: bool) -> Self {
+        Generic {
+            inner: parse_game(&format!("octal(code={code})")).unwrap(),
+            sorted,
+        }
     }
 }
 
-/// The game with its canonical multisets but without the heap-multiset capability:
-/// the generic solver over sorted heap lists (the method before the kernel).
-struct GenericSolver(Box<dyn Game>);
-
-impl Game for GenericSolver {
+impl Game for Generic {
     fn spec(&self) -> String {
-        format!("{} (generic solver)", self.0.spec())
+        format!("{} (generic solver)", self.inner.spec())
     }
     fn dimension(&self) -> usize {
-        self.0.dimension()
+        self.inner.dimension()
     }
     fn accepts_dimension(&self, m: usize) -> bool {
-        self.0.accepts_dimension(m)
+        self.inner.accepts_dimension(m)
     }
     fn keeps_dimension(&self) -> bool {
-        self.0.keeps_dimension()
+        self.inner.keeps_dimension()
     }
     fn rank(&self, pos: &[Coord]) -> u128 {
-        self.0.rank(pos)
+        self.inner.rank(pos)
     }
     fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
-        self.0.for_each_option(pos, visit)
+        self.inner.for_each_option(pos, visit)
     }
     fn simplified(&self, pos: &[Coord]) -> Option<nimlab_engine::Position> {
-        self.0.simplified(pos)
+        if self.sorted {
+            self.inner.simplified(pos)
+        } else {
+            None
+        }
     }
 }
 
@@ -92,9 +84,7 @@ fn run(code: &str, pos: &[Coord], baseline: Baseline) {
         t.as_secs_f64()
     );
     if baseline != Baseline::None {
-        let generic = Misere::new(Box::new(GenericSolver(
-            parse_game(&format!("octal(code={code})")).unwrap(),
-        )));
+        let generic = Misere::new(Box::new(Generic::octal(code, true)));
         let mut s = Solver::new(&generic);
         let (g0, t0) = timed(|| s.grundy(pos).unwrap());
         assert_eq!(g0, g, "generic solver disagrees");
@@ -105,9 +95,7 @@ fn run(code: &str, pos: &[Coord], baseline: Baseline) {
         );
     }
     if baseline == Baseline::Both {
-        let plain = Misere::new(Box::new(AsProduced(
-            parse_game(&format!("octal(code={code})")).unwrap(),
-        )));
+        let plain = Misere::new(Box::new(Generic::octal(code, false)));
         let mut s = Solver::new(&plain);
         let (g0, t0) = timed(|| s.grundy(pos).unwrap());
         assert_eq!(g0, g, "baseline disagrees");

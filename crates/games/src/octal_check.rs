@@ -75,8 +75,15 @@ pub fn guy_smith_bound(digits: &[u8], preperiod: u64, period: u64) -> u64 {
         .saturating_add(t)
 }
 
-/// The most heaps a move may leave.
-fn heaps_left(digits: &[u8]) -> u64 {
+/// The most heaps a move may leave (the `h` of the Guy–Smith bound, before taking at
+/// least 1).
+///
+/// ```
+/// use nimlab_games::octal_check::heaps_left;
+/// assert_eq!(heaps_left(&[0, 7, 7]), 2); // Kayles
+/// assert_eq!(heaps_left(&[0, 3]), 1);
+/// ```
+pub fn heaps_left(digits: &[u8]) -> u64 {
     digits
         .iter()
         .map(|&d| match d {
