@@ -325,8 +325,8 @@ fn search<const N: usize>(
     describe: &dyn Fn(usize) -> String,
 ) -> Result<u32> {
     let terminal = rules.game.terminal_value();
-    // A map entry with its share of the table's spare room.
-    let per_entry = (8 * N as u64 + 8) * 8 / 7 + 2;
+    // A bucket of the map: its entry and its control byte.
+    let bucket = std::mem::size_of::<([u64; N], u32)>() as u64 + 1;
     let mut path: Vec<Frame<N>> = Vec::new();
     let mut spare: Vec<Frame<N>> = Vec::new();
     memo.insert(root, ON_PATH);
@@ -368,7 +368,14 @@ fn search<const N: usize>(
             if evaluated.is_multiple_of(65536) {
                 progress.advance(65536);
             }
-            limit.check(&describe(memo.len()), memo.len() as u64 * per_entry)?;
+            // The table as allocated; when it is about to grow, the old and the new
+            // (twice as large) tables live side by side while it rehashes.
+            let table = (memo.capacity() as u64 * 8 / 7).next_power_of_two() * bucket;
+            let soon_full = memo.len() + 4096 > memo.capacity();
+            limit.check(
+                &describe(memo.len()),
+                if soon_full { 3 * table } else { table },
+            )?;
         }
     }
     progress.finish();
