@@ -123,51 +123,45 @@ pub fn check_with(claim: &Claim, progress: &mut dyn FnMut(u64, u64)) -> Result<(
     // The indices of the smaller class (index 0 is no heap: never a part).
     let ones = (1..bound).filter(|&i| class(i) == 1).count();
     let small_class = u32::from(ones * 2 <= bound);
+    // seen[u] == stamp(n) ⇔ u is known to be the value of an option of n. Every value
+    // is at most the largest claimed one, so every nim-sum of values fits below `width`.
+    let max_value = g.iter().copied().max().unwrap_or(0);
+    let width = (u64::from(max_value) + 1).next_power_of_two() as usize;
+    let mut seen: Vec<u64> = vec![0; width];
+    let stamp = |n: usize| n as u64 + 1;
+    // The indices of the smaller class so far, and their values side by side.
     let mut rare: Vec<usize> = Vec::new();
-    let mut hit: Vec<bool> = Vec::new();
+    let mut rare_values: Vec<u32> = Vec::new();
     let mut sums: Vec<usize> = Vec::new();
+    // Splits x + (m − x) that gave a missing value lately: tried before a long scan (a
+    // nearly periodic sequence finds a missing value again at the same x).
+    let mut witnesses: Vec<usize> = Vec::new();
+    let same_class_parity =
+        |w: u32, m: usize| (w & !cleared).count_ones() & 1 == (domain as u32 & m as u32 & 1);
     for n in 0..bound {
         if n % (1 << 16) == 0 {
             progress(n as u64, bound as u64);
         }
         let v = g[n];
+        let here = stamp(n);
         sums.clear();
         sums.extend(
             (0..claim.digits.len())
                 .filter(|&k| k <= n && claim.digits[k] & 4 != 0 && n - k >= 2)
                 .map(|k| n - k),
         );
-        let same_class_parity =
-            |w: u32, m: usize| (w & !cleared).count_ones() & 1 == (domain as u32 & m as u32 & 1);
         let full = three || sums.iter().any(|&m| same_class_parity(v, m));
-        hit.clear();
-        hit.resize(v as usize + 1, false);
-        let mark = |w: u32, hit: &mut Vec<bool>| -> bool {
-            // Returns true when the claimed value itself is an option value.
-            if w == v {
-                return true;
-            }
-            if (w as usize) < hit.len() {
-                hit[w as usize] = true;
-            }
-            false
-        };
-        let wrong_value = || {
-            Refuted(format!(
-                "G({n}) = {v} is claimed, but {n} has an option of value {v}"
-            ))
-        };
         // Options that leave no heap or one heap.
         for (k, &d) in claim.digits.iter().enumerate() {
-            if k > n {
+            if k == 0 || k > n {
                 continue;
             }
             let m = n - k;
-            if d & 1 != 0 && m == 0 && k > 0 && mark(0, &mut hit) {
-                return Err(wrong_value());
+            if d & 1 != 0 && m == 0 {
+                seen[0] = here;
             }
-            if d & 2 != 0 && m >= 1 && k > 0 && mark(g[m], &mut hit) {
-                return Err(wrong_value());
+            if d & 2 != 0 && m >= 1 {
+                seen[g[m] as usize] = here;
             }
         }
         if full {
@@ -179,17 +173,13 @@ pub fn check_with(claim: &Claim, progress: &mut dyn FnMut(u64, u64)) -> Result<(
                 let m = n - k;
                 if d & 4 != 0 {
                     for x in 1..=m / 2 {
-                        if mark(g[x] ^ g[m - x], &mut hit) {
-                            return Err(wrong_value());
-                        }
+                        seen[(g[x] ^ g[m - x]) as usize] = here;
                     }
                 }
                 if d & 8 != 0 {
                     for x in 1..=m / 3 {
                         for y in x..=(m - x) / 2 {
-                            if mark(g[x] ^ g[y] ^ g[m - x - y], &mut hit) {
-                                return Err(wrong_value());
-                            }
+                            seen[(g[x] ^ g[y] ^ g[m - x - y]) as usize] = here;
                         }
                     }
                 }
@@ -198,54 +188,65 @@ pub fn check_with(claim: &Claim, progress: &mut dyn FnMut(u64, u64)) -> Result<(
             // Splits with a part in each class: walk the smaller class. v is not of
             // a same-class parity, so only these could give it.
             for &m in &sums {
-                for &r in rare.iter().take_while(|&&r| r < m) {
-                    if mark(g[r] ^ g[m - r], &mut hit) {
-                        return Err(wrong_value());
-                    }
-                }
-            }
-            // Values below v still missing: look for a split giving each, trying x =
-            // 1, 2, … in every sum side by side (a value missing from one sum's first
-            // splits is often found early in another's).
-            let end = sums.iter().map(|&m| m / 2).max().unwrap_or(0);
-            let mut x = 1usize;
-            for w in 0..v {
-                if hit[w as usize] {
-                    continue;
-                }
-                if !sums.iter().any(|&m| same_class_parity(w, m)) {
-                    return Err(Refuted(format!(
-                        "G({n}) = {v} is claimed, but no option of {n} has value {w}"
-                    )));
-                }
-                while !hit[w as usize] && x <= end {
-                    for &m in &sums {
-                        if x <= m / 2 {
-                            let u = g[x] ^ g[m - x];
-                            if (u as usize) < hit.len() {
-                                hit[u as usize] = true;
-                            }
-                        }
-                    }
-                    x += 1;
-                }
-                if !hit[w as usize] {
-                    return Err(Refuted(format!(
-                        "G({n}) = {v} is claimed, but no option of {n} has value {w}"
-                    )));
+                let below = rare.partition_point(|&r| r < m);
+                for (&r, &gr) in rare[..below].iter().zip(&rare_values) {
+                    seen[(gr ^ g[m - r]) as usize] = here;
                 }
             }
         }
-        if full {
-            if let Some(w) = (0..v).find(|&w| !hit[w as usize]) {
-                return Err(Refuted(format!(
+        if seen[v as usize] == here {
+            return Err(Refuted(format!(
+                "G({n}) = {v} is claimed, but {n} has an option of value {v}"
+            )));
+        }
+        // Every value below v must be an option's. After a full listing the marks are
+        // complete; otherwise a missing value may still come from a same-class split:
+        // look for one, first at the recent witnesses, then trying x = 1, 2, … in every
+        // sum side by side (a value missing from one sum's first splits is often found
+        // early in another's).
+        let end = sums.iter().map(|&m| m / 2).max().unwrap_or(0);
+        let mut x = 1usize;
+        for w in 0..v {
+            if seen[w as usize] == here {
+                continue;
+            }
+            let missing = || {
+                Refuted(format!(
                     "G({n}) = {v} is claimed, but no option of {n} has value {w}"
-                )));
+                ))
+            };
+            if full || !sums.iter().any(|&m| same_class_parity(w, m)) {
+                return Err(missing());
+            }
+            for &y in &witnesses {
+                for &m in &sums {
+                    if y <= m / 2 {
+                        seen[(g[y] ^ g[m - y]) as usize] = here;
+                    }
+                }
+            }
+            while seen[w as usize] != here && x <= end {
+                for &m in &sums {
+                    if x <= m / 2 {
+                        seen[(g[x] ^ g[m - x]) as usize] = here;
+                    }
+                }
+                if seen[w as usize] == here && x > 64 {
+                    if witnesses.len() == 16 {
+                        witnesses.remove(0);
+                    }
+                    witnesses.push(x);
+                }
+                x += 1;
+            }
+            if seen[w as usize] != here {
+                return Err(missing());
             }
         }
         // n becomes a possible part of the larger heaps' splits.
         if n > 0 && class(n) == small_class {
             rare.push(n);
+            rare_values.push(v);
         }
     }
     progress(bound as u64, bound as u64);
@@ -269,10 +270,11 @@ pub fn check_with(claim: &Claim, progress: &mut dyn FnMut(u64, u64)) -> Result<(
     Ok(())
 }
 
-/// A class split (mask bits cleared, domain flag) with a small class on 4096 values
-/// spread over the whole sequence: the one that makes the check fast (rare indices
-/// cluster early, and a periodic tail alone would pick a split that is bad there).
-/// Any answer is sound.
+/// A class split (mask bits cleared, domain flag) whose smaller class is as small as
+/// possible over the whole sequence: the one that makes the check fast. Counted
+/// exactly from a histogram of (value, index parity), so a split whose rare class is a
+/// few hundred heaps among millions is found (a sample would see none of them and
+/// could not tell the splits apart). Any answer is sound.
 ///
 /// ```
 /// use nimlab_games::octal_check::choose_mask;
@@ -289,23 +291,38 @@ pub fn choose_mask(g: &[u32], digits: &[u8]) -> (u32, bool) {
     let one_parity = split_ks
         .iter()
         .all(|&k| k % 2 == split_ks.first().map_or(0, |k0| k0 % 2));
-    let step = (g.len() / 4096).max(1);
-    let sample: Vec<(usize, u32)> = (1..g.len()).step_by(step).map(|i| (i, g[i])).collect();
-    let max = sample.iter().map(|&(_, v)| v).max().unwrap_or(0);
-    let top = (max as u64 + 1).next_power_of_two().min(1 << 10) as u32;
-    let mut best = (usize::MAX, (0, false));
+    // How often each value occurs at even and at odd indices (index 0 is no heap).
+    let mut histogram: std::collections::HashMap<u32, [u64; 2]> = Default::default();
+    for (i, &v) in g.iter().enumerate().skip(1) {
+        histogram.entry(v).or_default()[i & 1] += 1;
+    }
+    let counts: Vec<(u32, [u64; 2])> = histogram.into_iter().collect();
+    let max = counts.iter().map(|&(v, _)| v).max().unwrap_or(0);
+    // Candidate masks: every subset of the value bits in use (at most 2^10 of them,
+    // fewer when there are very many distinct values, to bound the work).
+    let cap = if counts.len() > 1 << 16 {
+        1 << 6
+    } else {
+        1 << 10
+    };
+    let top = (max as u64 + 1).next_power_of_two().min(cap) as u32;
+    let mut best = (u64::MAX, (0, false));
     for cleared in 0..top {
         for domain in [false, true] {
             if domain && (split_ks.is_empty() || !one_parity) {
                 continue;
             }
             let rare_class = if domain { split_ks[0] as u32 & 1 } else { 0 };
-            let rare = sample
+            let rare: u64 = counts
                 .iter()
-                .filter(|&&(i, v)| {
-                    ((v & !cleared).count_ones() ^ (domain as u32 & i as u32)) & 1 == rare_class
+                .map(|&(v, by_parity)| {
+                    let parity = (v & !cleared).count_ones() & 1;
+                    (0..2u32)
+                        .filter(|&i| parity ^ (domain as u32 & i) == rare_class)
+                        .map(|i| by_parity[i as usize])
+                        .sum::<u64>()
                 })
-                .count();
+                .sum();
             if rare < best.0 {
                 best = (rare, (cleared, domain));
             }
