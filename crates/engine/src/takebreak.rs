@@ -572,6 +572,10 @@ impl SparseSequence {
         }
         self.values.reserve(len - self.values.len());
         while self.values.len() < len {
+            self.extend_in_tiles(len);
+            if self.values.len() >= len {
+                break;
+            }
             let v = self.next_value();
             let n = self.values.len();
             self.values.push(v);
@@ -654,6 +658,93 @@ impl SparseSequence {
             .map(|i| i as u32)
             .collect();
         self.rare_values = self.rare.iter().map(|&r| g[r as usize]).collect();
+    }
+
+    /// Extends the sequence tile by tile ([`TILE`] heaps) on two threads while at least
+    /// one whole tile is wanted: one thread marks, for the next tile, every split whose
+    /// parts are both known already (a rare part ≥ 2·TILE, or a small part x with
+    /// 2·TILE ≤ x < [`FAR_SCAN`]), one tile ahead, while the other computes the current
+    /// tile from its marks, the near parts and, when a value is still missing, the
+    /// splits with x ≥ FAR_SCAN. Values are exactly those of [`Self::next_value`].
+    fn extend_in_tiles(&mut self, len: usize) {
+        let start = self.values.len();
+        let kmax = self.rules.digits.len();
+        // Tiles need their far parts known and a short XOR width.
+        let min_start = 4 * FAR_SCAN + 4 * TILE + kmax;
+        if start < min_start
+            || len < start + 2 * TILE
+            || self.rules.max_parts() > 2
+            || kmax > TILE
+            || self.max >= 1 << 11
+        {
+            return;
+        }
+        let split = self.split.expect("split chosen");
+        let tiles = (len - start) / TILE;
+        let end = start + tiles * TILE;
+        self.values.resize(end, 0);
+        let Self {
+            rules,
+            values,
+            rare,
+            rare_values,
+            max,
+            hit,
+            sums,
+            ..
+        } = self;
+        let mut far_limit = start - TILE;
+        let mut rows = FarRows::default();
+        // The first tile's marks, from values before start − TILE only.
+        rows.mark(rules, &values[..far_limit], rare, rare_values, start, *max);
+        let mut next_rows = FarRows::default();
+        let mut new_rares: Vec<(u32, u32)> = Vec::new();
+        // On a pool thread, so that each join below is cheap.
+        rayon::scope(|_| {
+            let mut s = start;
+            while s < end {
+                let (done, rest) = values.split_at_mut(s);
+                let done: &[u32] = done;
+                let tile = &mut rest[..TILE];
+                let next = s + TILE;
+                new_rares.clear();
+                let (rare_now, rare_values_now): (&[u32], &[u32]) = (rare, rare_values);
+                let mut tile_max = *max;
+                rayon::join(
+                    || {
+                        if next < end {
+                            next_rows.mark(rules, done, rare_now, rare_values_now, next, *max);
+                        }
+                    },
+                    || {
+                        compute_tile(
+                            TileJob {
+                                rules,
+                                split,
+                                done,
+                                rare: rare_now,
+                                rare_values: rare_values_now,
+                                far_limit,
+                                rows: &rows,
+                            },
+                            tile,
+                            &mut tile_max,
+                            hit,
+                            sums,
+                            &mut new_rares,
+                        );
+                    },
+                );
+                *max = tile_max;
+                for &(r, v) in &new_rares {
+                    rare.push(r);
+                    rare_values.push(v);
+                }
+                std::mem::swap(&mut rows, &mut next_rows);
+                far_limit = s;
+                s = next;
+            }
+        });
     }
 
     /// G(n) for the next n.
@@ -780,6 +871,241 @@ impl SparseSequence {
     }
 }
 
+/// Heaps per tile of [`SparseSequence::extend_in_tiles`].
+const TILE: usize = 64;
+/// Splits with a small part below this (and ≥ 2·TILE) are marked a tile ahead.
+const FAR_SCAN: usize = 2048;
+
+/// `bytes[i * stride + u] = 1`: heap `start + i` has a split of value u < width whose parts
+/// were both known a tile ahead.
+#[derive(Default)]
+struct FarRows {
+    start: usize,
+    width: usize,
+    /// Row length: the width and a cache line, so that rows do not map to the same
+    /// cache sets.
+    stride: usize,
+    bytes: Vec<u8>,
+}
+
+impl FarRows {
+    /// Marks the tile starting at `start` from `done` = G(0), …, G(start − TILE − 1)
+    /// and the rare parts among them: rare parts r ≥ 2·TILE (except, when parts must
+    /// differ, those near half a heap of the tile: see [`half_band`]) and small parts
+    /// 2·TILE ≤ x < FAR_SCAN. Each part is walked across the whole tile, reading the
+    /// other parts in order.
+    fn mark(
+        &mut self,
+        rules: &TakeBreak,
+        done: &[u32],
+        rare: &[u32],
+        rare_values: &[u32],
+        start: usize,
+        max: u32,
+    ) {
+        let width = (u64::from(max) + 1).next_power_of_two() as usize;
+        self.start = start;
+        self.width = width;
+        let stride = width + 64;
+        self.stride = stride;
+        self.bytes.clear();
+        self.bytes.resize(TILE * stride, 0);
+        let bytes = &mut self.bytes;
+        let mut walk = |part: usize, value: u32, k: usize| {
+            // Heap start + i, sum start + i − k, other part start + i − k − part < start − TILE.
+            let first = start - k - part;
+            for (i, &b) in done[first..first + TILE].iter().enumerate() {
+                bytes[i * stride + (value ^ b) as usize] = 1;
+            }
+        };
+        for (k, &d) in rules.digits.iter().enumerate() {
+            if d & 4 == 0 {
+                continue;
+            }
+            let band = half_band(start, k);
+            for (&r, &v) in rare.iter().zip(rare_values) {
+                let r = r as usize;
+                // Rare parts from done.len() on are the tile's own business.
+                if r >= 2 * TILE && r < done.len() && !(rules.distinct_parts && band.contains(&r)) {
+                    walk(r, v, k);
+                }
+            }
+            for (x, &v) in done.iter().enumerate().take(FAR_SCAN).skip(2 * TILE) {
+                walk(x, v, k);
+            }
+        }
+    }
+}
+
+/// Parts r with 2r = n − k for some heap n of the tile starting at `start`: an equal
+/// split, not a move when parts must differ; the far pass leaves them to the per-heap
+/// walk, which checks each heap.
+fn half_band(start: usize, k: usize) -> std::ops::Range<usize> {
+    (start - k) / 2..(start - k + TILE) / 2 + 1
+}
+
+/// What one tile's computation reads.
+struct TileJob<'a> {
+    rules: &'a TakeBreak,
+    split: SparseSplit,
+    /// G(0), …, G(s − 1), s the tile's first heap.
+    done: &'a [u32],
+    /// The rare indices below s, with their values.
+    rare: &'a [u32],
+    rare_values: &'a [u32],
+    /// Rare parts ≥ this were unknown when the tile's rows were marked.
+    far_limit: usize,
+    rows: &'a FarRows,
+}
+
+/// Computes G(s), …, G(s + TILE − 1) into `tile` (s = `job.done.len()`), noting new rare
+/// indices in `new_rares` and the largest value in `max`.
+fn compute_tile(
+    job: TileJob<'_>,
+    tile: &mut [u32],
+    max: &mut u32,
+    hit: &mut ValueSet,
+    sums: &mut Vec<usize>,
+    new_rares: &mut Vec<(u32, u32)>,
+) {
+    let TileJob {
+        rules,
+        split,
+        done,
+        rare,
+        rare_values,
+        far_limit,
+        rows,
+    } = job;
+    let s = done.len();
+    debug_assert_eq!(rows.start, s);
+    let distinct = rules.distinct_parts;
+    // The last values before the tile and the tile's own, contiguous: every near part's
+    // partner lies in it.
+    let base = s - 2 * TILE - rules.digits.len();
+    let mut window: Vec<u32> = done[base..].to_vec();
+    window.reserve(TILE);
+    let last_of = |m: usize| {
+        if distinct && m.is_multiple_of(2) {
+            m / 2 - 1
+        } else {
+            m / 2
+        }
+    };
+    // Per split digit k, the rare parts the rows do not hold: small ones, those found
+    // since the rows were marked, and those near half a heap.
+    let near_rares: Vec<Vec<(u32, u32)>> = (0..rules.digits.len())
+        .map(|k| {
+            if rules.digits[k] & 4 == 0 {
+                return Vec::new();
+            }
+            let band = half_band(s, k);
+            rare.iter()
+                .zip(rare_values)
+                .filter(|&(&r, _)| {
+                    let r = r as usize;
+                    r < 2 * TILE || r >= far_limit || (distinct && band.contains(&r))
+                })
+                .map(|(&r, &v)| (r, v))
+                .collect()
+        })
+        .collect();
+    for (i, slot) in tile.iter_mut().enumerate() {
+        let n = s + i;
+        let g_at = |j: usize, window: &[u32]| {
+            if j >= base {
+                window[j - base]
+            } else {
+                done[j]
+            }
+        };
+        hit.clear(*max);
+        hit.seen[..rows.width]
+            .copy_from_slice(&rows.bytes[i * rows.stride..i * rows.stride + rows.width]);
+        sums.clear();
+        for (k, &d) in rules.digits.iter().enumerate() {
+            if d == 0 {
+                continue;
+            }
+            let m = n - k;
+            if d & 1 != 0 && m == 0 && k > 0 {
+                hit.insert(0);
+            }
+            if d & 2 != 0 && m >= 1 && k > 0 {
+                hit.insert(g_at(m, &window));
+            }
+            if d & 4 == 0 || m < 2 {
+                continue;
+            }
+            // Rare parts the rows do not hold.
+            let near = near_rares[k]
+                .iter()
+                .chain(new_rares.iter())
+                .map(|&(r, v)| (r as usize, v));
+            for (r, v) in near {
+                if r < m && !(distinct && 2 * r == m) {
+                    hit.insert(v ^ g_at(m - r, &window));
+                }
+            }
+            // Small parts x < 2·TILE: the other part is in the window.
+            let x1 = (2 * TILE).min(last_of(m) + 1);
+            if x1 > 1 {
+                let low = &done[1..x1];
+                let high = &window[m + 1 - x1 - base..=m - 1 - base];
+                low.iter()
+                    .zip(high.iter().rev())
+                    .for_each(|(a, b)| hit.insert(a ^ b));
+            }
+            sums.push(m);
+        }
+        // As in next_value: the first value not hit, scanning the splits with
+        // x ≥ FAR_SCAN (all partners below s) while an expensive value is missing.
+        let end = sums.iter().map(|&m| last_of(m)).max().unwrap_or(0) + 1;
+        let mut cursor_x = FAR_SCAN;
+        let mut v = 0u32;
+        let value = loop {
+            if hit.contains(v) {
+                v += 1;
+                continue;
+            }
+            let expensive = sums
+                .iter()
+                .any(|&m| split.parity(v) == (split.domain as u32 & m as u32 & 1));
+            if !expensive {
+                break v;
+            }
+            const BLOCK: usize = 64;
+            while cursor_x < end && !hit.contains(v) {
+                let x0 = cursor_x;
+                for &m in sums.iter() {
+                    let x1 = (x0 + BLOCK).min(last_of(m) + 1);
+                    if x0 < x1 {
+                        let low = &done[x0..x1];
+                        let high = &done[m + 1 - x1..=m - x0];
+                        let pairs = low.iter().zip(high.iter().rev());
+                        match hit.small() {
+                            Some(seen) => {
+                                pairs.for_each(|(a, b)| seen[(a ^ b) as u16 as usize] = 1)
+                            }
+                            None => pairs.for_each(|(a, b)| hit.insert(a ^ b)),
+                        }
+                    }
+                }
+                cursor_x = x0 + BLOCK;
+            }
+            if !hit.contains(v) {
+                break v;
+            }
+        };
+        *slot = value;
+        window.push(value);
+        *max = (*max).max(value);
+        if split.class(n, value) == split.rare_class {
+            new_rares.push((n as u32, value));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -827,6 +1153,35 @@ mod tests {
         }
         let grundy = TakeBreak::new(vec![4], true);
         assert_eq!(grundy.sparse_sequence(5000), grundy.naive_sequence(5000));
+    }
+
+    #[test]
+    fn tiles_agree_with_naive_in_one_go_and_in_uneven_steps() {
+        // Long enough for many tiles (they start after 4·FAR_SCAN + 4·TILE terms):
+        // Grundy's game (parts must differ), several split digits (0.376, 0.354, 4.56),
+        // a split digit only (0.6), 0.16.
+        let len = 4 * FAR_SCAN + 40 * TILE + 777;
+        for rules in [
+            TakeBreak::new(vec![4], true),
+            octal(&[0, 3, 7, 6]),
+            octal(&[0, 3, 5, 4]),
+            octal(&[4, 5, 6]),
+            octal(&[0, 6]),
+            octal(&[0, 1, 6]),
+        ] {
+            let naive = rules.naive_sequence(len);
+            let mut whole = SparseSequence::new(rules.clone());
+            whole.extend_to(len);
+            assert_eq!(whole.values(), &naive[..], "{:?}", rules.digits());
+            let mut steps = SparseSequence::new(rules.clone());
+            let mut to = 5000;
+            while to < len {
+                steps.extend_to(to);
+                to += TILE + 37 * (to % 5) + 1;
+            }
+            steps.extend_to(len);
+            assert_eq!(steps.values(), &naive[..], "{:?} in steps", rules.digits());
+        }
     }
 
     #[test]
