@@ -1,8 +1,8 @@
 //! Octal census figures (harness = false): the long certificates `.376` and `.354`,
-//! Grundy's game to 2^24, and the census of every 0.??? code to 2^16.
+//! Grundy's game to 2^22, 2^24 (and 2^26 when named), and the census of every 0.??? code to 2^16.
 //!
 //! `cargo bench -p nimlab-games --bench census` runs everything (minutes); set
-//! `NIMLAB_BENCH=376,354,grundy24,census` to choose rows. The census row runs on every
+//! `NIMLAB_BENCH=376,354,grundy22,grundy24,grundy26,census` to choose rows. The census row runs on every
 //! core (rayon).
 
 use nimlab_engine::takebreak::TakeBreak;
@@ -33,6 +33,21 @@ fn certify(code: &str) {
         found.split,
         found.max_value
     );
+    // The independent checker on the same claim (what `nimlab certify` runs).
+    let claim = nimlab_games::octal_check::Claim {
+        digits: game.rules().digits().to_vec(),
+        preperiod: per.preperiod,
+        period: per.period,
+        values: per.values.clone(),
+        mask: None,
+    };
+    let t = Instant::now();
+    let verdict = nimlab_games::octal_check::check(&claim);
+    println!(
+        "{code}: independent check {} in {:.2} s",
+        if verdict.is_ok() { "holds" } else { "FAILED" },
+        t.elapsed().as_secs_f64()
+    );
 }
 
 fn main() {
@@ -62,8 +77,11 @@ fn main() {
             solved.into_inner()
         );
     }
-    for bits in [22u32, 24] {
-        if !wanted(&format!("grundy{bits}")) {
+    for bits in [22u32, 24, 26] {
+        // 2^26 (minutes) only when asked for by name.
+        if !wanted(&format!("grundy{bits}"))
+            || (bits == 26 && std::env::var("NIMLAB_BENCH").is_err())
+        {
             continue;
         }
         let rules: TakeBreak = grundy_game::rules();
