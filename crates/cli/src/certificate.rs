@@ -114,7 +114,7 @@ pub struct Certificate {
 /// field missing, values that do not decode or do not match their hash or count) is a
 /// malformed-input error. Whether the claim is *true* is [`nimlab_games::octal_check`]'s
 /// question.
-pub fn read(text: &str, name: &str) -> Result<Certificate> {
+pub fn read(text: &str, name: &str, limit: nimlab_engine::MemoryLimit) -> Result<Certificate> {
     let bad = |why: String| Error::input(format!("{name}: malformed certificate: {why}"));
     let doc: Value = serde_json::from_str(text).map_err(|e| bad(format!("not JSON ({e})")))?;
     if doc.get("schema").and_then(Value::as_u64) != Some(1) {
@@ -176,6 +176,13 @@ pub fn read(text: &str, name: &str) -> Result<Certificate> {
         .checked_mul(width as u64)
         .filter(|&b| b <= 1 << 34)
         .ok_or_else(|| bad("values.count too large".into()))?;
+    // The decoded values, their copy as u32 and the checker's sequence to the bound:
+    // refused before anything is inflated if they do not fit.
+    let bound = nimlab_games::octal_check::guy_smith_bound(&digits, preperiod, period);
+    let needed = expected
+        .saturating_add(count.saturating_mul(8))
+        .saturating_add(bound.saturating_mul(4));
+    limit.check("checking this certificate", needed)?;
     let mut bytes = Vec::new();
     flate2::read::DeflateDecoder::new(&packed[..])
         .take(expected + 1)

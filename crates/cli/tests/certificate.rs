@@ -105,6 +105,19 @@ fn corrupted_certificates_are_rejected() {
     let mut k = v.clone();
     k["game"] = "octal(code=0.77)".into();
     false_claim(&write("other.json", &k.to_string()));
+    // A claim of 10^9 values (a small file can inflate to gigabytes): refused by
+    // its memory estimate before anything is inflated.
+    let mut big = v.clone();
+    big["preperiod"] = 999_999_999u64.into();
+    big["period"] = 1.into();
+    big["values"]["count"] = 1_000_000_000u64.into();
+    let p = write("big.json", &big.to_string());
+    let (rc, out, err) = nimlab(&["--max-memory", "1G", "certify", p.to_str().unwrap()]);
+    assert_eq!(rc, 2, "{out}{err}");
+    assert!(
+        err.contains("needs about") && err.contains("--max-memory"),
+        "{err}"
+    );
     // Not a certificate at all; a missing file.
     malformed(&write("empty.json", "{}"));
     malformed(&d.join("missing.json"));

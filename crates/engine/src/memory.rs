@@ -20,9 +20,14 @@ impl MemoryLimit {
         MemoryLimit(bytes)
     }
 
-    /// Half of physical memory (read from `/proc/meminfo`; 4 GiB if unknown).
+    /// Half of physical memory (read from `/proc/meminfo`; 4 GiB if unknown), and at
+    /// most three quarters of the process's address-space limit (`ulimit -v`) less
+    /// 256 MiB for code, stacks and threads — so that a computation the process could
+    /// not allocate is refused with a message instead of aborting.
     pub fn half_of_physical() -> Self {
-        MemoryLimit(physical_memory().unwrap_or(8 << 30) / 2)
+        let half = physical_memory().unwrap_or(8 << 30) / 2;
+        let room = address_space_limit().map_or(u64::MAX, |v| v.saturating_sub(256 << 20) / 4 * 3);
+        MemoryLimit(half.min(room))
     }
 
     /// Parses `123`, `512M`, `2G`, `1.5GiB`, `3T` (binary units).
@@ -81,4 +86,17 @@ pub fn physical_memory() -> Option<u64> {
     let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
+}
+
+/// The soft limit on the process's virtual address space (`ulimit -v`), if any.
+pub fn address_space_limit() -> Option<u64> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = limits
+        .lines()
+        .find(|l| l.starts_with("Max address space"))?;
+    line.trim_start_matches("Max address space")
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
 }

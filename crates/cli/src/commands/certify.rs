@@ -34,7 +34,7 @@ pub fn run(ctx: &Context, args: CertifyArgs) -> Result<Status> {
     let name = args.file.display().to_string();
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| Error::input(format!("cannot read {name}: {e}")))?;
-    let cert = crate::certificate::read(&text, &name)?;
+    let cert = crate::certificate::read(&text, &name, ctx.memory_limit)?;
     let claim = &cert.claim;
     let bound =
         nimlab_games::octal_check::guy_smith_bound(&claim.digits, claim.preperiod, claim.period);
