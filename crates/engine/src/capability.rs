@@ -28,6 +28,18 @@ pub trait BigPositions: Send + Sync {
     /// a game whose strategy gives no Grundy value).
     fn analyse_big(&self, pos: &[BigUint]) -> Option<Result<BigAnalysis>>;
 
+    /// As [`BigPositions::analyse_big`], within the query's memory limit and reporting
+    /// to its progress: the planner calls this, so a game whose answer may need a long
+    /// computation first (an octal game's period search) can bound and show it. The
+    /// default ignores the options.
+    fn analyse_big_within(
+        &self,
+        pos: &[BigUint],
+        _opts: &crate::table::TableOptions,
+    ) -> Option<Result<BigAnalysis>> {
+        self.analyse_big(pos)
+    }
+
     /// The Grundy value of a position with machine-size coordinates by the closed form,
     /// fast (used to fill tables and to value many options). `None`: no closed form
     /// for the value (a strategy only), or not for this position.

@@ -512,7 +512,7 @@ impl<'a> Planner<'a> {
         let caps = self.game.capabilities();
         let mut strategy = None;
         if let Some(big) = caps.big {
-            if let Some(a) = big.analyse_big(pos) {
+            if let Some(a) = big.analyse_big_within(pos, self.opts) {
                 let mut r = PositionReport::from_big(a?);
                 if matches!(caps.decomposition, Some(Decomposition::Heaps)) {
                     for m in r.winning_moves.iter_mut() {
