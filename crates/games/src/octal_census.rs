@@ -69,6 +69,47 @@ pub fn codes(digits: usize, base: u32, wholes: &[u8]) -> Result<Vec<String>> {
     Ok(out)
 }
 
+/// CPU seconds per game and term asked for, calibrated on `--digits 3` to 2^16 terms
+/// (511 codes, about 170 s of CPU): most games are solved early, the unsolved ones
+/// run to the bound, so the cost grows with both.
+const CPU_SECONDS_PER_GAME_TERM: f64 = 170.0 / (511.0 * 65536.0);
+
+/// Estimated wall-clock seconds for a census of `games` codes to `up_to` terms each on
+/// `threads` threads.
+///
+/// ```
+/// use nimlab_games::octal_census::estimate_seconds;
+/// let all_three_digit = estimate_seconds(511, 1 << 16, 1);
+/// assert!((100.0..300.0).contains(&all_three_digit));
+/// assert!(estimate_seconds(262_143, 1 << 16, 2) > 3600.0);
+/// ```
+pub fn estimate_seconds(games: usize, up_to: u64, threads: usize) -> f64 {
+    games as f64 * up_to as f64 * CPU_SECONDS_PER_GAME_TERM / threads.max(1) as f64
+}
+
+/// Refuses a census of `games` codes to `up_to` terms each whose estimate passes the
+/// usual threshold (about ten minutes, [`nimlab_engine::table::check_seconds`]) unless
+/// `force`; counts the threads the census runs on.
+///
+/// ```
+/// use nimlab_games::octal_census::check_work;
+/// assert!(check_work(511, 1 << 16, false).is_ok());
+/// assert!(check_work(262_143, 1 << 16, false).is_err());
+/// assert!(check_work(262_143, 1 << 16, true).is_ok());
+/// ```
+pub fn check_work(games: usize, up_to: u64, force: bool) -> Result<()> {
+    let threads = rayon::current_num_threads();
+    nimlab_engine::table::check_seconds(
+        &format!(
+            "a census of {games} code{} to {up_to} terms each (on {threads} thread{})",
+            if games == 1 { "" } else { "s" },
+            if threads == 1 { "" } else { "s" }
+        ),
+        estimate_seconds(games, up_to, threads),
+        force,
+    )
+}
+
 /// One game of the census.
 #[derive(Debug, Clone)]
 pub struct CensusEntry {

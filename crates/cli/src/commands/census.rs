@@ -129,11 +129,6 @@ fn octal(ctx: &Context, args: OctalArgs) -> Result<Status> {
                 finished.insert(code.to_string(), ());
             }
         }
-        file = Some(open_append(path)?);
-    }
-    if let Some(dir) = &args.certificates {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| Error::input(format!("cannot create {}: {e}", dir.display())))?;
     }
     let index: BTreeMap<&str, usize> = all
         .iter()
@@ -146,6 +141,16 @@ fn octal(ctx: &Context, args: OctalArgs) -> Result<Status> {
         .filter(|(i, c)| *i as u64 % shards == shard && !finished.contains_key(*c))
         .map(|(_, c)| c.clone())
         .collect();
+    // Before anything is written. Only the codes still to do count: a resumed census
+    // is estimated afresh.
+    octal_census::check_work(todo.len(), args.up_to, ctx.force)?;
+    if let Some(path) = &args.output {
+        file = Some(open_append(path)?);
+    }
+    if let Some(dir) = &args.certificates {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Error::input(format!("cannot create {}: {e}", dir.display())))?;
+    }
     ctx.progress.start(todo.len() as u64, "games");
     let out: Mutex<(Option<std::fs::File>, Option<Error>)> = Mutex::new((file, None));
     let stdout = std::io::stdout();
