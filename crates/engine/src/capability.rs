@@ -78,6 +78,14 @@ pub trait SequenceKernel: Send + Sync {
     /// Short name of the method, for answers ("rare/common nim-sequence").
     fn sequence_method(&self) -> String;
 
+    /// Estimated seconds to compute the first `terms` values, or to search them for a
+    /// period, when that can be long: the planner refuses past the usual threshold
+    /// ([`crate::table::check_seconds`]) unless forced. `None` (the default): no
+    /// estimate, the work is linear and bounded by the memory limit.
+    fn work_seconds(&self, _terms: u64) -> Option<f64> {
+        None
+    }
+
     /// The digits of the game's take-and-break code (`digits[k]`: bit 1 may take `k`
     /// leaving no heap, 2 one heap, 4 two, 8 three), when the game is exactly that
     /// code's game: periodicity certificates are written and re-checked from them.

@@ -20,9 +20,13 @@ impl MemoryLimit {
         MemoryLimit(bytes)
     }
 
-    /// Half of physical memory (read from `/proc/meminfo`; 4 GiB if unknown).
+    /// Half of physical memory (read from `/proc/meminfo`; 4 GiB if unknown), and at
+    /// most three quarters of the process's address-space limit (`ulimit -v`), so that
+    /// an estimate refuses what an allocation would otherwise abort on.
     pub fn half_of_physical() -> Self {
-        MemoryLimit(physical_memory().unwrap_or(8 << 30) / 2)
+        let half = physical_memory().unwrap_or(8 << 30) / 2;
+        let room = address_space_limit().map_or(u64::MAX, |b| b / 4 * 3);
+        MemoryLimit(half.min(room))
     }
 
     /// Parses `123`, `512M`, `2G`, `1.5GiB`, `3T` (binary units).
@@ -81,4 +85,21 @@ pub fn physical_memory() -> Option<u64> {
     let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
+}
+
+/// The process's soft address-space limit in bytes (`ulimit -v`), if there is one.
+///
+/// ```
+/// // Unlimited in most shells; when set, it is a number of bytes.
+/// let limit = nimlab_engine::memory::address_space_limit();
+/// assert!(limit.is_none_or(|b| b > 0));
+/// ```
+pub fn address_space_limit() -> Option<u64> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = limits.lines().find(|l| l.starts_with("Max address space"))?;
+    line["Max address space".len()..]
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
 }
