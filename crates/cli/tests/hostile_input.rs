@@ -231,10 +231,15 @@ fn a_census_of_hours_is_refused_with_an_estimate_and_resumes_count_what_is_left(
         refused(&["census", "octal", "--digits", digits]);
     }
     refused(&["census", "octal", "--digits", "3", "--up-to", "0"]);
-    let out = std::env::temp_dir().join(format!("nimlab-hostile-{}-census.jsonl", std::process::id()));
+    let out = std::env::temp_dir().join(format!(
+        "nimlab-hostile-{}-census.jsonl",
+        std::process::id()
+    ));
     let out_s = out.to_str().unwrap();
     let _ = std::fs::remove_file(&out);
-    let big = ["census", "octal", "--digits", "5", "--up-to", "1048576", "-o", out_s];
+    let big = [
+        "census", "octal", "--digits", "5", "--up-to", "1048576", "-o", out_s,
+    ];
     let err = refused(&big);
     assert!(err.contains("32767 codes"), "{err}");
     assert!(!out.exists(), "a refused census writes nothing");
@@ -260,7 +265,8 @@ fn a_census_of_hours_is_refused_with_an_estimate_and_resumes_count_what_is_left(
     assert_eq!(new.len(), 3, "{new:?}");
     for code in left {
         assert!(
-            new.iter().any(|l| l.contains(&format!("\"code\":\"{code}\""))),
+            new.iter()
+                .any(|l| l.contains(&format!("\"code\":\"{code}\""))),
             "{code}: {new:?}"
         );
     }

@@ -250,7 +250,10 @@ fn long_preperiods_are_cut_in_text_and_whole_in_json() {
         .iter()
         .map(|v| v.as_u64().unwrap())
         .collect();
-    let (a, p) = (j["preperiod"].as_u64().unwrap() as usize, j["period"].as_u64().unwrap() as usize);
+    let (a, p) = (
+        j["preperiod"].as_u64().unwrap() as usize,
+        j["period"].as_u64().unwrap() as usize,
+    );
     assert!(a > 200 && p > 200, "{a} {p}");
     assert_eq!(values.len(), a + p);
     let (code, out, err) = nimlab(&["periodicity", game]);

@@ -96,7 +96,9 @@ pub fn physical_memory() -> Option<u64> {
 /// ```
 pub fn address_space_limit() -> Option<u64> {
     let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
-    let line = limits.lines().find(|l| l.starts_with("Max address space"))?;
+    let line = limits
+        .lines()
+        .find(|l| l.starts_with("Max address space"))?;
     line["Max address space".len()..]
         .split_whitespace()
         .next()?

@@ -102,7 +102,11 @@ impl Octal {
                 ))),
                 None => Err(bad(format!(
                     "'{ch}' is not {} digit",
-                    if base == 8 { "an octal" } else { "a hexadecimal" }
+                    if base == 8 {
+                        "an octal"
+                    } else {
+                        "a hexadecimal"
+                    }
                 ))),
             }
         };
@@ -921,7 +925,10 @@ mod tests {
         let huge = BigUint::parse_bytes(b"1000000000000000000000000000001", 10).unwrap();
         let per = game.periods.lock().unwrap().found.clone().unwrap();
         let (a0, p) = (per.preperiod, per.period);
-        assert!(a0 + 2 * p < 8192, "the plain sequence covers a period after a");
+        assert!(
+            a0 + 2 * p < 8192,
+            "the plain sequence covers a period after a"
+        );
         let same = a0 + ((&huge - a0) % p).to_u64().unwrap();
         let a = analyse(&game, std::slice::from_ref(&huge), &opts, SMALL_REACH);
         assert_eq!(a.grundy, Some(BigUint::from(plain[same as usize])));
@@ -933,7 +940,11 @@ mod tests {
             }
         };
         for m in &a.winning_moves {
-            assert_eq!(m.iter().fold(0, |acc, h| acc ^ plain[reduce(h)]), 0, "{m:?}");
+            assert_eq!(
+                m.iter().fold(0, |acc, h| acc ^ plain[reduce(h)]),
+                0,
+                "{m:?}"
+            );
         }
         assert_eq!(a.winning_moves.is_empty(), a.outcome == Outcome::P);
     }
@@ -986,7 +997,13 @@ mod tests {
     fn grundys_game_never_searches_for_a_period() {
         let g = crate::parse_game("grundy-game").unwrap();
         let huge = BigUint::parse_bytes(b"1000000000000000000000000000000", 10).unwrap();
-        let err = g.capabilities().big.unwrap().analyse_big(&[huge]).unwrap().unwrap_err();
+        let err = g
+            .capabilities()
+            .big
+            .unwrap()
+            .analyse_big(&[huge])
+            .unwrap()
+            .unwrap_err();
         assert!(err.to_string().contains("no period can be proven"), "{err}");
     }
 }
