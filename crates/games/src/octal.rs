@@ -973,9 +973,14 @@ mod tests {
             escalated: 1 << 10,
         };
         let huge = BigUint::parse_bytes(b"1000000000000000000000000000000", 10).unwrap();
-        let err = analyse_heaps(&game, &[huge.clone()], &TableOptions::default(), reach)
-            .unwrap_err()
-            .to_string();
+        let err = analyse_heaps(
+            &game,
+            std::slice::from_ref(&huge),
+            &TableOptions::default(),
+            reach,
+        )
+        .unwrap_err()
+        .to_string();
         assert!(err.contains("within the first 1024 terms"), "{err}");
         assert!(err.contains("10^30") || err.contains("1000000"), "{err}");
         // Under a memory limit the search stops early and says what it would need.
