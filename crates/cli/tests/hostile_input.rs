@@ -219,3 +219,55 @@ fn misere_take_and_break_beyond_reach_is_refused_at_once() {
         assert!(err.contains("would take"), "{pos}: {err}");
     }
 }
+
+#[test]
+fn a_census_of_hours_is_refused_with_an_estimate_and_resumes_count_what_is_left() {
+    // 262143 codes (hours on any machine): refused at once, before any output.
+    let err = refused(&["census", "octal", "--digits", "6"]);
+    assert!(err.contains("would take about"), "{err}");
+    assert!(err.contains("262143 codes"), "{err}");
+    assert!(err.contains("pass --force to run it anyway"), "{err}");
+    for digits in ["0", "7", "-1", "٣"] {
+        refused(&["census", "octal", "--digits", digits]);
+    }
+    refused(&["census", "octal", "--digits", "3", "--up-to", "0"]);
+    let out = std::env::temp_dir().join(format!(
+        "nimlab-hostile-{}-census.jsonl",
+        std::process::id()
+    ));
+    let out_s = out.to_str().unwrap();
+    let _ = std::fs::remove_file(&out);
+    let big = [
+        "census", "octal", "--digits", "5", "--up-to", "1048576", "-o", out_s,
+    ];
+    let err = refused(&big);
+    assert!(err.contains("32767 codes"), "{err}");
+    assert!(!out.exists(), "a refused census writes nothing");
+    // A resumed run with three codes left is estimated on those three, and runs.
+    let left = ["0.7", "0.77", "0.137"];
+    let mut lines = String::new();
+    for i in 1..8u32.pow(5) {
+        let digits = format!("{i:05o}");
+        let code = format!("0.{}", digits.trim_end_matches('0'));
+        if !left.contains(&code.as_str()) {
+            lines.push_str(&format!(
+                "{{\"code\":\"{code}\",\"base\":8,\"up_to\":1048576,\"status\":\"unsolved\"}}\n"
+            ));
+        }
+    }
+    std::fs::write(&out, &lines).unwrap();
+    let (rc, stdout, stderr) = nimlab(&big);
+    assert_eq!(rc, 0, "{stderr}");
+    assert!(stdout.is_empty(), "{stdout}");
+    let after = std::fs::read_to_string(&out).unwrap();
+    let _ = std::fs::remove_file(&out);
+    let new: Vec<&str> = after[lines.len()..].lines().collect();
+    assert_eq!(new.len(), 3, "{new:?}");
+    for code in left {
+        assert!(
+            new.iter()
+                .any(|l| l.contains(&format!("\"code\":\"{code}\""))),
+            "{code}: {new:?}"
+        );
+    }
+}

@@ -238,3 +238,51 @@ fn bad_input_exits_2_with_one_line() {
         assert!(err.starts_with("nimlab: error: "), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn long_preperiods_are_cut_in_text_and_whole_in_json() {
+    // 0.156: preperiod 3479, period 349 (proven after about 8000 terms).
+    let game = "octal(code=0.156)";
+    let j = json(&["periodicity", game, "--format", "json"]);
+    let values: Vec<u64> = j["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    let (a, p) = (
+        j["preperiod"].as_u64().unwrap() as usize,
+        j["period"].as_u64().unwrap() as usize,
+    );
+    assert!(a > 200 && p > 200, "{a} {p}");
+    assert_eq!(values.len(), a + p);
+    let (code, out, err) = nimlab(&["periodicity", game]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.lines().count() < 10, "{out}");
+    let line = |key: &str| -> String {
+        out.lines()
+            .find(|l| l.starts_with(key))
+            .unwrap_or_else(|| panic!("{key} in {out}"))
+            .to_string()
+    };
+    let first = |from: usize| -> String {
+        values[from..from + 200]
+            .iter()
+            .map(|v| v.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let pre = line("preperiod values: ");
+    assert_eq!(
+        pre,
+        format!(
+            "preperiod values: {} … ({a} values; --format json or --certificate FILE for all)",
+            first(0)
+        )
+    );
+    let block = line("block:");
+    assert!(block.ends_with(&format!(
+        "{} … ({p} values; --format json or --certificate FILE for all)",
+        first(a)
+    )));
+}

@@ -28,6 +28,18 @@ pub trait BigPositions: Send + Sync {
     /// a game whose strategy gives no Grundy value).
     fn analyse_big(&self, pos: &[BigUint]) -> Option<Result<BigAnalysis>>;
 
+    /// As [`BigPositions::analyse_big`], within the query's memory limit and reporting
+    /// to its progress: the planner calls this, so a game whose answer may need a long
+    /// computation first (an octal game's period search) can bound and show it. The
+    /// default ignores the options.
+    fn analyse_big_within(
+        &self,
+        pos: &[BigUint],
+        _opts: &crate::table::TableOptions,
+    ) -> Option<Result<BigAnalysis>> {
+        self.analyse_big(pos)
+    }
+
     /// The Grundy value of a position with machine-size coordinates by the closed form,
     /// fast (used to fill tables and to value many options). `None`: no closed form
     /// for the value (a strategy only), or not for this position.
@@ -65,6 +77,14 @@ pub trait SequenceKernel: Send + Sync {
 
     /// Short name of the method, for answers ("rare/common nim-sequence").
     fn sequence_method(&self) -> String;
+
+    /// Estimated seconds to compute the first `terms` values, or to search them for a
+    /// period, when that can be long: the planner refuses past the usual threshold
+    /// ([`crate::table::check_seconds`]) unless forced. `None` (the default): no
+    /// estimate, the work is linear and bounded by the memory limit.
+    fn work_seconds(&self, _terms: u64) -> Option<f64> {
+        None
+    }
 
     /// The digits of the game's take-and-break code (`digits[k]`: bit 1 may take `k`
     /// leaving no heap, 2 one heap, 4 two, 8 three), when the game is exactly that

@@ -21,12 +21,11 @@ impl MemoryLimit {
     }
 
     /// Half of physical memory (read from `/proc/meminfo`; 4 GiB if unknown), and at
-    /// most three quarters of the process's address-space limit (`ulimit -v`) less
-    /// 256 MiB for code, stacks and threads — so that a computation the process could
-    /// not allocate is refused with a message instead of aborting.
+    /// most three quarters of the process's address-space limit (`ulimit -v`), so that
+    /// an estimate refuses what an allocation would otherwise abort on.
     pub fn half_of_physical() -> Self {
         let half = physical_memory().unwrap_or(8 << 30) / 2;
-        let room = address_space_limit().map_or(u64::MAX, |v| v.saturating_sub(256 << 20) / 4 * 3);
+        let room = address_space_limit().map_or(u64::MAX, |b| b / 4 * 3);
         MemoryLimit(half.min(room))
     }
 
@@ -88,13 +87,19 @@ pub fn physical_memory() -> Option<u64> {
     Some(kib * 1024)
 }
 
-/// The soft limit on the process's virtual address space (`ulimit -v`), if any.
+/// The process's soft address-space limit in bytes (`ulimit -v`), if there is one.
+///
+/// ```
+/// // Unlimited in most shells; when set, it is a number of bytes.
+/// let limit = nimlab_engine::memory::address_space_limit();
+/// assert!(limit.is_none_or(|b| b > 0));
+/// ```
 pub fn address_space_limit() -> Option<u64> {
     let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
     let line = limits
         .lines()
         .find(|l| l.starts_with("Max address space"))?;
-    line.trim_start_matches("Max address space")
+    line["Max address space".len()..]
         .split_whitespace()
         .next()?
         .parse()

@@ -217,6 +217,7 @@ fn table_with(
     }
     if let (1, Some(kernel)) = (dims.len(), caps.sequence) {
         check_cells(game, dims, 4, opts)?;
+        check_sequence_work(game, kernel, dims[0] as u64, opts)?;
         let values = kernel.sequence(dims[0], opts.memory_limit)?;
         return Ok(TableReport {
             table: GrundyTable::from_parts(dims.to_vec(), values)?,
@@ -254,6 +255,23 @@ pub fn sequence(game: &dyn Game, len: usize, opts: &TableOptions) -> Result<(Vec
     }
     let t = table(game, &[len], opts)?;
     Ok((t.table.into_values(), t.method))
+}
+
+/// Refuses a sequence kernel's work on `terms` values when its estimate is hours.
+fn check_sequence_work(
+    game: &dyn Game,
+    kernel: &dyn crate::capability::SequenceKernel,
+    terms: u64,
+    opts: &TableOptions,
+) -> Result<()> {
+    match kernel.work_seconds(terms) {
+        Some(seconds) => crate::table::check_seconds(
+            &format!("the first {terms} values of {}", game.spec()),
+            seconds,
+            opts.force,
+        ),
+        None => Ok(()),
+    }
 }
 
 fn check_cells(
@@ -379,6 +397,7 @@ pub fn periodicity(
     }
     if let Some(kernel) = game.capabilities().sequence {
         let bound = up_to.unwrap_or(DEFAULT_PROOF_SEARCH);
+        check_sequence_work(game, kernel, bound, opts)?;
         if let Some(found) = kernel.certified_periodicity(bound, opts.progress) {
             return Ok((
                 found?,
@@ -512,7 +531,7 @@ impl<'a> Planner<'a> {
         let caps = self.game.capabilities();
         let mut strategy = None;
         if let Some(big) = caps.big {
-            if let Some(a) = big.analyse_big(pos) {
+            if let Some(a) = big.analyse_big_within(pos, self.opts) {
                 let mut r = PositionReport::from_big(a?);
                 if matches!(caps.decomposition, Some(Decomposition::Heaps)) {
                     for m in r.winning_moves.iter_mut() {
@@ -627,6 +646,7 @@ impl<'a> Planner<'a> {
             if game.dimension() == 1 && p[0] < EXACT_SEQUENCE_LEN {
                 let len = p[0] as usize + 1;
                 check_cells(game, &[len], 4, self.opts)?;
+                check_sequence_work(game, kernel, len as u64, self.opts)?;
                 let values = kernel.sequence(len, self.opts.memory_limit)?;
                 return Ok((
                     Exact::Sequence(values),

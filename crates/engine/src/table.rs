@@ -167,6 +167,26 @@ pub fn check_work(what: &str, positions: u128, options: u128, force: bool) -> Re
     })
 }
 
+/// Refuses work estimated at `seconds` (wall-clock) past the same threshold as
+/// [`check_work`] — about ten minutes — unless `force`: for computations that estimate
+/// their time their own way (e.g. an octal census).
+///
+/// ```
+/// use nimlab_engine::table::check_seconds;
+/// assert!(check_seconds("a census", 60.0, false).is_ok());
+/// assert!(check_seconds("a census", 3600.0, false).is_err());
+/// assert!(check_seconds("a census", 3600.0, true).is_ok());
+/// ```
+pub fn check_seconds(what: &str, seconds: f64, force: bool) -> Result<()> {
+    if force || seconds <= WORK_LIMIT as f64 / VISITS_PER_SECOND {
+        return Ok(());
+    }
+    Err(Error::TooLong {
+        what: what.to_string(),
+        seconds: seconds as u64,
+    })
+}
+
 /// An upper bound on the options of a position of `game` near `pos` (its own bound, or
 /// twice the rank: right for take-away games).
 pub fn options_bound(game: &dyn Game, pos: &[Coord]) -> u128 {

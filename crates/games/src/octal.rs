@@ -19,8 +19,9 @@ use nimlab_engine::periodicity::Periodicity;
 use nimlab_engine::takebreak::TakeBreak;
 use nimlab_engine::theorem::Verdict;
 use nimlab_engine::MemoryLimit;
-use nimlab_engine::{Coord, Error, Game, Outcome, Result, Theorem};
+use nimlab_engine::{Coord, Error, Game, Outcome, Progress, Result, TableOptions, Theorem};
 use num_traits::ToPrimitive;
+use std::sync::{Arc, Mutex};
 
 /// Heaps up to this size are left to the engine's brute force (which sums heaps).
 const BRUTE_FORCE_HEAPS: u64 = 1000;
@@ -33,6 +34,15 @@ pub const THREE_HEAP_CERTIFY_LIMIT: u64 = 1 << 11;
 pub const THREE_HEAP_SEQUENCE_LIMIT: u64 = 1 << 12;
 /// How far certification searches before giving up.
 pub const CERTIFY_LIMIT: u64 = 1 << 20;
+/// How far the period search goes for a heap beyond the computed sequence, when the
+/// first search ([`CERTIFY_LIMIT`] terms) proved nothing: far enough for `.376`
+/// (4.5·10^6 terms) and `.354` (2.0·10^7 terms); an unsolved code costs about two
+/// minutes to reach it.
+pub const ESCALATED_CERTIFY_LIMIT: u64 = 1 << 25;
+/// Bytes a period search holds per term: the values, the slack of the growing vector
+/// and the certificate's copy of the preperiod and block (measured: about 4 bytes a
+/// term resident for an unsolved code, 6 for `.354`).
+const SEARCH_BYTES_PER_TERM: u64 = 8;
 /// Winning moves listed at most by the closed-form path.
 const MAX_WINNING_MOVES: usize = 20;
 
@@ -50,6 +60,18 @@ const MAX_WINNING_MOVES: usize = 20;
 pub struct Octal {
     spec: String,
     rules: TakeBreak,
+    /// The period searches done for big heaps, shared by clones: a query values a heap
+    /// and then lists its winning moves, and a long search must run once.
+    periods: Arc<Mutex<PeriodCache>>,
+}
+
+/// What the period searches of one game have found so far.
+#[derive(Debug, Default)]
+struct PeriodCache {
+    /// The certified period, once proven.
+    found: Option<Arc<Periodicity>>,
+    /// The longest search that proved nothing (terms).
+    searched: u64,
 }
 
 impl Octal {
@@ -79,8 +101,12 @@ impl Octal {
                     "'{ch}' is not an octal digit (0–7); for hexadecimal games add base=16"
                 ))),
                 None => Err(bad(format!(
-                    "'{ch}' is not a {} digit",
-                    if base == 8 { "octal" } else { "hexadecimal" }
+                    "'{ch}' is not {} digit",
+                    if base == 8 {
+                        "an octal"
+                    } else {
+                        "a hexadecimal"
+                    }
                 ))),
             }
         };
@@ -114,12 +140,16 @@ impl Octal {
         } else {
             format!("octal(code={canonical})")
         };
-        Ok(Octal { spec, rules })
+        Ok(Octal::from_rules(spec, rules))
     }
 
     /// A game from its rules and spec text (used by `grundy-game`).
     pub fn from_rules(spec: String, rules: TakeBreak) -> Self {
-        Octal { spec, rules }
+        Octal {
+            spec,
+            rules,
+            periods: Arc::default(),
+        }
     }
 
     /// The canonical spec, e.g. `octal(code=0.137)`.
@@ -135,6 +165,51 @@ impl Octal {
     /// G(0), …, G(len − 1): rare/common method, the certified period once proven.
     pub fn nim_sequence(&self, len: usize) -> Vec<u32> {
         self.rules.sequence(len)
+    }
+
+    /// Estimated CPU seconds to compute (or search for a period over) the first `terms`
+    /// values — an upper bound: a search stops at its certificate. Splits into three
+    /// heaps cost O(n²) a term (measured: 8.f to 4096 terms, 14 s); others at most
+    /// about 4.3 µs a term (an unsolved code such as 0.6: 2^25 terms in 142 s).
+    ///
+    /// ```
+    /// use nimlab_games::octal::Octal;
+    /// let kayles = Octal::parse("0.77", 8).unwrap();
+    /// assert!(kayles.search_seconds(1 << 20) < 10.0);
+    /// let three_heaps = Octal::parse("8.f", 16).unwrap();
+    /// assert!(three_heaps.search_seconds(1 << 16) > 3600.0);
+    /// ```
+    pub fn search_seconds(&self, terms: u64) -> f64 {
+        let n = terms as f64;
+        if self.rules.max_parts() > 2 {
+            2.2e-10 * n * n * n
+        } else {
+            4.3e-6 * n
+        }
+    }
+
+    /// The period proven by the Guy–Smith theorem within `max_n` terms, remembered
+    /// across calls (a longer search proves at least what a shorter one does).
+    fn certified_within(&self, max_n: u64, progress: &dyn Progress) -> Option<Arc<Periodicity>> {
+        {
+            let cache = self.periods.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(p) = &cache.found {
+                return Some(p.clone());
+            }
+            if cache.searched >= max_n {
+                return None;
+            }
+        }
+        let found = self
+            .rules
+            .certified_periodicity_with(max_n, progress)
+            .map(Arc::new);
+        let mut cache = self.periods.lock().unwrap_or_else(|e| e.into_inner());
+        match &found {
+            Some(p) => cache.found = Some(p.clone()),
+            None => cache.searched = cache.searched.max(max_n),
+        }
+        found
     }
 }
 
@@ -214,6 +289,9 @@ impl SequenceKernel for Octal {
     fn take_break_digits(&self) -> Option<Vec<u8>> {
         (!self.rules.distinct_parts()).then(|| self.rules.digits().to_vec())
     }
+    fn work_seconds(&self, terms: u64) -> Option<f64> {
+        Some(self.search_seconds(terms))
+    }
     fn sequence_method(&self) -> String {
         "rare/common nim-sequence, copied from the Guy–Smith certified period once proven".into()
     }
@@ -231,18 +309,26 @@ impl SequenceKernel for Octal {
 
 impl BigPositions for Octal {
     fn analyse_big(&self, pos: &[BigUint]) -> Option<Result<BigAnalysis>> {
+        self.analyse_big_within(pos, &TableOptions::default())
+    }
+    fn analyse_big_within(
+        &self,
+        pos: &[BigUint],
+        opts: &TableOptions,
+    ) -> Option<Result<BigAnalysis>> {
         let small = pos
             .iter()
             .all(|h| h.to_u64().is_some_and(|h| h <= BRUTE_FORCE_HEAPS));
         if small {
             return None;
         }
-        Some(analyse_heaps(self, pos))
+        Some(analyse_heaps(self, pos, opts, Reach::of(self)))
     }
     fn moves_to_value(&self, pos: &[BigUint], target: &BigUint) -> Option<Vec<BigPosition>> {
         let [h] = pos else { return None };
         let target = target.to_u32()?;
-        let (values, _) = heap_values(self, h).ok()?;
+        // The period search behind the heap's value was remembered: no second search.
+        let (values, _) = heap_values(self, h, &TableOptions::default(), Reach::of(self)).ok()?;
         let mut out = Vec::new();
         let all = winning_splits(self, &values, h, target, &mut |parts| {
             let mut next = parts;
@@ -259,7 +345,7 @@ impl BigPositions for Octal {
 
 /// G of any heap: from a certified period, or from the computed sequence.
 enum Values {
-    Periodic(Periodicity),
+    Periodic(Arc<Periodicity>),
     Sequence(Vec<u32>),
 }
 
@@ -281,54 +367,159 @@ impl Values {
     }
 }
 
-/// The values of heaps up to `largest`: the certified period, else the sequence.
-fn heap_values(game: &Octal, largest: &BigUint) -> Result<(Values, String)> {
-    if let Some(h) = largest.to_u64().filter(|&h| h <= BRUTE_FORCE_HEAPS) {
-        // Small heaps: the sequence up to the largest one, never a long search for a
-        // certificate (three-heap splits make that search slow).
-        return Ok((
-            Values::Sequence(game.nim_sequence(h as usize + 1)),
-            "nim-sum of heap values from the rare/common nim-sequence".to_string(),
-        ));
-    }
-    // Moves that leave three heaps make each term cost O(n²): search less far, and
-    // compute term by term only up to a size that takes seconds.
-    let three_heaps = game.rules.max_parts() > 2;
-    let (certify, sequence_limit) = if three_heaps {
-        (THREE_HEAP_CERTIFY_LIMIT, THREE_HEAP_SEQUENCE_LIMIT)
-    } else {
-        (CERTIFY_LIMIT.min(SEQUENCE_LIMIT), SEQUENCE_LIMIT)
-    };
-    let period = game.rules.certified_periodicity(certify);
-    let (values, method) = match period {
-        Some(p) => {
-            let m = format!(
-                "nim-sum of heap values from the certified period {} (preperiod {})",
-                p.period, p.preperiod
-            );
-            (Values::Periodic(p), m)
-        }
-        None => match largest.to_u64().filter(|&h| h < sequence_limit) {
-            Some(h) => (
-                Values::Sequence(game.nim_sequence(h as usize + 1)),
-                "nim-sum of heap values from the rare/common nim-sequence".to_string(),
-            ),
-            None => {
-                return Err(Error::input(format!(
-                    "{}: heap {} is beyond the computed nim-sequence (< {sequence_limit}) \
-                     and no period is certified below {certify}",
-                    game.spec,
-                    nimlab_engine::big::abbreviate(&largest.to_str_radix(10))
-                )))
-            }
-        },
-    };
-    Ok((values, method))
+/// How far [`heap_values`] computes: the first period search, the heaps computed term
+/// by term when it proves nothing, and the longer search for heaps beyond those.
+#[derive(Debug, Clone, Copy)]
+struct Reach {
+    certify: u64,
+    sequence: u64,
+    escalated: u64,
 }
 
-fn analyse_heaps(game: &Octal, pos: &[BigUint]) -> Result<BigAnalysis> {
+impl Reach {
+    fn of(game: &Octal) -> Self {
+        if game.rules.max_parts() > 2 {
+            // Moves that leave three heaps make each term cost O(n²): search less far,
+            // compute term by term only up to a size that takes seconds, and never
+            // escalate (2^12 more terms would take hours).
+            Reach {
+                certify: THREE_HEAP_CERTIFY_LIMIT,
+                sequence: THREE_HEAP_SEQUENCE_LIMIT,
+                escalated: THREE_HEAP_CERTIFY_LIMIT,
+            }
+        } else {
+            Reach {
+                certify: CERTIFY_LIMIT.min(SEQUENCE_LIMIT),
+                sequence: SEQUENCE_LIMIT,
+                escalated: ESCALATED_CERTIFY_LIMIT,
+            }
+        }
+    }
+}
+
+/// A [`Progress`] that names the work its own way.
+struct Labelled<'a> {
+    inner: &'a dyn Progress,
+    what: String,
+}
+
+impl Progress for Labelled<'_> {
+    fn start(&self, total: u64, _what: &str) {
+        self.inner.start(total, &self.what);
+    }
+    fn advance(&self, delta: u64) {
+        self.inner.advance(delta);
+    }
+    fn finish(&self) {
+        self.inner.finish();
+    }
+}
+
+fn from_sequence(game: &Octal, largest: u64, limit: MemoryLimit) -> Result<(Values, String)> {
+    let values = SequenceKernel::sequence(game, largest as usize + 1, limit)?;
+    Ok((
+        Values::Sequence(values),
+        "nim-sum of heap values from the rare/common nim-sequence".to_string(),
+    ))
+}
+
+fn from_period(p: Arc<Periodicity>) -> (Values, String) {
+    let m = format!(
+        "nim-sum of heap values from the certified period {} (preperiod {})",
+        p.period, p.preperiod
+    );
+    (Values::Periodic(p), m)
+}
+
+/// The values of heaps up to `largest`: the certified period, else the sequence. A
+/// heap beyond the sequence escalates the period search (to `reach.escalated` terms,
+/// as far as the memory limit allows), reporting the terms to `opts.progress`.
+fn heap_values(
+    game: &Octal,
+    largest: &BigUint,
+    opts: &TableOptions,
+    reach: Reach,
+) -> Result<(Values, String)> {
+    let small = largest.to_u64();
+    if let Some(h) = small.filter(|&h| h <= BRUTE_FORCE_HEAPS) {
+        // Small heaps: the sequence up to the largest one, never a long search for a
+        // certificate (three-heap splits make that search slow).
+        return from_sequence(game, h, opts.memory_limit);
+    }
+    let heap = || nimlab_engine::big::abbreviate(&largest.to_str_radix(10));
+    let within_sequence = small.filter(|&h| h < reach.sequence);
+    if game.rules.distinct_parts() {
+        // No certificate exists for unequal-parts rules (Grundy's game): don't search.
+        return match within_sequence {
+            Some(h) => from_sequence(game, h, opts.memory_limit),
+            None => Err(Error::input(format!(
+                "{}: heap {} is beyond the computed nim-sequence (< {}), and no period can \
+                 be proven for this game (the Guy–Smith theorem needs parts that may be equal)",
+                game.spec,
+                heap(),
+                reach.sequence
+            ))),
+        };
+    }
+    // As many terms as the memory limit holds.
+    let affordable = opts.memory_limit.bytes() / SEARCH_BYTES_PER_TERM;
+    let first = reach.certify.min(affordable);
+    if let Some(p) = game.certified_within(first, &nimlab_engine::NoProgress) {
+        return Ok(from_period(p));
+    }
+    if let Some(h) = within_sequence {
+        return from_sequence(game, h, opts.memory_limit);
+    }
+    // Beyond the sequence only a period answers: search further.
+    let far = reach.escalated.min(affordable);
+    if far > first {
+        let progress = Labelled {
+            inner: opts.progress,
+            what: format!(
+                "terms of {}'s nim-sequence searched for a period (heap {})",
+                game.spec,
+                heap()
+            ),
+        };
+        if let Some(p) = game.certified_within(far, &progress) {
+            return Ok(from_period(p));
+        }
+    }
+    if far < reach.escalated {
+        return Err(Error::TooLarge {
+            what: format!(
+                "{}: heap {} is beyond the computed nim-sequence and no period is proven \
+                 within {far} terms; searching up to {} terms",
+                game.spec,
+                heap(),
+                reach.escalated
+            ),
+            needed: reach.escalated.saturating_mul(SEARCH_BYTES_PER_TERM),
+            limit: opts.memory_limit.bytes(),
+        });
+    }
+    let searched = if far > first {
+        format!("searched {first} terms, then {far}")
+    } else {
+        "the most that splits into three heaps allow in seconds".to_string()
+    };
+    Err(Error::input(format!(
+        "{}: heap {} is beyond the computed nim-sequence (< {}) and no period is proven \
+         by the Guy–Smith theorem within the first {far} terms ({searched})",
+        game.spec,
+        heap(),
+        reach.sequence
+    )))
+}
+
+fn analyse_heaps(
+    game: &Octal,
+    pos: &[BigUint],
+    opts: &TableOptions,
+    reach: Reach,
+) -> Result<BigAnalysis> {
     let largest = pos.iter().max().cloned().unwrap_or_default();
-    let (values, method) = heap_values(game, &largest)?;
+    let (values, method) = heap_values(game, &largest, opts, reach)?;
     let heap_values: Vec<u32> = pos.iter().map(|h| values.of(h)).collect();
     let total = heap_values.iter().fold(0, |a, &b| a ^ b);
     let mut winning = Vec::new();
@@ -679,5 +870,145 @@ mod tests {
             assert_eq!(v, 0, "{m:?}");
         }
         assert_eq!(a.winning_moves.is_empty(), a.outcome == Outcome::P);
+    }
+
+    /// Counts the terms reported and remembers the label.
+    #[derive(Default)]
+    struct Counted {
+        what: Mutex<String>,
+        done: std::sync::atomic::AtomicU64,
+    }
+
+    impl Progress for Counted {
+        fn start(&self, _total: u64, what: &str) {
+            *self.what.lock().unwrap() = what.to_string();
+        }
+        fn advance(&self, delta: u64) {
+            self.done
+                .fetch_add(delta, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    // 0.156 proves its period only after about 8000 terms: with the reach scaled down,
+    // the same escalation as .376 and .354 at full scale, fast enough for a debug test.
+    const SMALL_REACH: Reach = Reach {
+        certify: 1 << 10,
+        sequence: 1 << 11,
+        escalated: 1 << 14,
+    };
+
+    fn analyse(game: &Octal, pos: &[BigUint], opts: &TableOptions, reach: Reach) -> BigAnalysis {
+        analyse_heaps(game, pos, opts, reach).unwrap()
+    }
+
+    #[test]
+    fn a_heap_beyond_the_sequence_escalates_the_period_search() {
+        let game = Octal::parse("0.156", 8).unwrap();
+        let plain = game.rules.sparse_sequence(8192); // term by term, no period
+        let counted = Counted::default();
+        let opts = TableOptions {
+            progress: &counted,
+            ..Default::default()
+        };
+        // Heaps past the scaled-down sequence, inside the plain one: same values.
+        for pos in [vec![5000u64], vec![2500, 7999, 4096], vec![8191, 2049]] {
+            let big: Vec<BigUint> = pos.iter().map(|&h| BigUint::from(h)).collect();
+            let a = analyse(&game, &big, &opts, SMALL_REACH);
+            let want = pos.iter().fold(0, |acc, &h| acc ^ plain[h as usize]);
+            assert_eq!(a.grundy, Some(BigUint::from(want)), "{pos:?}");
+            assert!(a.method.contains("certified period"), "{}", a.method);
+        }
+        let what = counted.what.lock().unwrap().clone();
+        assert!(what.contains("searched for a period"), "{what}");
+        assert!(counted.done.load(std::sync::atomic::Ordering::Relaxed) >= 4096);
+        // A huge heap: its value is the plain sequence's at the same place in the period.
+        let huge = BigUint::parse_bytes(b"1000000000000000000000000000001", 10).unwrap();
+        let per = game.periods.lock().unwrap().found.clone().unwrap();
+        let (a0, p) = (per.preperiod, per.period);
+        assert!(
+            a0 + 2 * p < 8192,
+            "the plain sequence covers a period after a"
+        );
+        let same = a0 + ((&huge - a0) % p).to_u64().unwrap();
+        let a = analyse(&game, std::slice::from_ref(&huge), &opts, SMALL_REACH);
+        assert_eq!(a.grundy, Some(BigUint::from(plain[same as usize])));
+        // Its winning moves lead to value 0, by the plain sequence (parts reduced mod p).
+        let reduce = |h: &BigUint| -> usize {
+            match h.to_u64().filter(|&h| h < a0) {
+                Some(h) => h as usize,
+                None => (a0 + ((h - a0) % p).to_u64().unwrap()) as usize,
+            }
+        };
+        for m in &a.winning_moves {
+            assert_eq!(
+                m.iter().fold(0, |acc, h| acc ^ plain[reduce(h)]),
+                0,
+                "{m:?}"
+            );
+        }
+        assert_eq!(a.winning_moves.is_empty(), a.outcome == Outcome::P);
+    }
+
+    #[test]
+    fn heaps_within_the_sequence_do_not_escalate() {
+        let game = Octal::parse("0.156", 8).unwrap();
+        let plain = game.rules.sparse_sequence(2048);
+        let a = analyse(
+            &game,
+            &[BigUint::from(2047u32)],
+            &TableOptions::default(),
+            SMALL_REACH,
+        );
+        assert_eq!(a.grundy, Some(BigUint::from(plain[2047])));
+        assert!(a.method.contains("nim-sequence"), "{}", a.method);
+        assert!(game.periods.lock().unwrap().found.is_none());
+    }
+
+    #[test]
+    fn no_period_within_the_escalated_search_names_how_far_it_searched() {
+        let game = Octal::parse("0.156", 8).unwrap();
+        let reach = Reach {
+            certify: 1 << 8,
+            sequence: 1 << 9,
+            escalated: 1 << 10,
+        };
+        let huge = BigUint::parse_bytes(b"1000000000000000000000000000000", 10).unwrap();
+        let err = analyse_heaps(
+            &game,
+            std::slice::from_ref(&huge),
+            &TableOptions::default(),
+            reach,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("within the first 1024 terms"), "{err}");
+        assert!(err.contains("10^30") || err.contains("1000000"), "{err}");
+        // Under a memory limit the search stops early and says what it would need.
+        let opts = TableOptions {
+            memory_limit: MemoryLimit::new(600 * SEARCH_BYTES_PER_TERM),
+            ..Default::default()
+        };
+        let fresh = Octal::parse("0.156", 8).unwrap();
+        match analyse_heaps(&fresh, &[huge], &opts, SMALL_REACH) {
+            Err(Error::TooLarge { what, needed, .. }) => {
+                assert!(what.contains("within 600 terms"), "{what}");
+                assert_eq!(needed, (1 << 14) * SEARCH_BYTES_PER_TERM);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn grundys_game_never_searches_for_a_period() {
+        let g = crate::parse_game("grundy-game").unwrap();
+        let huge = BigUint::parse_bytes(b"1000000000000000000000000000000", 10).unwrap();
+        let err = g
+            .capabilities()
+            .big
+            .unwrap()
+            .analyse_big(&[huge])
+            .unwrap()
+            .unwrap_err();
+        assert!(err.to_string().contains("no period can be proven"), "{err}");
     }
 }

@@ -69,6 +69,73 @@ pub fn codes(digits: usize, base: u32, wholes: &[u8]) -> Result<Vec<String>> {
     Ok(out)
 }
 
+/// CPU seconds per game and term asked for, calibrated on `--digits 3` to 2^16 terms
+/// (511 codes, about 170 s of CPU): most games are solved early, the unsolved ones
+/// run to the bound, so the cost grows with both.
+const CPU_SECONDS_PER_GAME_TERM: f64 = 170.0 / (511.0 * 65536.0);
+
+/// Estimated wall-clock seconds for a census of `games` codes to `up_to` terms each on
+/// `threads` threads.
+///
+/// ```
+/// use nimlab_games::octal_census::estimate_seconds;
+/// let all_three_digit = estimate_seconds(511, 1 << 16, 1);
+/// assert!((100.0..300.0).contains(&all_three_digit));
+/// assert!(estimate_seconds(262_143, 1 << 16, 2) > 3600.0);
+/// ```
+pub fn estimate_seconds(games: usize, up_to: u64, threads: usize) -> f64 {
+    games as f64 * up_to as f64 * CPU_SECONDS_PER_GAME_TERM / threads.max(1) as f64
+}
+
+/// As [`estimate_seconds`] for the given codes: a code whose moves may leave three heaps
+/// costs O(n²) a term ([`Octal::search_seconds`]), the others the calibrated average.
+///
+/// ```
+/// use nimlab_games::octal_census::estimate_codes;
+/// let two: Vec<String> = vec!["0.6".into(), "0.77".into()];
+/// let three: Vec<String> = vec!["0.8".into()];
+/// assert!(estimate_codes(&two, 8, 1 << 16, 1).unwrap() < 1.0);
+/// assert!(estimate_codes(&three, 16, 1 << 16, 1).unwrap() > 3600.0);
+/// ```
+pub fn estimate_codes(codes: &[String], base: u32, up_to: u64, threads: usize) -> Result<f64> {
+    let mut two_heaps = 0;
+    let mut seconds = 0.0;
+    for c in codes {
+        let game = Octal::parse(c, base)?;
+        if game.rules().max_parts() > 2 {
+            seconds += game.search_seconds(up_to) / threads.max(1) as f64;
+        } else {
+            two_heaps += 1;
+        }
+    }
+    Ok(seconds + estimate_seconds(two_heaps, up_to, threads))
+}
+
+/// Refuses a census of `games` codes to `up_to` terms each whose estimate passes the
+/// usual threshold (about ten minutes, [`nimlab_engine::table::check_seconds`]) unless
+/// `force`; counts the threads the census runs on.
+///
+/// ```
+/// use nimlab_games::octal_census::{check_work, codes};
+/// assert!(check_work(&codes(3, 8, &[0]).unwrap(), 8, 1 << 16, false).is_ok());
+/// let six = codes(6, 8, &[0]).unwrap();
+/// assert!(check_work(&six, 8, 1 << 16, false).is_err());
+/// assert!(check_work(&six, 8, 1 << 16, true).is_ok());
+/// ```
+pub fn check_work(codes: &[String], base: u32, up_to: u64, force: bool) -> Result<()> {
+    let threads = rayon::current_num_threads();
+    let games = codes.len();
+    nimlab_engine::table::check_seconds(
+        &format!(
+            "a census of {games} code{} to {up_to} terms each (on {threads} thread{})",
+            if games == 1 { "" } else { "s" },
+            if threads == 1 { "" } else { "s" }
+        ),
+        estimate_codes(codes, base, up_to, threads)?,
+        force,
+    )
+}
+
 /// One game of the census.
 #[derive(Debug, Clone)]
 pub struct CensusEntry {

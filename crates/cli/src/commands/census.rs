@@ -7,7 +7,7 @@ use nimlab_engine::{Error, Progress, Result};
 use nimlab_games::octal_census::{self, CensusEntry};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -129,11 +129,6 @@ fn octal(ctx: &Context, args: OctalArgs) -> Result<Status> {
                 finished.insert(code.to_string(), ());
             }
         }
-        file = Some(open_append(path)?);
-    }
-    if let Some(dir) = &args.certificates {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| Error::input(format!("cannot create {}: {e}", dir.display())))?;
     }
     let index: BTreeMap<&str, usize> = all
         .iter()
@@ -146,6 +141,16 @@ fn octal(ctx: &Context, args: OctalArgs) -> Result<Status> {
         .filter(|(i, c)| *i as u64 % shards == shard && !finished.contains_key(*c))
         .map(|(_, c)| c.clone())
         .collect();
+    // Before anything is written. Only the codes still to do count: a resumed census
+    // is estimated afresh.
+    octal_census::check_work(&todo, args.base, args.up_to, ctx.force)?;
+    if let Some(path) = &args.output {
+        file = Some(open_append(path)?);
+    }
+    if let Some(dir) = &args.certificates {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Error::input(format!("cannot create {}: {e}", dir.display())))?;
+    }
     ctx.progress.start(todo.len() as u64, "games");
     let out: Mutex<(Option<std::fs::File>, Option<Error>)> = Mutex::new((file, None));
     let stdout = std::io::stdout();
@@ -218,7 +223,9 @@ fn entry_json(e: &CensusEntry, index: usize, base: u32, up_to: u64) -> Value {
 /// Opens `path` for appending, cutting a last line left unfinished by an interruption.
 fn open_append(path: &Path) -> Result<std::fs::File> {
     let err = |e: std::io::Error| Error::input(format!("cannot write {}: {e}", path.display()));
-    if let Ok(bytes) = std::fs::read(path) {
+    // Only a regular file has a last line to mend (reading /dev/zero never ends).
+    let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
+    if let Some(bytes) = regular.then(|| std::fs::read(path).ok()).flatten() {
         let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         if keep < bytes.len() {
             let f = std::fs::OpenOptions::new()
@@ -235,19 +242,45 @@ fn open_append(path: &Path) -> Result<std::fs::File> {
         .map_err(err)
 }
 
-/// The JSON lines of a census file. `lenient`: a missing file is empty and an
-/// unfinished last line (an interrupted run) is ignored.
+/// Longest census line read (a game's line is a few hundred bytes).
+const MAX_LINE: u64 = 1 << 16;
+
+/// The JSON lines of a census file. `lenient` (the output of a census, to resume): a
+/// missing file or one that is not a regular file (a device such as /dev/full) is
+/// empty, and an unfinished last line (an interrupted run) is ignored.
 fn read_lines(path: &Path, lenient: bool) -> Result<Vec<Value>> {
     let name = path.display();
+    if lenient && std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Ok(Vec::new());
+    }
     let file = match std::fs::File::open(path) {
         Ok(f) => f,
         Err(e) if lenient && e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(Error::input(format!("cannot read {name}: {e}"))),
     };
-    let bytes = std::io::BufReader::new(file)
-        .lines()
-        .collect::<std::io::Result<Vec<String>>>()
-        .map_err(|e| Error::input(format!("cannot read {name}: {e}")))?;
+    // Line by line, each at most MAX_LINE bytes: /dev/zero is refused, not read forever.
+    let mut reader = std::io::BufReader::new(file);
+    let mut bytes = Vec::new();
+    loop {
+        let mut line = Vec::new();
+        let read = (&mut reader)
+            .take(MAX_LINE + 1)
+            .read_until(b'\n', &mut line)
+            .map_err(|e| Error::input(format!("cannot read {name}: {e}")))?;
+        if read == 0 {
+            break;
+        }
+        if line.len() as u64 > MAX_LINE {
+            return Err(Error::input(format!(
+                "{name}:{}: not a census line (longer than {MAX_LINE} bytes)",
+                bytes.len() + 1
+            )));
+        }
+        if line.last() == Some(&b'\n') {
+            line.pop();
+        }
+        bytes.push(String::from_utf8_lossy(&line).into_owned());
+    }
     let mut out = Vec::new();
     let n = bytes.len();
     for (i, line) in bytes.iter().enumerate() {

@@ -88,14 +88,26 @@ pub fn run(ctx: &Context, args: PeriodicityArgs) -> Result<Status> {
     }
 }
 
-/// Writes the values separated by spaces, without building one string of them all (a
-/// preperiod may hold 10^7 values).
+/// Values shown of a long preperiod or block in the text format (JSON and certificates
+/// hold them all).
+pub const TEXT_VALUES: usize = 200;
+
+/// Writes the values separated by spaces, at most the first [`TEXT_VALUES`] of a longer
+/// list then how many there are (a preperiod may hold 10^7 values: for a terminal,
+/// never all of them).
 fn write_values(out: &mut dyn std::io::Write, v: &[u32]) -> std::io::Result<()> {
-    for (i, x) in v.iter().enumerate() {
+    for (i, x) in v.iter().take(TEXT_VALUES).enumerate() {
         if i > 0 {
             out.write_all(b" ")?;
         }
         write!(out, "{x}")?;
+    }
+    if v.len() > TEXT_VALUES {
+        write!(
+            out,
+            " … ({} values; --format json or --certificate FILE for all)",
+            v.len()
+        )?;
     }
     Ok(())
 }
