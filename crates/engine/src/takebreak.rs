@@ -872,9 +872,9 @@ impl SparseSequence {
 }
 
 /// Heaps per tile of [`SparseSequence::extend_in_tiles`].
-const TILE: usize = 64;
+const TILE: usize = 256;
 /// Splits with a small part below this (and ≥ 2·TILE) are marked a tile ahead.
-const FAR_SCAN: usize = 1280;
+const FAR_SCAN: usize = 1536;
 
 /// `bytes[i * stride + u] = 1`: heap `start + i` has a split of value u < width whose parts
 /// were both known a tile ahead.
