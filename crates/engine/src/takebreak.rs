@@ -515,6 +515,10 @@ pub struct SparseSequence {
     witnesses: Vec<usize>,
     /// Next slot of `witnesses` to overwrite.
     witness_slot: usize,
+    /// Running mean of the scan lengths of [`Self::next_value`].
+    mean_scan: f64,
+    /// Tiles whatever the scans (tests: every code's tiles checked).
+    always_tiles: bool,
 }
 
 /// Scans beyond this many splits per sum try the recent witnesses first.
@@ -539,6 +543,8 @@ impl SparseSequence {
             sums: Vec::new(),
             witnesses: Vec::new(),
             witness_slot: 0,
+            mean_scan: 0.0,
+            always_tiles: false,
         }
     }
 
@@ -671,7 +677,11 @@ impl SparseSequence {
         let kmax = self.rules.digits.len();
         // Tiles need their far parts known and a short XOR width.
         let min_start = 4 * FAR_SCAN + 4 * TILE + kmax;
+        // Tiles mark FAR_SCAN splits of every heap: worth it only where the per-heap
+        // scans run at least that long on average (Grundy's game: thousands;
+        // 0.376: far fewer, and tiles would double its time).
         if start < min_start
+            || (self.mean_scan < FAR_SCAN as f64 && !self.always_tiles)
             || len < start + 2 * TILE
             || self.rules.max_parts() > 2
             || kmax > TILE
@@ -814,6 +824,7 @@ impl SparseSequence {
                 .iter()
                 .any(|&m| split.parity(v) == (split.domain as u32 & m as u32 & 1));
             if !expensive {
+                self.note_scan(cursor_x);
                 return v;
             }
             // Scan until v is hit or every split has been seen.
@@ -865,9 +876,16 @@ impl SparseSequence {
                 }
             }
             if !self.hit.contains(v) {
+                self.note_scan(cursor_x);
                 return v;
             }
         }
+    }
+
+    /// Keeps a running mean of how far the per-heap scans go (in splits): tiles pay
+    /// only where scans run long.
+    fn note_scan(&mut self, reached: usize) {
+        self.mean_scan += (reached as f64 - self.mean_scan) / 4096.0;
     }
 }
 
@@ -1174,9 +1192,11 @@ mod tests {
         ] {
             let naive = rules.naive_sequence(len);
             let mut whole = SparseSequence::new(rules.clone());
+            whole.always_tiles = true;
             whole.extend_to(len);
             assert_eq!(whole.values(), &naive[..], "{:?}", rules.digits());
             let mut steps = SparseSequence::new(rules.clone());
+            steps.always_tiles = true;
             let mut to = 5000;
             while to < len {
                 steps.extend_to(to);
