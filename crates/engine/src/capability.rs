@@ -65,6 +65,13 @@ pub trait SequenceKernel: Send + Sync {
     /// G(0), …, G(len − 1) by the game's fast method.
     fn sequence(&self, len: usize, limit: MemoryLimit) -> Result<Vec<u32>>;
 
+    /// As [`SequenceKernel::sequence`], within the query's memory limit and reporting
+    /// to its progress (the planner calls this; a kernel that can take minutes shows
+    /// how far it is). The default reports nothing.
+    fn sequence_within(&self, len: usize, opts: &crate::table::TableOptions) -> Result<Vec<u32>> {
+        self.sequence(len, opts.memory_limit)
+    }
+
     /// The game's *proven* periodicity, searching heaps below `max_n` (a repeated
     /// window for subtraction games, the Guy–Smith theorem for octal games) and
     /// reporting the terms computed to `progress`. `None`: the game has no proof

@@ -218,7 +218,7 @@ fn table_with(
     if let (1, Some(kernel)) = (dims.len(), caps.sequence) {
         check_cells(game, dims, 4, opts)?;
         check_sequence_work(game, kernel, dims[0] as u64, opts)?;
-        let values = kernel.sequence(dims[0], opts.memory_limit)?;
+        let values = kernel.sequence_within(dims[0], opts)?;
         return Ok(TableReport {
             table: GrundyTable::from_parts(dims.to_vec(), values)?,
             method: Method::new("sequence-kernel", kernel.sequence_method()),
@@ -647,7 +647,7 @@ impl<'a> Planner<'a> {
                 let len = p[0] as usize + 1;
                 check_cells(game, &[len], 4, self.opts)?;
                 check_sequence_work(game, kernel, len as u64, self.opts)?;
-                let values = kernel.sequence(len, self.opts.memory_limit)?;
+                let values = kernel.sequence_within(len, self.opts)?;
                 return Ok((
                     Exact::Sequence(values),
                     Method::new("sequence-kernel", kernel.sequence_method()),

@@ -204,7 +204,12 @@ impl TakeBreak {
     /// assert_eq!(&g[..3000], &dawson.naive_sequence(3000)[..]);
     /// ```
     pub fn sequence(&self, len: usize) -> Vec<u32> {
-        let (per, mut values) = self.certify_within(len as u64, &crate::progress::NoProgress);
+        self.sequence_with(len, &crate::progress::NoProgress)
+    }
+
+    /// As [`TakeBreak::sequence`], reporting the terms computed to `progress`.
+    pub fn sequence_with(&self, len: usize, progress: &dyn crate::progress::Progress) -> Vec<u32> {
+        let (per, mut values) = self.certify_within(len as u64, progress);
         match per {
             Some(per) => {
                 values.truncate(len);

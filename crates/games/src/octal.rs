@@ -279,12 +279,21 @@ impl Game for Octal {
 
 impl SequenceKernel for Octal {
     fn sequence(&self, len: usize, limit: MemoryLimit) -> Result<Vec<u32>> {
+        self.sequence_within(
+            len,
+            &TableOptions {
+                memory_limit: limit,
+                ..TableOptions::default()
+            },
+        )
+    }
+    fn sequence_within(&self, len: usize, opts: &TableOptions) -> Result<Vec<u32>> {
         // The values plus the rare/common bookkeeping: a few words a heap.
-        limit.check(
+        opts.memory_limit.check(
             &format!("the first {len} values of {}", self.spec),
             (len as u64).saturating_mul(16),
         )?;
-        Ok(self.nim_sequence(len))
+        Ok(self.rules.sequence_with(len, opts.progress))
     }
     fn take_break_digits(&self) -> Option<Vec<u8>> {
         (!self.rules.distinct_parts()).then(|| self.rules.digits().to_vec())
@@ -886,6 +895,26 @@ mod tests {
         fn advance(&self, delta: u64) {
             self.done
                 .fetch_add(delta, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    #[test]
+    fn sequences_report_their_progress() {
+        // Grundy's game (no period to find) and Kayles (period found early): the
+        // planner's sequence call reports the terms it computes.
+        for (game, least) in [
+            (crate::grundy_game::grundy_game(), 6000),
+            (Octal::parse("0.77", 8).unwrap(), 100),
+        ] {
+            let counted = Counted::default();
+            let opts = TableOptions {
+                progress: &counted,
+                ..TableOptions::default()
+            };
+            let values = game.sequence_within(6000, &opts).unwrap();
+            assert_eq!(values, game.rules().naive_sequence(6000));
+            assert!(counted.done.load(std::sync::atomic::Ordering::Relaxed) >= least);
+            assert_eq!(*counted.what.lock().unwrap(), "terms");
         }
     }
 
