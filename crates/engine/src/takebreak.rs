@@ -460,6 +460,16 @@ impl ValueSet {
     fn insert(&mut self, v: u32) {
         self.seen[v as usize] = 1;
     }
+    /// Marks the values of the splits x + (m − x) for x over a run of small parts:
+    /// `low` = G(x0), …, G(x1 − 1) and `high` = G(m − x1 + 1), …, G(m − x0).
+    #[inline]
+    fn mark_splits(&mut self, low: &[u32], high: &[u32]) {
+        let pairs = low.iter().zip(high.iter().rev());
+        match self.small() {
+            Some(seen) => pairs.for_each(|(a, b)| seen[(a ^ b) as u16 as usize] = 1),
+            None => pairs.for_each(|(a, b)| self.insert(a ^ b)),
+        }
+    }
     #[inline]
     fn contains(&self, v: u32) -> bool {
         self.seen[v as usize] != 0
@@ -492,6 +502,13 @@ impl SparseSplit {
     #[inline]
     fn class(&self, i: usize, v: u32) -> u32 {
         self.parity(v) ^ (self.domain as u32 & i as u32 & 1)
+    }
+    /// Whether a split of one of `sums` into two parts of the same class could have
+    /// value v (then only a scan of the splits can tell whether one does).
+    #[inline]
+    fn expensive(&self, v: u32, sums: &[usize]) -> bool {
+        sums.iter()
+            .any(|&m| self.parity(v) == (self.domain as u32 & m as u32 & 1))
     }
 }
 
@@ -807,15 +824,7 @@ impl SparseSequence {
         // all sums side by side: a value missing from one sum's first splits is often
         // found early in another's (0.376 needs x ≈ 250 in one sum, x ≈ 10^4 in the
         // other).
-        let last_of = |m: usize| {
-            // Splits x + (m − x) with 1 ≤ x ≤ last (the equal split excluded when parts
-            // must differ).
-            if distinct && m.is_multiple_of(2) {
-                m / 2 - 1
-            } else {
-                m / 2
-            }
-        };
+        let last_of = |m: usize| last_split(m, distinct);
         let end = sums.iter().map(|&m| last_of(m)).max().unwrap_or(0) + 1;
         let mut cursor_x = 1usize;
         let mut tried_witnesses = false;
@@ -825,10 +834,7 @@ impl SparseSequence {
                 v += 1;
                 continue;
             }
-            let expensive = sums
-                .iter()
-                .any(|&m| split.parity(v) == (split.domain as u32 & m as u32 & 1));
-            if !expensive {
+            if !split.expensive(v, sums) {
                 self.note_scan(cursor_x);
                 return v;
             }
@@ -853,15 +859,7 @@ impl SparseSequence {
                 for &m in sums.iter() {
                     let x1 = (x0 + BLOCK).min(last_of(m) + 1);
                     if x0 < x1 {
-                        let low = &g[x0..x1];
-                        let high = &g[m + 1 - x1..=m - x0];
-                        let pairs = low.iter().zip(high.iter().rev());
-                        match self.hit.small() {
-                            Some(seen) => {
-                                pairs.for_each(|(a, b)| seen[(a ^ b) as u16 as usize] = 1)
-                            }
-                            None => pairs.for_each(|(a, b)| self.hit.insert(a ^ b)),
-                        }
+                        self.hit.mark_splits(&g[x0..x1], &g[m + 1 - x1..=m - x0]);
                     }
                 }
                 cursor_x = x0 + BLOCK;
@@ -891,6 +889,16 @@ impl SparseSequence {
     /// only where scans run long.
     fn note_scan(&mut self, reached: usize) {
         self.mean_scan += (reached as f64 - self.mean_scan) / 4096.0;
+    }
+}
+
+/// The largest small part x of a split x + (m − x), 1 ≤ x ≤ m − x (the equal split
+/// excluded when parts must differ).
+fn last_split(m: usize, distinct: bool) -> usize {
+    if distinct && m.is_multiple_of(2) {
+        m / 2 - 1
+    } else {
+        m / 2
     }
 }
 
@@ -1008,13 +1016,7 @@ fn compute_tile(
     let base = s - 2 * TILE - rules.digits.len();
     let mut window: Vec<u32> = done[base..].to_vec();
     window.reserve(TILE);
-    let last_of = |m: usize| {
-        if distinct && m.is_multiple_of(2) {
-            m / 2 - 1
-        } else {
-            m / 2
-        }
-    };
+    let last_of = |m: usize| last_split(m, distinct);
     // Per split digit k, the rare parts the rows do not hold: small ones, those found
     // since the rows were marked, and those near half a heap.
     let near_rares: Vec<Vec<(u32, u32)>> = (0..rules.digits.len())
@@ -1073,11 +1075,7 @@ fn compute_tile(
             // Small parts x < 2·TILE: the other part is in the window.
             let x1 = (2 * TILE).min(last_of(m) + 1);
             if x1 > 1 {
-                let low = &done[1..x1];
-                let high = &window[m + 1 - x1 - base..=m - 1 - base];
-                low.iter()
-                    .zip(high.iter().rev())
-                    .for_each(|(a, b)| hit.insert(a ^ b));
+                hit.mark_splits(&done[1..x1], &window[m + 1 - x1 - base..=m - 1 - base]);
             }
             sums.push(m);
         }
@@ -1094,10 +1092,7 @@ fn compute_tile(
                 v += 1;
                 continue;
             }
-            let expensive = sums
-                .iter()
-                .any(|&m| split.parity(v) == (split.domain as u32 & m as u32 & 1));
-            if !expensive {
+            if !split.expensive(v, sums) {
                 break v;
             }
             const BLOCK: usize = 64;
@@ -1106,15 +1101,7 @@ fn compute_tile(
                     let x1 = (last_of(m) + 1).saturating_sub(offset);
                     let x0 = x1.saturating_sub(BLOCK).max(FAR_SCAN);
                     if x0 < x1 {
-                        let low = &done[x0..x1];
-                        let high = &done[m + 1 - x1..=m - x0];
-                        let pairs = low.iter().zip(high.iter().rev());
-                        match hit.small() {
-                            Some(seen) => {
-                                pairs.for_each(|(a, b)| seen[(a ^ b) as u16 as usize] = 1)
-                            }
-                            None => pairs.for_each(|(a, b)| hit.insert(a ^ b)),
-                        }
+                        hit.mark_splits(&done[x0..x1], &done[m + 1 - x1..=m - x0]);
                     }
                 }
                 offset += BLOCK;
