@@ -104,7 +104,11 @@ async function playToTheEnd() {
     const status = await page.textContent("#play-status");
     if (status.startsWith("Your move")) {
       const button = (await page.$("#play-options button.win:not([disabled])")) || (await page.$("#play-options button:not([disabled])"));
-      assert.ok(button, "a move button");
+      if (!button) {
+        // The status was read before the page moved on; look again.
+        await page.waitForTimeout(50);
+        continue;
+      }
       await button.click();
       await page.waitForFunction((s) => document.getElementById("play-status").textContent !== s, status);
     } else {

@@ -401,6 +401,9 @@ async function humanMove(to) {
   logLine(`you: ${game.pos.join(",")} → ${to.join(",")}`);
   game.pos = to;
   game.turn = "computer";
+  // Until the reply comes, the old options must not look playable.
+  $("play-status").textContent = `You moved to ${to.join(",")}.`;
+  for (const b of $("play-options").querySelectorAll("button")) b.disabled = true;
   updateHash();
   await step();
 }
