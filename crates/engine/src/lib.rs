@@ -40,6 +40,7 @@ pub mod plan;
 pub mod play;
 pub mod progress;
 pub mod solver;
+mod split_scan;
 pub mod table;
 pub mod takebreak;
 pub mod theorem;

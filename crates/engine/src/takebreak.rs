@@ -19,6 +19,7 @@
 //! on a naive prefix as the one with the fewest rare indices (Berlekamp's phenomenon,
 //! Winning Ways ch. 4 "Sparse space spells speed"; Flammenkamp's tables).
 
+use crate::split_scan::{self, ByteSet};
 use crate::periodicity::Periodicity;
 
 /// The most heaps one move may leave (hexadecimal codes go up to 3).
@@ -541,6 +542,8 @@ pub struct SparseSequence {
     mean_scan: f64,
     /// Tiles whatever the scans (tests: every code's tiles checked).
     always_tiles: bool,
+    /// The values again, narrow, for the tiles' vector scans.
+    narrow: Narrow,
 }
 
 /// Scans beyond this many splits per sum try the recent witnesses first.
@@ -567,6 +570,7 @@ impl SparseSequence {
             witness_slot: 0,
             mean_scan: 0.0,
             always_tiles: false,
+            narrow: Narrow::default(),
         }
     }
 
@@ -689,25 +693,26 @@ impl SparseSequence {
     }
 
     /// Extends the sequence tile by tile ([`TILE`] heaps) on two threads while at least
-    /// one whole tile is wanted: one thread marks, for the next tile, every split whose
-    /// parts are both known already (a rare part ≥ 2·TILE, or a small part x with
-    /// 2·TILE ≤ x < [`FAR_SCAN`]), one tile ahead, while the other computes the current
-    /// tile from its marks, the near parts and, when a value is still missing, the
-    /// splits with x ≥ FAR_SCAN. Values are exactly those of [`Self::next_value`].
+    /// one whole tile is wanted: one thread marks, for the next tile, every split with a
+    /// rare part ≥ 2·TILE known already, one tile ahead, while the other computes the
+    /// current tile from its marks, the near rare parts and, when a value is still
+    /// missing, a vectorized scan of the other splits for the missing values.
+    /// Values are exactly those of [`Self::next_value`].
     fn extend_in_tiles(&mut self, len: usize) {
         let start = self.values.len();
         let kmax = self.rules.digits.len();
         // Tiles need their far parts known and a short XOR width.
-        let min_start = 4 * FAR_SCAN + 4 * TILE + kmax;
-        // Tiles mark FAR_SCAN splits of every heap: worth it only where the per-heap
+        let min_start = 4 * NEAR_SCAN + 4 * TILE + kmax;
+        // Tiles scan at least NEAR_SCAN splits of every heap: worth it only where the per-heap
         // scans run at least that long on average (Grundy's game: thousands;
         // 0.376: far fewer, and tiles would double its time).
         if start < min_start
-            || (self.mean_scan < FAR_SCAN as f64 && !self.always_tiles)
+            || (self.mean_scan < NEAR_SCAN as f64 && !self.always_tiles)
             || len < start + 2 * TILE
             || self.rules.max_parts() > 2
             || kmax > TILE
-            || self.max >= 1 << 11
+            || self.max >= NARROW_MAX
+            || self.narrow.bigs.len() > MAX_BIGS
         {
             return;
         }
@@ -723,8 +728,10 @@ impl SparseSequence {
             max,
             hit,
             sums,
+            narrow,
             ..
         } = self;
+        narrow.sync(&values[..start]);
         let mut far_limit = start - TILE;
         let mut rows = FarRows::default();
         // The first tile's marks, from values before start − TILE only.
@@ -764,6 +771,7 @@ impl SparseSequence {
                             hit,
                             sums,
                             &mut new_rares,
+                            narrow,
                         );
                     },
                 );
@@ -775,6 +783,11 @@ impl SparseSequence {
                 std::mem::swap(&mut rows, &mut next_rows);
                 far_limit = s;
                 s = next;
+                if *max >= NARROW_MAX || narrow.bigs.len() > MAX_BIGS {
+                    // Past what the narrow values hold: the per-heap method goes on.
+                    values.truncate(s);
+                    break;
+                }
             }
         });
     }
@@ -904,8 +917,9 @@ fn last_split(m: usize, distinct: bool) -> usize {
 
 /// Heaps per tile of [`SparseSequence::extend_in_tiles`].
 const TILE: usize = 256;
-/// Splits with a small part below this (and ≥ 2·TILE) are marked a tile ahead.
-const FAR_SCAN: usize = 1536;
+/// The tiles' scans look at the splits with a small part below this first, going up,
+/// then at the others from the middle down.
+const NEAR_SCAN: usize = 1536;
 
 /// `bytes[i * stride + u] = 1`: heap `start + i` has a split of value u < width whose parts
 /// were both known a tile ahead.
@@ -921,10 +935,9 @@ struct FarRows {
 
 impl FarRows {
     /// Marks the tile starting at `start` from `done` = G(0), …, G(start − TILE − 1)
-    /// and the rare parts among them: rare parts r ≥ 2·TILE (except, when parts must
-    /// differ, those near half a heap of the tile: see [`half_band`]) and small parts
-    /// 2·TILE ≤ x < FAR_SCAN. Each part is walked across the whole tile, reading the
-    /// other parts in order.
+    /// and the rare parts among them ≥ 2·TILE (except, when parts must differ, those
+    /// near half a heap of the tile: see [`half_band`]). Each part is walked across the
+    /// whole tile, reading the other parts in order.
     fn mark(
         &mut self,
         rules: &TakeBreak,
@@ -961,9 +974,6 @@ impl FarRows {
                     walk(r, v, k);
                 }
             }
-            for (x, &v) in done.iter().enumerate().take(FAR_SCAN).skip(2 * TILE) {
-                walk(x, v, k);
-            }
         }
     }
 }
@@ -973,6 +983,56 @@ impl FarRows {
 /// walk, which checks each heap.
 fn half_band(start: usize, k: usize) -> std::ops::Range<usize> {
     (start - k) / 2..(start - k + TILE) / 2 + 1
+}
+
+/// Tiles run while every value is below this (their values are held as `u16`, and
+/// their value sets are short).
+const NARROW_MAX: u32 = 1 << 11;
+/// Tiles mark each split with a big part one by one: only while there are few.
+const MAX_BIGS: usize = 4096;
+
+/// The values again, narrow, for the tiles' scans: as `u16` (all values are below
+/// [`NARROW_MAX`] there), as bytes for [`split_scan::next_hit`], and the heaps whose
+/// value is big (≥ `big_from`, at most 256). The XOR of two values that are not big
+/// is that of their bytes; splits with a big part are marked one by one.
+struct Narrow {
+    values: Vec<u16>,
+    bytes: Vec<u8>,
+    bigs: Vec<(u32, u32)>,
+    big_from: u32,
+}
+
+impl Default for Narrow {
+    fn default() -> Self {
+        Narrow {
+            values: Vec::new(),
+            bytes: Vec::new(),
+            bigs: Vec::new(),
+            big_from: 256,
+        }
+    }
+}
+
+impl Narrow {
+    /// Makes `self` hold `values` (a prefix of it may be held already).
+    fn sync(&mut self, values: &[u32]) {
+        let held = self.values.len().min(values.len());
+        self.values.truncate(held);
+        self.bytes.truncate(held);
+        self.bigs.retain(|&(b, _)| (b as usize) < held);
+        for &v in &values[held..] {
+            self.push(v);
+        }
+    }
+    fn push(&mut self, v: u32) {
+        let n = self.values.len();
+        if v >= self.big_from {
+            self.bigs.push((n as u32, v));
+        }
+        self.values.push(v as u16);
+        // Exact for values that are not big; anything for big ones.
+        self.bytes.push((v & (self.big_from.next_power_of_two() - 1)) as u8);
+    }
 }
 
 /// What one tile's computation reads.
@@ -990,7 +1050,8 @@ struct TileJob<'a> {
 }
 
 /// Computes G(s), …, G(s + TILE − 1) into `tile` (s = `job.done.len()`), noting new rare
-/// indices in `new_rares` and the largest value in `max`.
+/// indices in `new_rares` and the largest value in `max`; `narrow` holds G(0), …,
+/// G(s − 1) as `u16` and gets the tile's values appended.
 fn compute_tile(
     job: TileJob<'_>,
     tile: &mut [u32],
@@ -998,6 +1059,7 @@ fn compute_tile(
     hit: &mut ValueSet,
     sums: &mut Vec<usize>,
     new_rares: &mut Vec<(u32, u32)>,
+    narrow: &mut Narrow,
 ) {
     let TileJob {
         rules,
@@ -1010,13 +1072,11 @@ fn compute_tile(
     } = job;
     let s = done.len();
     debug_assert_eq!(rows.start, s);
+    debug_assert_eq!(narrow.values.len(), s);
     let distinct = rules.distinct_parts;
-    // The last values before the tile and the tile's own, contiguous: every near part's
-    // partner lies in it.
-    let base = s - 2 * TILE - rules.digits.len();
-    let mut window: Vec<u32> = done[base..].to_vec();
-    window.reserve(TILE);
     let last_of = |m: usize| last_split(m, distinct);
+    let mut targets: Vec<u32> = Vec::new();
+    let mut wanted = ByteSet::default();
     // Per split digit k, the rare parts the rows do not hold: small ones, those found
     // since the rows were marked, and those near half a heap.
     let near_rares: Vec<Vec<(u32, u32)>> = (0..rules.digits.len())
@@ -1037,13 +1097,7 @@ fn compute_tile(
         .collect();
     for (i, slot) in tile.iter_mut().enumerate() {
         let n = s + i;
-        let g_at = |j: usize, window: &[u32]| {
-            if j >= base {
-                window[j - base]
-            } else {
-                done[j]
-            }
-        };
+        let g = narrow.values.as_slice();
         hit.clear(*max);
         hit.seen[..rows.width]
             .copy_from_slice(&rows.bytes[i * rows.stride..i * rows.stride + rows.width]);
@@ -1057,7 +1111,7 @@ fn compute_tile(
                 hit.insert(0);
             }
             if d & 2 != 0 && m >= 1 && k > 0 {
-                hit.insert(g_at(m, &window));
+                hit.insert(u32::from(g[m]));
             }
             if d & 4 == 0 || m < 2 {
                 continue;
@@ -1069,53 +1123,100 @@ fn compute_tile(
                 .map(|&(r, v)| (r as usize, v));
             for (r, v) in near {
                 if r < m && !(distinct && 2 * r == m) {
-                    hit.insert(v ^ g_at(m - r, &window));
+                    hit.insert(v ^ u32::from(g[m - r]));
                 }
             }
-            // Small parts x < 2·TILE: the other part is in the window.
-            let x1 = (2 * TILE).min(last_of(m) + 1);
-            if x1 > 1 {
-                hit.mark_splits(&done[1..x1], &window[m + 1 - x1 - base..=m - 1 - base]);
+            // Big parts: the scan below sees only bytes.
+            for &(b, v) in &narrow.bigs {
+                let b = b as usize;
+                if b < m && !(distinct && 2 * b == m) {
+                    hit.insert(v ^ u32::from(g[m - b]));
+                }
             }
             sums.push(m);
         }
-        // As in next_value: the first value not hit, scanning the splits with
-        // x ≥ FAR_SCAN (all partners below s) while an expensive value is missing.
-        let end = sums.iter().map(|&m| last_of(m)).max().unwrap_or(0) + 1;
-        // From the middle split x = last_of(m) down to FAR_SCAN: there the hard values
-        // turn up about a tenth sooner than going up from FAR_SCAN.
-        let mut offset = 0usize;
-        let offset_end = end.saturating_sub(FAR_SCAN);
-        let mut v = 0u32;
-        let value = loop {
-            if hit.contains(v) {
-                v += 1;
-                continue;
-            }
-            if !split.expensive(v, sums) {
-                break v;
-            }
-            const BLOCK: usize = 64;
-            while offset < offset_end && !hit.contains(v) {
-                for &m in sums.iter() {
-                    let x1 = (last_of(m) + 1).saturating_sub(offset);
-                    let x0 = x1.saturating_sub(BLOCK).max(FAR_SCAN);
-                    if x0 < x1 {
-                        hit.mark_splits(&done[x0..x1], &done[m + 1 - x1..=m - x0]);
-                    }
+        // Every split with a rare part is marked, and every split with a big part: the
+        // values still missing are found, if at all, among the other splits (two common
+        // parts, neither big), and are the XOR of the parts' bytes, below `big_from`
+        // rounded up to a power of two.
+        // Only the expensive values below the first missing cheap one matter (the
+        // targets).
+        targets.clear();
+        let mut cheap = 0u32;
+        while (cheap as usize) < hit.used {
+            if !hit.contains(cheap) {
+                if !split.expensive(cheap, sums) {
+                    break;
                 }
-                offset += BLOCK;
+                if cheap >= narrow.big_from.next_power_of_two() {
+                    // No split of two small parts has it, and the others are marked: it
+                    // is missing.
+                    break;
+                }
+                targets.push(cheap);
             }
-            if !hit.contains(v) {
-                break v;
+            cheap += 1;
+        }
+        wanted.clear();
+        for &t in &targets {
+            wanted.insert(t as u8);
+        }
+        // Small parts x < NEAR_SCAN first, going up, then from the middle split
+        // x = last_of(m) down to NEAR_SCAN, where the hard values turn up sooner.
+        let mut x0 = 1;
+        while x0 < NEAR_SCAN && !wanted.is_empty() {
+            for &m in sums.iter() {
+                let x1 = (x0 + SCAN_BLOCK).min(NEAR_SCAN).min(last_of(m) + 1);
+                scan_splits(narrow, m, x0, x1, &mut wanted);
             }
-        };
+            x0 += SCAN_BLOCK;
+        }
+        let end = sums.iter().map(|&m| last_of(m)).max().unwrap_or(0) + 1;
+        let mut offset = 0usize;
+        while offset + NEAR_SCAN < end && !wanted.is_empty() {
+            for &m in sums.iter() {
+                let x1 = (last_of(m) + 1).saturating_sub(offset);
+                scan_splits(narrow, m, x1.saturating_sub(SCAN_BLOCK).max(NEAR_SCAN), x1, &mut wanted);
+            }
+            offset += SCAN_BLOCK;
+        }
+        let value = targets
+            .iter()
+            .copied()
+            .find(|&t| wanted.contains(t as u8))
+            .unwrap_or(cheap);
         *slot = value;
-        window.push(value);
+        narrow.push(value);
         *max = (*max).max(value);
         if split.class(n, value) == split.rare_class {
             new_rares.push((n as u32, value));
         }
+    }
+}
+
+/// Splits scanned per sum at a time (interleaving the sums).
+const SCAN_BLOCK: usize = 256;
+
+/// Removes from `wanted` the values of the splits x + (m − x), x0 ≤ x < x1, that have
+/// no big part (those are marked one by one), stopping when it is empty.
+fn scan_splits(narrow: &Narrow, m: usize, x0: usize, x1: usize, wanted: &mut ByteSet) {
+    if x0 >= x1 {
+        return;
+    }
+    let low = &narrow.bytes[x0..x1];
+    let high = &narrow.bytes[m + 1 - x1..=m - x0];
+    let mut from = 0;
+    while let Some((i, mut lanes)) = split_scan::next_hit(low, high, from, wanted) {
+        while lanes != 0 {
+            let x = x0 + i + lanes.trailing_zeros() as usize;
+            lanes &= lanes - 1;
+            let (a, b) = (narrow.values[x], narrow.values[m - x]);
+            let small = u32::from(a.max(b)) < narrow.big_from;
+            if small && wanted.remove((a ^ b) as u8) && wanted.is_empty() {
+                return;
+            }
+        }
+        from = i + 32;
     }
 }
 
@@ -1170,10 +1271,11 @@ mod tests {
 
     #[test]
     fn tiles_agree_with_naive_in_one_go_and_in_uneven_steps() {
-        // Long enough for many tiles (they start after 4·FAR_SCAN + 4·TILE terms):
+        // Long enough for many tiles (they start after 4·NEAR_SCAN + 4·TILE terms):
         // Grundy's game (parts must differ), several split digits (0.376, 0.354, 4.56),
         // a split digit only (0.6), 0.16.
-        let len = 4 * FAR_SCAN + 40 * TILE + 777;
+        let len = 4 * NEAR_SCAN + 40 * TILE + 777;
+        let mut big_codes = 0;
         for rules in [
             TakeBreak::new(vec![4], true),
             octal(&[0, 3, 7, 6]),
@@ -1196,7 +1298,23 @@ mod tests {
             }
             steps.extend_to(len);
             assert_eq!(steps.values(), &naive[..], "{:?} in steps", rules.digits());
+            // Smaller values taken for big (as values ≥ 256 are): their splits marked
+            // one by one, the scans' bytes wrong for them; enough of them, and few
+            // enough for the tiles to go on.
+            let Some(big_from) = (1..=max_value(&naive))
+                .find(|&b| naive.iter().filter(|&&v| v >= b).count() <= MAX_BIGS / 2)
+            else {
+                continue;
+            };
+            big_codes += 1;
+            assert!(naive[len / 2..].iter().any(|&v| v >= big_from));
+            let mut bigs = SparseSequence::new(rules.clone());
+            bigs.always_tiles = true;
+            bigs.narrow.big_from = big_from;
+            bigs.extend_to(len);
+            assert_eq!(bigs.values(), &naive[..], "{:?} with big values", rules.digits());
         }
+        assert!(big_codes >= 3, "{big_codes} codes had big values");
     }
 
     #[test]

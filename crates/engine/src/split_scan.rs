@@ -1,0 +1,200 @@
+//! Looking for a few values among the splits x + (m − x) of a heap, 32 splits at a time.
+//!
+//! Once every split with a rare part is marked, the sparse take-and-break method (see
+//! [`crate::takebreak`]) only needs to know which of a handful of missing values the
+//! other splits have. A [`ByteSet`] holds such values (below 256) in a layout that two
+//! byte shuffles query for 32 lanes at once; [`next_hit`] finds the next 32 splits that
+//! hold one. The values of the parts are their low bytes: the caller checks each hit.
+
+/// A set of bytes, stored for [`next_hit`]: byte `(v & 15) + 16·(v >> 7)` has bit
+/// `(v >> 4) & 7` set when v is in the set.
+#[derive(Clone, Default)]
+pub(crate) struct ByteSet {
+    table: [u8; 32],
+    len: u32,
+}
+
+impl ByteSet {
+    #[inline]
+    fn slot(v: u8) -> (usize, u8) {
+        ((v & 15) as usize + 16 * (v >> 7) as usize, 1 << ((v >> 4) & 7))
+    }
+    pub(crate) fn clear(&mut self) {
+        *self = ByteSet::default();
+    }
+    pub(crate) fn insert(&mut self, v: u8) {
+        let (i, bit) = Self::slot(v);
+        if self.table[i] & bit == 0 {
+            self.table[i] |= bit;
+            self.len += 1;
+        }
+    }
+    /// Removes v; whether it was there.
+    pub(crate) fn remove(&mut self, v: u8) -> bool {
+        let (i, bit) = Self::slot(v);
+        let was = self.table[i] & bit != 0;
+        if was {
+            self.table[i] &= !bit;
+            self.len -= 1;
+        }
+        was
+    }
+    #[inline]
+    pub(crate) fn contains(&self, v: u8) -> bool {
+        let (i, bit) = Self::slot(v);
+        self.table[i] & bit != 0
+    }
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// The first run of (at most) 32 pairs from index `from` on whose XOR is in `set`:
+/// `Some((i, mask))` where bit j of `mask` says `low[i + j] ^ high[len − 1 − i − j]` is in
+/// the set (len = `low.len()` = `high.len()`, i ≥ `from`, `i` a multiple of 32 past
+/// `from`). `None` when no pair from `from` on is.
+#[inline]
+pub(crate) fn next_hit(low: &[u8], high: &[u8], from: usize, set: &ByteSet) -> Option<(usize, u32)> {
+    debug_assert_eq!(low.len(), high.len());
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, checked just above.
+        return unsafe { avx2::next_hit(low, high, from, set) };
+    }
+    next_hit_scalar(low, high, from, set)
+}
+
+/// [`next_hit`] one pair at a time (any CPU; the reference in tests).
+fn next_hit_scalar(low: &[u8], high: &[u8], from: usize, set: &ByteSet) -> Option<(usize, u32)> {
+    let len = low.len().min(high.len());
+    let mut i = from;
+    while i < len {
+        let mut mask = 0u32;
+        for j in 0..32.min(len - i) {
+            if set.contains(low[i + j] ^ high[len - 1 - i - j]) {
+                mask |= 1 << j;
+            }
+        }
+        if mask != 0 {
+            return Some((i, mask));
+        }
+        i += 32;
+    }
+    None
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::ByteSet;
+    use std::arch::x86_64::*;
+
+    #[target_feature(enable = "avx2")]
+    pub(super) fn next_hit(
+        low: &[u8],
+        high: &[u8],
+        from: usize,
+        set: &ByteSet,
+    ) -> Option<(usize, u32)> {
+        let len = low.len().min(high.len());
+        // SAFETY: both halves of the table are 16 readable bytes.
+        let (rows_low, rows_high) = unsafe {
+            (
+                _mm256_broadcastsi128_si256(_mm_loadu_si128(set.table.as_ptr() as *const __m128i)),
+                _mm256_broadcastsi128_si256(_mm_loadu_si128(set.table.as_ptr().add(16) as *const __m128i)),
+            )
+        };
+        let bits = _mm256_setr_epi8(
+            1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0,
+            0, 0, 0, 0, 0, 0, 0,
+        );
+        // Reverses the 16 bytes of each half; the halves are swapped after.
+        let reverse = _mm256_setr_epi8(
+            15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7,
+            6, 5, 4, 3, 2, 1, 0,
+        );
+        let nibble = _mm256_set1_epi8(15);
+        let three = _mm256_set1_epi8(7);
+        let mut i = from;
+        while i + 32 <= len {
+            // SAFETY: low[i..i + 32] and high[len − i − 32..len − i] are in bounds.
+            let (a, b) = unsafe {
+                (
+                    _mm256_loadu_si256(low.as_ptr().add(i) as *const __m256i),
+                    _mm256_loadu_si256(high.as_ptr().add(len - i - 32) as *const __m256i),
+                )
+            };
+            let b = _mm256_permute4x64_epi64(_mm256_shuffle_epi8(b, reverse), 0x4E);
+            let v = _mm256_xor_si256(a, b);
+            let column = _mm256_and_si256(v, nibble);
+            // The row byte: from the high half of the table when v ≥ 128 (top bit set).
+            let row = _mm256_blendv_epi8(
+                _mm256_shuffle_epi8(rows_low, column),
+                _mm256_shuffle_epi8(rows_high, column),
+                v,
+            );
+            let bit = _mm256_shuffle_epi8(bits, _mm256_and_si256(_mm256_srli_epi16(v, 4), three));
+            let absent = _mm256_cmpeq_epi8(_mm256_and_si256(row, bit), _mm256_setzero_si256());
+            let mask = !(_mm256_movemask_epi8(absent) as u32);
+            if mask != 0 {
+                return Some((i, mask));
+            }
+            i += 32;
+        }
+        super::next_hit_scalar(low, high, i, set)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_set_holds_what_was_put() {
+        let mut s = ByteSet::default();
+        for v in [0u8, 7, 128, 255, 16, 143] {
+            s.insert(v);
+        }
+        s.insert(7);
+        for v in 0..=255u8 {
+            assert_eq!(s.contains(v), [0, 7, 128, 255, 16, 143].contains(&v), "{v}");
+        }
+        assert!(s.remove(128) && !s.remove(128) && !s.contains(128));
+        for v in [0u8, 7, 255, 16, 143] {
+            s.remove(v);
+        }
+        assert!(s.is_empty());
+    }
+
+    #[test]
+    fn next_hit_agrees_with_the_pairs_one_by_one() {
+        // A small xorshift: many lengths, offsets and sets, every lane checked.
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for round in 0..400 {
+            let len = (next() % 200) as usize;
+            let low: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+            let high: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+            let mut set = ByteSet::default();
+            for _ in 0..(round % 6) {
+                set.insert(next() as u8);
+            }
+            let from = if len == 0 { 0 } else { (next() as usize) % (len + 1) };
+            let expect = (from..len)
+                .find(|&x| set.contains(low[x] ^ high[len - 1 - x]))
+                .map(|first| {
+                    let i = from + (first - from) / 32 * 32;
+                    let mask = (0..32.min(len - i))
+                        .filter(|&j| set.contains(low[i + j] ^ high[len - 1 - i - j]))
+                        .fold(0u32, |m, j| m | 1 << j);
+                    (i, mask)
+                });
+            assert_eq!(next_hit(&low, &high, from, &set), expect, "round {round}");
+            assert_eq!(next_hit_scalar(&low, &high, from, &set), expect, "round {round}");
+        }
+    }
+}
