@@ -735,7 +735,8 @@ impl SparseSequence {
         let mut far_limit = start - TILE;
         let mut rows = FarRows::default();
         // The first tile's marks, from values before start − TILE only.
-        rows.mark(rules, &values[..far_limit], rare, rare_values, start, *max);
+        let columns = narrow.big_from.next_power_of_two();
+        rows.mark(rules, &values[..far_limit], rare, rare_values, start, *max, columns);
         let mut next_rows = FarRows::default();
         let mut new_rares: Vec<(u32, u32)> = Vec::new();
         // On a pool thread, so that each join below is cheap.
@@ -749,12 +750,8 @@ impl SparseSequence {
                 new_rares.clear();
                 let (rare_now, rare_values_now): (&[u32], &[u32]) = (rare, rare_values);
                 let mut tile_max = *max;
+                // The tile on this thread (it starts at once), the marks on the other.
                 rayon::join(
-                    || {
-                        if next < end {
-                            next_rows.mark(rules, done, rare_now, rare_values_now, next, *max);
-                        }
-                    },
                     || {
                         compute_tile(
                             TileJob {
@@ -773,6 +770,11 @@ impl SparseSequence {
                             &mut new_rares,
                             narrow,
                         );
+                    },
+                    || {
+                        if next < end {
+                            next_rows.mark(rules, done, rare_now, rare_values_now, next, *max, columns);
+                        }
                     },
                 );
                 *max = tile_max;
@@ -937,7 +939,9 @@ impl FarRows {
     /// Marks the tile starting at `start` from `done` = G(0), …, G(start − TILE − 1)
     /// and the rare parts among them ≥ 2·TILE (except, when parts must differ, those
     /// near half a heap of the tile: see [`half_band`]). Each part is walked across the
-    /// whole tile, reading the other parts in order.
+    /// whole tile, reading the other parts in order. Only values below `columns` are
+    /// kept (a power of two): larger ones need a big part, and the tile marks those.
+    #[allow(clippy::too_many_arguments)]
     fn mark(
         &mut self,
         rules: &TakeBreak,
@@ -946,8 +950,9 @@ impl FarRows {
         rare_values: &[u32],
         start: usize,
         max: u32,
+        columns: u32,
     ) {
-        let width = (u64::from(max) + 1).next_power_of_two() as usize;
+        let width = ((u64::from(max) + 1).next_power_of_two() as usize).min(columns as usize);
         self.start = start;
         self.width = width;
         let stride = width + 64;
@@ -959,7 +964,8 @@ impl FarRows {
             // Heap start + i, sum start + i − k, other part start + i − k − part < start − TILE.
             let first = start - k - part;
             for (i, &b) in done[first..first + TILE].iter().enumerate() {
-                bytes[i * stride + (value ^ b) as usize] = 1;
+                // Values ≥ width go to a spare column of the row's padding.
+                bytes[i * stride + ((value ^ b) as usize).min(width)] = 1;
             }
         };
         for (k, &d) in rules.digits.iter().enumerate() {
