@@ -1122,21 +1122,14 @@ fn compute_tile(
             if d & 4 == 0 || m < 2 {
                 continue;
             }
-            // Rare parts the rows do not hold.
-            let near = near_rares[k]
-                .iter()
-                .chain(new_rares.iter())
-                .map(|&(r, v)| (r as usize, v));
-            for (r, v) in near {
+            // Rare parts the rows do not hold, and big parts (the scan below sees only
+            // bytes). Every XOR is below 2^12: the set is its fixed-size array.
+            let seen = hit.small().expect("tiles hold values below 2^11");
+            let parts = near_rares[k].iter().chain(new_rares.iter()).chain(&narrow.bigs);
+            for &(r, v) in parts {
+                let r = r as usize;
                 if r < m && !(distinct && 2 * r == m) {
-                    hit.insert(v ^ u32::from(g[m - r]));
-                }
-            }
-            // Big parts: the scan below sees only bytes.
-            for &(b, v) in &narrow.bigs {
-                let b = b as usize;
-                if b < m && !(distinct && 2 * b == m) {
-                    hit.insert(v ^ u32::from(g[m - b]));
+                    seen[(v ^ u32::from(g[m - r])) as u16 as usize] = 1;
                 }
             }
             sums.push(m);
@@ -1150,7 +1143,16 @@ fn compute_tile(
         targets.clear();
         let mut cheap = 0u32;
         while (cheap as usize) < hit.used {
-            if !hit.contains(cheap) {
+            // Runs of values all hit, 8 at a time.
+            if hit.seen[cheap as usize..cheap as usize + 8] == [1; 8] {
+                cheap += 8;
+                continue;
+            }
+            let stop = cheap + 8;
+            while cheap < stop && hit.contains(cheap) {
+                cheap += 1;
+            }
+            if cheap < stop {
                 if !split.expensive(cheap, sums) {
                     break;
                 }
@@ -1213,6 +1215,19 @@ fn scan_splits(narrow: &Narrow, m: usize, x0: usize, x1: usize, wanted: &mut Byt
     let high = &narrow.bytes[m + 1 - x1..=m - x0];
     let mut from = 0;
     while let Some((i, mut lanes)) = split_scan::next_hit(low, high, from, wanted) {
+        let x = x0 + i + lanes.trailing_zeros() as usize;
+        let (a, b) = (narrow.values[x], narrow.values[m - x]);
+        if u32::from(a.max(b)) < narrow.big_from {
+            wanted.remove((a ^ b) as u8);
+            if wanted.is_empty() {
+                return;
+            }
+            // The same 32 splits again, without that value: lanes holding it drop out
+            // (they are often many).
+            from = i;
+            continue;
+        }
+        // A big part's bytes matched: the rest of these splits one by one.
         while lanes != 0 {
             let x = x0 + i + lanes.trailing_zeros() as usize;
             lanes &= lanes - 1;
