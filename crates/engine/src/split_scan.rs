@@ -17,7 +17,10 @@ pub(crate) struct ByteSet {
 impl ByteSet {
     #[inline]
     fn slot(v: u8) -> (usize, u8) {
-        ((v & 15) as usize + 16 * (v >> 7) as usize, 1 << ((v >> 4) & 7))
+        (
+            (v & 15) as usize + 16 * (v >> 7) as usize,
+            1 << ((v >> 4) & 7),
+        )
     }
     pub(crate) fn clear(&mut self) {
         *self = ByteSet::default();
@@ -54,7 +57,12 @@ impl ByteSet {
 /// the set (len = `low.len()` = `high.len()`, i ≥ `from`, `i` a multiple of 32 past
 /// `from`). `None` when no pair from `from` on is.
 #[inline]
-pub(crate) fn next_hit(low: &[u8], high: &[u8], from: usize, set: &ByteSet) -> Option<(usize, u32)> {
+pub(crate) fn next_hit(
+    low: &[u8],
+    high: &[u8],
+    from: usize,
+    set: &ByteSet,
+) -> Option<(usize, u32)> {
     debug_assert_eq!(low.len(), high.len());
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
@@ -100,7 +108,9 @@ mod avx2 {
         let (rows_low, rows_high) = unsafe {
             (
                 _mm256_broadcastsi128_si256(_mm_loadu_si128(set.table.as_ptr() as *const __m128i)),
-                _mm256_broadcastsi128_si256(_mm_loadu_si128(set.table.as_ptr().add(16) as *const __m128i)),
+                _mm256_broadcastsi128_si256(_mm_loadu_si128(
+                    set.table.as_ptr().add(16) as *const __m128i
+                )),
             )
         };
         let bits = _mm256_setr_epi8(
@@ -183,7 +193,11 @@ mod tests {
             for _ in 0..(round % 6) {
                 set.insert(next() as u8);
             }
-            let from = if len == 0 { 0 } else { (next() as usize) % (len + 1) };
+            let from = if len == 0 {
+                0
+            } else {
+                (next() as usize) % (len + 1)
+            };
             let expect = (from..len)
                 .find(|&x| set.contains(low[x] ^ high[len - 1 - x]))
                 .map(|first| {
@@ -194,7 +208,11 @@ mod tests {
                     (i, mask)
                 });
             assert_eq!(next_hit(&low, &high, from, &set), expect, "round {round}");
-            assert_eq!(next_hit_scalar(&low, &high, from, &set), expect, "round {round}");
+            assert_eq!(
+                next_hit_scalar(&low, &high, from, &set),
+                expect,
+                "round {round}"
+            );
         }
     }
 }

@@ -19,8 +19,8 @@
 //! on a naive prefix as the one with the fewest rare indices (Berlekamp's phenomenon,
 //! Winning Ways ch. 4 "Sparse space spells speed"; Flammenkamp's tables).
 
-use crate::split_scan::{self, ByteSet};
 use crate::periodicity::Periodicity;
+use crate::split_scan::{self, ByteSet};
 
 /// The most heaps one move may leave (hexadecimal codes go up to 3).
 pub const MAX_PARTS: u32 = 3;
@@ -736,7 +736,15 @@ impl SparseSequence {
         let mut rows = FarRows::default();
         // The first tile's marks, from values before start − TILE only.
         let columns = narrow.big_from.next_power_of_two();
-        rows.mark(rules, &values[..far_limit], rare, rare_values, start, *max, columns);
+        rows.mark(
+            rules,
+            &values[..far_limit],
+            rare,
+            rare_values,
+            start,
+            *max,
+            columns,
+        );
         let mut next_rows = FarRows::default();
         let mut new_rares: Vec<(u32, u32)> = Vec::new();
         // On a pool thread, so that each join below is cheap.
@@ -773,7 +781,15 @@ impl SparseSequence {
                     },
                     || {
                         if next < end {
-                            next_rows.mark(rules, done, rare_now, rare_values_now, next, *max, columns);
+                            next_rows.mark(
+                                rules,
+                                done,
+                                rare_now,
+                                rare_values_now,
+                                next,
+                                *max,
+                                columns,
+                            );
                         }
                     },
                 );
@@ -963,10 +979,7 @@ impl FarRows {
         let mut walk = |part: usize, value: u32, k: usize| {
             // Heap start + i, sum start + i − k, other part start + i − k − part < start − TILE.
             let first = start - k - part;
-            for (i, &b) in done[first..first + TILE].iter().enumerate() {
-                // Values ≥ width go to a spare column of the row's padding.
-                bytes[i * stride + ((value ^ b) as usize).min(width)] = 1;
-            }
+            mark_walk(bytes, stride, width, value, &done[first..first + TILE]);
         };
         for (k, &d) in rules.digits.iter().enumerate() {
             if d & 4 == 0 {
@@ -980,7 +993,78 @@ impl FarRows {
                     walk(r, v, k);
                 }
             }
+            // Small parts too (the rare ones again: no matter).
+            for (x, &v) in done.iter().enumerate().take(ROWS_SCAN).skip(2 * TILE) {
+                walk(x, v, k);
+            }
         }
+    }
+}
+
+/// `bytes[i · stride + min(value ^ others[i], width)] = 1` for every i: one part walked
+/// across a tile. Values ≥ width go to a spare column of the row's padding.
+#[inline]
+fn mark_walk(bytes: &mut [u8], stride: usize, width: usize, value: u32, others: &[u32]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, checked just above.
+        unsafe { mark_walk_avx2(bytes, stride, width, value, others) };
+        return;
+    }
+    mark_walk_plain(bytes, stride, width, value, others);
+}
+
+/// [`mark_walk`] with the indices computed 8 at a time (AVX2).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn mark_walk_avx2(bytes: &mut [u8], stride: usize, width: usize, value: u32, others: &[u32]) {
+    use std::arch::x86_64::*;
+    // Every index min(·, width) + i·stride is then below bytes.len().
+    assert!(width < stride && others.len() * stride <= bytes.len() && bytes.len() < 1 << 31);
+    let chunks = others.chunks_exact(8);
+    let rest = chunks.remainder();
+    let value = _mm256_set1_epi32(value as i32);
+    let cap = _mm256_set1_epi32(width as i32);
+    let s = stride as i32;
+    let mut rows = _mm256_setr_epi32(0, s, 2 * s, 3 * s, 4 * s, 5 * s, 6 * s, 7 * s);
+    let step = _mm256_set1_epi32(8 * s);
+    let mut at = [0u32; 8];
+    for chunk in chunks {
+        // SAFETY: chunk holds 8 u32; at has room for 8.
+        unsafe {
+            let b = _mm256_loadu_si256(chunk.as_ptr() as *const __m256i);
+            let index = _mm256_add_epi32(_mm256_min_epu32(_mm256_xor_si256(b, value), cap), rows);
+            _mm256_storeu_si256(at.as_mut_ptr() as *mut __m256i, index);
+        }
+        for &a in &at {
+            // SAFETY: a ≤ width + i·stride < others.len()·stride ≤ bytes.len() (asserted).
+            unsafe { *bytes.get_unchecked_mut(a as usize) = 1 };
+        }
+        rows = _mm256_add_epi32(rows, step);
+    }
+    let done = others.len() - rest.len();
+    for (j, &b) in rest.iter().enumerate() {
+        bytes[(done + j) * stride
+            + ((b ^ _mm256_cvtsi256_si32(value) as u32) as usize).min(width)] = 1;
+    }
+}
+
+#[inline(always)]
+fn mark_walk_plain(bytes: &mut [u8], stride: usize, width: usize, value: u32, others: &[u32]) {
+    let chunks = others.chunks_exact(8);
+    let rest = chunks.remainder();
+    for (c, chunk) in chunks.enumerate() {
+        let mut at = [0u32; 8];
+        for (j, (a, &b)) in at.iter_mut().zip(chunk).enumerate() {
+            *a = (value ^ b).min(width as u32) + ((c * 8 + j) * stride) as u32;
+        }
+        for &a in &at {
+            bytes[a as usize] = 1;
+        }
+    }
+    let done = others.len() - rest.len();
+    for (j, &b) in rest.iter().enumerate() {
+        bytes[(done + j) * stride + ((value ^ b) as usize).min(width)] = 1;
     }
 }
 
@@ -1037,7 +1121,8 @@ impl Narrow {
         }
         self.values.push(v as u16);
         // Exact for values that are not big; anything for big ones.
-        self.bytes.push((v & (self.big_from.next_power_of_two() - 1)) as u8);
+        self.bytes
+            .push((v & (self.big_from.next_power_of_two() - 1)) as u8);
     }
 }
 
@@ -1125,7 +1210,10 @@ fn compute_tile(
             // Rare parts the rows do not hold, and big parts (the scan below sees only
             // bytes). Every XOR is below 2^12: the set is its fixed-size array.
             let seen = hit.small().expect("tiles hold values below 2^11");
-            let parts = near_rares[k].iter().chain(new_rares.iter()).chain(&narrow.bigs);
+            let parts = near_rares[k]
+                .iter()
+                .chain(new_rares.iter())
+                .chain(&narrow.bigs);
             for &(r, v) in parts {
                 let r = r as usize;
                 if r < m && !(distinct && 2 * r == m) {
@@ -1171,11 +1259,14 @@ fn compute_tile(
         }
         // Small parts x < NEAR_SCAN first, going up, then from the middle split
         // x = last_of(m) down to NEAR_SCAN, where the hard values turn up sooner.
-        let mut x0 = 1;
+        let mut x0 = 0;
         while x0 < NEAR_SCAN && !wanted.is_empty() {
-            for &m in sums.iter() {
-                let x1 = (x0 + SCAN_BLOCK).min(NEAR_SCAN).min(last_of(m) + 1);
-                scan_splits(narrow, m, x0, x1, &mut wanted);
+            // The rows hold 2·TILE ≤ x < ROWS_SCAN.
+            if x0 < 2 * TILE || x0 >= ROWS_SCAN {
+                for &m in sums.iter() {
+                    let x1 = (x0 + SCAN_BLOCK).min(NEAR_SCAN).min(last_of(m) + 1);
+                    scan_splits(narrow, m, x0.max(1), x1, &mut wanted);
+                }
             }
             x0 += SCAN_BLOCK;
         }
@@ -1184,7 +1275,13 @@ fn compute_tile(
         while offset + NEAR_SCAN < end && !wanted.is_empty() {
             for &m in sums.iter() {
                 let x1 = (last_of(m) + 1).saturating_sub(offset);
-                scan_splits(narrow, m, x1.saturating_sub(SCAN_BLOCK).max(NEAR_SCAN), x1, &mut wanted);
+                scan_splits(
+                    narrow,
+                    m,
+                    x1.saturating_sub(SCAN_BLOCK).max(NEAR_SCAN),
+                    x1,
+                    &mut wanted,
+                );
             }
             offset += SCAN_BLOCK;
         }
@@ -1201,6 +1298,10 @@ fn compute_tile(
         }
     }
 }
+
+/// The rows also mark the splits with a small part 2·TILE ≤ x < ROWS_SCAN (a multiple
+/// of [`SCAN_BLOCK`]): the marking thread has room for them.
+const ROWS_SCAN: usize = 1280;
 
 /// Splits scanned per sum at a time (interleaving the sums).
 const SCAN_BLOCK: usize = 256;
@@ -1333,7 +1434,12 @@ mod tests {
             bigs.always_tiles = true;
             bigs.narrow.big_from = big_from;
             bigs.extend_to(len);
-            assert_eq!(bigs.values(), &naive[..], "{:?} with big values", rules.digits());
+            assert_eq!(
+                bigs.values(),
+                &naive[..],
+                "{:?} with big values",
+                rules.digits()
+            );
         }
         assert!(big_codes >= 3, "{big_codes} codes had big values");
     }
