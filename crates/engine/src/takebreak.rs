@@ -1262,7 +1262,7 @@ fn compute_tile(
         let mut x0 = 0;
         while x0 < NEAR_SCAN && !wanted.is_empty() {
             // The rows hold 2·TILE ≤ x < ROWS_SCAN.
-            if x0 < 2 * TILE || x0 >= ROWS_SCAN {
+            if !(2 * TILE..ROWS_SCAN).contains(&x0) {
                 for &m in sums.iter() {
                     let x1 = (x0 + SCAN_BLOCK).min(NEAR_SCAN).min(last_of(m) + 1);
                     scan_splits(narrow, m, x0.max(1), x1, &mut wanted);
