@@ -39,10 +39,11 @@ pub const CERTIFY_LIMIT: u64 = 1 << 20;
 /// (4.5·10^6 terms) and `.354` (2.0·10^7 terms); an unsolved code costs about two
 /// minutes to reach it.
 pub const ESCALATED_CERTIFY_LIMIT: u64 = 1 << 25;
-/// Bytes a period search holds per term: the values, the slack of the growing vector
-/// and the certificate's copy of the preperiod and block (measured: about 4 bytes a
-/// term resident for an unsolved code, 6 for `.354`).
-const SEARCH_BYTES_PER_TERM: u64 = 8;
+/// Bytes a period search holds per term: the values, the slack of the growing vector,
+/// the narrow copy the tiled kernel scans (3 bytes, where scans run long) and the
+/// certificate's copy of the preperiod and block (measured: about 4 bytes a term
+/// resident for an unsolved code with short scans, 6 for `.354`).
+const SEARCH_BYTES_PER_TERM: u64 = 11;
 /// Winning moves listed at most by the closed-form path.
 const MAX_WINNING_MOVES: usize = 20;
 
