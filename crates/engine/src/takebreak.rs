@@ -1023,7 +1023,7 @@ fn mark_walk_avx2(bytes: &mut [u8], stride: usize, width: usize, value: u32, oth
     assert!(width < stride && others.len() * stride <= bytes.len() && bytes.len() < 1 << 31);
     let chunks = others.chunks_exact(8);
     let rest = chunks.remainder();
-    let value = _mm256_set1_epi32(value as i32);
+    let part = _mm256_set1_epi32(value as i32);
     let cap = _mm256_set1_epi32(width as i32);
     let s = stride as i32;
     let mut rows = _mm256_setr_epi32(0, s, 2 * s, 3 * s, 4 * s, 5 * s, 6 * s, 7 * s);
@@ -1033,7 +1033,7 @@ fn mark_walk_avx2(bytes: &mut [u8], stride: usize, width: usize, value: u32, oth
         // SAFETY: chunk holds 8 u32; at has room for 8.
         unsafe {
             let b = _mm256_loadu_si256(chunk.as_ptr() as *const __m256i);
-            let index = _mm256_add_epi32(_mm256_min_epu32(_mm256_xor_si256(b, value), cap), rows);
+            let index = _mm256_add_epi32(_mm256_min_epu32(_mm256_xor_si256(b, part), cap), rows);
             _mm256_storeu_si256(at.as_mut_ptr() as *mut __m256i, index);
         }
         for &a in &at {
@@ -1044,11 +1044,11 @@ fn mark_walk_avx2(bytes: &mut [u8], stride: usize, width: usize, value: u32, oth
     }
     let done = others.len() - rest.len();
     for (j, &b) in rest.iter().enumerate() {
-        bytes[(done + j) * stride
-            + ((b ^ _mm256_cvtsi256_si32(value) as u32) as usize).min(width)] = 1;
+        bytes[(done + j) * stride + ((value ^ b) as usize).min(width)] = 1;
     }
 }
 
+/// [`mark_walk`] on any CPU.
 #[inline(always)]
 fn mark_walk_plain(bytes: &mut [u8], stride: usize, width: usize, value: u32, others: &[u32]) {
     let chunks = others.chunks_exact(8);
@@ -1389,6 +1389,29 @@ mod tests {
         }
         let grundy = TakeBreak::new(vec![4], true);
         assert_eq!(grundy.sparse_sequence(5000), grundy.naive_sequence(5000));
+    }
+
+    #[test]
+    fn mark_walk_agrees_with_its_plain_form() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for len in [0usize, 5, 8, 13, 64, 256, 259] {
+            let width = 64;
+            let stride = width + 64;
+            let others: Vec<u32> = (0..len).map(|_| (next() % 200) as u32).collect();
+            let value = (next() % 100) as u32;
+            let mut fast = vec![0u8; len * stride];
+            let mut plain = fast.clone();
+            mark_walk(&mut fast, stride, width, value, &others);
+            mark_walk_plain(&mut plain, stride, width, value, &others);
+            assert_eq!(fast, plain, "{len}");
+            assert_eq!(plain.iter().filter(|&&b| b == 1).count(), len);
+        }
     }
 
     #[test]
