@@ -327,6 +327,11 @@ function boardKind() {
 }
 
 async function startGame() {
+  // Until the new game is ready, the old one's status and options must not look live.
+  game.over = true;
+  $("play-status").textContent = "Starting…";
+  delete $("play-status").dataset.over;
+  for (const b of $("play-options").querySelectorAll("button")) b.disabled = true;
   try {
     view.info = await api("game", gameFields());
   } catch (e) {
@@ -417,6 +422,8 @@ function undo() {
   game.turn = "human";
   game.over = false;
   logLine(`undo: back at ${game.pos.join(",")}`);
+  $("play-status").textContent = `Back at ${game.pos.join(",")}…`;
+  for (const b of $("play-options").querySelectorAll("button")) b.disabled = true;
   step();
 }
 
