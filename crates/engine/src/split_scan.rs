@@ -5,6 +5,8 @@
 //! other splits have. A [`ByteSet`] holds such values (below 256) in a layout that two
 //! byte shuffles query for 32 lanes at once; [`next_hit`] finds the next 32 splits that
 //! hold one. The values of the parts are their low bytes: the caller checks each hit.
+//! [`mark_walk`] marks one part's splits across a tile, its indices computed 8 at a
+//! time. The module holds the engine's only vector code.
 
 /// A set of bytes, stored for [`next_hit`]: byte `(v & 15) + 16·(v >> 7)` has bit
 /// `(v >> 4) & 7` set when v is in the set.
@@ -91,6 +93,39 @@ fn next_hit_scalar(low: &[u8], high: &[u8], from: usize, set: &ByteSet) -> Optio
     None
 }
 
+/// `bytes[i · stride + min(value ^ others[i], width)] = 1` for every i: one part walked
+/// across a tile. Values ≥ width go to a spare column of the row's padding.
+#[inline]
+pub(crate) fn mark_walk(bytes: &mut [u8], stride: usize, width: usize, value: u32, others: &[u32]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, checked just above.
+        unsafe { avx2::mark_walk(bytes, stride, width, value, others) };
+        return;
+    }
+    mark_walk_plain(bytes, stride, width, value, others);
+}
+
+/// [`mark_walk`] on any CPU.
+#[inline(always)]
+fn mark_walk_plain(bytes: &mut [u8], stride: usize, width: usize, value: u32, others: &[u32]) {
+    let chunks = others.chunks_exact(8);
+    let rest = chunks.remainder();
+    for (c, chunk) in chunks.enumerate() {
+        let mut at = [0u32; 8];
+        for (j, (a, &b)) in at.iter_mut().zip(chunk).enumerate() {
+            *a = (value ^ b).min(width as u32) + ((c * 8 + j) * stride) as u32;
+        }
+        for &a in &at {
+            bytes[a as usize] = 1;
+        }
+    }
+    let done = others.len() - rest.len();
+    for (j, &b) in rest.iter().enumerate() {
+        bytes[(done + j) * stride + ((value ^ b) as usize).min(width)] = 1;
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use super::ByteSet;
@@ -152,11 +187,60 @@ mod avx2 {
         }
         super::next_hit_scalar(low, high, i, set)
     }
+
+    /// [`mark_walk`] with the indices computed 8 at a time (AVX2).
+    #[target_feature(enable = "avx2")]
+    pub(super) fn mark_walk(
+        bytes: &mut [u8],
+        stride: usize,
+        width: usize,
+        value: u32,
+        others: &[u32],
+    ) {
+        // Every index min(·, width) + i·stride is then below bytes.len().
+        assert!(width < stride && others.len() * stride <= bytes.len() && bytes.len() < 1 << 31);
+        let chunks = others.chunks_exact(8);
+        let rest = chunks.remainder();
+        let part = _mm256_set1_epi32(value as i32);
+        let cap = _mm256_set1_epi32(width as i32);
+        let s = stride as i32;
+        let mut rows = _mm256_setr_epi32(0, s, 2 * s, 3 * s, 4 * s, 5 * s, 6 * s, 7 * s);
+        let step = _mm256_set1_epi32(8 * s);
+        let mut at = [0u32; 8];
+        for chunk in chunks {
+            // SAFETY: chunk holds 8 u32; at has room for 8.
+            unsafe {
+                let b = _mm256_loadu_si256(chunk.as_ptr() as *const __m256i);
+                let index =
+                    _mm256_add_epi32(_mm256_min_epu32(_mm256_xor_si256(b, part), cap), rows);
+                _mm256_storeu_si256(at.as_mut_ptr() as *mut __m256i, index);
+            }
+            for &a in &at {
+                // SAFETY: a ≤ width + i·stride < others.len()·stride ≤ bytes.len() (asserted).
+                unsafe { *bytes.get_unchecked_mut(a as usize) = 1 };
+            }
+            rows = _mm256_add_epi32(rows, step);
+        }
+        let done = others.len() - rest.len();
+        for (j, &b) in rest.iter().enumerate() {
+            bytes[(done + j) * stride + ((value ^ b) as usize).min(width)] = 1;
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A small xorshift generator: reproducible test data.
+    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        }
+    }
 
     #[test]
     fn byte_set_holds_what_was_put() {
@@ -177,14 +261,8 @@ mod tests {
 
     #[test]
     fn next_hit_agrees_with_the_pairs_one_by_one() {
-        // A small xorshift: many lengths, offsets and sets, every lane checked.
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        // Many lengths, offsets and sets, every lane checked.
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         for round in 0..400 {
             let len = (next() % 200) as usize;
             let low: Vec<u8> = (0..len).map(|_| next() as u8).collect();
@@ -213,6 +291,23 @@ mod tests {
                 expect,
                 "round {round}"
             );
+        }
+    }
+
+    #[test]
+    fn mark_walk_agrees_with_its_plain_form() {
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
+        for len in [0usize, 5, 8, 13, 64, 256, 259] {
+            let width = 64;
+            let stride = width + 64;
+            let others: Vec<u32> = (0..len).map(|_| (next() % 200) as u32).collect();
+            let value = (next() % 100) as u32;
+            let mut fast = vec![0u8; len * stride];
+            let mut plain = fast.clone();
+            mark_walk(&mut fast, stride, width, value, &others);
+            mark_walk_plain(&mut plain, stride, width, value, &others);
+            assert_eq!(fast, plain, "{len}");
+            assert_eq!(plain.iter().filter(|&&b| b == 1).count(), len);
         }
     }
 }
