@@ -1,6 +1,6 @@
 //! CLI tests of `periodicity --certificate`, `nimlab certify` and `nimlab census`.
 
-mod common;
+use crate::common;
 use common::nimlab;
 use std::path::PathBuf;
 

@@ -1,7 +1,7 @@
 //! Conventions of the command line: completions, man page, the rules reference, one
 //! family described, formulas that start with a minus sign.
 
-mod common;
+use crate::common;
 use common::nimlab;
 
 #[test]

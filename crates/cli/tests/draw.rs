@@ -1,7 +1,7 @@
 //! `nimlab draw` and `nimlab chocolate condition`: pictures parsed back (SVG as XML, PNG
 //! decoded and sampled where the SVG says each square is), text drawings, errors.
 
-mod common;
+use crate::common;
 use common::nimlab;
 use std::path::PathBuf;
 

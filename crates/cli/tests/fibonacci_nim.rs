@@ -1,6 +1,6 @@
 //! CLI tests of the multiplier family (`fibonacci-nim`).
 
-mod common;
+use crate::common;
 use common::nimlab;
 
 #[test]

@@ -2,7 +2,7 @@
 //! stderr, nothing on stdout and exit code 2 — never a panic, a stack overflow, a hang or
 //! a silent wrong answer.
 
-mod common;
+use crate::common;
 use common::nimlab;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};

@@ -1,7 +1,7 @@
 //! n-player games through the binary: value, moves, table (text, JSON, png), theorems,
 //! big heaps and clean refusals.
 
-mod common;
+use crate::common;
 use common::nimlab;
 use serde_json::Value;
 

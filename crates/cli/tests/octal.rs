@@ -1,6 +1,6 @@
 //! CLI tests for octal games and Grundy's game.
 
-mod common;
+use crate::common;
 use common::nimlab;
 
 /// Dawson's Chess (0.137) by a plain mex loop written here: take 1 only from a heap of

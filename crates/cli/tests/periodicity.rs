@@ -1,6 +1,6 @@
 //! CLI tests of `nimlab periodicity` and `nimlab sweep`.
 
-mod common;
+use crate::common;
 use common::nimlab;
 
 fn json(args: &[&str]) -> serde_json::Value {

@@ -1,6 +1,6 @@
 //! CLI tests of `nimlab sg-system`, `welter` and `takeaway`.
 
-mod common;
+use crate::common;
 use common::nimlab;
 
 #[test]

@@ -88,7 +88,7 @@ impl GrundyTable {
         self.values
             .iter()
             .enumerate()
-            .filter(|(_, &v)| v != INVALID)
+            .filter(|&(_, &v)| v != INVALID)
             .map(|(i, &v)| (self.position_of(i), v))
     }
 

@@ -629,7 +629,7 @@ fn periodic(cells: &Cells, n: &str, claim: Claim) -> Vec<(String, &'static str)>
             let zeros: Vec<String> = block
                 .iter()
                 .enumerate()
-                .filter(|(_, &v)| v == 1)
+                .filter(|&(_, &v)| v == 1)
                 .map(|(i, _)| format!("{k} == {i}"))
                 .collect();
             let mut e = if zeros.is_empty() {

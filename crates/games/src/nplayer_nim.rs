@@ -86,7 +86,7 @@ impl Columns {
             .map(|k| {
                 pos.iter()
                     .enumerate()
-                    .filter(|(_, &h)| h >> k & 1 == 1)
+                    .filter(|&(_, &h)| h >> k & 1 == 1)
                     .fold(0u64, |m, (i, _)| m | 1 << i)
             })
             .collect();

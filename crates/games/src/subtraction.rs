@@ -332,7 +332,7 @@ fn mex_at(s: &[u64], g: &[u32], n: usize) -> u32 {
         seen.dedup();
         seen.iter()
             .enumerate()
-            .find(|(i, &v)| v != *i as u32)
+            .find(|&(i, &v)| v != i as u32)
             .map_or(seen.len() as u32, |(i, _)| i as u32)
     }
 }

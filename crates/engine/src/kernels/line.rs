@@ -685,83 +685,85 @@ unsafe fn fill_cell(
     x: usize,
     y: usize,
 ) {
-    let Geometry {
-        width,
-        band,
-        diag_shift,
-        terminal_value,
-        half,
-    } = geo;
-    if band > 0 && y >= band && x >= 1 {
-        // Cell (x − 1, y − a) joins its diagonal line now: every query that must not
-        // see it has been made.
-        // SAFETY: cell (x − 1, y − a), in an earlier row and column, is final: written
-        // at an earlier step of this band or published by the bands above, which are
-        // past column x. Nobody writes it again.
-        let v = values.read(x - 1 + width * (y - band)) as u64;
-        diagonals.get(x - 1 + band + diag_shift - y).insert(v);
-    }
-    let g = if x == 0 && y == 0 {
-        terminal_value as u64
-    } else {
-        near.clear();
-        for &(dx, dy) in offsets {
-            if dx <= x && dy <= y {
-                let (u, v) = (x - dx, y - dy);
-                // In the half table a cell left of the diagonal is read at its mirror.
-                let i = if half && u < v {
-                    v + width * u
-                } else {
-                    u + width * v
-                };
-                // SAFETY: the cell read is in an earlier row and column (dx, dy ≥ 1;
-                // mirrored: row u < y, column v < y ≤ x), so it is final: written at an
-                // earlier step of this band or published by the bands above through
-                // `done` (Acquire). Other bands may read it at the same time (by value,
-                // no reference); nobody writes it again.
-                near.push(values.read(i) as u64);
-            }
+    unsafe {
+        let Geometry {
+            width,
+            band,
+            diag_shift,
+            terminal_value,
+            half,
+        } = geo;
+        if band > 0 && y >= band && x >= 1 {
+            // Cell (x − 1, y − a) joins its diagonal line now: every query that must not
+            // see it has been made.
+            // SAFETY: cell (x − 1, y − a), in an earlier row and column, is final: written
+            // at an earlier step of this band or published by the bands above, which are
+            // past column x. Nobody writes it again.
+            let v = values.read(x - 1 + width * (y - band)) as u64;
+            diagonals.get(x - 1 + band + diag_shift - y).insert(v);
         }
-        let col = columns.get(x);
-        let mut start = row.mex.max(col.mex);
-        // Diagonal lines x − y − d for |d| < a, at indices x − y + diag_shift − d.
-        let diag_hi = x + diag_shift - y + band; // exclusive; index of d = −a
-        let diag_lo = diag_hi + 1 - 2 * band.max(1);
-        if band > 0 {
-            for i in diag_lo..diag_hi {
-                start = start.max(diagonals.get(i).mex);
-            }
-        }
-        let row_c = Cursor::of(row);
-        let col_c = Cursor::of(col);
-        match band {
-            0 => scan(start, row_c, col_c, &[], near),
-            1 => scan(
-                start,
-                row_c,
-                col_c,
-                &[Cursor::of(diagonals.get(diag_lo))],
-                near,
-            ),
-            _ => {
-                let mut diag_c = [Cursor::EMPTY; 2 * MAX_BAND - 1];
-                for (c, i) in diag_c.iter_mut().zip(diag_lo..diag_hi) {
-                    *c = Cursor::of(diagonals.get(i));
+        let g = if x == 0 && y == 0 {
+            terminal_value as u64
+        } else {
+            near.clear();
+            for &(dx, dy) in offsets {
+                if dx <= x && dy <= y {
+                    let (u, v) = (x - dx, y - dy);
+                    // In the half table a cell left of the diagonal is read at its mirror.
+                    let i = if half && u < v {
+                        v + width * u
+                    } else {
+                        u + width * v
+                    };
+                    // SAFETY: the cell read is in an earlier row and column (dx, dy ≥ 1;
+                    // mirrored: row u < y, column v < y ≤ x), so it is final: written at an
+                    // earlier step of this band or published by the bands above through
+                    // `done` (Acquire). Other bands may read it at the same time (by value,
+                    // no reference); nobody writes it again.
+                    near.push(values.read(i) as u64);
                 }
-                scan(start, row_c, col_c, &diag_c[..diag_hi - diag_lo], near)
             }
+            let col = columns.get(x);
+            let mut start = row.mex.max(col.mex);
+            // Diagonal lines x − y − d for |d| < a, at indices x − y + diag_shift − d.
+            let diag_hi = x + diag_shift - y + band; // exclusive; index of d = −a
+            let diag_lo = diag_hi + 1 - 2 * band.max(1);
+            if band > 0 {
+                for i in diag_lo..diag_hi {
+                    start = start.max(diagonals.get(i).mex);
+                }
+            }
+            let row_c = Cursor::of(row);
+            let col_c = Cursor::of(col);
+            match band {
+                0 => scan(start, row_c, col_c, &[], near),
+                1 => scan(
+                    start,
+                    row_c,
+                    col_c,
+                    &[Cursor::of(diagonals.get(diag_lo))],
+                    near,
+                ),
+                _ => {
+                    let mut diag_c = [Cursor::EMPTY; 2 * MAX_BAND - 1];
+                    for (c, i) in diag_c.iter_mut().zip(diag_lo..diag_hi) {
+                        *c = Cursor::of(diagonals.get(i));
+                    }
+                    scan(start, row_c, col_c, &diag_c[..diag_hi - diag_lo], near)
+                }
+            }
+        };
+        // SAFETY: cell (x, y) belongs to this band's row y; nobody else reads it before the
+        // band publishes column x through `done` (Release), after this write.
+        values.write(x + width * y, g as u32);
+        row.insert(g);
+        columns.get(x).insert(g);
+        if band > 0 && x == width - 1 && y >= band {
+            // The last cell of row y − a joins its diagonal line.
+            // SAFETY: row y − a < y is final at every column by now (see above).
+            let v = values.read(width - 1 + width * (y - band)) as u64;
+            diagonals.get(width - 1 + band + diag_shift - y).insert(v);
         }
-    };
-    // SAFETY: cell (x, y) belongs to this band's row y; nobody else reads it before the
-    // band publishes column x through `done` (Release), after this write.
-    values.write(x + width * y, g as u32);
-    row.insert(g);
-    columns.get(x).insert(g);
-    if band > 0 && x == width - 1 && y >= band {
-        // The last cell of row y − a joins its diagonal line.
-        // SAFETY: row y − a < y is final at every column by now (see above).
-        let v = values.read(width - 1 + width * (y - band)) as u64;
-        diagonals.get(width - 1 + band + diag_shift - y).insert(v);
     }
 }
 
