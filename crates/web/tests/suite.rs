@@ -10,7 +10,11 @@ fn every_test_file_is_in_the_suite() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
     let suite = include_str!("suite.rs");
     for entry in std::fs::read_dir(dir).expect("tests/ is readable") {
-        let name = entry.expect("an entry").file_name().into_string().expect("UTF-8 name");
+        let name = entry
+            .expect("an entry")
+            .file_name()
+            .into_string()
+            .expect("UTF-8 name");
         if let Some(module) = name.strip_suffix(".rs").filter(|m| *m != "suite") {
             assert!(
                 suite.contains(&format!("\nmod {module};")),
