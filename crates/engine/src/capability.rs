@@ -244,6 +244,15 @@ pub fn is_sum_of_heaps(game: &dyn Game) -> bool {
     )
 }
 
+/// Whether positions of `game` are multisets of heaps of one game, whatever the rule
+/// that values them: a sum of heaps ([`Decomposition::Heaps`]), or such a game played
+/// by n players.
+pub fn is_heap_multiset(game: &dyn Game) -> bool {
+    let caps = game.capabilities();
+    matches!(caps.decomposition, Some(Decomposition::Heaps))
+        || caps.nplayer.is_some_and(|r| r.heaps)
+}
+
 /// The canonical form of a position of heaps (a multiset): sorted, empty heaps
 /// dropped, `[0]` for no heap at all. Options and winning moves of take-and-break
 /// games are listed in this form, once each.

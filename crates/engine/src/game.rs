@@ -205,66 +205,6 @@ pub trait Game: Send + Sync {
     }
 }
 
-impl<G: Game + ?Sized> Game for Box<G> {
-    fn spec(&self) -> String {
-        (**self).spec()
-    }
-    fn dimension(&self) -> usize {
-        (**self).dimension()
-    }
-    fn accepts_dimension(&self, m: usize) -> bool {
-        (**self).accepts_dimension(m)
-    }
-    fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
-        (**self).for_each_option(pos, visit)
-    }
-    fn position_error(&self, pos: &[Coord]) -> Option<String> {
-        (**self).position_error(pos)
-    }
-    fn rank(&self, pos: &[Coord]) -> u128 {
-        (**self).rank(pos)
-    }
-    fn is_downward_closed(&self) -> bool {
-        (**self).is_downward_closed()
-    }
-    fn terminal_value(&self) -> u32 {
-        (**self).terminal_value()
-    }
-    fn coordinate_names(&self) -> Vec<String> {
-        (**self).coordinate_names()
-    }
-    fn table_box(&self, size: usize) -> Vec<usize> {
-        (**self).table_box(size)
-    }
-    fn capabilities(&self) -> crate::capability::Capabilities<'_> {
-        (**self).capabilities()
-    }
-    fn max_options(&self, pos: &[Coord]) -> Option<u128> {
-        (**self).max_options(pos)
-    }
-    fn keeps_dimension(&self) -> bool {
-        (**self).keeps_dimension()
-    }
-    fn canonical(&self, pos: &[Coord]) -> Option<Position> {
-        (**self).canonical(pos)
-    }
-    fn has_flat_layout(&self) -> bool {
-        (**self).has_flat_layout()
-    }
-    fn simplified(&self, pos: &[Coord]) -> Option<Position> {
-        (**self).simplified(pos)
-    }
-    fn position_from_groups(&self, groups: Vec<BigPosition>) -> Result<BigPosition> {
-        (**self).position_from_groups(groups)
-    }
-    fn position_groups(&self, pos: &[BigUint]) -> Vec<BigPosition> {
-        (**self).position_groups(pos)
-    }
-    fn explain_move(&self, from: &[BigUint], to: &[BigUint]) -> Option<String> {
-        (**self).explain_move(from, to)
-    }
-}
-
 /// `x, y` for two coordinates, `n` for one, `x0, x1, …` otherwise.
 pub fn default_coordinate_names(m: usize) -> Vec<String> {
     match m {

@@ -39,6 +39,7 @@ pub mod picture;
 pub mod plan;
 pub mod play;
 pub mod progress;
+pub mod rule;
 pub mod solver;
 mod split_scan;
 pub mod table;

@@ -36,17 +36,17 @@
 //! assert_eq!(three.ranks(1), vec![1, 3, 2]);
 //! ```
 
-use crate::big::{abbreviate, to_small, BigPosition, BigUint};
+use crate::big::{abbreviate, BigPosition, BigUint};
 use crate::capability::Decomposition;
 use crate::error::{Error, Result};
-use crate::game::{format_position, Coord, Game, Position};
+use crate::game::{Coord, Game, Position};
 use crate::memory::MemoryLimit;
-use crate::plan::{Method, PositionReport, MAX_LISTED_OPTIONS};
+use crate::rule::ValueRule;
+use crate::solver::Solver;
 use crate::table::{
-    box_index, cell_count, check_box_dimension, check_work, describe_box, options_bound,
-    GrundyTable, TableOptions, INVALID,
+    cell_count, check_box_dimension, check_work, describe_box, estimate_table_bytes,
+    generic_table_by_rule, options_bound, GrundyTable, TableOptions,
 };
-use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Option visits up to which a class table is computed by the recursion even when a
 /// closed form exists (about a second of work).
@@ -323,14 +323,6 @@ pub struct NPlayerRules<'a> {
     pub heaps: bool,
 }
 
-/// Whether positions of `game` are multisets of heaps (a heap game, or one played by n
-/// players).
-fn is_heaps(game: &dyn Game) -> bool {
-    let caps = game.capabilities();
-    matches!(caps.decomposition, Some(Decomposition::Heaps))
-        || caps.nplayer.is_some_and(|r| r.heaps)
-}
-
 /// The n-player answer about one position (part of a [`PositionReport`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClassReport {
@@ -360,123 +352,40 @@ impl ClassReport {
     }
 }
 
-/// Memoizing evaluator of n-player classes for one game and ranking. Iterative: the
-/// reachable positions are discovered with an explicit stack and evaluated in
-/// increasing [`Game::rank`].
-pub struct ClassSolver<'g> {
-    game: &'g dyn Game,
-    ranking: &'g Ranking,
-    memo: FxHashMap<Position, u8>,
-    limit: MemoryLimit,
-    force: bool,
-    /// Heaps of one game: positions are multisets, memoized sorted.
-    heaps: bool,
-}
+/// Memoizing evaluator of n-player classes for one game and ranking: the engine's
+/// [`Solver`] under [`ValueRule::Classes`] (iterative; positions discovered with an
+/// explicit stack and evaluated in increasing [`Game::rank`]).
+pub struct ClassSolver<'g>(Solver<'g>);
 
 impl<'g> ClassSolver<'g> {
     /// A solver with the default memory limit and no work bound.
     pub fn new(game: &'g dyn Game, ranking: &'g Ranking) -> Self {
-        ClassSolver {
+        ClassSolver(Solver::with_rule(
             game,
-            ranking,
-            memo: FxHashMap::default(),
-            limit: MemoryLimit::default(),
-            force: true,
-            heaps: is_heaps(game),
-        }
+            ValueRule::Classes(ranking),
+            MemoryLimit::default(),
+        ))
     }
 
     /// A solver bounded by `opts` (memory limit; work estimate unless `opts.force`).
-    pub fn with_options(game: &'g dyn Game, ranking: &'g Ranking, opts: &TableOptions) -> Self {
-        ClassSolver {
-            limit: opts.memory_limit,
-            force: opts.force,
-            ..Self::new(game, ranking)
-        }
-    }
-
-    fn key(&self, p: &[Coord]) -> Position {
-        let mut k = p.to_vec();
-        if self.heaps {
-            k.sort_unstable();
-        }
-        k
+    pub fn with_options(game: &'g dyn Game, ranking: &'g Ranking, opts: &TableOptions<'g>) -> Self {
+        ClassSolver(Solver::with_rule_and_options(
+            game,
+            ValueRule::Classes(ranking),
+            opts,
+        ))
     }
 
     /// The class of `pos` (a legal position).
     pub fn class(&mut self, pos: &[Coord]) -> Result<u32> {
-        let root = self.key(pos);
-        if let Some(&c) = self.memo.get(&root) {
-            return Ok(c as u32);
-        }
-        if !self.force && self.game.is_downward_closed() {
-            let positions = pos
-                .iter()
-                .fold(1u128, |acc, &c| acc.saturating_mul(c as u128 + 1));
-            check_work(
-                &format!(
-                    "the n-player recursion on {} at {}",
-                    self.game.spec(),
-                    format_position(pos)
-                ),
-                positions,
-                options_bound(self.game, pos),
-                self.force,
-            )?;
-        }
-        let order = self.discover(&root)?;
-        for p in order {
-            let c = self.evaluate(&p);
-            self.memo.insert(p, c as u8);
-        }
-        Ok(self.memo[&root] as u32)
-    }
-
-    /// Best option class by the ranking, over options already memoized.
-    fn evaluate(&self, p: &[Coord]) -> u32 {
-        let mut best: Option<u32> = None;
-        let mut best_rank = usize::MAX;
-        self.game.for_each_option(p, &mut |o| {
-            if best_rank == 1 {
-                return;
-            }
-            let c = self.memo[&self.key(o)] as u32;
-            let r = self.ranking.mover_rank_after(c);
-            if r < best_rank {
-                best_rank = r;
-                best = Some(c);
-            }
-        });
-        best.map_or(0, |c| self.ranking.class_after(c))
-    }
-
-    fn discover(&self, root: &[Coord]) -> Result<Vec<Position>> {
-        let game = self.game;
-        crate::solver::reachable_in_rank_order(
-            game,
-            root,
-            crate::solver::DiscoveryBudget {
-                limit: self.limit,
-                already_held: self.memo.len(),
-                progress: &crate::progress::NoProgress,
-                describe: &|n| {
-                    format!(
-                        "n-player classes of {} at {} ({n}+ positions)",
-                        game.spec(),
-                        format_position(root)
-                    )
-                },
-            },
-            &|k| self.memo.contains_key(k),
-            &mut |o, push| push(&self.key(o)),
-        )
+        self.0.value(pos)
     }
 }
 
 /// The class of every position of `game` in the box `dims` under `ranking`, by the
-/// recursion ([`INVALID`] where a cell is not a position). Downward-closed games are
-/// filled in index order; others in increasing rank, options outside the box by a
-/// [`ClassSolver`]. Memory and work are estimated and refused past `opts`.
+/// recursion ([`crate::INVALID`] where a cell is not a position): the engine's box walk
+/// ([`crate::table::generic_table_by_rule`]) under [`ValueRule::Classes`]. Memory and
+/// work are estimated and refused past `opts`.
 ///
 /// ```
 /// use nimlab_engine::nplayer::{class_table, Ranking};
@@ -504,351 +413,17 @@ pub fn class_table(
 ) -> Result<GrundyTable> {
     check_box_dimension(game, dims)?;
     let downward = game.is_downward_closed();
-    let cells = cell_count(dims)?;
     let what = format!("n-player {} for {}", describe_box(dims), game.spec());
-    let per_cell = if downward { 4 } else { 4 + 24 };
-    opts.memory_limit.check(
-        &what,
-        cells
-            .checked_mul(per_cell)
-            .ok_or_else(|| Error::input("table box is too large"))?,
-    )?;
+    opts.memory_limit
+        .check(&what, estimate_table_bytes(dims, downward)?)?;
     let corner: Position = dims.iter().map(|&d| d.saturating_sub(1) as Coord).collect();
     check_work(
         &format!("the {what}"),
-        cells as u128,
+        cell_count(dims)? as u128,
         options_bound(game, &corner),
         opts.force,
     )?;
-    let cells = cells as usize;
-    const UNFILLED: u32 = INVALID - 1;
-    let mut values = vec![UNFILLED; cells];
-    let mut outside = ClassSolver::with_options(game, ranking, opts);
-    let fill = |i: usize, pos: &mut Position| {
-        let mut index = i;
-        for (c, &d) in pos.iter_mut().zip(dims) {
-            *c = (index % d) as Coord;
-            index /= d;
-        }
-    };
-    let mut pos: Position = vec![0; dims.len()];
-    let order: Option<Vec<usize>> = (!downward).then(|| {
-        let mut idx: Vec<(u128, usize)> = (0..cells)
-            .map(|i| {
-                fill(i, &mut pos);
-                (game.rank(&pos), i)
-            })
-            .collect();
-        idx.sort_unstable();
-        idx.into_iter().map(|(_, i)| i).collect()
-    });
-    let step = (cells / 1000).max(1);
-    opts.progress.start(cells as u64, "cells");
-    for k in 0..cells {
-        let i = order.as_ref().map_or(k, |o| o[k]);
-        fill(i, &mut pos);
-        if game.position_error(&pos).is_some() {
-            values[i] = INVALID;
-            continue;
-        }
-        let mut best: Option<u32> = None;
-        let mut best_rank = usize::MAX;
-        let mut failure: Option<Error> = None;
-        game.for_each_option(&pos, &mut |o| {
-            if failure.is_some() || best_rank == 1 {
-                return;
-            }
-            let c = match box_index(dims, o) {
-                Some(j) if values[j] < UNFILLED => values[j],
-                Some(_) => {
-                    failure = Some(Error::Contract(format!(
-                        "{} moves from {} to {}, which is not a position of lower rank",
-                        game.spec(),
-                        format_position(&pos),
-                        format_position(o)
-                    )));
-                    return;
-                }
-                None => match outside.class(o) {
-                    Ok(c) => c,
-                    Err(e) => {
-                        failure = Some(e);
-                        return;
-                    }
-                },
-            };
-            let r = ranking.mover_rank_after(c);
-            if r < best_rank {
-                best_rank = r;
-                best = Some(c);
-            }
-        });
-        if let Some(e) = failure {
-            return Err(e);
-        }
-        values[i] = best.map_or(0, |c| ranking.class_after(c));
-        if k % step == step - 1 {
-            opts.progress.advance(step as u64);
-        }
-    }
-    opts.progress.finish();
-    GrundyTable::from_parts(dims.to_vec(), values)
-}
-
-/// The class table of an n-player game (a game with
-/// [`crate::capability::Capabilities::nplayer`]) by the best method: the recursion
-/// over the box while its work is small ([`RECURSION_PREFERRED`]), else the closed
-/// form cell by cell when the game has one for its ranking (and `closed_forms` allows
-/// it), else the recursion. `None` for games that are not n-player games.
-pub fn table(
-    game: &dyn Game,
-    dims: &[usize],
-    opts: &TableOptions,
-    closed_forms: bool,
-) -> Result<Option<crate::plan::TableReport>> {
-    let Some(rules) = game.capabilities().nplayer else {
-        return Ok(None);
-    };
-    check_box_dimension(game, dims)?;
-    let ranking = rules.ranking;
-    let origin = vec![0; dims.len()];
-    // The recursion over a box is faster than the closed form cell by cell while the
-    // options are few; past that, the closed form's cost does not grow with them.
-    let corner: Position = dims.iter().map(|&d| d.saturating_sub(1) as Coord).collect();
-    let recursion_work = (cell_count(dims)? as u128).saturating_mul(options_bound(game, &corner));
-    if let Some(cf) = rules.closed_form.filter(|cf| {
-        closed_forms
-            && recursion_work > RECURSION_PREFERRED
-            && cf.class_small(&origin, ranking).is_some()
-    }) {
-        let cells = cell_count(dims)?;
-        opts.memory_limit.check(
-            &format!("n-player {} for {}", describe_box(dims), game.spec()),
-            cells.saturating_mul(4),
-        )?;
-        let cells = cells as usize;
-        let mut values = Vec::with_capacity(cells);
-        let mut pos: Position = vec![0; dims.len()];
-        opts.progress.start(cells as u64, "cells");
-        for i in 0..cells {
-            let v = if game.position_error(&pos).is_some() {
-                INVALID
-            } else {
-                cf.class_small(&pos, ranking).unwrap_or(INVALID)
-            };
-            values.push(v);
-            for (c, &d) in pos.iter_mut().zip(dims) {
-                *c += 1;
-                if *c < d as Coord {
-                    break;
-                }
-                *c = 0;
-            }
-            if i % 65536 == 65535 {
-                opts.progress.advance(65536);
-            }
-        }
-        opts.progress.finish();
-        return Ok(Some(crate::plan::TableReport {
-            table: GrundyTable::from_parts(dims.to_vec(), values)?,
-            method: Method {
-                id: "closed-form",
-                detail: format!(
-                    "n-player classes ({} players, {}) by the game's closed form, cell by cell",
-                    ranking.players(),
-                    ranking.spec()
-                ),
-            },
-        }));
-    }
-    Ok(Some(crate::plan::TableReport {
-        table: class_table(game, ranking, dims, opts)?,
-        method: Method {
-            id: "brute-force",
-            detail: format!(
-                "n-player class recursion ({} players, {}), cell by cell",
-                ranking.players(),
-                ranking.spec()
-            ),
-        },
-    }))
-}
-
-fn big_of(p: &[Coord]) -> BigPosition {
-    p.iter().map(|&c| BigUint::from(c)).collect()
-}
-
-fn position_text(pos: &[BigUint]) -> String {
-    crate::plan::position_text(pos)
-}
-
-/// The answer about one position of an n-player game: `None` for games that are not
-/// n-player games. Prefers the closed form (any size), else the recursion (small
-/// positions). `with_options` also lists every option with its class.
-pub fn report(
-    game: &dyn Game,
-    pos: &[BigUint],
-    opts: &TableOptions,
-    with_options: bool,
-) -> Result<Option<PositionReport>> {
-    let Some(rules) = game.capabilities().nplayer else {
-        return Ok(None);
-    };
-    if !game.accepts_dimension(pos.len()) {
-        return Err(Error::input(format!(
-            "position {} has {} coordinate{} but {} needs {}",
-            position_text(pos),
-            pos.len(),
-            if pos.len() == 1 { "" } else { "s" },
-            game.spec(),
-            game.dimension()
-        )));
-    }
-    let small = to_small(pos);
-    if let Some(p) = &small {
-        game.check_position(p)?;
-    }
-    let ranking = rules.ranking;
-    let heaps = is_heaps(game);
-    let closed = rules
-        .closed_form
-        .and_then(|cf| cf.classify_big(pos, ranking).map(|r| (cf, r)));
-    let (class, mut best, mut all_best, method, listed) = match (closed, &small) {
-        (Some((cf, found)), _) => {
-            let found = found?;
-            let method = Method {
-                id: "closed-form",
-                detail: found.method.clone(),
-            };
-            // Small positions: every option's class from the closed form as well.
-            let listed = match &small {
-                Some(p) => small_options(game, p, heaps)
-                    .ok()
-                    .map(|list| {
-                        list.into_iter()
-                            .map(|o| cf.class_small(&o, ranking).map(|c| (o, c)))
-                            .collect::<Option<Vec<_>>>()
-                    })
-                    .unwrap_or(None),
-                None => None,
-            };
-            (
-                found.class,
-                found.best_moves,
-                found.all_best_moves,
-                method,
-                listed,
-            )
-        }
-        (None, Some(p)) => {
-            let mut solver = ClassSolver::with_options(game, ranking, opts);
-            let class = solver.class(p)?;
-            let listed = match small_options(game, p, heaps) {
-                Ok(list) => {
-                    let mut out = Vec::with_capacity(list.len());
-                    for o in list {
-                        let c = solver.class(&o)?;
-                        out.push((o, c));
-                    }
-                    Some(out)
-                }
-                Err(_) => None,
-            };
-            (
-                class,
-                Vec::new(),
-                false,
-                Method {
-                    id: "brute-force",
-                    detail: format!(
-                        "n-player class recursion ({} players, {}): memoized over every reachable position",
-                        ranking.players(),
-                        ranking.spec()
-                    ),
-                },
-                listed,
-            )
-        }
-        (None, None) => {
-            return Err(Error::input(format!(
-                "position {} is too big for the n-player recursion and {} has no closed form for \
-                 the {} ranking",
-                position_text(pos),
-                game.spec(),
-                ranking.spec()
-            )))
-        }
-    };
-    if let Some(list) = &listed {
-        let best_rank = list.iter().map(|(_, c)| ranking.mover_rank_after(*c)).min();
-        best = list
-            .iter()
-            .filter(|(_, c)| Some(ranking.mover_rank_after(*c)) == best_rank)
-            .map(|(o, _)| big_of(o))
-            .collect();
-        all_best = true;
-    }
-    let ranks = ranking.ranks(class);
-    let n = ranking.players();
-    let options = if with_options {
-        listed.map(|l| l.into_iter().map(|(o, c)| (big_of(&o), c)).collect())
-    } else {
-        None
-    };
-    let options_note = (with_options && options.is_none())
-        .then(|| "not listed: too many options or too big a position".to_string());
-    Ok(Some(PositionReport {
-        position: pos.to_vec(),
-        grundy: None,
-        // Two-player language where it fits: the player to move "loses" iff it ranks last.
-        outcome: if ranks[0] == n {
-            crate::game::Outcome::P
-        } else {
-            crate::game::Outcome::N
-        },
-        winning_moves: best.clone(),
-        all_winning_moves: all_best,
-        options: None,
-        options_note,
-        method,
-        nplayer: Some(ClassReport {
-            ranking: ranking.spec(),
-            players: n,
-            class,
-            ranks,
-            best_moves: best,
-            all_best_moves: all_best,
-            options,
-            rank_after: (0..n as u32).map(|c| ranking.mover_rank_after(c)).collect(),
-        }),
-    }))
-}
-
-/// The distinct options of a small position, if few enough to list.
-fn small_options(
-    game: &dyn Game,
-    p: &[Coord],
-    heaps: bool,
-) -> std::result::Result<Vec<Position>, ()> {
-    let bound = options_bound(game, p);
-    if bound > MAX_LISTED_OPTIONS * 4 {
-        return Err(());
-    }
-    let mut seen = FxHashSet::default();
-    let mut list = Vec::new();
-    game.for_each_option(p, &mut |o| {
-        let mut o = o.to_vec();
-        if heaps {
-            crate::capability::canonical_heaps(&mut o);
-        }
-        if (list.len() as u128) < MAX_LISTED_OPTIONS && seen.insert(o.clone()) {
-            list.push(o);
-        }
-    });
-    if list.len() as u128 >= MAX_LISTED_OPTIONS {
-        return Err(());
-    }
-    Ok(list)
+    generic_table_by_rule(game, ValueRule::Classes(ranking), dims, downward, opts)
 }
 
 /// `G` played by n players under a ranking: positions and moves are `G`'s; values are
@@ -904,7 +479,10 @@ impl NPlayerGame {
     }
 }
 
-impl Game for NPlayerGame {
+impl crate::transform::Transform for NPlayerGame {
+    fn inner(&self) -> &dyn Game {
+        &*self.inner
+    }
     fn spec(&self) -> String {
         if let Some(s) = &self.name {
             return s.clone();
@@ -918,36 +496,6 @@ impl Game for NPlayerGame {
             self.inner.spec(),
             self.ranking.players()
         )
-    }
-    fn dimension(&self) -> usize {
-        self.inner.dimension()
-    }
-    fn accepts_dimension(&self, m: usize) -> bool {
-        self.inner.accepts_dimension(m)
-    }
-    fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
-        self.inner.for_each_option(pos, visit)
-    }
-    fn position_error(&self, pos: &[Coord]) -> Option<String> {
-        self.inner.position_error(pos)
-    }
-    fn rank(&self, pos: &[Coord]) -> u128 {
-        self.inner.rank(pos)
-    }
-    fn is_downward_closed(&self) -> bool {
-        self.inner.is_downward_closed()
-    }
-    fn coordinate_names(&self) -> Vec<String> {
-        self.inner.coordinate_names()
-    }
-    fn table_box(&self, size: usize) -> Vec<usize> {
-        self.inner.table_box(size)
-    }
-    fn max_options(&self, pos: &[Coord]) -> Option<u128> {
-        self.inner.max_options(pos)
-    }
-    fn keeps_dimension(&self) -> bool {
-        self.inner.keeps_dimension()
     }
     fn capabilities(&self) -> crate::capability::Capabilities<'_> {
         // Classes do not decompose into parts and have no Grundy value: only the
@@ -1044,7 +592,7 @@ mod tests {
         for h in 0..40u64 {
             assert_eq!(a.class(&[h]).unwrap() == 0, h % 3 == 0);
             // Misère: the mover ranks last (class 1) iff h ≡ 1 (mod 3).
-            let last = b.ranking.ranks(b.class(&[h]).unwrap())[0] == 2;
+            let last = misere.ranks(b.class(&[h]).unwrap())[0] == 2;
             assert_eq!(last, h % 3 == 1, "heap {h}");
         }
     }

@@ -33,6 +33,7 @@ use crate::capability::{Decomposition, TextTable};
 use crate::error::{Error, Result};
 use crate::game::{format_position, Coord, Game, Outcome, Position};
 use crate::periodicity::{find_arithmetic_period, Periodicity};
+use crate::rule::ValueRule;
 use crate::solver::Solver;
 use crate::table::{
     cell_count, describe_box, grundy_table, line_kernel_moves, GrundyTable, TableOptions, INVALID,
@@ -53,23 +54,88 @@ pub const DEFAULT_PROOF_SEARCH: u64 = 1 << 19;
 /// Default window for observed periods.
 pub const DEFAULT_OBSERVED_WINDOW: u64 = 2000;
 
+/// The routes of the planner: every answer names the one that produced it. The same
+/// routes answer two-player Grundy values and n-player classes ([`ValueRule`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MethodKind {
+    /// The game's closed form (a theorem), for positions of any size.
+    ClosedForm,
+    /// The game's winning strategy: outcome and winning moves, no value.
+    Strategy,
+    /// The parts of a sum valued one by one and combined by ⊕.
+    Components,
+    /// The line kernel over a box (rook lines and a diagonal band).
+    LineKernel,
+    /// The game's one-heap sequence kernel.
+    SequenceKernel,
+    /// A period proven by the game's sequence kernel.
+    CertifiedPeriod,
+    /// The game's own table kernel.
+    TableKernel,
+    /// Brute force: the value rule over every reachable position.
+    BruteForce,
+    /// A period observed on a window, not proven.
+    ObservedPeriod,
+}
+
+impl MethodKind {
+    /// The stable id programs read (`closed-form`, `line-kernel`, …).
+    pub fn id(self) -> &'static str {
+        match self {
+            MethodKind::ClosedForm => "closed-form",
+            MethodKind::Strategy => "strategy",
+            MethodKind::Components => "components",
+            MethodKind::LineKernel => "line-kernel",
+            MethodKind::SequenceKernel => "sequence-kernel",
+            MethodKind::CertifiedPeriod => "certified-period",
+            MethodKind::TableKernel => "table-kernel",
+            MethodKind::BruteForce => "brute-force",
+            MethodKind::ObservedPeriod => "observed-period",
+        }
+    }
+}
+
 /// How an answer was obtained: a stable `id` for programs and a `detail` for people.
+///
+/// ```
+/// use nimlab_engine::plan::{Method, MethodKind};
+/// let m = Method::new(MethodKind::LineKernel, "line kernel over the box 4x7");
+/// assert_eq!(m.id, "line-kernel");
+/// assert_eq!(m.kind(), MethodKind::LineKernel);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Method {
-    /// One of `closed-form`, `strategy`, `components`, `line-kernel`,
-    /// `sequence-kernel`, `certified-period`, `table-kernel`, `brute-force`,
-    /// `observed-period`.
+    /// The route's stable id, [`MethodKind::id`].
     pub id: &'static str,
     /// What exactly, e.g. "Bouton's theorem: the nim-sum of the heaps".
     pub detail: String,
 }
 
 impl Method {
-    fn new(id: &'static str, detail: impl Into<String>) -> Self {
+    /// The route `kind`, with what exactly it did.
+    pub fn new(kind: MethodKind, detail: impl Into<String>) -> Self {
         Method {
-            id,
+            id: kind.id(),
             detail: detail.into(),
         }
+    }
+
+    /// The route.
+    pub fn kind(&self) -> MethodKind {
+        const ALL: [MethodKind; 9] = [
+            MethodKind::ClosedForm,
+            MethodKind::Strategy,
+            MethodKind::Components,
+            MethodKind::LineKernel,
+            MethodKind::SequenceKernel,
+            MethodKind::CertifiedPeriod,
+            MethodKind::TableKernel,
+            MethodKind::BruteForce,
+            MethodKind::ObservedPeriod,
+        ];
+        ALL.into_iter()
+            .find(|k| k.id() == self.id)
+            .expect("a Method is made from a MethodKind")
     }
 }
 
@@ -110,9 +176,9 @@ pub struct PositionReport {
 impl PositionReport {
     fn from_big(a: BigAnalysis) -> Self {
         let id = if a.grundy.is_some() {
-            "closed-form"
+            MethodKind::ClosedForm
         } else {
-            "strategy"
+            MethodKind::Strategy
         };
         PositionReport {
             position: a.position,
@@ -130,9 +196,6 @@ impl PositionReport {
 
 /// Value, outcome and winning moves of `pos` (coordinates of any size).
 pub fn value(game: &dyn Game, pos: &[BigUint], opts: &TableOptions) -> Result<PositionReport> {
-    if let Some(r) = crate::nplayer::report(game, pos, opts, false)? {
-        return Ok(r);
-    }
     Planner::new(game, opts).report(pos, false)
 }
 
@@ -140,9 +203,6 @@ pub fn value(game: &dyn Game, pos: &[BigUint], opts: &TableOptions) -> Result<Po
 /// and few enough to list ([`MAX_LISTED_OPTIONS`]); otherwise `options_note` says why
 /// not.
 pub fn moves(game: &dyn Game, pos: &[BigUint], opts: &TableOptions) -> Result<PositionReport> {
-    if let Some(r) = crate::nplayer::report(game, pos, opts, true)? {
-        return Ok(r);
-    }
     Planner::new(game, opts).report(pos, true)
 }
 
@@ -191,15 +251,15 @@ fn table_with(
     closed_forms: bool,
 ) -> Result<TableReport> {
     crate::table::check_box_dimension(game, dims)?;
-    if let Some(t) = crate::nplayer::table(game, dims, opts, closed_forms)? {
-        return Ok(t); // n-player classes, not Grundy values
+    if let ValueRule::Classes(ranking) = ValueRule::of(game) {
+        return class_table_report(game, ranking, dims, opts, closed_forms);
     }
     let caps = game.capabilities();
     if let Some(kernel) = caps.table_kernel {
         if let Some(t) = kernel.table(dims, opts.memory_limit) {
             return Ok(TableReport {
                 table: t?,
-                method: Method::new("table-kernel", kernel.table_method()),
+                method: Method::new(MethodKind::TableKernel, kernel.table_method()),
             });
         }
     }
@@ -221,13 +281,16 @@ fn table_with(
         let values = kernel.sequence_within(dims[0], opts)?;
         return Ok(TableReport {
             table: GrundyTable::from_parts(dims.to_vec(), values)?,
-            method: Method::new("sequence-kernel", kernel.sequence_method()),
+            method: Method::new(MethodKind::SequenceKernel, kernel.sequence_method()),
         });
     }
     if line_kernel_moves(game, dims).is_some() {
         return Ok(TableReport {
             table: grundy_table(game, dims, opts)?,
-            method: Method::new("line-kernel", "line kernel (rook lines and diagonal band)"),
+            method: Method::new(
+                MethodKind::LineKernel,
+                "line kernel (rook lines and diagonal band)",
+            ),
         });
     }
     if let (Some(big), true) = (caps.big, closed_forms) {
@@ -238,7 +301,7 @@ fn table_with(
     Ok(TableReport {
         table: grundy_table(game, dims, opts)?,
         method: Method::new(
-            "brute-force",
+            MethodKind::BruteForce,
             "brute force: mex over the options, cell by cell",
         ),
     })
@@ -336,7 +399,7 @@ fn parts_table(
     Ok(TableReport {
         table: GrundyTable::from_parts(dims.to_vec(), values)?,
         method: Method::new(
-            "components",
+            MethodKind::Components,
             format!("nim-sum of the parts' tables ({})", details.join("; ")),
         ),
     })
@@ -349,8 +412,29 @@ fn closed_form_table(
     dims: &[usize],
     opts: &TableOptions,
 ) -> Result<Option<TableReport>> {
+    table_cell_by_cell(
+        game,
+        dims,
+        opts,
+        &|pos| big.grundy_small(pos),
+        Method::new(
+            MethodKind::ClosedForm,
+            "the game's closed form, cell by cell",
+        ),
+    )
+}
+
+/// The box walk of the closed-form routes: `cell` values each legal cell; `None` when
+/// it does not cover one (the caller then takes another route).
+fn table_cell_by_cell(
+    game: &dyn Game,
+    dims: &[usize],
+    opts: &TableOptions,
+    cell: &dyn Fn(&[Coord]) -> Option<u32>,
+    method: Method,
+) -> Result<Option<TableReport>> {
     let origin = vec![0; dims.len()];
-    if cell_count(dims)? == 0 || big.grundy_small(&origin).is_none() {
+    if cell_count(dims)? == 0 || cell(&origin).is_none() {
         return Ok(None);
     }
     check_cells(game, dims, 4, opts)?;
@@ -362,7 +446,7 @@ fn closed_form_table(
         let v = if game.position_error(&pos).is_some() {
             INVALID
         } else {
-            match big.grundy_small(&pos) {
+            match cell(&pos) {
                 Some(g) => g,
                 None => return Ok(None),
             }
@@ -376,8 +460,49 @@ fn closed_form_table(
     opts.progress.finish();
     Ok(Some(TableReport {
         table: GrundyTable::from_parts(dims.to_vec(), values)?,
-        method: Method::new("closed-form", "the game's closed form, cell by cell"),
+        method,
     }))
+}
+
+/// Option visits up to which a class table is computed by the recursion even when a
+/// closed form exists (about a second of work).
+pub const RECURSION_PREFERRED: u128 = 500_000_000;
+
+/// The n-player class table: the recursion over the box while its work is small
+/// ([`RECURSION_PREFERRED`]), else the closed form cell by cell when the game has one
+/// for its ranking (and `closed_forms` allows it), else the recursion.
+fn class_table_report(
+    game: &dyn Game,
+    ranking: &crate::nplayer::Ranking,
+    dims: &[usize],
+    opts: &TableOptions,
+    closed_forms: bool,
+) -> Result<TableReport> {
+    let who = format!("{} players, {}", ranking.players(), ranking.spec());
+    // The recursion over a box is faster than the closed form cell by cell while the
+    // options are few; past that, the closed form's cost does not grow with them.
+    let corner: Position = dims.iter().map(|&d| d.saturating_sub(1) as Coord).collect();
+    let recursion_work =
+        (cell_count(dims)? as u128).saturating_mul(crate::table::options_bound(game, &corner));
+    let closed_form = game.capabilities().nplayer.and_then(|r| r.closed_form);
+    if let Some(cf) = closed_form.filter(|_| closed_forms && recursion_work > RECURSION_PREFERRED) {
+        let method = Method::new(
+            MethodKind::ClosedForm,
+            format!("n-player classes ({who}) by the game's closed form, cell by cell"),
+        );
+        if let Some(t) =
+            table_cell_by_cell(game, dims, opts, &|p| cf.class_small(p, ranking), method)?
+        {
+            return Ok(t);
+        }
+    }
+    Ok(TableReport {
+        table: crate::nplayer::class_table(game, ranking, dims, opts)?,
+        method: Method::new(
+            MethodKind::BruteForce,
+            format!("n-player class recursion ({who}), cell by cell"),
+        ),
+    })
 }
 
 /// Preperiod and period of a one-heap game's Grundy sequence: proven when the game has
@@ -401,7 +526,7 @@ pub fn periodicity(
         if let Some(found) = kernel.certified_periodicity(bound, opts.progress) {
             return Ok((
                 found?,
-                Method::new("certified-period", kernel.sequence_method()),
+                Method::new(MethodKind::CertifiedPeriod, kernel.sequence_method()),
                 bound,
             ));
         }
@@ -418,7 +543,7 @@ pub fn periodicity(
     Ok((
         find_arithmetic_period(&values, len / 3, 2),
         Method::new(
-            "observed-period",
+            MethodKind::ObservedPeriod,
             format!("observed on n < {x} ({})", method.detail),
         ),
         x,
@@ -497,6 +622,7 @@ impl Exact<'_> {
 struct Planner<'a> {
     game: &'a dyn Game,
     opts: &'a TableOptions<'a>,
+    rule: ValueRule<'a>,
 }
 
 fn big_of(p: &[Coord]) -> BigPosition {
@@ -505,7 +631,11 @@ fn big_of(p: &[Coord]) -> BigPosition {
 
 impl<'a> Planner<'a> {
     fn new(game: &'a dyn Game, opts: &'a TableOptions<'a>) -> Self {
-        Planner { game, opts }
+        Planner {
+            game,
+            opts,
+            rule: ValueRule::of(game),
+        }
     }
 
     fn check_dimension(&self, pos: &[BigUint]) -> Result<()> {
@@ -527,6 +657,9 @@ impl<'a> Planner<'a> {
         let small = to_small(pos);
         if let Some(p) = &small {
             self.game.check_position(p)?;
+        }
+        if let ValueRule::Classes(ranking) = self.rule {
+            return self.class_report(pos, small.as_deref(), ranking, with_options);
         }
         let caps = self.game.capabilities();
         let mut strategy = None;
@@ -604,6 +737,126 @@ impl<'a> Planner<'a> {
         Ok(r)
     }
 
+    /// The n-player route: the game's closed form for classes (any size), else the
+    /// class recursion on small positions; best moves from the listed options.
+    fn class_report(
+        &self,
+        pos: &[BigUint],
+        small: Option<&[Coord]>,
+        ranking: &crate::nplayer::Ranking,
+        with_options: bool,
+    ) -> Result<PositionReport> {
+        let game = self.game;
+        let closed = game
+            .capabilities()
+            .nplayer
+            .and_then(|r| r.closed_form)
+            .and_then(|cf| cf.classify_big(pos, ranking).map(|r| (cf, r)));
+        let (class, mut best, mut all_best, method, listed) = match (closed, small) {
+            (Some((cf, found)), _) => {
+                let found = found?;
+                // Small positions: every option's class from the closed form as well.
+                let listed = small.and_then(|p| {
+                    self.small_options(p).ok().and_then(|list| {
+                        list.into_iter()
+                            .map(|o| cf.class_small(&o, ranking).map(|c| (o, c)))
+                            .collect::<Option<Vec<_>>>()
+                    })
+                });
+                (
+                    found.class,
+                    found.best_moves,
+                    found.all_best_moves,
+                    Method::new(MethodKind::ClosedForm, found.method),
+                    listed,
+                )
+            }
+            (None, Some(p)) => {
+                let mut solver =
+                    Solver::with_rule_and_options(game, ValueRule::Classes(ranking), self.opts);
+                let class = solver.value(p)?;
+                let listed = match self.small_options(p) {
+                    Ok(list) => {
+                        let mut out = Vec::with_capacity(list.len());
+                        for o in list {
+                            let c = solver.value(&o)?;
+                            out.push((o, c));
+                        }
+                        Some(out)
+                    }
+                    Err(_) => None,
+                };
+                (
+                    class,
+                    Vec::new(),
+                    false,
+                    Method::new(
+                        MethodKind::BruteForce,
+                        format!(
+                            "n-player class recursion ({} players, {}): memoized over every \
+                             reachable position",
+                            ranking.players(),
+                            ranking.spec()
+                        ),
+                    ),
+                    listed,
+                )
+            }
+            (None, None) => {
+                return Err(Error::input(format!(
+                    "position {} is too big for the n-player recursion and {} has no closed \
+                     form for the {} ranking",
+                    write_position(game, pos),
+                    game.spec(),
+                    ranking.spec()
+                )));
+            }
+        };
+        if let Some(list) = &listed {
+            let rule = ValueRule::Classes(ranking);
+            best = list
+                .iter()
+                .filter(|(_, c)| rule.is_best_option(class, *c))
+                .map(|(o, _)| big_of(o))
+                .collect();
+            all_best = true;
+        }
+        let ranks = ranking.ranks(class);
+        let n = ranking.players();
+        let options = if with_options {
+            listed.map(|l| l.into_iter().map(|(o, c)| (big_of(&o), c)).collect())
+        } else {
+            None
+        };
+        let options_note = (with_options && options.is_none())
+            .then(|| "not listed: too many options or too big a position".to_string());
+        Ok(PositionReport {
+            position: pos.to_vec(),
+            grundy: None,
+            // Two-player words where they fit: the player to move "loses" iff it ranks last.
+            outcome: if ranks[0] == n {
+                Outcome::P
+            } else {
+                Outcome::N
+            },
+            winning_moves: best.clone(),
+            all_winning_moves: all_best,
+            options: None,
+            options_note,
+            method,
+            nplayer: Some(crate::nplayer::ClassReport {
+                ranking: ranking.spec(),
+                players: n,
+                class,
+                ranks,
+                best_moves: best,
+                all_best_moves: all_best,
+                options,
+                rank_after: (0..n as u32).map(|c| ranking.mover_rank_after(c)).collect(),
+            }),
+        })
+    }
+
     /// An exact evaluator whose box covers `p` and its options.
     fn exact(&self, p: &[Coord], has_fallback: bool) -> Result<(Exact<'a>, Method)> {
         let game = self.game;
@@ -633,7 +886,7 @@ impl<'a> Planner<'a> {
                 return Ok((
                     Exact::Line(t),
                     Method::new(
-                        "line-kernel",
+                        MethodKind::LineKernel,
                         format!(
                             "line kernel over the box {}",
                             describe_box(&dims).trim_start_matches("table ")
@@ -650,14 +903,14 @@ impl<'a> Planner<'a> {
                 let values = kernel.sequence_within(len, self.opts)?;
                 return Ok((
                     Exact::Sequence(values),
-                    Method::new("sequence-kernel", kernel.sequence_method()),
+                    Method::new(MethodKind::SequenceKernel, kernel.sequence_method()),
                 ));
             }
         }
         Ok((
             Exact::Solver(Box::new(Solver::with_options(game, self.opts))),
             Method::new(
-                "brute-force",
+                MethodKind::BruteForce,
                 "brute force: memoized mex over every reachable position",
             ),
         ))
@@ -699,8 +952,13 @@ impl<'a> Planner<'a> {
         let mut seen = rustc_hash::FxHashSet::default();
         let mut list = Vec::new();
         let game = self.game;
+        // Heaps valued by classes, not ⊕: options that differ in order are one.
+        let sort = !self.rule.is_grundy() && crate::capability::is_heap_multiset(game);
         game.for_each_option(p, &mut |o| {
-            let o = game.canonical(o).unwrap_or_else(|| o.to_vec());
+            let mut o = game.canonical(o).unwrap_or_else(|| o.to_vec());
+            if sort {
+                crate::capability::canonical_heaps(&mut o);
+            }
             if (list.len() as u128) < MAX_LISTED_OPTIONS && seen.insert(o.clone()) {
                 list.push(o);
             }
@@ -809,7 +1067,7 @@ impl<'a> Planner<'a> {
             })
             .collect();
         let method = Method::new(
-            "components",
+            MethodKind::Components,
             format!("nim-sum of the components' values ({})", methods.join("; ")),
         );
         let splice = |i: usize, part_move: &[BigUint]| -> BigPosition {

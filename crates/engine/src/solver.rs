@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 use crate::game::{format_position, Coord, Game, Outcome, Position};
 use crate::memory::MemoryLimit;
 use crate::mex::MexScratch;
+use crate::rule::ValueRule;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Memoizing evaluator of Grundy values for one game.
@@ -38,6 +39,11 @@ pub struct Solver<'g> {
     heaps: bool,
     /// The multiset kernel, for heap games whose values are not nim-sums (misère).
     multiset: Option<crate::kernels::multiset::HeapMultisetSolver<'g>>,
+    /// How a position's value follows from its options' (Grundy values or classes).
+    rule: ValueRule<'g>,
+    /// Positions are multisets of heaps whose values do not combine by ⊕ (n-player
+    /// classes of a heap game): memoized with the heaps sorted.
+    sort_heaps: bool,
 }
 
 impl<'g> Solver<'g> {
@@ -48,6 +54,28 @@ impl<'g> Solver<'g> {
 
     /// A solver that refuses to memoize more than `limit` allows.
     pub fn with_memory_limit(game: &'g dyn Game, limit: MemoryLimit) -> Self {
+        Self::with_rule(game, ValueRule::of(game), limit)
+    }
+
+    /// A solver of the values `rule` gives (e.g. n-player classes of a two-player
+    /// game under a ranking), memoizing within `limit`.
+    pub fn with_rule(game: &'g dyn Game, rule: ValueRule<'g>, limit: MemoryLimit) -> Self {
+        if !rule.is_grundy() {
+            // Classes do not add up over heaps: no nim-sum, no misère multiset kernel.
+            return Solver {
+                game,
+                memo: FxHashMap::default(),
+                limit,
+                progress: &crate::progress::NoProgress,
+                force: true,
+                scratch: MexScratch::default(),
+                values: Vec::new(),
+                heaps: false,
+                multiset: None,
+                rule,
+                sort_heaps: crate::capability::is_heap_multiset(game),
+            };
+        }
         Solver {
             game,
             memo: FxHashMap::default(),
@@ -60,6 +88,8 @@ impl<'g> Solver<'g> {
             multiset: (game.capabilities().heap_multiset
                 && !crate::capability::is_sum_of_heaps(game))
             .then(|| crate::kernels::multiset::HeapMultisetSolver::new(game)),
+            rule,
+            sort_heaps: false,
         }
     }
 
@@ -68,10 +98,19 @@ impl<'g> Solver<'g> {
     /// "positions below it × its options" (for games whose moves lower every
     /// coordinate).
     pub fn with_options(game: &'g dyn Game, opts: &crate::table::TableOptions<'g>) -> Self {
+        Self::with_rule_and_options(game, ValueRule::of(game), opts)
+    }
+
+    /// [`Solver::with_options`] for the values `rule` gives.
+    pub fn with_rule_and_options(
+        game: &'g dyn Game,
+        rule: ValueRule<'g>,
+        opts: &crate::table::TableOptions<'g>,
+    ) -> Self {
         Solver {
             progress: opts.progress,
             force: opts.force,
-            ..Self::with_memory_limit(game, opts.memory_limit)
+            ..Self::with_rule(game, rule, opts.memory_limit)
         }
     }
 
@@ -85,10 +124,17 @@ impl<'g> Solver<'g> {
         self.memo.len() + self.multiset.as_ref().map_or(0, |m| m.len())
     }
 
-    /// The Grundy value of `pos` (which must be a legal position).
+    /// The Grundy value of `pos` (which must be a legal position); for a game played
+    /// by n players, its class (see [`Solver::value`]).
     pub fn grundy(&mut self, pos: &[Coord]) -> Result<u32> {
-        if let Some(c) = self.game.simplified(pos) {
-            return self.grundy(&c);
+        self.value(pos)
+    }
+
+    /// The value of `pos` (a legal position) under the solver's [`ValueRule`]: the
+    /// Grundy value, or the n-player class.
+    pub fn value(&mut self, pos: &[Coord]) -> Result<u32> {
+        if let Some(c) = self.key_if_other(pos) {
+            return self.value(&c);
         }
         if let Some(&v) = self.memo.get(pos) {
             return Ok(v);
@@ -97,7 +143,7 @@ impl<'g> Solver<'g> {
             // A sum of heaps: the nim-sum of the heaps' values (Sprague–Grundy).
             let mut v = 0;
             for &c in pos {
-                v ^= self.grundy(&[c])?;
+                v ^= self.value(&[c])?;
             }
             return Ok(v);
         }
@@ -146,6 +192,17 @@ impl<'g> Solver<'g> {
         Ok(self.memo[pos])
     }
 
+    /// The memo key of `pos` when it is not `pos` itself: the simplified position
+    /// (one game state, one entry), with the heaps sorted for multiset games.
+    fn key_if_other(&self, pos: &[Coord]) -> Option<Position> {
+        let mut key = self.game.simplified(pos);
+        if self.sort_heaps && !pos.is_sorted() {
+            let k = key.get_or_insert_with(|| pos.to_vec());
+            k.sort_unstable();
+        }
+        key
+    }
+
     /// Every not-yet-memoized position reachable from `root`, sorted by rank.
     fn discover(&self, root: &[Coord]) -> Result<Vec<Position>> {
         let game = self.game;
@@ -174,7 +231,7 @@ impl<'g> Solver<'g> {
                     }
                 } else {
                     // Positions that are one game state share one memo entry.
-                    match game.simplified(o) {
+                    match self.key_if_other(o) {
                         Some(k) => push(&k),
                         None => push(o),
                     }
@@ -184,29 +241,25 @@ impl<'g> Solver<'g> {
     }
 
     fn evaluate_known_options(&mut self, p: &[Coord]) -> u32 {
-        let memo = &self.memo;
-        let values = &mut self.values;
+        let mut values = std::mem::take(&mut self.values);
         values.clear();
         let sums = self.heaps;
         let game = self.game;
         game.for_each_option(p, &mut |o| {
             values.push(if sums && o.len() > 1 {
-                o.iter().fold(0, |v, &c| v ^ memo[&[c][..]])
+                o.iter().fold(0, |v, &c| v ^ self.memo[&[c][..]])
             } else {
-                match game.simplified(o) {
-                    Some(c) => memo[&c],
-                    None => memo[o],
+                match self.key_if_other(o) {
+                    Some(c) => self.memo[&c],
+                    None => self.memo[o],
                 }
             })
         });
-        if values.is_empty() {
-            return self.game.terminal_value();
-        }
-        self.scratch.clear(values.len());
-        for &v in values.iter() {
-            self.scratch.insert(v);
-        }
-        self.scratch.mex()
+        let v = self
+            .rule
+            .combine(&values, game.terminal_value(), &mut self.scratch);
+        self.values = values;
+        v
     }
 }
 

@@ -8,6 +8,7 @@ use crate::game::{format_position, Coord, Game, Position};
 use crate::memory::MemoryLimit;
 use crate::mex::MexScratch;
 use crate::progress::{NoProgress, Progress};
+use crate::rule::ValueRule;
 use crate::solver::Solver;
 
 /// Marks a cell of the box that is not a legal position of the game.
@@ -300,13 +301,26 @@ pub fn generic_table(
     downward: bool,
     opts: &TableOptions,
 ) -> Result<GrundyTable> {
+    generic_table_by_rule(game, ValueRule::of(game), dims, downward, opts)
+}
+
+/// [`generic_table`] with the values `rule` gives: the one box walk behind Grundy
+/// tables and n-player class tables ([`crate::nplayer::class_table`]).
+pub fn generic_table_by_rule(
+    game: &dyn Game,
+    rule: ValueRule,
+    dims: &[usize],
+    downward: bool,
+    opts: &TableOptions,
+) -> Result<GrundyTable> {
     let cells = cell_count(dims)? as usize;
     let mut values = vec![UNFILLED; cells];
     let mut table_pos: Position = vec![0; dims.len()];
     let mut scratch = MexScratch::default();
     let mut option_values: Vec<u32> = Vec::new();
-    let mut outside = Solver::with_memory_limit(game, opts.memory_limit);
-    let sums = crate::capability::is_sum_of_heaps(game);
+    let mut outside = Solver::with_rule(game, rule, opts.memory_limit);
+    // A move to several heaps of a one-heap game is valued by ⊕: Grundy values only.
+    let sums = rule.is_grundy() && crate::capability::is_sum_of_heaps(game);
     let order: Option<Vec<usize>> = if downward {
         None
     } else {
@@ -381,13 +395,7 @@ pub fn generic_table(
         if let Some(e) = failure {
             return Err(e);
         }
-        values[i] = if option_values.is_empty() {
-            game.terminal_value()
-        } else {
-            scratch.clear(option_values.len());
-            option_values.iter().for_each(|&v| scratch.insert(v));
-            scratch.mex()
-        };
+        values[i] = rule.combine(&option_values, game.terminal_value(), &mut scratch);
         if k % step == step - 1 {
             opts.progress.advance(step as u64);
         }

@@ -8,6 +8,177 @@ use crate::game::{default_coordinate_names, Coord, Game, Position};
 use num_traits::ToPrimitive;
 use std::ops::Range;
 
+/// A game made from one other game by changing some of its rules: misère play, a
+/// pass, n players.
+///
+/// Every [`Game`] method has a hook here whose default is the inner game's, and
+/// [`Game`] is implemented once, for every transform, by calling the hooks: a
+/// transform restates only what it changes, and a `Game` method cannot be dropped on
+/// the way (the test `every_game_method_is_forwarded` compares the two lists). What a
+/// transform must decide itself has no default: its name, and what its values can
+/// still do ([`Game::capabilities`]); a move's explanation is dropped unless the
+/// transform keeps it, since the inner game's words are about the inner game's values.
+///
+/// ```
+/// use nimlab_engine::transform::Transform;
+/// use nimlab_engine::capability::Capabilities;
+/// use nimlab_engine::{Coord, Game};
+/// struct Heap;
+/// impl Game for Heap {
+///     fn spec(&self) -> String { "heap".into() }
+///     fn dimension(&self) -> usize { 1 }
+///     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+///         for u in 0..p[0] { visit(&[u]); }
+///     }
+/// }
+/// /// The same moves, values unknown to any closed form.
+/// struct Plain(Heap);
+/// impl Transform for Plain {
+///     fn inner(&self) -> &dyn Game { &self.0 }
+///     fn spec(&self) -> String { format!("plain({})", self.0.spec()) }
+///     fn capabilities(&self) -> Capabilities<'_> { Capabilities::none() }
+/// }
+/// let g = Plain(Heap);
+/// assert_eq!(Game::spec(&g), "plain(heap)");
+/// assert_eq!(g.options(&[2]), vec![vec![0], vec![1]]); // moves forwarded
+/// ```
+pub trait Transform: Send + Sync {
+    /// The game transformed.
+    fn inner(&self) -> &dyn Game;
+    /// [`Game::spec`].
+    fn spec(&self) -> String;
+    /// [`Game::capabilities`]: what carries over from the inner game.
+    fn capabilities(&self) -> Capabilities<'_>;
+    /// [`Game::explain_move`]; default: no words of its own.
+    fn explain_move(&self, _from: &[BigUint], _to: &[BigUint]) -> Option<String> {
+        None
+    }
+    /// [`Game::dimension`].
+    fn dimension(&self) -> usize {
+        self.inner().dimension()
+    }
+    /// [`Game::accepts_dimension`].
+    fn accepts_dimension(&self, m: usize) -> bool {
+        self.inner().accepts_dimension(m)
+    }
+    /// [`Game::for_each_option`].
+    fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+        self.inner().for_each_option(pos, visit)
+    }
+    /// [`Game::position_error`].
+    fn position_error(&self, pos: &[Coord]) -> Option<String> {
+        self.inner().position_error(pos)
+    }
+    /// [`Game::rank`].
+    fn rank(&self, pos: &[Coord]) -> u128 {
+        self.inner().rank(pos)
+    }
+    /// [`Game::is_downward_closed`].
+    fn is_downward_closed(&self) -> bool {
+        self.inner().is_downward_closed()
+    }
+    /// [`Game::terminal_value`].
+    fn terminal_value(&self) -> u32 {
+        self.inner().terminal_value()
+    }
+    /// [`Game::coordinate_names`].
+    fn coordinate_names(&self) -> Vec<String> {
+        self.inner().coordinate_names()
+    }
+    /// [`Game::table_box`].
+    fn table_box(&self, size: usize) -> Vec<usize> {
+        self.inner().table_box(size)
+    }
+    /// [`Game::max_options`].
+    fn max_options(&self, pos: &[Coord]) -> Option<u128> {
+        self.inner().max_options(pos)
+    }
+    /// [`Game::keeps_dimension`].
+    fn keeps_dimension(&self) -> bool {
+        self.inner().keeps_dimension()
+    }
+    /// [`Game::canonical`].
+    fn canonical(&self, pos: &[Coord]) -> Option<Position> {
+        self.inner().canonical(pos)
+    }
+    /// [`Game::simplified`].
+    fn simplified(&self, pos: &[Coord]) -> Option<Position> {
+        self.inner().simplified(pos)
+    }
+    /// [`Game::position_from_groups`].
+    fn position_from_groups(&self, groups: Vec<BigPosition>) -> Result<BigPosition> {
+        self.inner().position_from_groups(groups)
+    }
+    /// [`Game::position_groups`].
+    fn position_groups(&self, pos: &[BigUint]) -> Vec<BigPosition> {
+        self.inner().position_groups(pos)
+    }
+    /// [`Game::has_flat_layout`].
+    fn has_flat_layout(&self) -> bool {
+        self.inner().has_flat_layout()
+    }
+}
+
+impl<T: Transform> Game for T {
+    fn spec(&self) -> String {
+        Transform::spec(self)
+    }
+    fn dimension(&self) -> usize {
+        Transform::dimension(self)
+    }
+    fn accepts_dimension(&self, m: usize) -> bool {
+        Transform::accepts_dimension(self, m)
+    }
+    fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+        Transform::for_each_option(self, pos, visit)
+    }
+    fn position_error(&self, pos: &[Coord]) -> Option<String> {
+        Transform::position_error(self, pos)
+    }
+    fn rank(&self, pos: &[Coord]) -> u128 {
+        Transform::rank(self, pos)
+    }
+    fn explain_move(&self, from: &[BigUint], to: &[BigUint]) -> Option<String> {
+        Transform::explain_move(self, from, to)
+    }
+    fn is_downward_closed(&self) -> bool {
+        Transform::is_downward_closed(self)
+    }
+    fn terminal_value(&self) -> u32 {
+        Transform::terminal_value(self)
+    }
+    fn coordinate_names(&self) -> Vec<String> {
+        Transform::coordinate_names(self)
+    }
+    fn table_box(&self, size: usize) -> Vec<usize> {
+        Transform::table_box(self, size)
+    }
+    fn capabilities(&self) -> Capabilities<'_> {
+        Transform::capabilities(self)
+    }
+    fn max_options(&self, pos: &[Coord]) -> Option<u128> {
+        Transform::max_options(self, pos)
+    }
+    fn keeps_dimension(&self) -> bool {
+        Transform::keeps_dimension(self)
+    }
+    fn canonical(&self, pos: &[Coord]) -> Option<Position> {
+        Transform::canonical(self, pos)
+    }
+    fn simplified(&self, pos: &[Coord]) -> Option<Position> {
+        Transform::simplified(self, pos)
+    }
+    fn position_from_groups(&self, groups: Vec<BigPosition>) -> Result<BigPosition> {
+        Transform::position_from_groups(self, groups)
+    }
+    fn position_groups(&self, pos: &[BigUint]) -> Vec<BigPosition> {
+        Transform::position_groups(self, pos)
+    }
+    fn has_flat_layout(&self) -> bool {
+        Transform::has_flat_layout(self)
+    }
+}
+
 /// Misère play of `G`: the player who makes the last move loses. Positions and moves
 /// are `G`'s; values follow the misère recursion (terminal positions have value 1).
 ///
@@ -37,27 +208,12 @@ impl Misere {
     }
 }
 
-impl Game for Misere {
+impl Transform for Misere {
+    fn inner(&self) -> &dyn Game {
+        &*self.inner
+    }
     fn spec(&self) -> String {
         format!("misere({})", self.inner.spec())
-    }
-    fn dimension(&self) -> usize {
-        self.inner.dimension()
-    }
-    fn accepts_dimension(&self, m: usize) -> bool {
-        self.inner.accepts_dimension(m)
-    }
-    fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
-        self.inner.for_each_option(pos, visit)
-    }
-    fn position_error(&self, pos: &[Coord]) -> Option<String> {
-        self.inner.position_error(pos)
-    }
-    fn rank(&self, pos: &[Coord]) -> u128 {
-        self.inner.rank(pos)
-    }
-    fn is_downward_closed(&self) -> bool {
-        self.inner.is_downward_closed()
     }
     fn terminal_value(&self) -> u32 {
         1
@@ -74,33 +230,6 @@ impl Game for Misere {
             heap_multiset: inner.heap_multiset,
             ..Capabilities::none()
         }
-    }
-    fn keeps_dimension(&self) -> bool {
-        self.inner.keeps_dimension()
-    }
-    fn max_options(&self, pos: &[Coord]) -> Option<u128> {
-        self.inner.max_options(pos)
-    }
-    fn has_flat_layout(&self) -> bool {
-        self.inner.has_flat_layout()
-    }
-    fn canonical(&self, pos: &[Coord]) -> Option<Position> {
-        self.inner.canonical(pos)
-    }
-    fn simplified(&self, pos: &[Coord]) -> Option<Position> {
-        self.inner.simplified(pos)
-    }
-    fn position_from_groups(&self, groups: Vec<BigPosition>) -> Result<BigPosition> {
-        self.inner.position_from_groups(groups)
-    }
-    fn position_groups(&self, pos: &[BigUint]) -> Vec<BigPosition> {
-        self.inner.position_groups(pos)
-    }
-    fn coordinate_names(&self) -> Vec<String> {
-        self.inner.coordinate_names()
-    }
-    fn table_box(&self, size: usize) -> Vec<usize> {
-        self.inner.table_box(size)
     }
 }
 
@@ -142,7 +271,10 @@ impl Pass {
     }
 }
 
-impl Game for Pass {
+impl Transform for Pass {
+    fn inner(&self) -> &dyn Game {
+        &*self.inner
+    }
     fn spec(&self) -> String {
         format!("pass({})", self.inner.spec())
     }
@@ -184,12 +316,6 @@ impl Game for Pass {
         let (inner, flag) = pos.split_at(pos.len() - 1);
         self.inner.rank(inner) * 2 + flag[0] as u128
     }
-    fn is_downward_closed(&self) -> bool {
-        self.inner.is_downward_closed()
-    }
-    fn terminal_value(&self) -> u32 {
-        self.inner.terminal_value()
-    }
     fn coordinate_names(&self) -> Vec<String> {
         let mut names = self.inner.coordinate_names();
         names.push("pass".into());
@@ -204,16 +330,10 @@ impl Game for Pass {
         // A pass couples the whole position: none of the inner game's abilities holds.
         Capabilities::none()
     }
-    fn keeps_dimension(&self) -> bool {
-        self.inner.keeps_dimension()
-    }
     fn max_options(&self, pos: &[Coord]) -> Option<u128> {
         self.inner
             .max_options(&pos[..pos.len() - 1])
             .map(|n| n.saturating_add(1))
-    }
-    fn has_flat_layout(&self) -> bool {
-        self.inner.has_flat_layout()
     }
     fn canonical(&self, pos: &[Coord]) -> Option<Position> {
         let (flag, inner) = pos.split_last()?;
@@ -236,7 +356,7 @@ impl Game for Pass {
         if groups.last().is_some_and(|g| g.is_empty()) {
             return Err(Error::input(format!(
                 "{}: a position is the inner game's position, then the pass flag (e.g. 3,5,1)",
-                self.spec()
+                Transform::spec(self)
             )));
         }
         let mut pos = self.inner.position_from_groups(groups)?;
@@ -550,5 +670,41 @@ impl Components for Sum {
     }
     fn box_ranges(&self) -> Vec<Range<usize>> {
         self.offsets.windows(2).map(|w| w[0]..w[1]).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The `fn` names declared between `start` and the next line that is exactly `}`.
+    fn methods_in(source: &str, start: &str) -> Vec<String> {
+        let body = &source[source.find(start).expect("block present")..];
+        let body = &body[..body.find("\n}\n").expect("block closed")];
+        let mut names: Vec<String> = body
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("fn "))
+            .map(|rest| rest[..rest.find(['(', '<']).expect("a signature")].to_string())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn every_game_method_is_forwarded() {
+        // A new `Game` method must get a hook in `Transform` and a line in the one
+        // forwarding impl; otherwise misère, pass and n-player games would silently
+        // answer with the trait's default instead of the inner game's.
+        let game = include_str!("game.rs");
+        let this = include_str!("transform.rs");
+        let provided = ["options", "check_position"]; // helpers built on the others
+        let mut trait_methods = methods_in(game, "pub trait Game: Send + Sync {");
+        trait_methods.retain(|m| !provided.contains(&m.as_str()));
+        let mut hooks = methods_in(this, "pub trait Transform: Send + Sync {");
+        hooks.retain(|m| m != "inner");
+        assert_eq!(hooks, trait_methods, "Transform's hooks vs Game's methods");
+        let forwarded = methods_in(this, "impl<T: Transform> Game for T {");
+        assert_eq!(
+            forwarded, trait_methods,
+            "the forwarding impl vs Game's methods"
+        );
     }
 }

@@ -6,7 +6,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use nimlab_engine::table::generic_table;
-use nimlab_engine::{plan, Game, TableOptions};
+use nimlab_engine::{plan, TableOptions};
 use nimlab_games::chocolate_staircase::check_condition;
 use nimlab_games::parse_game;
 use std::hint::black_box;

@@ -3,7 +3,7 @@
 //! override the sizes, e.g. `NIMLAB_BENCH_SIZES=256,512`).
 
 use nimlab_engine::table::generic_table;
-use nimlab_engine::{Game, TableOptions};
+use nimlab_engine::TableOptions;
 use nimlab_games::parse_game;
 use std::time::Instant;
 

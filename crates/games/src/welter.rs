@@ -17,7 +17,8 @@ use nimlab_engine::capability::{BigPositions, Capabilities};
 use nimlab_engine::theorem::{check_grundy_formula, Verdict};
 use nimlab_engine::{Coord, Error, Game, Result, Theorem};
 
-/// Welter's game with `heaps` heaps.
+/// Welter's game: positions of any number of distinct heaps; `heaps` is the number
+/// of heaps of a table (its dimension).
 ///
 /// ```
 /// use nimlab_engine::Solver;
@@ -191,6 +192,10 @@ impl Game for Welter {
     fn dimension(&self) -> usize {
         self.heaps
     }
+    fn accepts_dimension(&self, m: usize) -> bool {
+        // Like Nim: a position has any number of heaps; `heaps` sizes tables only.
+        m >= 1
+    }
     fn is_downward_closed(&self) -> bool {
         true
     }
@@ -294,7 +299,7 @@ pub static FAMILY: Family = Family {
         name: "heaps",
         kind: "integer ≥ 1",
         default: Some("3"),
-        help: "number of heaps m",
+        help: "number of heaps of a table (positions may have any number of distinct heaps)",
     }],
     position_syntax: "a,b,c,… (distinct heap sizes)",
     seed: "C. P. Welter (1954); J. H. Conway, On Numbers and Games, ch. 13; Y. Irie, \

@@ -2,7 +2,7 @@
 //! against brute force: they are given for exactly the P-positions, and say why.
 
 use nimlab_engine::big::BigUint;
-use nimlab_engine::{Game, Solver};
+use nimlab_engine::Solver;
 
 fn big(p: &[u64]) -> Vec<BigUint> {
     p.iter().map(|&c| BigUint::from(c)).collect()

@@ -1,6 +1,6 @@
 //! misere(…), pass(…) and sum(…) against direct brute forces written independently here.
 
-use nimlab_engine::{analyse, grundy_table, Game, TableOptions};
+use nimlab_engine::{analyse, grundy_table, TableOptions};
 use nimlab_games::parse_game;
 use std::collections::HashMap;
 

@@ -24,7 +24,7 @@
 use crate::error::{Error, Result};
 use crate::progress::Progress;
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// The moves of a line game on positions (x, y) ∈ N², besides the rook moves
 /// (x, y) → (u, y), u < x and (x, y) → (x, v), v < y, which every line game has.
@@ -395,7 +395,11 @@ fn fill(
         cells
     };
     progress.start(computed as u64, "cells");
+    // Set when a stage panics, so that the stages waiting on its band stop waiting
+    // (the panic then reaches the caller through the thread scope).
+    let failed = AtomicBool::new(false);
     let stage = |first_band: usize| {
+        let _guard = PanicFlag(&failed);
         let mut rows = vec![LineSet::default(); band_rows];
         let mut near: Vec<u64> = Vec::with_capacity(offsets.len());
         let mut b = first_band;
@@ -422,6 +426,9 @@ fn fill(
                         };
                         if limit > t {
                             break limit;
+                        }
+                        if failed.load(Ordering::Relaxed) {
+                            return; // the band above will never be done
                         }
                         spins += 1;
                         if spins < 64 {
@@ -523,27 +530,42 @@ fn mirror_lower_half(values: &mut [u32], width: usize, height: usize) {
 /// array); [`crate::grundy_table`] leaves wider bands to the generic solver.
 pub const MAX_BAND: usize = 16;
 
-/// A read view of a line's stored words, for the hot search loop.
+/// Marks `0` when the thread holding it unwinds from a panic.
+struct PanicFlag<'a>(&'a AtomicBool);
+
+impl Drop for PanicFlag<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// A read view of a line's stored words, for the hot search loop. It borrows the line
+/// (`'a`), so the words cannot change or go while the cursor is used.
 #[derive(Clone, Copy)]
-struct Cursor {
+struct Cursor<'a> {
     ptr: *const u64,
     lo: u64,
     len: u64,
+    line: std::marker::PhantomData<&'a [u64]>,
 }
 
-impl Cursor {
-    const EMPTY: Cursor = Cursor {
+impl<'a> Cursor<'a> {
+    const EMPTY: Cursor<'static> = Cursor {
         ptr: std::ptr::null(),
         lo: 0,
         len: 0,
+        line: std::marker::PhantomData,
     };
 
     #[inline(always)]
-    fn of(set: &LineSet) -> Self {
+    fn of(set: &'a LineSet) -> Self {
         Cursor {
             ptr: set.words.as_ptr(),
             lo: set.lo,
             len: set.words.len() as u64,
+            line: std::marker::PhantomData,
         }
     }
 
@@ -554,7 +576,7 @@ impl Cursor {
         let i = w.wrapping_sub(self.lo);
         if i < self.len {
             // SAFETY: i < len, the length of the words the cursor was made from, which
-            // are not modified while the cursor is used.
+            // it borrows: they are not modified or freed while the cursor lives.
             unsafe { *self.ptr.add(i as usize) }
         } else {
             0
@@ -565,7 +587,7 @@ impl Cursor {
 /// The least value ≥ `start` in none of the lines and not in `near`, where `start` is at
 /// least every line's mex. Scans 64 values a step.
 #[inline(always)]
-fn scan(start: u64, row: Cursor, col: Cursor, diags: &[Cursor], near: &[u64]) -> u64 {
+fn scan(start: u64, row: Cursor<'_>, col: Cursor<'_>, diags: &[Cursor<'_>], near: &[u64]) -> u64 {
     let mut w = start >> 6;
     let mut occupied = (1u64 << (start & 63)) - 1;
     loop {
