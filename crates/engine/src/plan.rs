@@ -252,6 +252,7 @@ fn table_with(
 ) -> Result<TableReport> {
     crate::table::check_box_dimension(game, dims)?;
     if let ValueRule::Classes(ranking) = ValueRule::of(game) {
+        check_flat_layout(game)?;
         return class_table_report(game, ranking, dims, opts, closed_forms);
     }
     let caps = game.capabilities();
@@ -268,13 +269,7 @@ fn table_with(
             sum.parts().into_iter().zip(sum.box_ranges()).collect();
         return parts_table(game, &parts, dims, opts, closed_forms);
     }
-    if !game.has_flat_layout() {
-        return Err(Error::input(format!(
-            "{} has no table: its positions are sums of take-and-break games written part \
-             by part; ask for single positions with value or moves",
-            game.spec()
-        )));
-    }
+    check_flat_layout(game)?;
     if let (1, Some(kernel)) = (dims.len(), caps.sequence) {
         check_cells(game, dims, 4, opts)?;
         check_sequence_work(game, kernel, dims[0] as u64, opts)?;
@@ -305,6 +300,18 @@ fn table_with(
             "brute force: mex over the options, cell by cell",
         ),
     })
+}
+
+/// Refuses a table of a game whose positions are not the cells of a box.
+fn check_flat_layout(game: &dyn Game) -> Result<()> {
+    if game.has_flat_layout() {
+        return Ok(());
+    }
+    Err(Error::input(format!(
+        "{} has no table: its positions are sums of take-and-break games written part by \
+         part; ask for single positions with value or moves",
+        game.spec()
+    )))
 }
 
 /// G(0), …, G(len − 1) of a one-coordinate game, by the fastest method it offers.

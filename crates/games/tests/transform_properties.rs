@@ -1,4 +1,4 @@
-//! Every transform (misère, pass, sum, and their compositions) over every kind of
+//! Every transform (misère, pass, sum, n players, and their compositions) over every kind of
 //! family — fixed-coordinate games, take-and-break games whose heaps split or vanish
 //! (octal, hexadecimal, Grundy's game) and rules files — on random small positions,
 //! against a direct recursion written here.
@@ -6,9 +6,11 @@
 //! The model below knows nothing of the engine's layouts, canonical forms, memo keys
 //! or planner: a state is a tree (a leaf's coordinates exactly as the leaf game's
 //! rules produce them, a pass flag, the parts of a sum), and the value is the plain
-//! mex recursion over it. Only the leaf games' own move rules are shared.
+//! mex recursion over it (for n players, the class recursion of the normal ranking,
+//! written from its definition). Only the leaf games' own move rules are shared.
 
 use nimlab_engine::plan::{self, read_position, write_position};
+use nimlab_engine::nplayer::{NPlayerGame, Ranking};
 use nimlab_engine::transform::{Misere, Pass, Sum};
 use nimlab_engine::{Coord, Game, Solver, TableOptions};
 use nimlab_games::parse_game;
@@ -21,6 +23,8 @@ enum Model {
     Misere(Box<Model>),
     Pass(Box<Model>),
     Sum(Vec<Model>),
+    /// Played by n players, normal ranking (the last mover ranks first); outermost.
+    NPlayer(Box<Model>, usize),
 }
 
 /// A position of a [`Model`].
@@ -51,6 +55,10 @@ fn build(m: &Model) -> Box<dyn Game> {
         Model::Misere(inner) => Box::new(Misere::new(build(inner))),
         Model::Pass(inner) => Box::new(Pass::new(build(inner))),
         Model::Sum(parts) => Box::new(Sum::new(parts.iter().map(build).collect()).unwrap()),
+        Model::NPlayer(inner, n) => Box::new(NPlayerGame::new(
+            build(inner),
+            Ranking::normal(*n).unwrap(),
+        )),
     }
 }
 
@@ -74,7 +82,7 @@ fn options(m: &Model, leaves: &HashMap<String, Box<dyn Game>>, s: &State) -> Vec
                 })
                 .collect()
         }
-        (Model::Misere(inner), s) => options(inner, leaves, s),
+        (Model::Misere(inner) | Model::NPlayer(inner, _), s) => options(inner, leaves, s),
         (Model::Pass(inner), State::Pass(p, flag)) => {
             let mut out: Vec<State> = options(inner, leaves, p)
                 .into_iter()
@@ -117,6 +125,18 @@ fn value(
         return v;
     }
     let opts = options(m, leaves, s);
+    if let Model::NPlayer(_, n) = m {
+        // The class: moves still to be played under best play, mod n. The player to
+        // move who goes to an option of class c makes move 1 of c + 1 more, so the
+        // last move is its own iff c ≡ 0: under the normal ranking it ranks c + 1, and
+        // it takes the least c it can.
+        let v = match opts.iter().map(|o| value(m, leaves, o, memo)).min() {
+            None => 0,
+            Some(c) => (c + 1) % *n as u32,
+        };
+        memo.insert(s.clone(), v);
+        return v;
+    }
     let v = if opts.is_empty() {
         u32::from(is_misere(m))
     } else {
@@ -171,7 +191,7 @@ fn random_leaf(game: &dyn Game, rng: &mut Rng) -> Vec<Coord> {
 fn random_state(m: &Model, leaves: &HashMap<String, Box<dyn Game>>, rng: &mut Rng) -> State {
     match m {
         Model::Leaf(name) => State::Leaf(random_leaf(&*leaves[name], rng)),
-        Model::Misere(inner) => random_state(inner, leaves, rng),
+        Model::Misere(inner) | Model::NPlayer(inner, _) => random_state(inner, leaves, rng),
         Model::Pass(inner) => State::Pass(
             Box::new(random_state(inner, leaves, rng)),
             rng.below(2) == 1,
@@ -213,6 +233,10 @@ fn shapes(a: usize, b: usize) -> Vec<Model> {
             leaf(a),
             leaf(b),
         ]))))),
+        Model::NPlayer(Box::new(leaf(a)), 3),
+        Model::NPlayer(Box::new(Model::Sum(vec![leaf(a), leaf(b)])), 3),
+        Model::NPlayer(Box::new(Model::Pass(Box::new(leaf(a)))), 4),
+        Model::NPlayer(Box::new(Model::Misere(Box::new(leaf(a)))), 2),
     ]
 }
 
@@ -253,13 +277,28 @@ fn every_transform_of_every_family_agrees_with_a_direct_recursion() {
                     // The planner (components, kernels, closed forms) agrees too, and
                     // its options are the model's, each listed once.
                     let r = plan::moves(&*game, &pos, &opts).unwrap();
-                    let g: u32 = r.grundy.as_ref().unwrap().try_into().unwrap();
+                    let (g, listed): (u32, Option<Vec<(_, u32)>>) = match &r.nplayer {
+                        Some(c) => (
+                            c.class,
+                            c.options.as_ref().map(|l| l.to_vec()),
+                        ),
+                        None => (
+                            r.grundy.as_ref().unwrap().try_into().unwrap(),
+                            r.options.as_ref().map(|l| {
+                                l.iter()
+                                    .map(|o| {
+                                        (
+                                            o.position.clone(),
+                                            o.grundy.as_ref().unwrap().try_into().unwrap(),
+                                        )
+                                    })
+                                    .collect()
+                            }),
+                        ),
+                    };
                     assert_eq!(g, expect, "planner: {} at {t}", game.spec());
-                    if let Some(list) = &r.options {
-                        let mut listed: Vec<u32> = list
-                            .iter()
-                            .map(|o| o.grundy.as_ref().unwrap().try_into().unwrap())
-                            .collect();
+                    if let Some(list) = &listed {
+                        let mut listed: Vec<u32> = list.iter().map(|(_, v)| *v).collect();
                         let mut direct: Vec<u32> = options(&m, &leaves, &s)
                             .iter()
                             .map(|o| value(&m, &leaves, o, &mut memo))
@@ -271,7 +310,7 @@ fn every_transform_of_every_family_agrees_with_a_direct_recursion() {
                         assert_eq!(listed, direct, "option values: {} at {t}", game.spec());
                         let texts: Vec<String> = list
                             .iter()
-                            .map(|o| write_position(&*game, &o.position))
+                            .map(|(o, _)| write_position(&*game, o))
                             .collect();
                         let mut unique = texts.clone();
                         unique.sort();
@@ -295,7 +334,7 @@ fn every_transform_of_every_family_agrees_with_a_direct_recursion() {
             }
         }
     }
-    assert!(checked >= 600, "{checked}");
+    assert!(checked >= 900, "{checked}");
 }
 
 #[test]
