@@ -1,8 +1,10 @@
 //! Printing the answers about n-player games (`value`, `moves`): class, every player's
 //! rank and best moves instead of a Grundy value.
 
+use nimlab_engine::big::BigUint;
 use nimlab_engine::nplayer::ClassReport;
-use nimlab_engine::plan::{position_text, PositionReport};
+use nimlab_engine::plan::{write_position, PositionReport};
+use nimlab_engine::Game;
 use std::io::{self, Write};
 
 /// `1st`, `2nd`, `3rd`, `4th`, …
@@ -18,13 +20,15 @@ fn ordinal(r: usize) -> String {
 
 pub fn write_text(
     out: &mut dyn Write,
-    spec: &str,
+    game: &dyn Game,
     r: &PositionReport,
     np: &ClassReport,
     options: bool,
 ) -> io::Result<()> {
     let n = np.players;
-    writeln!(out, "game:     {spec}")?;
+    // Positions as people write them (the parts of a sum separated by ';').
+    let position_text = |p: &[BigUint]| write_position(game, p);
+    writeln!(out, "game:     {}", game.spec())?;
     writeln!(out, "position: {}", position_text(&r.position))?;
     writeln!(out, "players:  {n} (ranking {})", np.ranking)?;
     writeln!(

@@ -9,8 +9,8 @@
 //! mex recursion over it (for n players, the class recursion of the normal ranking,
 //! written from its definition). Only the leaf games' own move rules are shared.
 
-use nimlab_engine::plan::{self, read_position, write_position};
 use nimlab_engine::nplayer::{NPlayerGame, Ranking};
+use nimlab_engine::plan::{self, read_position, write_position};
 use nimlab_engine::transform::{Misere, Pass, Sum};
 use nimlab_engine::{Coord, Game, Solver, TableOptions};
 use nimlab_games::parse_game;
@@ -55,10 +55,9 @@ fn build(m: &Model) -> Box<dyn Game> {
         Model::Misere(inner) => Box::new(Misere::new(build(inner))),
         Model::Pass(inner) => Box::new(Pass::new(build(inner))),
         Model::Sum(parts) => Box::new(Sum::new(parts.iter().map(build).collect()).unwrap()),
-        Model::NPlayer(inner, n) => Box::new(NPlayerGame::new(
-            build(inner),
-            Ranking::normal(*n).unwrap(),
-        )),
+        Model::NPlayer(inner, n) => {
+            Box::new(NPlayerGame::new(build(inner), Ranking::normal(*n).unwrap()))
+        }
     }
 }
 
@@ -278,10 +277,7 @@ fn every_transform_of_every_family_agrees_with_a_direct_recursion() {
                     // its options are the model's, each listed once.
                     let r = plan::moves(&*game, &pos, &opts).unwrap();
                     let (g, listed): (u32, Option<Vec<(_, u32)>>) = match &r.nplayer {
-                        Some(c) => (
-                            c.class,
-                            c.options.as_ref().map(|l| l.to_vec()),
-                        ),
+                        Some(c) => (c.class, c.options.as_ref().map(|l| l.to_vec())),
                         None => (
                             r.grundy.as_ref().unwrap().try_into().unwrap(),
                             r.options.as_ref().map(|l| {

@@ -123,7 +123,7 @@ pub fn position_json(game: &dyn Game, p: &[BigUint]) -> Value {
 pub fn report_json(game: &dyn Game, r: &PositionReport) -> Value {
     let spec = game.spec();
     if let Some(np) = &r.nplayer {
-        return nplayer_report_json(&spec, r, np);
+        return nplayer_report_json(game, r, np);
     }
     let mut v = json!({
         "game": spec,
@@ -155,16 +155,16 @@ pub fn report_json(game: &dyn Game, r: &PositionReport) -> Value {
 }
 
 /// The JSON object of an n-player answer: classes and ranks instead of a Grundy value.
-fn nplayer_report_json(spec: &str, r: &PositionReport, np: &ClassReport) -> Value {
+fn nplayer_report_json(game: &dyn Game, r: &PositionReport, np: &ClassReport) -> Value {
     let mut v = json!({
-        "game": spec,
-        "position": flat_json(&r.position),
+        "game": game.spec(),
+        "position": position_json(game, &r.position),
         "players": np.players,
         "ranking": np.ranking,
         "class": np.class,
         "rank": np.ranks[0],
         "ranks": np.ranks,
-        "best_moves": np.best_moves.iter().map(|m| flat_json(m)).collect::<Vec<_>>(),
+        "best_moves": np.best_moves.iter().map(|m| position_json(game, m)).collect::<Vec<_>>(),
         "all_best_moves": np.all_best_moves,
         "method": r.method.id,
         "method_detail": r.method.detail,
@@ -174,7 +174,7 @@ fn nplayer_report_json(spec: &str, r: &PositionReport, np: &ClassReport) -> Valu
             .iter()
             .map(|(p, c)| {
                 json!({
-                    "position": flat_json(p),
+                    "position": position_json(game, p),
                     "class": c,
                     "rank": np.best_rank_after(*c),
                 })

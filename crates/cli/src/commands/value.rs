@@ -116,7 +116,7 @@ fn grundy_text(r: &PositionReport) -> String {
 fn write_value_text(out: &mut dyn Write, game: &dyn Game, r: &PositionReport) -> io::Result<()> {
     let spec = game.spec();
     if let Some(np) = &r.nplayer {
-        return crate::nplayer::write_text(out, &spec, r, np, false);
+        return crate::nplayer::write_text(out, game, r, np, false);
     }
     writeln!(out, "game:     {spec}")?;
     writeln!(out, "position: {}", write_position(game, &r.position))?;
@@ -175,7 +175,7 @@ pub fn run_moves(ctx: &Context, args: MovesArgs) -> Result<Status> {
     args.out.emit(|out| match format {
         PlainFormat::Json => ctx.print_json(out, &report_json(&*game, &r)),
         PlainFormat::Text => match (&r.options, &r.nplayer) {
-            (_, Some(np)) => crate::nplayer::write_text(out, &game.spec(), &r, np, true),
+            (_, Some(np)) => crate::nplayer::write_text(out, &*game, &r, np, true),
             (Some(options), None) => {
                 writeln!(
                     out,
