@@ -195,8 +195,26 @@ fn fail(e: &nimlab_engine::Error) -> ExitCode {
         nimlab_engine::Error::TooLong { .. } => "; pass --force to run it anyway",
         _ => "",
     };
-    eprintln!("nimlab: error: {e}{hint}");
+    eprintln!("nimlab: error: {}{hint}", e.describe(&cli_setting));
     ExitCode::from(2)
+}
+
+/// A library setting as the command line spells it: `--up-to 5`.
+pub fn cli_setting(knob: nimlab_engine::Knob, value: &str) -> String {
+    use nimlab_engine::Knob;
+    let flag = match knob {
+        Knob::UpTo => "--up-to",
+        Knob::Size => "--size",
+        Knob::Row => "--row",
+        Knob::Max => "--max",
+        Knob::SetSize => "--set-size",
+        Knob::Base => "--base",
+        Knob::Digits => "--digits",
+        Knob::Shard => "--shard",
+        Knob::MaxMemory => "--max-memory",
+        _ => return format!("{} {value}", knob.id()),
+    };
+    format!("{flag} {value}")
 }
 
 /// The last line of defence: every command writes through a sink that reports failed

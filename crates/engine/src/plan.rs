@@ -30,7 +30,7 @@
 
 use crate::big::{abbreviate, to_small, BigAnalysis, BigPosition, BigUint};
 use crate::capability::{Decomposition, TextTable};
-use crate::error::{Error, Result};
+use crate::error::{Error, Knob, Result};
 use crate::game::{format_position, Coord, Game, Outcome, Position};
 use crate::periodicity::{find_arithmetic_period, Periodicity};
 use crate::solver::Solver;
@@ -407,7 +407,7 @@ pub fn periodicity(
         }
     }
     let x = up_to.unwrap_or(DEFAULT_OBSERVED_WINDOW);
-    let len = usize::try_from(x).map_err(|_| Error::input("--up-to is too large"))?;
+    let len = usize::try_from(x).map_err(|_| window_too_large(x))?;
     let (values, method) = sequence(game, len, opts)?;
     if values.contains(&INVALID) {
         return Err(Error::input(format!(
@@ -440,11 +440,13 @@ pub fn row_periodicity(
         )));
     }
     let (first, last) = rows;
-    let width = usize::try_from(up_to).map_err(|_| Error::input("--up-to is too large"))?;
+    let width = usize::try_from(up_to).map_err(|_| window_too_large(up_to))?;
     let height = last
         .checked_add(1)
         .and_then(|h| usize::try_from(h).ok())
-        .ok_or_else(|| Error::input("--row is too large"))?;
+        .ok_or_else(|| {
+            Error::out_of_range("the last row", last, "too large for a table", Knob::Row)
+        })?;
     let t = table(game, &[width, height], opts)?.table;
     let mut out = Vec::new();
     for y in first..=last {
@@ -979,3 +981,14 @@ pub fn position_text(pos: &[BigUint]) -> String {
         .collect::<Vec<_>>()
         .join(",")
 }
+
+/// The error of a window of heaps beyond what memory can index.
+fn window_too_large(up_to: u64) -> Error {
+    Error::out_of_range(
+        "the window of heaps",
+        up_to,
+        format!("at most {}", usize::MAX),
+        Knob::UpTo,
+    )
+}
+

@@ -53,9 +53,10 @@ create_exception!(
 
 /// The Python exception for an engine error, with the CLI's message.
 fn py_err(e: Error) -> PyErr {
-    let message = e.to_string();
+    // A setting is named as the Python keyword that sets it: `up_to=5`.
+    let message = e.describe(&|knob, value| format!("{}={value}", knob.id()));
     match e {
-        Error::Input(_) => InputError::new_err(message),
+        Error::Input(_) | Error::OutOfRange { .. } => InputError::new_err(message),
         // The limit met, and how to lift it in Python's terms (the CLI names its flags).
         Error::TooLarge { .. } => {
             TooLargeError::new_err(format!("{message} (raise it with max_memory=…)"))

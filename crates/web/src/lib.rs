@@ -97,14 +97,15 @@ impl ApiError {
 impl From<Error> for ApiError {
     fn from(e: Error) -> Self {
         let (status, kind) = match &e {
-            Error::Input(_) => (StatusCode::BAD_REQUEST, "input"),
+            Error::Input(_) | Error::OutOfRange { .. } => (StatusCode::BAD_REQUEST, "input"),
             Error::TooLarge { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "too-large"),
             Error::TooLong { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "too-long"),
             Error::Contract(_) => (StatusCode::INTERNAL_SERVER_ERROR, "contract"),
         };
         // The memory hint names the CLI flag; the server's limit is fixed.
+        // A setting is named as the request's field: `"up_to": 5`.
         let message = e
-            .to_string()
+            .describe(&|knob, value| format!("\"{}\": {value}", knob.id()))
             .replace(" (raise it with --max-memory)", "")
             .replace(" (use --force to run it anyway)", "");
         ApiError::new(status, kind, message)
