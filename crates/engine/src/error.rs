@@ -128,10 +128,7 @@ impl Error {
                 value,
                 limit,
                 knob,
-            } => format!(
-                "{what} is out of range: {}, {limit}",
-                setting(*knob, value)
-            ),
+            } => format!("{what} is out of range: {}, {limit}", setting(*knob, value)),
             other => other.to_string(),
         }
     }

@@ -991,4 +991,3 @@ fn window_too_large(up_to: u64) -> Error {
         Knob::UpTo,
     )
 }
-

@@ -309,7 +309,11 @@ pub struct CheckRequest {
 impl CheckRequest {
     /// The claim to check: the one given, else the game source's closed form, else its
     /// P-position predicate.
-    pub fn claim(&self, game: &dyn Game, declared: &Declared) -> nimlab_engine::Result<(Claim, String)> {
+    pub fn claim(
+        &self,
+        game: &dyn Game,
+        declared: &Declared,
+    ) -> nimlab_engine::Result<(Claim, String)> {
         match (&self.formula, &self.p_positions) {
             (Some(_), Some(_)) => Err(Error::input(
                 "give a formula or a P-position predicate, not both",

@@ -27,7 +27,12 @@ use rayon::prelude::*;
 /// by the digit string d1…dD read as a number. Each game once.
 pub fn codes(digits: usize, base: u32, wholes: &[u8]) -> Result<Vec<String>> {
     if base != 8 && base != 16 {
-        return Err(Error::out_of_range("the census base", base, "8 or 16", Knob::Base));
+        return Err(Error::out_of_range(
+            "the census base",
+            base,
+            "8 or 16",
+            Knob::Base,
+        ));
     }
     if !(1..=6).contains(&digits) {
         return Err(Error::out_of_range(

@@ -191,6 +191,10 @@ pub fn read(text: &str, name: &str, limit: nimlab_engine::MemoryLimit) -> Result
     // The decoded values, their copy as u32 and the checker's sequence to the bound:
     // refused before anything is inflated if they do not fit.
     let bound = nimlab_games::octal_check::guy_smith_bound(&digits, preperiod, period);
+    let needed = expected
+        .saturating_add(count.saturating_mul(8))
+        .saturating_add(bound.saturating_mul(4));
+    limit.check("checking this certificate", needed)?;
     // The derived fields are recomputed from the game and the period; a file whose
     // stored copies say otherwise contradicts itself.
     let (t, h) = shape(&digits);
@@ -209,10 +213,6 @@ pub fn read(text: &str, name: &str, limit: nimlab_engine::MemoryLimit) -> Result
             }
         }
     }
-    let needed = expected
-        .saturating_add(count.saturating_mul(8))
-        .saturating_add(bound.saturating_mul(4));
-    limit.check("checking this certificate", needed)?;
     let mut bytes = Vec::new();
     flate2::read::DeflateDecoder::new(&packed[..])
         .take(expected + 1)
@@ -260,7 +260,10 @@ pub fn write(
     match found {
         Some(p) if p.proof.is_some() => build(game, &p),
         _ => Err(Error::out_of_range(
-            format!("{}: no period proven below n = {searched}, so no certificate: the window", game.spec()),
+            format!(
+                "{}: no period proven below n = {searched}, so no certificate: the window",
+                game.spec()
+            ),
             searched,
             "larger",
             nimlab_engine::Knob::UpTo,

@@ -12,14 +12,14 @@ use nimlab_engine::plan::{self, PositionReport};
 use nimlab_engine::theorem::CheckContext;
 use nimlab_engine::{Error, Game as EngineGame, MemoryLimit, NoProgress, TableOptions, INVALID};
 use nimlab_formula::check::{CheckRequest, Declared};
-use nimlab_json::doc;
-use serde_json::Value;
 use nimlab_games::subtraction::{sweep_order, SweepRow};
+use nimlab_json::doc;
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyList, PyString, PyTuple};
+use serde_json::Value;
 use std::path::PathBuf;
 
 create_exception!(
@@ -172,27 +172,6 @@ fn natural(c: &Bound<'_, PyAny>) -> PyResult<BigUint> {
     })
 }
 
-/// A position for Python: a tuple of ints, or a tuple of tuples (one per part) for a
-/// sum of take-and-break games, as `;` separates them in text.
-fn position_py<'py>(
-    py: Python<'py>,
-    game: &dyn EngineGame,
-    pos: &[BigUint],
-) -> PyResult<Bound<'py, PyAny>> {
-    let groups = game.position_groups(pos);
-    match groups.as_slice() {
-        [one] => Ok(PyTuple::new(py, one)?.into_any()),
-        groups => Ok(PyTuple::new(
-            py,
-            groups
-                .iter()
-                .map(|g| PyTuple::new(py, g))
-                .collect::<PyResult<Vec<_>>>()?,
-        )?
-        .into_any()),
-    }
-}
-
 /// An answer document ([`nimlab_json::doc`]) as Python objects: the keys and values of
 /// the JSON the CLI and the web write, with integers of any size as Python ints and
 /// positions as tuples (the JSON's arrays).
@@ -331,7 +310,11 @@ impl PyGame {
 
     /// Value, outcome, winning moves and the method that found them (a dict with the
     /// keys of `nimlab value --format json`).
-    fn analyse<'py>(&self, py: Python<'py>, pos: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    fn analyse<'py>(
+        &self,
+        py: Python<'py>,
+        pos: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let r = self.position_report(py, pos, false)?;
         doc_py(py, &doc::PositionDoc::new(&*self.game, &r))
     }

@@ -143,3 +143,29 @@ def test_theorems_and_verify(cli_json):
 def test_periodicity(cli_json, spec):
     want = without_schema(cli_json("periodicity", spec, "--up-to", "3000"))
     assert plain(nimlab.game(spec).periodicity(3000)) == want
+
+
+def test_certificates(cli, cli_json, web, tmp_path):
+    spec = "octal(code=0.137)"  # Dawson's chess: period 34, preperiod 53
+    made = nimlab.game(spec).certificate(2000)
+    path = tmp_path / "dawson.json"
+    code, _, err = cli("periodicity", spec, "--up-to", "2000", "--certificate", str(path))
+    assert code == 0, err
+    assert made == json.loads(path.read_text())
+    assert without_schema(web("certify", {"game": spec, "up_to": 2000})) == without_schema(made)
+    want = without_schema(cli_json("certify", str(path)))
+    assert want["holds"] and want["period"] == 34
+    got = nimlab.certify(path.read_text(), name=str(path))
+    assert got == want
+    assert nimlab.certify(made, name=str(path)) == want
+    on_web = without_schema(web("certify", {"certificate": made}))
+    assert on_web == {**want, "file": "certificate"}
+    # A stored field that contradicts what the game and the period give is refused.
+    for key, wrong in [("bound", 1), ("max_take", 9), ("theorem", "Sprague"), ("max_heaps", 7)]:
+        bad = {**made, key: wrong}
+        with pytest.raises(nimlab.InputError, match=key):
+            nimlab.certify(bad)
+        path.write_text(json.dumps(bad))
+        code, out, err = cli("certify", str(path))
+        assert code == 2 and out == "" and key in err
+        assert web("certify", {"certificate": bad})["error"]["kind"] == "input"

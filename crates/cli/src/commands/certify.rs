@@ -48,5 +48,9 @@ pub fn run(ctx: &Context, args: CertifyArgs) -> Result<Status> {
             Some(why) => writeln!(out, "{name}: FALSE — {}: {why}", doc.game),
         },
     })?;
-    Ok(if doc.holds { Status::Ok } else { Status::Failed })
+    Ok(if doc.holds {
+        Status::Ok
+    } else {
+        Status::Failed
+    })
 }

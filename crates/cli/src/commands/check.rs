@@ -54,7 +54,12 @@ pub struct CheckArgs {
     #[command(flatten)]
     out: OutputArgs,
     /// Most mismatches listed in JSON (text lists 20; `--limit` is the old spelling).
-    #[arg(long = "count", value_name = "N", default_value_t = 1000, alias = "limit")]
+    #[arg(
+        long = "count",
+        value_name = "N",
+        default_value_t = 1000,
+        alias = "limit"
+    )]
     limit: usize,
 }
 

@@ -28,7 +28,12 @@ enum Action {
         f: String,
         /// The window: f on [0, N), positions with z < N (`--window` is the old
         /// spelling).
-        #[arg(long = "up-to", value_name = "N", default_value_t = 256, alias = "window")]
+        #[arg(
+            long = "up-to",
+            value_name = "N",
+            default_value_t = 256,
+            alias = "window"
+        )]
         window: u64,
         /// Output format (default: from the --output extension, else text).
         #[arg(long, value_enum)]

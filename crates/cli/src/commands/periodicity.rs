@@ -161,7 +161,12 @@ fn one_heap(
     args.out.emit(|out| match format {
         PlainFormat::Json => ctx.print_json(
             out,
-            &doc::to_value(&doc::PeriodicityDoc::new(game, Some(&p), method.id, searched)),
+            &doc::to_value(&doc::PeriodicityDoc::new(
+                game,
+                Some(&p),
+                method.id,
+                searched,
+            )),
         ),
         PlainFormat::Text => {
             writeln!(out, "game:       {spec}")?;
