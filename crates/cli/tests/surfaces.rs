@@ -198,3 +198,40 @@ fn census_octal_has_a_format() {
         );
     }
 }
+
+#[test]
+fn guess_uses_the_period_the_game_proves() {
+    // Period 22 is longer than a third of the default training window (64 values).
+    let v = json(&["guess", "subtraction(s={2,5,7})", "--format", "json"]);
+    let found = v["found"].as_array().unwrap();
+    let proven = found
+        .iter()
+        .find(|f| f["family"] == "proven period")
+        .unwrap_or_else(|| panic!("{v}"));
+    let p = json(&["periodicity", "subtraction(s={2,5,7})", "--format", "json"]);
+    assert_eq!(p["period"], 22);
+    // The formula is the game's: it checks on a window far beyond the training one.
+    let c = json(&[
+        "check",
+        "subtraction(s={2,5,7})",
+        "--formula",
+        proven["formula"].as_str().unwrap(),
+        "--size",
+        "5000",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(c["holds"], true, "{c}");
+    // A table alone says which limit stopped the period search.
+    let dir = std::env::temp_dir().join(format!("nimlab-guess-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let t = dir.join("t.json");
+    let (code, _, err) = nimlab(&[
+        "table", "subtraction(s={2,5,7})", "--size", "40", "--format", "json", "-o",
+        t.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (_, out, _) = nimlab(&["guess", "--from-table", t.to_str().unwrap()]);
+    assert!(out.contains("a third of the training window"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
