@@ -41,13 +41,20 @@ class TooLongError(NimlabError):
 class ContractError(NimlabError):
     """A game broke the game contract (e.g. a move that might never end the game)."""
 
-class OptionInfo(TypedDict):
+class OptionInfo(TypedDict, total=False):
+    """An option: ``grundy`` and ``winning`` (two players) or ``class`` and ``rank``
+    (n players)."""
+
     position: PositionOut
     grundy: Optional[int]
     winning: bool
+    rank: int
 
-class Report(TypedDict):
-    """The answer about one position (keys of ``nimlab value --format json``)."""
+class Report(TypedDict, total=False):
+    """The answer about one position: the keys and values of ``nimlab value --format
+    json`` (and of the web API), positions as tuples. Two-player games have grundy,
+    outcome, winning_moves, all_winning_moves; n-player games have players, ranking,
+    class, rank, ranks, best_moves, all_best_moves."""
 
     game: str
     position: PositionOut
@@ -55,6 +62,12 @@ class Report(TypedDict):
     outcome: str
     winning_moves: List[PositionOut]
     all_winning_moves: bool
+    players: int
+    ranking: str
+    rank: int
+    ranks: List[int]
+    best_moves: List[PositionOut]
+    all_best_moves: bool
     method: str
     method_detail: str
     options: Optional[List[OptionInfo]]
@@ -76,11 +89,15 @@ class CheckReport(TypedDict):
     mismatches: List[Mismatch]
 
 class PeriodicityReport(TypedDict, total=False):
-    preperiod: int
-    period: int
-    saltus: int
-    values: List[int]
-    block: List[int]
+    """As ``nimlab periodicity --format json``: preperiod, period, … are None when no
+    period was found below ``checked_up_to``."""
+
+    game: str
+    preperiod: Optional[int]
+    period: Optional[int]
+    saltus: Optional[int]
+    values: Optional[List[int]]
+    block: Optional[List[int]]
     proven: bool
     proof: Optional[str]
     checked_up_to: int
@@ -131,11 +148,14 @@ class Game:
         """Compare a claimed Grundy formula (or P-position predicate) with the values
         computed from the rules on the box [0, size)^d (``nimlab check``)."""
     @overload
-    def periodicity(self, up_to: Optional[int] = None) -> Optional[PeriodicityReport]: ...
+    def periodicity(self, up_to: Optional[int] = None) -> PeriodicityReport: ...
     @overload
     def periodicity(
         self, up_to: Optional[int] = None, *, rows: Tuple[int, int]
     ) -> List[Tuple[int, Optional[PeriodicityReport]]]: ...
+    def certificate(self, up_to: Optional[int] = None) -> dict[str, Any]:
+        """The certificate of the period proven below ``up_to`` (octal and hexadecimal
+        games; ``nimlab periodicity --certificate``); check it with :func:`certify`."""
 
 def game(
     spec: Optional[str] = None,
@@ -148,7 +168,17 @@ def game(
     rules file (``rules=PATH``)."""
 
 def games() -> List[dict[str, Any]]:
-    """The catalog, one dict per family (``nimlab games --format json``)."""
+    """The catalog, one dict per family: the objects of ``nimlab games --format json``
+    (theorems as {id, statement})."""
+
+def certify(
+    certificate: Union[str, dict[str, Any]],
+    *,
+    name: str = "certificate",
+    max_memory: Union[int, str, None] = None,
+) -> dict[str, Any]:
+    """Check a periodicity certificate (its text or dict), as ``nimlab certify``:
+    file, game, holds, preperiod, period, bound, sha256, refuted."""
 
 def theorems() -> List[dict[str, str]]:
     """Every registered theorem: id, statement, source."""

@@ -1,7 +1,6 @@
 //! `nimlab`: the command line of the nimlab workbench. A thin surface: it parses
 //! arguments, calls the engine and the catalog, and prints. It knows no algorithm.
 
-mod certificate;
 mod commands;
 mod json;
 mod nplayer;
@@ -23,7 +22,8 @@ use std::process::ExitCode;
     after_help = "Examples:\n  nimlab games\n  nimlab value wythoff 3,5\n  nimlab table 'ryuoh(p=3)' --size 13\n  nimlab theorems verify"
 )]
 struct Cli {
-    /// Most memory a table may use, e.g. 512M, 8G (default: half of physical memory).
+    /// Most memory the computation may use (tables, solvers, searches: the whole
+    /// process's working memory), e.g. 512M, 8G (default: half of physical memory).
     #[arg(long, global = true, value_name = "BYTES", value_parser = parse_memory)]
     max_memory: Option<nimlab_engine::MemoryLimit>,
 
@@ -195,8 +195,26 @@ fn fail(e: &nimlab_engine::Error) -> ExitCode {
         nimlab_engine::Error::TooLong { .. } => "; pass --force to run it anyway",
         _ => "",
     };
-    eprintln!("nimlab: error: {e}{hint}");
+    eprintln!("nimlab: error: {}{hint}", e.describe(&cli_setting));
     ExitCode::from(2)
+}
+
+/// A library setting as the command line spells it: `--up-to 5`.
+pub fn cli_setting(knob: nimlab_engine::Knob, value: &str) -> String {
+    use nimlab_engine::Knob;
+    let flag = match knob {
+        Knob::UpTo => "--up-to",
+        Knob::Size => "--size",
+        Knob::Row => "--row",
+        Knob::Max => "--max",
+        Knob::SetSize => "--set-size",
+        Knob::Base => "--base",
+        Knob::Digits => "--digits",
+        Knob::Shard => "--shard",
+        Knob::MaxMemory => "--max-memory",
+        _ => return format!("{} {value}", knob.id()),
+    };
+    format!("{flag} {value}")
 }
 
 /// The last line of defence: every command writes through a sink that reports failed

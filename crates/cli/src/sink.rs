@@ -146,11 +146,6 @@ impl Sink {
         matches!(self.target, Target::Stdout(_))
     }
 
-    /// How messages name the destination: `standard output` or the path.
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
     /// The one-line error for a failed write to this sink.
     pub fn error(&self, e: impl std::fmt::Display) -> Error {
         Error::input(format!("cannot write {}: {e}", self.name))

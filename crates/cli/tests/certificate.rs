@@ -101,10 +101,30 @@ fn corrupted_certificates_are_rejected() {
     s["preperiod"] = 34.into();
     s["period"] = 52.into();
     false_claim(&write("swap.json", &s.to_string()));
-    // Dawson's Chess values claimed for Kayles: a false claim.
+    // Dawson's Chess values claimed for 0.177 (the same largest take and heaps, so the
+    // same bound): a false claim.
     let mut k = v.clone();
-    k["game"] = "octal(code=0.77)".into();
+    k["game"] = "octal(code=0.177)".into();
     false_claim(&write("other.json", &k.to_string()));
+    // Claimed for Kayles, whose largest take is 2: the stored bound and max_take
+    // contradict the game, and so does every derived field edited by hand.
+    let mut kayles = v.clone();
+    kayles["game"] = "octal(code=0.77)".into();
+    let p = write("kayles.json", &kayles.to_string());
+    malformed(&p);
+    assert!(certify(&p).2.contains("\"bound\" is 175"));
+    for (key, wrong) in [
+        ("bound", serde_json::json!(174)),
+        ("max_take", serde_json::json!(2)),
+        ("max_heaps", serde_json::json!(3)),
+        ("theorem", serde_json::json!("Sprague–Grundy")),
+    ] {
+        let mut e = v.clone();
+        e[key] = wrong;
+        let p = write(&format!("edited-{key}.json"), &e.to_string());
+        malformed(&p);
+        assert!(certify(&p).2.contains(&format!("\"{key}\" is")), "{key}");
+    }
     // A claim of 10^9 values (a small file can inflate to gigabytes): refused by
     // its memory estimate before anything is inflated.
     let mut big = v.clone();

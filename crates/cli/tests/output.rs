@@ -225,7 +225,18 @@ fn the_format_follows_the_extension() {
     assert_eq!(read("t.tex", &table), stdout("latex"));
     assert_eq!(read("t.md", &table), stdout("markdown"));
     assert_eq!(read("t.txt", &table), stdout("text"));
-    assert_eq!(read("t.dat", &table), stdout("text"));
+    // An extension no format has is refused (text in x.jpg would mislead).
+    let dat = d.join("t.dat");
+    let refused = nimlab(&[
+        "table",
+        "wythoff",
+        "--size",
+        "5",
+        "-o",
+        dat.to_str().unwrap(),
+    ]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(!dat.exists());
     assert_eq!(&read("t.npy", &table)[..6], b"\x93NUMPY");
     assert_eq!(&read("t.png", &table)[..4], b"\x89PNG");
     // --format wins over the extension.

@@ -27,6 +27,71 @@ pub enum Error {
     /// The game broke a promise of the [`crate::Game`] contract (e.g. a move that does
     /// not lower the rank, so the game might not end).
     Contract(String),
+    /// An input setting is out of the range the library accepts: the setting is named by
+    /// its [`Knob`], which each surface words its own way (a command-line flag, a Python
+    /// keyword, an API field), so that no library message names a flag.
+    OutOfRange {
+        /// What the setting controls, e.g. "the window of heaps".
+        what: String,
+        /// The value given, as text.
+        value: String,
+        /// The range allowed, e.g. "at most 1000000".
+        limit: String,
+        /// Which setting it is.
+        knob: Knob,
+    },
+}
+
+/// The library's name of an input setting that a caller chooses. Surfaces word it:
+/// [`Knob::UpTo`] is `--up-to` on the command line, `up_to=` in Python and the field
+/// `"up_to"` of the web API.
+///
+/// ```
+/// use nimlab_engine::{Error, Knob};
+/// let e = Error::out_of_range("the window of heaps", "5", "at most 4", Knob::UpTo);
+/// assert_eq!(e.to_string(), "the window of heaps is out of range: up_to 5, at most 4");
+/// let cli = e.describe(&|k, v| format!("--{} {v}", k.id().replace('_', "-")));
+/// assert_eq!(cli, "the window of heaps is out of range: --up-to 5, at most 4");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Knob {
+    /// The end of a sequence's window: heaps n < up_to.
+    UpTo,
+    /// The side of a table's box, or how many rows a table has.
+    Size,
+    /// A row of a two-coordinate game.
+    Row,
+    /// The largest element of the sets a sweep visits.
+    Max,
+    /// How many elements each set of a sweep has.
+    SetSize,
+    /// The number base of an octal census (8 or 16).
+    Base,
+    /// How many code digits an octal census visits.
+    Digits,
+    /// The shard of a split computation (`i` of `k`).
+    Shard,
+    /// The memory limit of a computation.
+    MaxMemory,
+}
+
+impl Knob {
+    /// The setting's identifier in snake case (`up_to`, `set_size`): the Python keyword
+    /// and the web API's field.
+    pub fn id(self) -> &'static str {
+        match self {
+            Knob::UpTo => "up_to",
+            Knob::Size => "size",
+            Knob::Row => "row",
+            Knob::Max => "max",
+            Knob::SetSize => "set_size",
+            Knob::Base => "base",
+            Knob::Digits => "digits",
+            Knob::Shard => "shard",
+            Knob::MaxMemory => "max_memory",
+        }
+    }
 }
 
 /// Result with the engine's [`Error`].
@@ -36,6 +101,46 @@ impl Error {
     /// Shorthand for [`Error::Input`].
     pub fn input(msg: impl Into<String>) -> Self {
         Error::Input(msg.into())
+    }
+
+    /// Shorthand for [`Error::OutOfRange`].
+    pub fn out_of_range(
+        what: impl Into<String>,
+        value: impl ToString,
+        limit: impl Into<String>,
+        knob: Knob,
+    ) -> Self {
+        Error::OutOfRange {
+            what: what.into(),
+            value: value.to_string(),
+            limit: limit.into(),
+            knob,
+        }
+    }
+
+    /// The message with each setting worded by `setting(knob, value)` (e.g.
+    /// `--up-to 5` on the command line, `up_to=5` in Python); other errors as
+    /// [`Display`](fmt::Display) writes them.
+    pub fn describe(&self, setting: &dyn Fn(Knob, &str) -> String) -> String {
+        match self {
+            Error::OutOfRange {
+                what,
+                value,
+                limit,
+                knob,
+            } => format!("{what} is out of range: {}, {limit}", setting(*knob, value)),
+            other => other.to_string(),
+        }
+    }
+
+    /// The setting an [`Error::OutOfRange`] names (the memory limit for
+    /// [`Error::TooLarge`]).
+    pub fn knob(&self) -> Option<Knob> {
+        match self {
+            Error::OutOfRange { knob, .. } => Some(*knob),
+            Error::TooLarge { .. } => Some(Knob::MaxMemory),
+            _ => None,
+        }
     }
 }
 
@@ -92,6 +197,9 @@ impl fmt::Display for Error {
                 human_duration(*seconds as f64)
             ),
             Error::Contract(msg) => write!(f, "game contract broken: {msg}"),
+            Error::OutOfRange { .. } => {
+                f.write_str(&self.describe(&|k, v| format!("{} {v}", k.id())))
+            }
         }
     }
 }

@@ -48,7 +48,7 @@ pub mod theorem;
 pub mod transform;
 pub mod zeckendorf;
 
-pub use error::{Error, Result};
+pub use error::{Error, Knob, Result};
 pub use game::{parse_position, Coord, Game, Outcome, Position};
 pub use memory::MemoryLimit;
 pub use mex::{mex, MexScratch};

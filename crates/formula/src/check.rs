@@ -13,6 +13,16 @@ pub enum Claim {
     PPositions,
 }
 
+impl Claim {
+    /// The claim's id in answer documents: `formula` or `p_positions`.
+    pub fn id(self) -> &'static str {
+        match self {
+            Claim::Grundy => "formula",
+            Claim::PPositions => "p_positions",
+        }
+    }
+}
+
 /// One cell where the claim fails.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Mismatch {
@@ -174,6 +184,10 @@ fn coord_i64(c: Coord) -> i64 {
 /// computing the table took.
 #[derive(Debug, Clone)]
 pub struct Checked {
+    /// What was claimed.
+    pub claim: Claim,
+    /// The claim's text (a formula or a predicate).
+    pub text: String,
     /// The box: each coordinate runs over `0..dims[i]`.
     pub dims: Vec<usize>,
     /// The Grundy table computed from the rules (never from a closed form).
@@ -218,6 +232,14 @@ pub fn check_box(
     limit: usize,
     want_mask: bool,
 ) -> nimlab_engine::Result<Checked> {
+    if size == 0 {
+        return Err(Error::out_of_range(
+            "the box's side",
+            0,
+            "at least 1",
+            nimlab_engine::Knob::Size,
+        ));
+    }
     let formula = compile_for(game, text, constants)
         .map_err(|e| Error::input(format!("{e} (in '{text}')")))?;
     let dims = game.table_box(size);
@@ -227,9 +249,110 @@ pub fn check_box(
     let report = compare(game, &table, &formula, claim, limit, want_mask)
         .map_err(|e| Error::input(format!("the formula failed: {e}")))?;
     Ok(Checked {
+        claim,
+        text: text.to_string(),
         dims,
         table,
         report,
         table_time,
     })
+}
+
+/// What a game's source declares about it: a rules file's closed form or P-position
+/// predicate, and its named constants. Catalog games declare nothing.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Declared<'a> {
+    /// The declared Grundy value, if any.
+    pub closed_form: Option<&'a str>,
+    /// The declared P-position predicate, if any.
+    pub p_positions: Option<&'a str>,
+    /// Named constants formulas may use.
+    pub constants: &'a [(String, i64)],
+}
+
+/// A conjecture check as every surface asks it (the CLI's `check`, the web's
+/// `/api/check`, Python's `Game.check`): the claim given (a formula or a P-position
+/// predicate; neither: what the game's source declares), the box side, and how many
+/// mismatches to keep.
+///
+/// ```
+/// use nimlab_engine::{Coord, Game, TableOptions};
+/// use nimlab_formula::check::{CheckRequest, Claim, Declared};
+/// struct Nim2;
+/// impl Game for Nim2 {
+///     fn spec(&self) -> String { "nim".into() }
+///     fn dimension(&self) -> usize { 2 }
+///     fn is_downward_closed(&self) -> bool { true }
+///     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+///         for u in 0..p[0] { visit(&[u, p[1]]); }
+///         for v in 0..p[1] { visit(&[p[0], v]); }
+///     }
+/// }
+/// let req = CheckRequest { p_positions: Some("x == y".into()), size: 8, ..Default::default() };
+/// let c = req.run(&Nim2, &Declared::default(), &TableOptions::default()).unwrap();
+/// assert_eq!((c.claim, c.report.checked, c.report.mismatch_count), (Claim::PPositions, 64, 0));
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct CheckRequest {
+    /// The claimed Grundy value.
+    pub formula: Option<String>,
+    /// A predicate claimed to hold exactly at the P-positions.
+    pub p_positions: Option<String>,
+    /// The side of the box (the game's `table_box(size)`).
+    pub size: usize,
+    /// Most mismatches kept.
+    pub limit: usize,
+    /// Also flag every mismatching cell (for pictures).
+    pub want_mask: bool,
+}
+
+impl CheckRequest {
+    /// The claim to check: the one given, else the game source's closed form, else its
+    /// P-position predicate.
+    pub fn claim(
+        &self,
+        game: &dyn Game,
+        declared: &Declared,
+    ) -> nimlab_engine::Result<(Claim, String)> {
+        match (&self.formula, &self.p_positions) {
+            (Some(_), Some(_)) => Err(Error::input(
+                "give a formula or a P-position predicate, not both",
+            )),
+            (Some(f), None) => Ok((Claim::Grundy, f.clone())),
+            (None, Some(p)) => Ok((Claim::PPositions, p.clone())),
+            (None, None) => match (declared.closed_form, declared.p_positions) {
+                (Some(f), _) => Ok((Claim::Grundy, f.to_string())),
+                (None, Some(p)) => Ok((Claim::PPositions, p.to_string())),
+                (None, None) => Err(Error::input(format!(
+                    "give a formula or a P-position predicate ({} declares no closed form)",
+                    game.spec()
+                ))),
+            },
+        }
+    }
+
+    /// Runs the check ([`check_box`] on the chosen claim).
+    pub fn run(
+        &self,
+        game: &dyn Game,
+        declared: &Declared,
+        opts: &TableOptions,
+    ) -> nimlab_engine::Result<Checked> {
+        let (claim, text) = self.claim(game, declared)?;
+        let constants: Vec<(&str, i64)> = declared
+            .constants
+            .iter()
+            .map(|(n, v)| (n.as_str(), *v))
+            .collect();
+        check_box(
+            game,
+            &text,
+            claim,
+            &constants,
+            self.size,
+            opts,
+            self.limit,
+            self.want_mask,
+        )
+    }
 }

@@ -37,7 +37,7 @@
 
 use crate::check::{compare, compile_for, Claim, Mismatch};
 use crate::{Column, Formula};
-use nimlab_engine::periodicity::find_arithmetic_period;
+use nimlab_engine::periodicity::{find_arithmetic_period, Periodicity};
 use nimlab_engine::{Coord, Error, Game, GrundyTable, Progress, Result, INVALID};
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -104,6 +104,9 @@ pub struct Guess {
     pub nearest: Vec<Near>,
     /// Distinct candidates screened.
     pub searched: u64,
+    /// Limits that stopped part of the search (e.g. periods longer than a third of the
+    /// training window), in words; empty when none did.
+    pub limits: Vec<String>,
 }
 
 /// A stand-in game that only names coordinates, so [`compare`] can check a bare table.
@@ -228,6 +231,39 @@ pub fn guess(
     claim: Claim,
     progress: &dyn Progress,
 ) -> Result<Guess> {
+    guess_with(training, names, verification, claim, progress, None)
+}
+
+/// As [`guess`], with the period the game proves (one coordinate: [`proven_period`]):
+/// its formula is a candidate whatever the training window's length, where the window
+/// alone only shows periods of at most a third of its length.
+///
+/// ```
+/// use nimlab_engine::periodicity::Periodicity;
+/// use nimlab_engine::{GrundyTable, NoProgress};
+/// use nimlab_formula::check::Claim;
+/// use nimlab_formula::guess::{guess, guess_with};
+/// // Subtraction {2, 3}: G = 0 0 1 1 repeated. Eight values show no period of at most 8/3.
+/// let block = [0, 0, 1, 1];
+/// let table = GrundyTable::from_parts(vec![8], (0..8).map(|n| block[n % 4]).collect()).unwrap();
+/// let names = ["n".to_string()];
+/// let alone = guess(&table, &names, None, Claim::Grundy, &NoProgress).unwrap();
+/// assert!(alone.limits[0].contains("a third of the training window"));
+/// let proven = Periodicity {
+///     preperiod: 0, period: 4, saltus: 0, values: block.to_vec(),
+///     checked_up_to: 100, proof: Some("a proof".into()),
+/// };
+/// let g = guess_with(&table, &names, None, Claim::Grundy, &NoProgress, Some(&proven)).unwrap();
+/// assert!(g.found.iter().any(|f| f.family == "proven period"));
+/// ```
+pub fn guess_with(
+    training: &GrundyTable,
+    names: &[String],
+    verification: Option<&GrundyTable>,
+    claim: Claim,
+    progress: &dyn Progress,
+    known: Option<&Periodicity>,
+) -> Result<Guess> {
     let d = training.dims().len();
     if names.len() != d {
         return Err(Error::input(format!(
@@ -247,8 +283,9 @@ pub fn guess(
         return Err(Error::input("the table holds no position"));
     }
     let mut texts: Vec<(String, &'static str)> = templates(names, claim);
+    let mut limits = Vec::new();
     if d == 1 {
-        texts.extend(periodic(&cells, &names[0], claim));
+        texts.extend(periodic(&cells, &names[0], claim, known, &mut limits));
     }
     progress.start(0, "candidates screened");
     let mut candidates: Vec<Candidate> = texts
@@ -298,6 +335,7 @@ pub fn guess(
 
     let mut result = Guess {
         searched,
+        limits,
         ..Guess::default()
     };
     let mut enumerated_found = 0;
@@ -569,8 +607,32 @@ fn beatty(x: &str, y: &str, a: i64) -> String {
     )
 }
 
-/// Periodic and arithmetic-periodic descriptions of a one-coordinate table.
-fn periodic(cells: &Cells, n: &str, claim: Claim) -> Vec<(String, &'static str)> {
+/// Periodic and arithmetic-periodic descriptions of a one-coordinate table: the `known`
+/// (proven) period if given, else one seen in the table; a search that finds none says
+/// in `limits` how long a period it looked for.
+fn periodic(
+    cells: &Cells,
+    n: &str,
+    claim: Claim,
+    known: Option<&Periodicity>,
+    limits: &mut Vec<String>,
+) -> Vec<(String, &'static str)> {
+    if let Some(per) = known {
+        let mut seq = per.values.clone();
+        if claim == Claim::PPositions {
+            if per.saltus != 0 {
+                return Vec::new();
+            }
+            seq.iter_mut().for_each(|v| *v = (*v == 0) as u32);
+        }
+        let per = Periodicity {
+            values: seq,
+            ..per.clone()
+        };
+        if per.values.len() as u64 == per.preperiod + per.period {
+            return vec![(periodic_text(&per, n, claim), "proven period")];
+        }
+    }
     // The sequence must be complete from 0 for the period search.
     let len = cells.values.len();
     if cells.coords[0]
@@ -586,11 +648,22 @@ fn periodic(cells: &Cells, n: &str, claim: Claim) -> Vec<(String, &'static str)>
         Claim::PPositions => cells.values.iter().map(|&g| (g == 0) as u32).collect(),
     };
     let Some(per) = find_arithmetic_period(&seq, len / 3, 2) else {
+        limits.push(format!(
+            "no period of at most {} (a third of the training window of {len}) was seen; \
+             a longer one needs a longer window",
+            len / 3
+        ));
         return Vec::new();
     };
     if claim == Claim::PPositions && per.saltus != 0 {
         return Vec::new();
     }
+    vec![(periodic_text(&per, n, claim), "arithmetic-periodic sequence")]
+}
+
+/// The formula of a periodic sequence (`per.values`: 0/1 flags of the P-positions for
+/// a P-position claim).
+fn periodic_text(per: &Periodicity, n: &str, claim: Claim) -> String {
     let pre = per.preperiod as usize;
     let p = per.period as i64;
     let block = &per.values[pre..];
@@ -652,7 +725,20 @@ fn periodic(cells: &Cells, n: &str, claim: Claim) -> Vec<(String, &'static str)>
             e
         }
     };
-    vec![(text, "arithmetic-periodic sequence")]
+    text
+}
+
+/// The period `game` proves for its Grundy sequence (one coordinate; e.g. subtraction
+/// and octal games), if the planner finds one by its default search. Nothing when the
+/// game has none to offer or the search is refused.
+pub fn proven_period(game: &dyn Game, opts: &nimlab_engine::TableOptions) -> Option<Periodicity> {
+    if game.dimension() != 1 {
+        return None;
+    }
+    match nimlab_engine::plan::periodicity(game, None, opts) {
+        Ok((Some(p), _, _)) if p.proof.is_some() => Some(p),
+        _ => None,
+    }
 }
 
 /// One enumerated expression: its text, top-level precedence, and values on the cells.

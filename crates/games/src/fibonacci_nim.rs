@@ -133,9 +133,12 @@ impl StrategyTable for FibonacciNim {
     fn strategy_table(&self, size: usize) -> Result<TextTable> {
         const MAX_ROWS: usize = 1_000_000;
         if size > MAX_ROWS {
-            return Err(Error::input(format!(
-                "the strategy table is limited to --size {MAX_ROWS}"
-            )));
+            return Err(Error::out_of_range(
+                "the strategy table's rows",
+                size,
+                format!("at most {MAX_ROWS}"),
+                nimlab_engine::Knob::Size,
+            ));
         }
         let rows = strategy_table(self.k, size)
             .into_iter()

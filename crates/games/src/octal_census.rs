@@ -19,7 +19,7 @@
 
 use crate::octal::Octal;
 use nimlab_engine::periodicity::Periodicity;
-use nimlab_engine::{Error, NoProgress, Result};
+use nimlab_engine::{Error, Knob, NoProgress, Result};
 use rayon::prelude::*;
 
 /// The canonical codes with `digits` digits after the point and whole part in
@@ -27,12 +27,20 @@ use rayon::prelude::*;
 /// by the digit string d1…dD read as a number. Each game once.
 pub fn codes(digits: usize, base: u32, wholes: &[u8]) -> Result<Vec<String>> {
     if base != 8 && base != 16 {
-        return Err(Error::input(format!("--base must be 8 or 16, got {base}")));
+        return Err(Error::out_of_range(
+            "the census base",
+            base,
+            "8 or 16",
+            Knob::Base,
+        ));
     }
     if !(1..=6).contains(&digits) {
-        return Err(Error::input(format!(
-            "--digits must be between 1 and 6, got {digits}"
-        )));
+        return Err(Error::out_of_range(
+            "the number of code digits",
+            digits,
+            "between 1 and 6",
+            Knob::Digits,
+        ));
     }
     let count = (base as u64).pow(digits as u32);
     let mut out = Vec::new();

@@ -600,7 +600,7 @@ pub static FAMILY: Family = Family {
         name: "file",
         kind: "path of a .toml rules file",
         default: None,
-        help: "see examples/ryuoh.toml; the same as --rules FILE",
+        help: "see examples/ryuoh.toml; the same as giving the rules file directly",
     }],
     position_syntax: "one natural number per coordinate of the file",
     seed: "Y. Irie, \"Take-away games with the same Sprague–Grundy function as Nim\" (in \

@@ -57,9 +57,9 @@ pub fn load(spec: Option<&str>, rules: Option<&Path>) -> Result<GameSource> {
             })
         }
         (None, Some(path)) => Ok(GameSource::from_rules(rules::load(path)?)),
-        (Some(_), Some(_)) => Err(Error::input("give either a game or --rules FILE, not both")),
+        (Some(_), Some(_)) => Err(Error::input("give either a game or a rules file, not both")),
         (None, None) => Err(Error::input(
-            "give a game (e.g. 'ryuoh(p=3)') or --rules FILE",
+            "give a game (e.g. 'ryuoh(p=3)') or a rules file",
         )),
     }
 }

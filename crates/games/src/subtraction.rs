@@ -15,7 +15,7 @@ use nimlab_engine::capability::{BigPositions, Capabilities, SequenceKernel};
 use nimlab_engine::periodicity::Periodicity;
 use nimlab_engine::theorem::{check_p_positions, Verdict};
 use nimlab_engine::MemoryLimit;
-use nimlab_engine::{Coord, Error, Game, Outcome, Result, Theorem};
+use nimlab_engine::{Coord, Error, Game, Knob, Outcome, Result, Theorem};
 use rayon::prelude::*;
 use std::sync::OnceLock;
 
@@ -439,7 +439,7 @@ pub fn certify_period(s: &[u64], max_n: u64) -> Result<Periodicity> {
                         nimlab_engine::error::human_bytes(MAX_SEARCH_BYTES)
                     )
                 } else {
-                    "search further (e.g. --up-to)".to_string()
+                    "search further (a larger window up_to)".to_string()
                 }
             )));
         }
@@ -611,44 +611,72 @@ pub fn sweep(
     search_limit: u64,
 ) -> Result<Vec<SweepRow>> {
     if size == 0 || max == 0 {
-        return Err(Error::input("sweep: --max and --size must be at least 1"));
+        let (knob, value) = if max == 0 {
+            (Knob::Max, max)
+        } else {
+            (Knob::SetSize, size)
+        };
+        return Err(Error::out_of_range(
+            "sweep: the sets' size and largest element",
+            value,
+            "at least 1",
+            knob,
+        ));
     }
     if size > max {
-        return Err(Error::input(format!(
-            "sweep: no {size}-element subsets of {{1,…,{max}}} (--size must be ≤ --max)"
-        )));
+        return Err(Error::out_of_range(
+            format!("sweep: no {size}-element subsets of {{1,…,{max}}}: the sets' size"),
+            size,
+            format!("at most the largest element {max}"),
+            Knob::SetSize,
+        ));
     }
     if shards == 0 || shard >= shards {
-        return Err(Error::input(format!(
-            "sweep: shard {shard}/{shards} does not exist (write i/k with 0 ≤ i < k)"
-        )));
+        return Err(Error::out_of_range(
+            "sweep: the shard",
+            format!("{shard}/{shards}"),
+            "i/k with 0 ≤ i < k",
+            Knob::Shard,
+        ));
     }
     const MAX_SETS: u64 = 50_000_000;
     let total = count_sets(max, size).unwrap_or(u64::MAX);
     if total / shards > MAX_SETS {
-        return Err(Error::input(format!(
-            "sweep: {total} sets is too many for one run (limit {MAX_SETS} per shard); \
-             split it with --shard i/k"
-        )));
+        return Err(Error::out_of_range(
+            format!("sweep: {total} sets is too many for one run: the shard"),
+            format!("{shard}/{shards}"),
+            format!("at most {MAX_SETS} sets per shard (split into more shards)"),
+            Knob::Shard,
+        ));
     }
     // Enumerating the family costs one step a set whatever the shard; certifying a
     // set's period costs at least a few windows of max(S) values.
     const MAX_ENUMERATED: u64 = 2_000_000_000;
     if total > MAX_ENUMERATED {
-        return Err(Error::input(format!(
-            "sweep: the family has {total} sets; enumerating more than {MAX_ENUMERATED} \
-             (in any shard) takes too long — lower --max or --size"
-        )));
+        return Err(Error::out_of_range(
+            format!(
+                "sweep: the family has {total} sets; enumerating more than \
+                 {MAX_ENUMERATED} (in any shard) takes too long: the largest element"
+            ),
+            max,
+            "lower (or a smaller set size)",
+            Knob::Max,
+        ));
     }
     let work = (total / shards) as u128 * max as u128 * size as u128 * 4;
     const MAX_WORK: u128 = 60_000_000_000; // about ten minutes
     if work > MAX_WORK {
-        return Err(Error::input(format!(
-            "sweep over {} sets of size {size} with max ≤ {max} would take about {} \
-             (estimate); split it with --shard i/k or lower --max",
-            total / shards,
-            nimlab_engine::error::human_duration((work / 100_000_000) as f64)
-        )));
+        return Err(Error::out_of_range(
+            format!(
+                "sweep over {} sets of size {size} with max ≤ {max} would take about {} \
+                 (estimate): the shard",
+                total / shards,
+                nimlab_engine::error::human_duration((work / 100_000_000) as f64)
+            ),
+            format!("{shard}/{shards}"),
+            "smaller (split into more shards or lower the largest element)",
+            Knob::Shard,
+        ));
     }
     let mut sets = Vec::new();
     let mut combo: Vec<u64> = (1..=size).collect();

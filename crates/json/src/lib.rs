@@ -81,16 +81,13 @@ pub fn field(out: &mut dyn Write, key: &str, value: &Value, pretty: bool) -> io:
     }
 }
 
+pub mod certificate;
+pub mod doc;
+
 use nimlab_engine::game::Game;
-use nimlab_engine::nplayer::ClassReport;
 use nimlab_engine::plan::PositionReport;
 use nimlab_engine::play::MoveChoice;
 use nimlab_engine::{GrundyTable, INVALID};
-use serde_json::json;
-
-fn flat_json(p: &[BigUint]) -> Value {
-    Value::Array(p.iter().map(uint).collect())
-}
 
 /// A position in JSON: its coordinates, or one array per part for a sum whose parts
 /// are take-and-break games (as `;` separates them in text).
@@ -102,13 +99,11 @@ fn flat_json(p: &[BigUint]) -> Value {
 /// assert_eq!(nimlab_json::position_json(&*g, &p).to_string(), "[3,5]");
 /// ```
 pub fn position_json(game: &dyn Game, p: &[BigUint]) -> Value {
-    match game.position_groups(p).as_slice() {
-        [one] => flat_json(one),
-        groups => Value::Array(groups.iter().map(|g| flat_json(g)).collect()),
-    }
+    doc::to_value(&doc::Pos::of(game, p))
 }
 
-/// The answer of `value` and `moves` about one position (`options` when listed).
+/// The answer of `value` and `moves` about one position (`options` when listed): the
+/// JSON of [`doc::PositionDoc`].
 ///
 /// ```
 /// use nimlab_engine::big::parse_big_position;
@@ -121,75 +116,11 @@ pub fn position_json(game: &dyn Game, p: &[BigUint]) -> Value {
 /// assert_eq!(v["outcome"], "N");
 /// ```
 pub fn report_json(game: &dyn Game, r: &PositionReport) -> Value {
-    let spec = game.spec();
-    if let Some(np) = &r.nplayer {
-        return nplayer_report_json(game, r, np);
-    }
-    let mut v = json!({
-        "game": spec,
-        "position": position_json(game, &r.position),
-        "grundy": r.grundy.as_ref().map(uint),
-        "outcome": r.outcome.as_str(),
-        "winning_moves": r.winning_moves.iter().map(|m| position_json(game, m)).collect::<Vec<_>>(),
-        "all_winning_moves": r.all_winning_moves,
-        "method": r.method.id,
-        "method_detail": r.method.detail,
-    });
-    if let Some(options) = &r.options {
-        v["options"] = options
-            .iter()
-            .map(|o| {
-                json!({
-                    "position": position_json(game, &o.position),
-                    "grundy": o.grundy.as_ref().map(uint),
-                    "winning": o.winning,
-                })
-            })
-            .collect::<Vec<_>>()
-            .into();
-    }
-    if let Some(note) = &r.options_note {
-        v["options_note"] = json!(note);
-    }
-    v
-}
-
-/// The JSON object of an n-player answer: classes and ranks instead of a Grundy value.
-fn nplayer_report_json(game: &dyn Game, r: &PositionReport, np: &ClassReport) -> Value {
-    let mut v = json!({
-        "game": game.spec(),
-        "position": position_json(game, &r.position),
-        "players": np.players,
-        "ranking": np.ranking,
-        "class": np.class,
-        "rank": np.ranks[0],
-        "ranks": np.ranks,
-        "best_moves": np.best_moves.iter().map(|m| position_json(game, m)).collect::<Vec<_>>(),
-        "all_best_moves": np.all_best_moves,
-        "method": r.method.id,
-        "method_detail": r.method.detail,
-    });
-    if let Some(options) = &np.options {
-        v["options"] = options
-            .iter()
-            .map(|(p, c)| {
-                json!({
-                    "position": position_json(game, p),
-                    "class": c,
-                    "rank": np.best_rank_after(*c),
-                })
-            })
-            .collect::<Vec<_>>()
-            .into();
-    }
-    if let Some(note) = &r.options_note {
-        v["options_note"] = json!(note);
-    }
-    v
+    doc::to_value(&doc::PositionDoc::new(game, r))
 }
 
 /// The computer's move (`nimlab play`, `/api/play`): `from`, `to`, the Grundy value of
-/// `to`, whether it wins, its remoteness and the explanation.
+/// `to`, whether it wins, its remoteness and the explanation ([`doc::MoveDoc`]).
 ///
 /// ```
 /// use nimlab_engine::play::{computer_move, Level};
@@ -201,17 +132,7 @@ fn nplayer_report_json(game: &dyn Game, r: &PositionReport, np: &ClassReport) ->
 /// assert_eq!(v["winning"], true);
 /// ```
 pub fn move_json(game: &dyn Game, m: &MoveChoice) -> Value {
-    let big = |p: &[u64]| -> Vec<BigUint> { p.iter().map(|&c| BigUint::from(c)).collect() };
-    json!({
-        "game": game.spec(),
-        "from": position_json(game, &big(&m.from)),
-        "to": position_json(game, &big(&m.to)),
-        "grundy": m.grundy.as_ref().map(uint),
-        "winning": m.winning,
-        "remoteness": m.remoteness.map(int),
-        "random": m.random,
-        "explanation": m.explanation,
-    })
+    doc::to_value(&doc::MoveDoc::new(game, m))
 }
 
 /// What a family's default instance can do (families without defaults: nothing).
@@ -221,54 +142,32 @@ pub fn family_capabilities(f: &nimlab_games::Family) -> Vec<&'static str> {
         .unwrap_or_default()
 }
 
+/// The catalog document (`nimlab games`, `/api/games`, Python `games()`).
+pub fn catalog(catalog: &[&nimlab_games::Family]) -> doc::CatalogDoc {
+    doc::CatalogDoc {
+        games: catalog.iter().map(|f| doc::FamilyDoc::new(f)).collect(),
+    }
+}
+
 /// The catalog (`nimlab games`): one object per family.
-pub fn catalog_json(catalog: &[&nimlab_games::Family]) -> Value {
-    let capabilities = family_capabilities;
-    let list: Vec<_> = catalog
-        .iter()
-        .map(|f| {
-            json!({
-                "name": f.name,
-                "summary": f.summary,
-                "parameters": f.params.iter().map(|p| json!({
-                    "name": p.name, "kind": p.kind, "default": p.default, "help": p.help
-                })).collect::<Vec<_>>(),
-                "position": f.position_syntax,
-                "source": f.seed,
-                "theorems": (f.theorems)().iter().map(|t| json!({
-                    "id": t.id, "statement": t.statement,
-                })).collect::<Vec<_>>(),
-                "capabilities": capabilities(f),
-            })
-        })
-        .collect();
-    json!({ "games": list })
+pub fn catalog_json(list: &[&nimlab_games::Family]) -> Value {
+    doc::to_value(&catalog(list))
+}
+
+/// What a game's source declares for `check` (a rules file's closed form, predicate
+/// and constants).
+pub fn declared(source: &nimlab_games::source::GameSource) -> nimlab_formula::check::Declared<'_> {
+    nimlab_formula::check::Declared {
+        closed_form: source.closed_form.as_deref(),
+        p_positions: source.p_positions.as_deref(),
+        constants: &source.constants,
+    }
 }
 
 /// The answer of `check`: the claim, the box, how many positions were checked and the
-/// first mismatches (`claim` is `formula` or `p_positions`).
-pub fn check_json(
-    game: &dyn Game,
-    claim: &str,
-    text: &str,
-    dims: &[usize],
-    report: &nimlab_formula::check::Report,
-) -> Value {
-    let mismatches: Vec<_> = report
-        .mismatches
-        .iter()
-        .map(|m| json!({"position": m.position, "grundy": m.grundy, "formula": m.formula}))
-        .collect();
-    json!({
-        "game": game.spec(),
-        "claim": claim,
-        "formula": text,
-        "box": dims,
-        "checked": int(report.checked),
-        "holds": report.mismatch_count == 0,
-        "mismatch_count": int(report.mismatch_count),
-        "mismatches": mismatches,
-    })
+/// first mismatches ([`doc::CheckDoc`]).
+pub fn check_json(game: &dyn Game, checked: &nimlab_formula::check::Checked) -> Value {
+    doc::to_value(&doc::CheckDoc::new(game, checked))
 }
 
 /// Writes bytes through a local buffer handed to `out` in large pieces: one virtual call

@@ -9,15 +9,17 @@
 use nimlab_engine::big::BigUint;
 use nimlab_engine::periodicity::Periodicity;
 use nimlab_engine::plan::{self, PositionReport};
-use nimlab_engine::theorem::{CheckContext, Verdict};
+use nimlab_engine::theorem::CheckContext;
 use nimlab_engine::{Error, Game as EngineGame, MemoryLimit, NoProgress, TableOptions, INVALID};
-use nimlab_formula::check::{check_box, Claim};
+use nimlab_formula::check::{CheckRequest, Declared};
 use nimlab_games::subtraction::{sweep_order, SweepRow};
+use nimlab_json::doc;
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyList, PyString, PyTuple};
+use serde_json::Value;
 use std::path::PathBuf;
 
 create_exception!(
@@ -53,9 +55,10 @@ create_exception!(
 
 /// The Python exception for an engine error, with the CLI's message.
 fn py_err(e: Error) -> PyErr {
-    let message = e.to_string();
+    // A setting is named as the Python keyword that sets it: `up_to=5`.
+    let message = e.describe(&|knob, value| format!("{}={value}", knob.id()));
     match e {
-        Error::Input(_) => InputError::new_err(message),
+        Error::Input(_) | Error::OutOfRange { .. } => InputError::new_err(message),
         // The limit met, and how to lift it in Python's terms (the CLI names its flags).
         Error::TooLarge { .. } => {
             TooLargeError::new_err(format!("{message} (raise it with max_memory=…)"))
@@ -169,63 +172,65 @@ fn natural(c: &Bound<'_, PyAny>) -> PyResult<BigUint> {
     })
 }
 
-/// A position for Python: a tuple of ints, or a tuple of tuples (one per part) for a
-/// sum of take-and-break games, as `;` separates them in text.
-fn position_py<'py>(
-    py: Python<'py>,
-    game: &dyn EngineGame,
-    pos: &[BigUint],
-) -> PyResult<Bound<'py, PyAny>> {
-    let groups = game.position_groups(pos);
-    match groups.as_slice() {
-        [one] => Ok(PyTuple::new(py, one)?.into_any()),
-        groups => Ok(PyTuple::new(
-            py,
-            groups
-                .iter()
-                .map(|g| PyTuple::new(py, g))
-                .collect::<PyResult<Vec<_>>>()?,
-        )?
-        .into_any()),
-    }
+/// An answer document ([`nimlab_json::doc`]) as Python objects: the keys and values of
+/// the JSON the CLI and the web write, with integers of any size as Python ints and
+/// positions as tuples (the JSON's arrays).
+fn doc_py<'py, T: serde::Serialize>(py: Python<'py>, doc: &T) -> PyResult<Bound<'py, PyAny>> {
+    value_py(py, &nimlab_json::doc::to_exact_value(doc), false)
 }
 
-fn report_dict<'py>(
-    py: Python<'py>,
-    game: &dyn EngineGame,
-    r: &PositionReport,
-) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("game", game.spec())?;
-    d.set_item("position", position_py(py, game, &r.position)?)?;
-    d.set_item("grundy", r.grundy.clone())?;
-    d.set_item("outcome", r.outcome.as_str())?;
-    let wins = r
-        .winning_moves
-        .iter()
-        .map(|m| position_py(py, game, m))
-        .collect::<PyResult<Vec<_>>>()?;
-    d.set_item("winning_moves", wins)?;
-    d.set_item("all_winning_moves", r.all_winning_moves)?;
-    d.set_item("method", r.method.id)?;
-    d.set_item("method_detail", &r.method.detail)?;
-    if let Some(options) = &r.options {
-        let list = options
-            .iter()
-            .map(|o| {
-                let od = PyDict::new(py);
-                od.set_item("position", position_py(py, game, &o.position)?)?;
-                od.set_item("grundy", o.grundy.clone())?;
-                od.set_item("winning", o.winning)?;
-                Ok(od)
-            })
-            .collect::<PyResult<Vec<_>>>()?;
-        d.set_item("options", list)?;
-    } else {
-        d.set_item("options", py.None())?;
-    }
-    d.set_item("options_note", r.options_note.clone())?;
-    Ok(d)
+/// Keys whose value is a position, and keys whose value is a list of positions.
+const POSITION_KEYS: [&str; 3] = ["position", "from", "to"];
+const POSITION_LIST_KEYS: [&str; 2] = ["winning_moves", "best_moves"];
+
+fn value_py<'py>(py: Python<'py>, v: &Value, tuples: bool) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+        Value::Number(n) => {
+            if let Some(x) = n.as_u64() {
+                x.into_pyobject(py)?.into_any()
+            } else if let Some(x) = n.as_i64() {
+                x.into_pyobject(py)?.into_any()
+            } else if let Ok(big) = n.to_string().parse::<BigUint>() {
+                big.into_pyobject(py)?.into_any()
+            } else {
+                n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any()
+            }
+        }
+        Value::String(s) => s.into_pyobject(py)?.into_any(),
+        Value::Array(items) => {
+            let list = items
+                .iter()
+                .map(|i| value_py(py, i, tuples))
+                .collect::<PyResult<Vec<_>>>()?;
+            if tuples {
+                PyTuple::new(py, list)?.into_any()
+            } else {
+                PyList::new(py, list)?.into_any()
+            }
+        }
+        Value::Object(map) => {
+            let d = PyDict::new(py);
+            for (k, item) in map {
+                let value = if POSITION_KEYS.contains(&k.as_str()) {
+                    value_py(py, item, true)?
+                } else if let (true, Value::Array(list)) =
+                    (POSITION_LIST_KEYS.contains(&k.as_str()), item)
+                {
+                    let positions = list
+                        .iter()
+                        .map(|p| value_py(py, p, true))
+                        .collect::<PyResult<Vec<_>>>()?;
+                    PyList::new(py, positions)?.into_any()
+                } else {
+                    value_py(py, item, false)?
+                };
+                d.set_item(k, value)?;
+            }
+            d.into_any()
+        }
+    })
 }
 
 fn periodicity_dict<'py>(py: Python<'py>, p: &Periodicity) -> PyResult<Bound<'py, PyDict>> {
@@ -309,16 +314,16 @@ impl PyGame {
         &self,
         py: Python<'py>,
         pos: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyDict>> {
+    ) -> PyResult<Bound<'py, PyAny>> {
         let r = self.position_report(py, pos, false)?;
-        report_dict(py, &*self.game, &r)
+        doc_py(py, &doc::PositionDoc::new(&*self.game, &r))
     }
 
     /// As `analyse`, plus `options`: every option with its value and whether it wins
     /// (None, with `options_note`, when there are too many to list).
-    fn moves<'py>(&self, py: Python<'py>, pos: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+    fn moves<'py>(&self, py: Python<'py>, pos: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let r = self.position_report(py, pos, true)?;
-        report_dict(py, &*self.game, &r)
+        doc_py(py, &doc::PositionDoc::new(&*self.game, &r))
     }
 
     /// The Grundy table over the box [0, size)^d as a numpy array of dtype uint32 and
@@ -369,65 +374,45 @@ impl PyGame {
         size: usize,
         p_positions: Option<String>,
         limit: usize,
-    ) -> PyResult<Bound<'py, PyDict>> {
-        if size == 0 {
-            return Err(input_err("size must be at least 1"));
-        }
-        let (claim, text) = match (formula, p_positions) {
-            (Some(_), Some(_)) => {
-                return Err(input_err("give a formula or p_positions, not both"));
-            }
-            (Some(f), None) => (Claim::Grundy, f),
-            (None, Some(p)) => (Claim::PPositions, p),
-            (None, None) => match (&self.closed_form, &self.p_positions) {
-                (Some(f), _) => (Claim::Grundy, f.clone()),
-                (None, Some(p)) => (Claim::PPositions, p.clone()),
-                (None, None) => {
-                    return Err(input_err(format!(
-                        "give a formula or p_positions ({} declares no closed form)",
-                        self.game.spec()
-                    )))
-                }
-            },
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let request = CheckRequest {
+            formula,
+            p_positions,
+            size,
+            limit,
+            want_mask: false,
         };
         let game = &*self.game;
-        let constants: Vec<(&str, i64)> = self
-            .constants
-            .iter()
-            .map(|(n, v)| (n.as_str(), *v))
-            .collect();
+        let declared = Declared {
+            closed_form: self.closed_form.as_deref(),
+            p_positions: self.p_positions.as_deref(),
+            constants: &self.constants,
+        };
         let opts = self.limits.table_options();
         let checked = py
-            .detach(|| check_box(game, &text, claim, &constants, size, &opts, limit, false))
+            .detach(|| request.run(game, &declared, &opts))
             .map_err(py_err)?;
-        let r = &checked.report;
-        let d = PyDict::new(py);
-        d.set_item("game", game.spec())?;
-        d.set_item(
-            "claim",
-            match claim {
-                Claim::Grundy => "formula",
-                Claim::PPositions => "p_positions",
-            },
-        )?;
-        d.set_item("formula", &text)?;
-        d.set_item("box", checked.dims.clone())?;
-        d.set_item("checked", r.checked)?;
-        d.set_item("holds", r.mismatch_count == 0)?;
-        d.set_item("mismatch_count", r.mismatch_count)?;
-        let mismatches = r
-            .mismatches
-            .iter()
-            .map(|m| {
-                let md = PyDict::new(py);
-                md.set_item("position", PyTuple::new(py, &m.position)?)?;
-                md.set_item("grundy", m.grundy)?;
-                md.set_item("formula", m.formula)?;
-                Ok(md)
-            })
-            .collect::<PyResult<Vec<_>>>()?;
-        d.set_item("mismatches", mismatches)?;
-        Ok(d)
+        doc_py(py, &doc::CheckDoc::new(game, &checked))
+    }
+
+    /// The certificate of this octal or hexadecimal game's period proven below `up_to`
+    /// (`nimlab periodicity --certificate`): a dict with the keys of the JSON file,
+    /// `"schema": 1` first; check it with `nimlab.certify`.
+    #[pyo3(signature = (up_to = None))]
+    fn certificate<'py>(&self, py: Python<'py>, up_to: Option<u64>) -> PyResult<Bound<'py, PyAny>> {
+        let game = &*self.game;
+        let opts = self.limits.table_options();
+        let mut cert = py
+            .detach(|| nimlab_json::certificate::write(game, up_to, &opts))
+            .map_err(py_err)?;
+        // As the file holds it: the schema version first.
+        if let Value::Object(map) = &mut cert {
+            let mut with_schema = serde_json::Map::new();
+            with_schema.insert("schema".into(), nimlab_json::SCHEMA.into());
+            with_schema.extend(std::mem::take(map));
+            *map = with_schema;
+        }
+        value_py(py, &cert, false)
     }
 
     /// Preperiod and period of the Grundy sequence of a one-heap game: proven when the
@@ -468,18 +453,41 @@ impl PyGame {
             }
             return Ok(list.into_any());
         }
-        let (found, method, _searched) = py
+        let (found, method, searched) = py
             .detach(|| plan::periodicity(game, up_to, &opts))
             .map_err(py_err)?;
-        match found {
-            Some(p) => {
-                let d = periodicity_dict(py, &p)?;
-                d.set_item("method", method.id)?;
-                Ok(d.into_any())
-            }
-            None => Ok(py.None().into_bound(py)),
-        }
+        doc_py(
+            py,
+            &doc::PeriodicityDoc::new(game, found.as_ref(), method.id, searched),
+        )
     }
+}
+
+/// Checks a periodicity certificate (`nimlab certify`): `certificate` is the text of
+/// the file or the dict `Game.certificate()` returned. Returns the verdict as a dict
+/// (file, game, holds, preperiod, period, bound, sha256, refuted). A malformed or
+/// self-contradicting certificate raises InputError.
+#[pyfunction]
+#[pyo3(signature = (certificate, *, name = "certificate", max_memory = None))]
+fn certify<'py>(
+    py: Python<'py>,
+    certificate: &Bound<'py, PyAny>,
+    name: &str,
+    max_memory: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let limits = Limits::from_python(max_memory, false)?;
+    let text = match certificate.cast::<PyString>() {
+        Ok(s) => s.to_cow()?.into_owned(),
+        Err(_) => {
+            let json = py.import("json")?;
+            json.call_method1("dumps", (certificate,))?.extract()?
+        }
+    };
+    let opts = limits.table_options();
+    let verdict = py
+        .detach(|| nimlab_json::certificate::check(&text, name, &opts))
+        .map_err(py_err)?;
+    doc_py(py, &doc::CertifyDoc::new(name, &verdict))
 }
 
 /// The game named by `spec` (e.g. `'ryuoh(p=3)'`, `'subtraction(s={1,3,4})'`), or read
@@ -508,52 +516,18 @@ fn game(
 /// The catalog: one dict per game family (name, summary, parameters, position, source,
 /// theorems, capabilities), as `nimlab games --format json`.
 #[pyfunction]
-fn games(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
-    nimlab_games::catalog()
-        .into_iter()
-        .map(|f| {
-            let d = PyDict::new(py);
-            d.set_item("name", f.name)?;
-            d.set_item("summary", f.summary)?;
-            let params = f
-                .params
-                .iter()
-                .map(|p| {
-                    let pd = PyDict::new(py);
-                    pd.set_item("name", p.name)?;
-                    pd.set_item("kind", p.kind)?;
-                    pd.set_item("default", p.default)?;
-                    pd.set_item("help", p.help)?;
-                    Ok(pd)
-                })
-                .collect::<PyResult<Vec<_>>>()?;
-            d.set_item("parameters", params)?;
-            d.set_item("position", f.position_syntax)?;
-            d.set_item("source", f.seed)?;
-            let ids: Vec<String> = (f.theorems)().into_iter().map(|t| t.id).collect();
-            d.set_item("theorems", ids)?;
-            let caps = nimlab_games::parse_game(f.name)
-                .map(|g| g.capabilities().names())
-                .unwrap_or_default();
-            d.set_item("capabilities", caps)?;
-            Ok(d)
-        })
-        .collect()
+fn games(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    doc_py(py, &nimlab_json::catalog(&nimlab_games::catalog()).games)
 }
 
 /// Every registered theorem: dicts with id, statement and source (`nimlab theorems`).
 #[pyfunction]
-fn theorems(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
-    nimlab_games::all_theorems()
-        .into_iter()
-        .map(|t| {
-            let d = PyDict::new(py);
-            d.set_item("id", t.id)?;
-            d.set_item("statement", t.statement)?;
-            d.set_item("source", t.source)?;
-            Ok(d)
-        })
-        .collect()
+fn theorems(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    let list: Vec<_> = nimlab_games::all_theorems()
+        .iter()
+        .map(doc::TheoremDoc::new)
+        .collect();
+    doc_py(py, &list)
 }
 
 /// Verifies theorems against brute force on a window of `size` (`nimlab theorems
@@ -567,7 +541,7 @@ fn verify<'py>(
     size: usize,
     max_memory: Option<&Bound<'py, PyAny>>,
     force: bool,
-) -> PyResult<Vec<Bound<'py, PyDict>>> {
+) -> PyResult<Bound<'py, PyAny>> {
     if size == 0 {
         return Err(input_err("size must be at least 1"));
     }
@@ -599,25 +573,12 @@ fn verify<'py>(
                 .collect::<Result<Vec<_>, _>>()
         })
         .map_err(py_err)?;
-    chosen
+    let list: Vec<_> = chosen
         .iter()
-        .zip(verdicts)
-        .map(|(t, v)| {
-            let d = PyDict::new(py);
-            d.set_item("id", &t.id)?;
-            d.set_item("holds", v.holds())?;
-            match v {
-                Verdict::Holds { window, checked } => {
-                    d.set_item("window", window)?;
-                    d.set_item("checked", checked)?;
-                }
-                Verdict::Fails { counterexample } => {
-                    d.set_item("counterexample", counterexample)?;
-                }
-            }
-            Ok(d)
-        })
-        .collect()
+        .zip(&verdicts)
+        .map(|(t, v)| doc::VerdictDoc::new(&t.id, v))
+        .collect();
+    doc_py(py, &list)
 }
 
 fn sweep_row_dict<'py>(py: Python<'py>, r: &SweepRow) -> PyResult<Bound<'py, PyDict>> {
@@ -711,6 +672,7 @@ fn nimlab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(theorems, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add_function(wrap_pyfunction!(certify, m)?)?;
     m.add_function(wrap_pyfunction!(sweep, m)?)?;
     m.add_function(wrap_pyfunction!(merge_sweep, m)?)?;
     Ok(())

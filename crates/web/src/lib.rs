@@ -97,14 +97,15 @@ impl ApiError {
 impl From<Error> for ApiError {
     fn from(e: Error) -> Self {
         let (status, kind) = match &e {
-            Error::Input(_) => (StatusCode::BAD_REQUEST, "input"),
+            Error::Input(_) | Error::OutOfRange { .. } => (StatusCode::BAD_REQUEST, "input"),
             Error::TooLarge { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "too-large"),
             Error::TooLong { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "too-long"),
             Error::Contract(_) => (StatusCode::INTERNAL_SERVER_ERROR, "contract"),
         };
         // The memory hint names the CLI flag; the server's limit is fixed.
+        // A setting is named as the request's field: `"up_to": 5`.
         let message = e
-            .to_string()
+            .describe(&|knob, value| format!("\"{}\": {value}", knob.id()))
             .replace(" (raise it with --max-memory)", "")
             .replace(" (use --force to run it anyway)", "");
         ApiError::new(status, kind, message)
@@ -238,6 +239,8 @@ struct GameRequest {
     limit: Option<usize>,
     level: Option<String>,
     seed: Option<u64>,
+    certificate: Option<Value>,
+    up_to: Option<u64>,
 }
 
 fn parse_request(body: Result<Bytes, BytesRejection>) -> Result<GameRequest, ApiError> {
@@ -329,6 +332,7 @@ pub fn router(config: ServeConfig) -> Router {
         .route("/api/check", post(check))
         .route("/api/play", post(play_move))
         .route("/api/bar", post(bar))
+        .route("/api/certify", post(certify))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .with_state(state)
@@ -448,40 +452,21 @@ async fn table(State(state): State<Arc<AppState>>, body: Body) -> Answer {
 }
 
 async fn check(State(state): State<Arc<AppState>>, body: Body) -> Answer {
-    use nimlab_formula::check::{compare, compile_for, Claim};
     let req = parse_request(body)?;
     compute(&state, move |opts| {
         let source = load_game(&req)?;
         let game = &*source.game;
-        let dims = table_dims(game, req.size)?;
-        let (claim, what, text) = match (&req.formula, &req.p_positions) {
-            (Some(f), None) => (Claim::Grundy, "formula", f.clone()),
-            (None, Some(p)) => (Claim::PPositions, "p_positions", p.clone()),
-            (None, None) => match (&source.closed_form, &source.p_positions) {
-                (Some(f), _) => (Claim::Grundy, "formula", f.clone()),
-                (None, Some(p)) => (Claim::PPositions, "p_positions", p.clone()),
-                (None, None) => return Err(ApiError::bad("give \"formula\" or \"p_positions\"")),
-            },
-            (Some(_), Some(_)) => {
-                return Err(ApiError::bad(
-                    "give \"formula\" or \"p_positions\", not both",
-                ))
-            }
+        // The box within the explorer's limit, before any work.
+        table_dims(game, req.size)?;
+        let request = nimlab_formula::check::CheckRequest {
+            formula: req.formula.clone(),
+            p_positions: req.p_positions.clone(),
+            size: req.size.unwrap_or(0) as usize,
+            limit: req.limit.unwrap_or(1000).min(MAX_LISTED_MISMATCHES),
+            want_mask: false,
         };
-        let constants: Vec<(&str, i64)> = source
-            .constants
-            .iter()
-            .map(|(n, v)| (n.as_str(), *v))
-            .collect();
-        let formula = compile_for(game, &text, &constants)
-            .map_err(|e| ApiError::bad(format!("{e} (in '{text}')")))?;
-        let table = plan::computed_table(game, &dims, opts)?.table;
-        let limit = req.limit.unwrap_or(1000).min(MAX_LISTED_MISMATCHES);
-        let report = compare(game, &table, &formula, claim, limit, false)
-            .map_err(|e| ApiError::bad(format!("the formula failed: {e}")))?;
-        Ok(json_bytes(&nimlab_json::check_json(
-            game, what, &text, &dims, &report,
-        )))
+        let checked = request.run(game, &nimlab_json::declared(&source), opts)?;
+        Ok(json_bytes(&nimlab_json::check_json(game, &checked)))
     })
     .await
 }
@@ -509,6 +494,30 @@ async fn play_move(State(state): State<Arc<AppState>>, body: Body) -> Answer {
                 "game-over",
                 "the game is over: no move is left",
             )),
+        }
+    })
+    .await
+}
+
+/// Certificates: `{"certificate": …}` (the file's object or text) is checked and
+/// answered with the verdict (as `nimlab certify --format json`); `{"game": …,
+/// "up_to": N}` answers the certificate of the game's period proven below N.
+async fn certify(State(state): State<Arc<AppState>>, body: Body) -> Answer {
+    let req = parse_request(body)?;
+    compute(&state, move |opts| match &req.certificate {
+        Some(cert) => {
+            let text = match cert {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            let verdict = nimlab_json::certificate::check(&text, "certificate", opts)?;
+            let doc = nimlab_json::doc::CertifyDoc::new("certificate", &verdict);
+            Ok(json_bytes(&nimlab_json::doc::to_value(&doc)))
+        }
+        None => {
+            let game = load_game(&req)?.game;
+            let cert = nimlab_json::certificate::write(&*game, req.up_to, opts)?;
+            Ok(json_bytes(&cert))
         }
     })
     .await

@@ -143,7 +143,71 @@ async fn formulas_are_checked() {
     )
     .await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
-    assert_eq!(error_kind(&v), "bad-request");
+    assert_eq!(error_kind(&v), "input");
+    // The document is the library's, as the CLI writes it.
+    let (_, v) = post(
+        "/api/check",
+        json!({"game": "ryuoh(p=3)", "size": 10, "formula": "x xor y", "limit": 4}),
+    )
+    .await;
+    let game = nimlab_games::parse_game("ryuoh(p=3)").unwrap();
+    let request = nimlab_formula::check::CheckRequest {
+        formula: Some("x xor y".into()),
+        size: 10,
+        limit: 4,
+        ..Default::default()
+    };
+    let checked = request
+        .run(&*game, &Default::default(), &TableOptions::default())
+        .unwrap();
+    let mut expected = nimlab_json::check_json(&*game, &checked);
+    expected["schema"] = json!(1);
+    assert_eq!(v, expected);
+}
+
+#[tokio::test]
+async fn certificates_are_written_and_checked() {
+    let (s, cert) = post(
+        "/api/certify",
+        json!({"game": "octal(code=0.137)", "up_to": 1000}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{cert}");
+    assert_eq!(
+        (cert["preperiod"].clone(), cert["period"].clone()),
+        (json!(52), json!(34))
+    );
+    let (s, v) = post("/api/certify", json!({"certificate": cert.clone()})).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(
+        (v["holds"].clone(), v["refuted"].clone()),
+        (json!(true), Value::Null)
+    );
+    // As text too; a certificate that contradicts itself is an input error.
+    let (_, t) = post("/api/certify", json!({"certificate": cert.to_string()})).await;
+    assert_eq!(t, v);
+    let mut edited = cert.clone();
+    edited["max_take"] = json!(5);
+    let (s, e) = post("/api/certify", json!({"certificate": edited})).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(
+        e["error"]["message"].as_str().unwrap().contains("max_take"),
+        "{e}"
+    );
+    // No proven period below the window: the error names the request's field.
+    let (s, e) = post(
+        "/api/certify",
+        json!({"game": "octal(code=0.137)", "up_to": 100}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("\"up_to\": 100"),
+        "{e}"
+    );
 }
 
 #[tokio::test]

@@ -59,6 +59,19 @@ struct OctalArgs {
     /// Append the JSON lines to FILE (resuming: games already there are skipped).
     #[arg(long, short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Output format: json (one JSON line per game, the default; what `census merge`
+    /// and resuming read) or text (one line per game in words, standard output only).
+    #[arg(long, value_enum, default_value = "json")]
+    format: CensusFormat,
+}
+
+/// Output formats of `census octal`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum CensusFormat {
+    /// One JSON object per line.
+    Json,
+    /// One line per game in words.
+    Text,
 }
 
 /// Merges census files (JSON lines) into one table sorted by census index.
@@ -99,6 +112,12 @@ fn octal(ctx: &Context, args: OctalArgs) -> Result<Status> {
             "--up-to must be between 1 and {MAX_UP_TO}, got {}",
             args.up_to
         )));
+    }
+    if args.format == CensusFormat::Text && args.output.is_some() {
+        return Err(Error::input(
+            "a census file holds JSON lines (to resume and merge): --format text writes to \
+             standard output only",
+        ));
     }
     let wholes = args
         .whole
@@ -159,7 +178,7 @@ fn octal(ctx: &Context, args: OctalArgs) -> Result<Status> {
             let mut v = entry_json(&e, index[e.code.as_str()], args.base, args.up_to);
             if let (Some(dir), Some(per)) = (&args.certificates, &e.period) {
                 let game = nimlab_games::octal::Octal::parse(&e.code, args.base)?;
-                let cert = crate::certificate::build(&game, per)?;
+                let cert = nimlab_json::certificate::build(&game, per)?;
                 let path = dir.join(format!("{}.json", e.code));
                 let mut sink = crate::sink::Sink::open(Some(&path))?;
                 crate::json::write(&mut sink, &cert, false).map_err(|err| sink.error(err))?;
@@ -167,8 +186,11 @@ fn octal(ctx: &Context, args: OctalArgs) -> Result<Status> {
                 v["certificate"] = path.display().to_string().into();
             }
             let mut text = Vec::new();
-            crate::json::write(&mut text, &v, false)
-                .map_err(|err| Error::input(err.to_string()))?;
+            match args.format {
+                CensusFormat::Json => crate::json::write(&mut text, &v, false),
+                CensusFormat::Text => writeln!(text, "{}", entry_text(&e)),
+            }
+            .map_err(|err| Error::input(err.to_string()))?;
             Ok(text)
         });
         let mut guard = out.lock().expect("no panic while holding the lock");
@@ -197,6 +219,20 @@ fn octal(ctx: &Context, args: OctalArgs) -> Result<Status> {
     }
 }
 
+/// One census line in words.
+fn entry_text(e: &CensusEntry) -> String {
+    match &e.period {
+        Some(p) => format!(
+            "{}: solved, preperiod {}, period {} (computed {} terms)",
+            e.code, p.preperiod, p.period, e.computed
+        ),
+        None => format!(
+            "{}: unsolved below {} terms ({} rare, largest value {})",
+            e.code, e.computed, e.rare_count, e.max_value
+        ),
+    }
+}
+
 fn entry_json(e: &CensusEntry, index: usize, base: u32, up_to: u64) -> Value {
     let mut v = json!({
         "index": index,
@@ -207,7 +243,7 @@ fn entry_json(e: &CensusEntry, index: usize, base: u32, up_to: u64) -> Value {
         "status": if e.period.is_some() { "solved" } else { "unsolved" },
         "preperiod": e.period.as_ref().map(|p| crate::json::int(p.preperiod)),
         "period": e.period.as_ref().map(|p| crate::json::int(p.period)),
-        "sha256": e.period.as_ref().map(|p| crate::certificate::values_hash(&p.values)),
+        "sha256": e.period.as_ref().map(|p| nimlab_json::certificate::values_hash(&p.values)),
         "computed": crate::json::int(e.computed),
         "mask_cleared": e.mask.map(|m| m.0),
         "mask_domain": e.mask.map(|m| m.1),

@@ -3,8 +3,7 @@
 
 use super::{Context, OutputArgs, PlainFormat};
 use crate::Status;
-use nimlab_engine::{Error, Progress, Result};
-use serde_json::json;
+use nimlab_engine::{Error, Result};
 use std::path::PathBuf;
 
 /// Re-checks a periodicity certificate written by `periodicity --certificate`.
@@ -34,37 +33,24 @@ pub fn run(ctx: &Context, args: CertifyArgs) -> Result<Status> {
     let name = args.file.display().to_string();
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| Error::input(format!("cannot read {name}: {e}")))?;
-    let cert = crate::certificate::read(&text, &name, ctx.memory_limit)?;
-    let claim = &cert.claim;
-    let bound =
-        nimlab_games::octal_check::guy_smith_bound(&claim.digits, claim.preperiod, claim.period);
-    ctx.progress.start(bound, "heaps checked");
-    let mut done = 0;
-    let verdict = nimlab_games::octal_check::check_with(claim, &mut |n, _| {
-        ctx.progress.advance(n - done);
-        done = n;
-    });
-    ctx.progress.finish();
-    let holds = verdict.is_ok();
+    let verdict = nimlab_json::certificate::check(&text, &name, &ctx.table_options())?;
+    let doc = nimlab_json::doc::CertifyDoc::new(&name, &verdict);
+    let claim = &verdict.certificate.claim;
+    let bound = verdict.bound;
     args.out.emit(|out| match format {
-        PlainFormat::Json => ctx.print_json(
-            out,
-            &json!({
-                "file": name, "game": cert.spec, "holds": holds,
-                "preperiod": crate::json::int(claim.preperiod),
-                "period": crate::json::int(claim.period),
-                "bound": crate::json::int(bound), "sha256": cert.sha256,
-                "refuted": verdict.as_ref().err().map(|r| r.to_string()),
-            }),
-        ),
-        PlainFormat::Text => match &verdict {
-            Ok(()) => writeln!(
+        PlainFormat::Json => ctx.print_json(out, &nimlab_json::doc::to_value(&doc)),
+        PlainFormat::Text => match &verdict.refuted {
+            None => writeln!(
                 out,
                 "{name}: holds — {}: preperiod {}, period {} (least), every value checked below the Guy–Smith bound {bound}",
-                cert.spec, claim.preperiod, claim.period
+                doc.game, claim.preperiod, claim.period
             ),
-            Err(why) => writeln!(out, "{name}: FALSE — {}: {why}", cert.spec),
+            Some(why) => writeln!(out, "{name}: FALSE — {}: {why}", doc.game),
         },
     })?;
-    Ok(if holds { Status::Ok } else { Status::Failed })
+    Ok(if doc.holds {
+        Status::Ok
+    } else {
+        Status::Failed
+    })
 }

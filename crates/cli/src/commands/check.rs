@@ -5,7 +5,7 @@ use crate::Status;
 use nimlab_engine::game::format_position;
 use nimlab_engine::theorem::describe_window;
 use nimlab_engine::{Error, GrundyTable, Result, INVALID};
-use nimlab_formula::check::{check_box, Claim, Report};
+use nimlab_formula::check::{CheckRequest, Claim, Report};
 use nimlab_games::source as game_source;
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -46,15 +46,20 @@ pub struct CheckArgs {
     /// Side of the box: every coordinate runs over 0..N-1.
     #[arg(long, short = 'n', value_name = "N")]
     size: usize,
-    /// Output: text, json (all mismatches up to --limit), png (the box with
+    /// Output: text, json (all mismatches up to --count), png (the box with
     /// mismatching cells in red; needs --output). Default: from the --output
     /// extension, else text.
     #[arg(long, value_enum)]
     format: Option<CheckFormat>,
     #[command(flatten)]
     out: OutputArgs,
-    /// Most mismatches listed in JSON (text lists 20).
-    #[arg(long, default_value_t = 1000)]
+    /// Most mismatches listed in JSON (text lists 20; `--limit` is the old spelling).
+    #[arg(
+        long = "count",
+        value_name = "N",
+        default_value_t = 1000,
+        alias = "limit"
+    )]
     limit: usize,
 }
 
@@ -76,63 +81,46 @@ pub fn run(ctx: &Context, args: CheckArgs) -> Result<Status> {
     let format = args.out.format(args.format, CheckFormat::Text)?;
     let source = game_source::load(args.game.as_deref(), args.rules.as_deref())?;
     let game = &*source.game;
-    if args.size == 0 {
-        return Err(Error::input("--size must be at least 1"));
-    }
     if format == CheckFormat::Png && args.out.output.is_none() {
         return Err(Error::input(
             "--format png needs --output FILE (or -o - for standard output)",
         ));
     }
-    let (claim, text) = match (&args.formula, &args.p_positions) {
-        (Some(f), _) => (Claim::Grundy, f.clone()),
-        (None, Some(p)) => (Claim::PPositions, p.clone()),
-        (None, None) => match (&source.closed_form, &source.p_positions) {
-            (Some(f), _) => (Claim::Grundy, f.clone()),
-            (None, Some(p)) => (Claim::PPositions, p.clone()),
-            (None, None) => {
-                return Err(Error::input(format!(
-                    "give --formula EXPR or --p-positions PRED ({} declares no closed form)",
-                    game.spec()
-                )))
-            }
+    let request = CheckRequest {
+        formula: args.formula.clone(),
+        p_positions: args.p_positions.clone(),
+        size: args.size,
+        limit: match format {
+            CheckFormat::Json => args.limit,
+            _ => TEXT_LIMIT,
         },
+        want_mask: format == CheckFormat::Png,
     };
-    let constants: Vec<(&str, i64)> = source
-        .constants
-        .iter()
-        .map(|(n, v)| (n.as_str(), *v))
-        .collect();
+    let declared = nimlab_json::declared(&source);
+    // Refuse a missing or doubled claim before any work, in the command line's words.
+    if let Err(e) = request.claim(game, &declared) {
+        return Err(match (&args.formula, &args.p_positions) {
+            (None, None) => Error::input(format!(
+                "give --formula EXPR or --p-positions PRED ({} declares no closed form)",
+                game.spec()
+            )),
+            _ => e,
+        });
+    }
     let started = Instant::now();
-    let limit = match format {
-        CheckFormat::Json => args.limit,
-        _ => TEXT_LIMIT,
-    };
-    let checked = check_box(
-        game,
-        &text,
-        claim,
-        &constants,
-        args.size,
-        &ctx.table_options(),
-        limit,
-        format == CheckFormat::Png,
-    )?;
+    let checked = request.run(game, &declared, &ctx.table_options())?;
+    let total_time = started.elapsed();
+    let json = nimlab_json::check_json(game, &checked);
+    let (claim, text) = (checked.claim, checked.text);
     let (dims, table, report, table_time) = (
         checked.dims,
         checked.table,
         checked.report,
         checked.table_time,
     );
-    let total_time = started.elapsed();
-    let what = match claim {
-        Claim::Grundy => "formula",
-        Claim::PPositions => "p_positions",
-    };
     match format {
         CheckFormat::Json => {
-            let value = nimlab_json::check_json(game, what, &text, &dims, &report);
-            args.out.emit(|out| ctx.print_json(out, &value))?;
+            args.out.emit(|out| ctx.print_json(out, &json))?;
         }
         CheckFormat::Text => args.out.emit(|out| {
             writeln!(out, "game:     {}", game.spec())?;
@@ -156,11 +144,10 @@ pub fn run(ctx: &Context, args: CheckArgs) -> Result<Status> {
             let pixels = draw(&table, report.mask.as_deref().unwrap_or(&[]))?;
             let mut sink = args.out.open()?;
             write_png(&mut sink, &pixels).map_err(|e| sink.error(e))?;
-            let name = sink.name().to_string();
             let to_stdout = sink.is_stdout();
             sink.finish()?;
             let summary = format!(
-                "{}: {} of {} positions mismatch; wrote {name}",
+                "{}: {} of {} positions mismatch",
                 game.spec(),
                 report.mismatch_count,
                 report.checked,
@@ -202,25 +189,35 @@ fn write_text_verdict(out: &mut dyn Write, report: &Report, claim: Claim) -> io:
             String::new()
         }
     )?;
+    // A P-position claim differs in the outcome: say which outcome each side gives.
     let rows: Vec<[String; 3]> = report
         .mismatches
         .iter()
-        .map(|m| {
-            [
+        .map(|m| match claim {
+            Claim::Grundy => [
                 format_position(&m.position),
                 m.grundy.to_string(),
                 m.formula.to_string(),
-            ]
+            ],
+            Claim::PPositions => [
+                format_position(&m.position),
+                if m.grundy == 0 {
+                    "P (grundy 0)".to_string()
+                } else {
+                    format!("N (grundy {})", m.grundy)
+                },
+                if m.formula != 0 {
+                    "true: says P".to_string()
+                } else {
+                    "false: says N".to_string()
+                },
+            ],
         })
         .collect();
-    let header = [
-        "position",
-        "grundy",
-        match claim {
-            Claim::Grundy => "formula",
-            Claim::PPositions => "predicate",
-        },
-    ];
+    let header = match claim {
+        Claim::Grundy => ["position", "grundy", "formula"],
+        Claim::PPositions => ["position", "outcome", "predicate"],
+    };
     let widths: Vec<usize> = (0..3)
         .map(|i| {
             rows.iter()

@@ -20,14 +20,20 @@ enum Action {
     /// Test condition (a) for f on [0, N) and compare G({y,z}) with y ⊕ z for z < N;
     /// exit 1 if the two answers disagree (they never should).
     #[command(
-        after_help = "Examples:\n  nimlab chocolate condition --f 't/2' --window 256\n  nimlab chocolate condition --f 't/3' --window 64 --format json\n  nimlab chocolate condition --f '2^floor_log2(max(t,1)) - 1' --window 1024"
+        after_help = "Examples:\n  nimlab chocolate condition --f 't/2' --up-to 256\n  nimlab chocolate condition --f 't/3' --up-to 64 --format json\n  nimlab chocolate condition --f '2^floor_log2(max(t,1)) - 1' --up-to 1024"
     )]
     Condition {
         /// f as a formula in t, non-decreasing and ≥ 0, e.g. t/2.
         #[arg(long = "f", value_name = "EXPR", allow_hyphen_values = true)]
         f: String,
-        /// The window: f on [0, N), positions with z < N.
-        #[arg(long, value_name = "N", default_value_t = 256)]
+        /// The window: f on [0, N), positions with z < N (`--window` is the old
+        /// spelling).
+        #[arg(
+            long = "up-to",
+            value_name = "N",
+            default_value_t = 256,
+            alias = "window"
+        )]
         window: u64,
         /// Output format (default: from the --output extension, else text).
         #[arg(long, value_enum)]

@@ -6,7 +6,7 @@ use nimlab_engine::game::{default_coordinate_names, format_position};
 use nimlab_engine::theorem::describe_window;
 use nimlab_engine::{Error, GrundyTable, Result, INVALID};
 use nimlab_formula::check::Claim;
-use nimlab_formula::guess::{guess, Guess, Near};
+use nimlab_formula::guess::{Guess, Near};
 use serde_json::json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -57,6 +57,7 @@ pub fn run(ctx: &Context, args: GuessArgs) -> Result<Status> {
     } else {
         Claim::Grundy
     };
+    let mut known = None;
     let (label, names, training, verification) = match &args.from_table {
         Some(path) => {
             if args.size.is_some() || args.verify_size.is_some() {
@@ -102,6 +103,7 @@ pub fn run(ctx: &Context, args: GuessArgs) -> Result<Status> {
                 nimlab_engine::plan::computed_table(game, &game.table_box(size), &opts)?.table;
             let verification =
                 nimlab_engine::plan::computed_table(game, &game.table_box(vsize), &opts)?.table;
+            known = nimlab_formula::guess::proven_period(game, &opts);
             (
                 game.spec(),
                 game.coordinate_names(),
@@ -110,12 +112,13 @@ pub fn run(ctx: &Context, args: GuessArgs) -> Result<Status> {
             )
         }
     };
-    let result = guess(
+    let result = nimlab_formula::guess::guess_with(
         &training,
         &names,
         verification.as_ref(),
         claim,
         &ctx.progress,
+        known.as_ref(),
     )?;
     let what = match claim {
         Claim::Grundy => "grundy",
@@ -129,6 +132,7 @@ pub fn run(ctx: &Context, args: GuessArgs) -> Result<Status> {
                 "training": training.dims(),
                 "verification": verification.as_ref().map(|t| t.dims().to_vec()),
                 "searched": crate::json::int(result.searched),
+                "limits": result.limits,
                 "found": result.found.iter().map(|f| json!({
                     "formula": f.formula,
                     "size": f.size,
@@ -191,6 +195,9 @@ fn write_text(
         Claim::Grundy => "G =",
         Claim::PPositions => "P iff",
     };
+    for why in &g.limits {
+        writeln!(out, "limit:     {why}")?;
+    }
     if g.found.is_empty() {
         writeln!(out, "result:    none found in the search space")?;
     } else {

@@ -112,13 +112,20 @@ impl OutputArgs {
             "npy" => "npy",
             "png" => "png",
             "svg" => "svg",
-            _ => return Ok(default),
+            "jsonl" => "json",
+            other => {
+                // Text written to `x.jpg` would mislead: refuse a name the command
+                // cannot honour instead of guessing.
+                return Err(Error::input(format!(
+                    "{}: nimlab writes no .{other} files (formats: {}); give --format or \
+                     another extension",
+                    path.display(),
+                    format_names::<F>().join(", ")
+                )));
+            }
         };
         F::from_str(name, true).map_err(|_| {
-            let have: Vec<String> = F::value_variants()
-                .iter()
-                .filter_map(|v| v.to_possible_value().map(|p| p.get_name().to_string()))
-                .collect();
+            let have = format_names::<F>();
             Error::input(format!(
                 "{} asks for {name}, which this command does not write (formats: {}); give --format",
                 path.display(),
@@ -134,6 +141,14 @@ impl OutputArgs {
         write(&mut sink).map_err(|e| sink.error(e))?;
         sink.finish()
     }
+}
+
+/// The names of a command's output formats.
+fn format_names<F: clap::ValueEnum>() -> Vec<String> {
+    F::value_variants()
+        .iter()
+        .filter_map(|v| v.to_possible_value().map(|p| p.get_name().to_string()))
+        .collect()
 }
 
 /// Output formats shared by commands with a plain and a JSON form.

@@ -3,11 +3,10 @@
 
 use super::{Context, OutputArgs, PlainFormat};
 use crate::Status;
-use nimlab_engine::periodicity::Periodicity;
 use nimlab_engine::plan;
 use nimlab_engine::Progress;
 use nimlab_engine::{Error, Game, Result};
-use serde_json::{json, Value};
+use nimlab_json::doc;
 
 /// Preperiod, period and periodic block of a game's Grundy sequence.
 ///
@@ -112,20 +111,6 @@ fn write_values(out: &mut dyn std::io::Write, v: &[u32]) -> std::io::Result<()> 
     Ok(())
 }
 
-fn periodicity_json(spec: &str, p: &Periodicity) -> Value {
-    json!({
-        "game": spec,
-        "preperiod": p.preperiod,
-        "period": p.period,
-        "saltus": p.saltus,
-        "values": p.values,
-        "block": p.block(),
-        "proven": p.proof.is_some(),
-        "proof": p.proof,
-        "checked_up_to": crate::json::int(p.checked_up_to),
-    })
-}
-
 fn one_heap(
     ctx: &Context,
     game: &dyn Game,
@@ -134,7 +119,7 @@ fn one_heap(
 ) -> Result<Status> {
     let spec = game.spec();
     if let Some(path) = &args.certificate {
-        crate::certificate::digits_of(game)?;
+        nimlab_json::certificate::digits_of(game)?;
         crate::sink::Sink::precheck(path)?;
     }
     ctx.progress.busy("searching for the period");
@@ -152,11 +137,7 @@ fn one_heap(
         args.out.emit(|out| match format {
             PlainFormat::Json => ctx.print_json(
                 out,
-                &json!({
-                    "game": spec, "preperiod": null, "period": null, "values": null,
-                    "proven": false, "checked_up_to": crate::json::int(searched),
-                    "method": method.id,
-                }),
+                &doc::to_value(&doc::PeriodicityDoc::new(game, None, method.id, searched)),
             ),
             PlainFormat::Text => writeln!(
                 out,
@@ -171,18 +152,22 @@ fn one_heap(
         return Ok(Status::Ok);
     };
     if let Some(path) = &args.certificate {
-        let cert = crate::certificate::build(game, &p)?;
+        let cert = nimlab_json::certificate::build(game, &p)?;
         let mut sink = crate::sink::Sink::open(Some(path))?;
         ctx.print_json(&mut sink, &cert)
             .map_err(|e| sink.error(e))?;
         sink.finish()?;
     }
     args.out.emit(|out| match format {
-        PlainFormat::Json => {
-            let mut v = periodicity_json(&spec, &p);
-            v["method"] = method.id.into();
-            ctx.print_json(out, &v)
-        }
+        PlainFormat::Json => ctx.print_json(
+            out,
+            &doc::to_value(&doc::PeriodicityDoc::new(
+                game,
+                Some(&p),
+                method.id,
+                searched,
+            )),
+        ),
         PlainFormat::Text => {
             writeln!(out, "game:       {spec}")?;
             writeln!(out, "preperiod:  {}", p.preperiod)?;
@@ -223,26 +208,7 @@ fn table_rows(
     let rows = plan::row_periodicity(game, (first, last), x, &ctx.table_options())?;
     args.out.emit(|out| match format {
         PlainFormat::Json => {
-            let list: Vec<Value> = rows
-                .iter()
-                .map(|(y, p)| match p {
-                    Some(p) => json!({
-                        "row": crate::json::int(*y), "preperiod": p.preperiod,
-                        "period": p.period, "saltus": p.saltus, "values": p.values,
-                        "proven": false,
-                        "checked_up_to": crate::json::int(p.checked_up_to),
-                    }),
-                    None => json!({
-                        "row": crate::json::int(*y), "preperiod": null, "period": null,
-                        "saltus": null, "values": null, "proven": false,
-                        "checked_up_to": crate::json::int(x),
-                    }),
-                })
-                .collect();
-            ctx.print_json(
-                out,
-                &json!({"game": spec, "checked_up_to": crate::json::int(x), "proven": false, "rows": list}),
-            )
+            ctx.print_json(out, &doc::to_value(&doc::RowsDoc::new(game, x, &rows)))
         }
         PlainFormat::Text => {
             writeln!(

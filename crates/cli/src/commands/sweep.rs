@@ -16,7 +16,7 @@ use serde_json::json;
 /// preperiod descending, set ascending) to get exactly the unsharded output.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  nimlab sweep subtraction --max 30 --size 3\n  nimlab sweep subtraction --max 30 --size 3 --top 10\n  nimlab sweep subtraction --max 40 --size 4 --shard 0/4 --format json > part0.json"
+    after_help = "Examples:\n  nimlab sweep subtraction --max 30 --set-size 3\n  nimlab sweep subtraction --max 30 --set-size 3 --count 10\n  nimlab sweep subtraction --max 40 --set-size 4 --shard 0/4 --format json > part0.json"
 )]
 pub struct SweepArgs {
     /// Family to sweep (supported: subtraction).
@@ -24,14 +24,15 @@ pub struct SweepArgs {
     /// Largest element of the sets.
     #[arg(long, value_name = "M")]
     max: u64,
-    /// Number of elements of each set.
-    #[arg(long, value_name = "K")]
+    /// Number of elements of each set (`--size` is the old spelling).
+    #[arg(long = "set-size", value_name = "K", alias = "size")]
     size: u64,
     /// Only this share of the sets: i/k (0 ≤ i < k), round-robin by lexicographic index.
     #[arg(long, value_name = "i/k", default_value = "0/1", value_parser = parse_shard)]
     shard: (u64, u64),
-    /// Print only the first N rows of the sorted list (all by default).
-    #[arg(long, value_name = "N")]
+    /// Print only the first N rows of the sorted list (all by default; `--top` is the
+    /// old spelling).
+    #[arg(long = "count", value_name = "N", alias = "top")]
     top: Option<usize>,
     /// Per set, search heaps below this for the repeating window.
     #[arg(long, value_name = "X", default_value_t = 10_000_000)]

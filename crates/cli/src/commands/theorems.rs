@@ -4,7 +4,7 @@ use super::{Context, OutputArgs, PlainFormat};
 use crate::Status;
 use nimlab_engine::theorem::{CheckContext, Verdict};
 use nimlab_engine::{Error, Result};
-use serde_json::json;
+use nimlab_json::doc;
 use std::io::Write;
 
 /// List the registered theorems, or verify them against brute force.
@@ -45,10 +45,9 @@ pub fn run(ctx: &Context, args: TheoremsArgs) -> Result<Status> {
             args.out.emit(|out| match format {
                 PlainFormat::Json => ctx.print_json(
                     out,
-                    &json!({ "theorems": theorems
-                        .iter()
-                        .map(|t| json!({"id": t.id, "statement": t.statement, "source": t.source}))
-                        .collect::<Vec<_>>() }),
+                    &doc::to_value(&doc::TheoremsDoc {
+                        theorems: theorems.iter().map(doc::TheoremDoc::new).collect(),
+                    }),
                 ),
                 PlainFormat::Text => {
                     for t in &theorems {
@@ -106,19 +105,15 @@ pub fn run(ctx: &Context, args: TheoremsArgs) -> Result<Status> {
                         .and_then(|()| sink.flush())
                         .map_err(|e| sink.error(e))?;
                     }
-                    PlainFormat::Json => report.push(match &verdict {
-                        Verdict::Holds { window, checked } => json!({
-                            "id": t.id, "holds": true, "window": window,
-                            "checked": crate::json::int(*checked)
-                        }),
-                        Verdict::Fails { counterexample } => json!({
-                            "id": t.id, "holds": false, "counterexample": counterexample
-                        }),
-                    }),
+                    PlainFormat::Json => report.push(doc::VerdictDoc::new(&t.id, &verdict)),
                 }
             }
             if format == PlainFormat::Json {
-                ctx.print_json(&mut sink, &json!({ "holds": all_hold, "results": report }))
+                let verdicts = doc::VerifyDoc {
+                    holds: all_hold,
+                    results: report,
+                };
+                ctx.print_json(&mut sink, &doc::to_value(&verdicts))
                     .map_err(|e| sink.error(e))?;
             }
             sink.finish()?;

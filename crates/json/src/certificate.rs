@@ -1,5 +1,7 @@
-//! Octal periodicity certificates: the JSON file `periodicity --certificate` writes and
-//! `nimlab certify` reads (layout in docs/certificates.md).
+//! Octal periodicity certificates: the JSON file `nimlab periodicity --certificate`
+//! (Python `Game.certificate`, `/api/certify` with a game) writes and `nimlab certify`
+//! (Python `certify`, `/api/certify` with a certificate) checks; layout in
+//! docs/certificates.md.
 //!
 //! The values G(0), …, G(a + p − 1) are stored as little-endian unsigned integers of
 //! `width` bytes (1, 2 or 4), compressed with raw DEFLATE (RFC 1951) and encoded in
@@ -75,21 +77,16 @@ pub fn build(game: &dyn Game, per: &Periodicity) -> Result<Value> {
     let packed = z
         .finish()
         .map_err(|e| Error::input(format!("cannot compress: {e}")))?;
-    let t = digits.len().saturating_sub(1);
-    let h = heaps_left(&digits).max(1);
+    let (t, h) = shape(&digits);
     Ok(json!({
         "certificate": KIND,
         "game": game.spec(),
-        "preperiod": crate::json::int(per.preperiod),
-        "period": crate::json::int(per.period),
+        "preperiod": crate::int(per.preperiod),
+        "period": crate::int(per.period),
         "max_take": t,
         "max_heaps": h,
-        "bound": crate::json::int(guy_smith_bound(&digits, per.preperiod, per.period)),
-        "theorem": format!(
-            "Guy–Smith: if G(n+p) = G(n) for a' <= n < {h}a' + {}p + t (a' = max(a,1)), \
-             then for every n >= a'; checked by the mex of every n < bound",
-            h.saturating_sub(1)
-        ),
+        "bound": crate::int(guy_smith_bound(&digits, per.preperiod, per.period)),
+        "theorem": theorem_text(h),
         "values": {
             "count": per.values.len(),
             "width": width,
@@ -100,7 +97,22 @@ pub fn build(game: &dyn Game, per: &Periodicity) -> Result<Value> {
     }))
 }
 
+/// The largest take t and the most heaps h a move leaves, as the certificate states.
+fn shape(digits: &[u8]) -> (usize, u64) {
+    (digits.len().saturating_sub(1), heaps_left(digits).max(1))
+}
+
+/// The theorem a certificate cites, for a game whose moves leave at most `h` heaps.
+fn theorem_text(h: u64) -> String {
+    format!(
+        "Guy–Smith: if G(n+p) = G(n) for a' <= n < {h}a' + {}p + t (a' = max(a,1)), \
+         then for every n >= a'; checked by the mex of every n < bound",
+        h.saturating_sub(1)
+    )
+}
+
 /// A certificate read back: the game and the claim to check.
+#[derive(Debug, Clone)]
 pub struct Certificate {
     /// The game's spec.
     pub spec: String,
@@ -183,6 +195,24 @@ pub fn read(text: &str, name: &str, limit: nimlab_engine::MemoryLimit) -> Result
         .saturating_add(count.saturating_mul(8))
         .saturating_add(bound.saturating_mul(4));
     limit.check("checking this certificate", needed)?;
+    // The derived fields are recomputed from the game and the period; a file whose
+    // stored copies say otherwise contradicts itself.
+    let (t, h) = shape(&digits);
+    let stated: [(&str, Value); 4] = [
+        ("bound", crate::int(bound)),
+        ("max_take", json!(t)),
+        ("max_heaps", json!(h)),
+        ("theorem", json!(theorem_text(h))),
+    ];
+    for (key, want) in stated {
+        if let Some(got) = doc.get(key) {
+            if *got != want {
+                return Err(bad(format!(
+                    "\"{key}\" is {got}, but the game and the period give {want}"
+                )));
+            }
+        }
+    }
     let mut bytes = Vec::new();
     flate2::read::DeflateDecoder::new(&packed[..])
         .take(expected + 1)
@@ -215,5 +245,73 @@ pub fn read(text: &str, name: &str, limit: nimlab_engine::MemoryLimit) -> Result
             mask: None,
         },
         sha256,
+    })
+}
+
+/// Writes the certificate of the period of `game` proven below `up_to` (the planner's
+/// default bound when `None`); an error when no period is proven there.
+pub fn write(
+    game: &dyn Game,
+    up_to: Option<u64>,
+    opts: &nimlab_engine::TableOptions,
+) -> Result<Value> {
+    digits_of(game)?;
+    let (found, _, searched) = nimlab_engine::plan::periodicity(game, up_to, opts)?;
+    match found {
+        Some(p) if p.proof.is_some() => build(game, &p),
+        _ => Err(Error::out_of_range(
+            format!(
+                "{}: no period proven below n = {searched}, so no certificate: the window",
+                game.spec()
+            ),
+            searched,
+            "larger",
+            nimlab_engine::Knob::UpTo,
+        )),
+    }
+}
+
+/// The verdict on a certificate ([`crate::doc::CertifyDoc`] is its document).
+#[derive(Debug, Clone)]
+pub struct Verdict {
+    /// The certificate read.
+    pub certificate: Certificate,
+    /// The Guy–Smith bound every value below was checked to.
+    pub bound: u64,
+    /// `None` when the claim holds; else the first failing fact.
+    pub refuted: Option<String>,
+}
+
+/// Reads and checks a certificate: every value below the Guy–Smith bound is checked to
+/// be the mex of its options by [`nimlab_games::octal_check`] (which shares no code with
+/// the solver), then the period and preperiod to be the least. A malformed file is an
+/// error; a false claim is a verdict with `refuted`.
+///
+/// ```
+/// use nimlab_engine::TableOptions;
+/// let g = nimlab_games::parse_game("octal(code=0.07)").unwrap();
+/// let opts = TableOptions::default();
+/// let cert = nimlab_json::certificate::write(&*g, Some(1000), &opts).unwrap();
+/// let text = cert.to_string().replacen('{', "{\"schema\":1,", 1);
+/// let v = nimlab_json::certificate::check(&text, "dawson", &opts).unwrap();
+/// assert!(v.refuted.is_none());
+/// let edited = text.replace("\"max_take\":2", "\"max_take\":3");
+/// assert!(nimlab_json::certificate::check(&edited, "dawson", &opts).is_err());
+/// ```
+pub fn check(text: &str, name: &str, opts: &nimlab_engine::TableOptions) -> Result<Verdict> {
+    let certificate = read(text, name, opts.memory_limit)?;
+    let claim = &certificate.claim;
+    let bound = guy_smith_bound(&claim.digits, claim.preperiod, claim.period);
+    opts.progress.start(bound, "heaps checked");
+    let mut done = 0;
+    let verdict = nimlab_games::octal_check::check_with(claim, &mut |n, _| {
+        opts.progress.advance(n - done);
+        done = n;
+    });
+    opts.progress.finish();
+    Ok(Verdict {
+        refuted: verdict.err().map(|r| r.to_string()),
+        bound,
+        certificate,
     })
 }
