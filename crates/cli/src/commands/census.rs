@@ -100,6 +100,13 @@ fn octal(ctx: &Context, args: OctalArgs) -> Result<Status> {
             args.up_to
         )));
     }
+    // Before any digit is read in that base (from_str_radix panics outside 2..=36).
+    if args.base != 8 && args.base != 16 {
+        return Err(Error::input(format!(
+            "--base must be 8 or 16, got {}",
+            args.base
+        )));
+    }
     let wholes = args
         .whole
         .iter()
@@ -177,6 +184,9 @@ fn octal(ctx: &Context, args: OctalArgs) -> Result<Status> {
             Ok(text) => {
                 let written = match file {
                     Some(f) => f.write_all(&text).and_then(|_| f.flush()),
+                    None if crate::sink::stdout_closed() => {
+                        Err(crate::sink::closed_stdout_error())
+                    }
                     None => stdout.lock().write_all(&text),
                 };
                 if let Err(e) = written {
