@@ -45,6 +45,22 @@ static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
 /// Longest file name most file systems accept, in bytes.
 const NAME_MAX: usize = 255;
 
+/// Rust's runtime opens `/dev/null` on a closed descriptor 0, 1 or 2 before `main`
+/// runs, so a closed standard output must be seen earlier: this runs from the ELF
+/// initialisers, before the runtime starts.
+#[cfg(target_os = "linux")]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static SEE_CLOSED_STDOUT: extern "C" fn() = {
+    extern "C" fn see() {
+        // SAFETY: fcntl on a plain descriptor number; no memory is shared.
+        if unsafe { libc::fcntl(1, libc::F_GETFD) } == -1 {
+            STDOUT_CLOSED.store(true, Ordering::Relaxed);
+        }
+    }
+    see
+};
+
 /// Run once at start-up, before any file is opened: if standard output or standard
 /// error is closed, `/dev/null` takes its descriptor, so that no file nimlab opens
 /// later becomes descriptor 1 or 2 by accident; a closed standard output is

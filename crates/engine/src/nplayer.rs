@@ -371,6 +371,8 @@ pub struct ClassSolver<'g> {
     force: bool,
     /// Heaps of one game: positions are multisets, memoized sorted.
     heaps: bool,
+    /// Where discovery and evaluation report (and a cancelled query stops).
+    progress: &'g dyn crate::progress::Progress,
 }
 
 impl<'g> ClassSolver<'g> {
@@ -383,14 +385,16 @@ impl<'g> ClassSolver<'g> {
             limit: MemoryLimit::default(),
             force: true,
             heaps: is_heaps(game),
+            progress: &crate::progress::NoProgress,
         }
     }
 
     /// A solver bounded by `opts` (memory limit; work estimate unless `opts.force`).
-    pub fn with_options(game: &'g dyn Game, ranking: &'g Ranking, opts: &TableOptions) -> Self {
+    pub fn with_options(game: &'g dyn Game, ranking: &'g Ranking, opts: &TableOptions<'g>) -> Self {
         ClassSolver {
             limit: opts.memory_limit,
             force: opts.force,
+            progress: opts.progress,
             ..Self::new(game, ranking)
         }
     }
@@ -425,10 +429,15 @@ impl<'g> ClassSolver<'g> {
             )?;
         }
         let order = self.discover(&root)?;
-        for p in order {
+        self.progress.start(order.len() as u64, "positions evaluated");
+        for (i, p) in order.into_iter().enumerate() {
             let c = self.evaluate(&p);
             self.memo.insert(p, c as u8);
+            if i % 4096 == 4095 {
+                self.progress.advance(4096);
+            }
         }
+        self.progress.finish();
         Ok(self.memo[&root] as u32)
     }
 
@@ -458,7 +467,7 @@ impl<'g> ClassSolver<'g> {
             crate::solver::DiscoveryBudget {
                 limit: self.limit,
                 already_held: self.memo.len(),
-                progress: &crate::progress::NoProgress,
+                progress: self.progress,
                 describe: &|n| {
                     format!(
                         "n-player classes of {} at {} ({n}+ positions)",

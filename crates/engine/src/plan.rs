@@ -58,8 +58,15 @@ pub const MAX_EVALUATED_COORDINATES: u128 = 1 << 22;
 
 /// How many coordinates the lists of one answer (winning moves, options) may hold: a
 /// quarter of the memory limit. A position of k coordinates has up to k·n options of k
-/// coordinates each, so without this bound a 40 KB position asks for gigabytes.
-fn listed_coordinates(opts: &TableOptions) -> u64 {
+/// coordinates each, so without this bound a 40 KB position asks for gigabytes. Games
+/// that list moves themselves (closed forms) keep to it too.
+///
+/// ```
+/// use nimlab_engine::{plan::listed_coordinates, MemoryLimit, TableOptions};
+/// let opts = TableOptions { memory_limit: MemoryLimit::new(100 << 20), ..TableOptions::default() };
+/// assert!(listed_coordinates(&opts) * 192 <= 25 << 20);
+/// ```
+pub fn listed_coordinates(opts: &TableOptions) -> u64 {
     (opts.memory_limit.bytes() / 4 / LISTED_COORDINATE_BYTES).max(64)
 }
 

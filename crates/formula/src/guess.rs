@@ -51,6 +51,8 @@ pub const ENUM_SIZE_1D: usize = 7;
 pub const MAX_TRAINING_CELLS: usize = 1 << 18;
 /// Most fitting candidates re-checked exactly.
 pub const MAX_VERIFIED: usize = 200;
+/// Most coordinates a guessed table may have (the templates number about 2^d).
+pub const MAX_DIMENSION: usize = 6;
 /// Most verified candidates reported.
 pub const MAX_FOUND: usize = 8;
 /// Most enumerated trees among the candidates verified (they are often rewritings of
@@ -233,6 +235,12 @@ pub fn guess(
         return Err(Error::input(format!(
             "{} coordinate names for a table of {d} coordinates",
             names.len()
+        )));
+    }
+    // The templates combine a term per coordinate: their number grows as 2^d.
+    if d > MAX_DIMENSION {
+        return Err(Error::input(format!(
+            "a table of {d} coordinates: guess searches tables of at most {MAX_DIMENSION}"
         )));
     }
     let total = training.values().len();

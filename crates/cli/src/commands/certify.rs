@@ -3,7 +3,7 @@
 
 use super::{Context, OutputArgs, PlainFormat};
 use crate::Status;
-use nimlab_engine::{Error, Progress, Result};
+use nimlab_engine::{Progress, Result};
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -32,8 +32,7 @@ pub struct CertifyArgs {
 pub fn run(ctx: &Context, args: CertifyArgs) -> Result<Status> {
     let format = args.out.format(args.format, PlainFormat::Text)?;
     let name = args.file.display().to_string();
-    let text = std::fs::read_to_string(&args.file)
-        .map_err(|e| Error::input(format!("cannot read {name}: {e}")))?;
+    let text = super::read_input(&args.file, ctx.memory_limit)?;
     let cert = crate::certificate::read(&text, &name, ctx.memory_limit)?;
     let claim = &cert.claim;
     let bound =
