@@ -56,6 +56,8 @@ pub struct ServeConfig {
     pub timeout: Duration,
     /// Computations run at once (the others wait).
     pub workers: usize,
+    /// Longest a client may take to send a request's headers.
+    pub header_timeout: Duration,
 }
 
 impl Default for ServeConfig {
@@ -64,6 +66,7 @@ impl Default for ServeConfig {
             memory_limit: MemoryLimit::new(1 << 30),
             timeout: Duration::from_secs(20),
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            header_timeout: HEADER_TIMEOUT,
         }
     }
 }
@@ -84,7 +87,7 @@ struct AppState {
 pub const LIGHT_SLICE: Duration = Duration::from_millis(150);
 /// Most work (cells, positions: what the engine's progress counts) a cheap-lane
 /// computation may announce.
-pub const LIGHT_WORK: u64 = 1 << 20;
+pub const LIGHT_WORK: u64 = 1 << 18;
 /// Computations the cheap lane runs at once.
 pub const LIGHT_LANES: usize = 2;
 /// Games remembered as heavy.
@@ -93,7 +96,7 @@ const HEAVY_MEMORY: usize = 64;
 pub const MAX_URI_BYTES: usize = 8 * 1024;
 /// Most header bytes accepted (names and values).
 pub const MAX_HEADER_BYTES: usize = 32 * 1024;
-/// Longest a client may take to send a request's headers.
+/// Default longest time a client may take to send a request's headers.
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// An API error: status, stable kind and message.
@@ -764,8 +767,8 @@ pub fn serve(
 }
 
 /// Serves the explorer on `listener` until the process ends: HTTP/1.1 with a header
-/// read time-out ([`HEADER_TIMEOUT`]), so a client that never finishes its headers is
-/// disconnected.
+/// read time-out ([`ServeConfig::header_timeout`]), so a client that never finishes
+/// its headers is disconnected.
 ///
 /// ```no_run
 /// # async fn run() -> std::io::Result<()> {
@@ -779,6 +782,7 @@ pub async fn serve_listener(
 ) -> std::io::Result<()> {
     use hyper_util::rt::{TokioIo, TokioTimer};
     use hyper_util::service::TowerToHyperService;
+    let header_timeout = config.header_timeout;
     let app = router(config);
     loop {
         let (stream, _) = match listener.accept().await {
@@ -793,7 +797,7 @@ pub async fn serve_listener(
         tokio::spawn(async move {
             let _ = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
-                .header_read_timeout(HEADER_TIMEOUT)
+                .header_read_timeout(header_timeout)
                 .serve_connection(TokioIo::new(stream), service)
                 .await;
         });

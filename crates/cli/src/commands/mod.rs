@@ -168,7 +168,11 @@ pub fn read_input(path: &Path, limit: MemoryLimit) -> Result<String> {
         .read_to_end(&mut bytes)
         .map_err(|e| Error::input(format!("cannot read {name}: {e}")))?;
     if bytes.len() as u64 > most {
-        return Err(too_big(bytes.len() as u64));
+        // Not a regular file (a device, a pipe): its length is unknown.
+        return Err(Error::input(format!(
+            "{name} holds more than {} (a quarter of the memory limit): not read",
+            nimlab_engine::error::human_bytes(most)
+        )));
     }
     String::from_utf8(bytes).map_err(|_| Error::input(format!("{name} is not UTF-8 text")))
 }
