@@ -117,6 +117,8 @@ fn interruptible<T: Send>(
 ) -> PyResult<T> {
     let stop = AtomicBool::new(false);
     let (tx, rx) = std::sync::mpsc::channel();
+    // Shared with the GIL-free closure below (a receiver alone is not `Sync`).
+    let rx = std::sync::Mutex::new(rx);
     std::thread::scope(|scope| {
         let stop = &stop;
         scope.spawn(move || {
@@ -131,7 +133,11 @@ fn interruptible<T: Send>(
         });
         let mut interrupt: Option<PyErr> = None;
         loop {
-            match py.detach(|| rx.recv_timeout(SIGNAL_POLL)) {
+            let next = py.detach(|| match rx.lock() {
+                Ok(r) => r.recv_timeout(SIGNAL_POLL),
+                Err(_) => Err(std::sync::mpsc::RecvTimeoutError::Disconnected),
+            });
+            match next {
                 Ok(Ok(value)) => {
                     return match interrupt {
                         Some(e) => Err(e),
