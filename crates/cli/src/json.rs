@@ -23,7 +23,11 @@ pub fn write_streamed(
         }
         .map_err(std::io::Error::other)
     };
-    let (sep, indent) = if pretty { (",\n  ", "\n    ") } else { (",", "") };
+    let (sep, indent) = if pretty {
+        (",\n  ", "\n    ")
+    } else {
+        (",", "")
+    };
     let colon = if pretty { ": " } else { ":" };
     out.write_all(schema_open(pretty).as_bytes())?;
     for (k, v) in before {

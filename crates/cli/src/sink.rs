@@ -97,7 +97,8 @@ pub fn closed_stdout_error() -> io::Error {
 /// Temporary files not yet renamed or removed, as C strings for the signal handler
 /// (which may only call async-signal-safe functions such as `unlink`). A slot holds a
 /// leaked `CString`; a few hundred bytes per output file are never freed.
-static PENDING: [AtomicPtr<libc::c_char>; 64] = [const { AtomicPtr::new(std::ptr::null_mut()) }; 64];
+static PENDING: [AtomicPtr<libc::c_char>; 64] =
+    [const { AtomicPtr::new(std::ptr::null_mut()) }; 64];
 
 /// Installs, once, handlers for SIGINT, SIGTERM and SIGHUP that remove the pending
 /// temporary files and then end the process as the signal would have.
@@ -122,7 +123,10 @@ fn install_cleanup_handlers() {
         for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
             // SAFETY: installing a handler that only calls async-signal-safe functions.
             unsafe {
-                libc::signal(sig, on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t);
+                libc::signal(
+                    sig,
+                    on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t,
+                );
             }
         }
     });
@@ -136,7 +140,12 @@ fn register_pending(tmp: &Path) -> Option<usize> {
     let raw = c.into_raw();
     for (i, slot) in PENDING.iter().enumerate() {
         if slot
-            .compare_exchange(std::ptr::null_mut(), raw, Ordering::SeqCst, Ordering::SeqCst)
+            .compare_exchange(
+                std::ptr::null_mut(),
+                raw,
+                Ordering::SeqCst,
+                Ordering::SeqCst,
+            )
             .is_ok()
         {
             return Some(i);

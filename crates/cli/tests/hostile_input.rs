@@ -298,7 +298,10 @@ fn bases_outside_8_and_16_are_refused_not_panicked_on() {
 #[test]
 fn a_full_or_closed_stream_is_exit_2_not_a_panic() {
     // stderr on a full device: the error line is lost, the exit code still says 2.
-    for script in ["\"$N\" value nope 3,5 2>/dev/full", "\"$N\" value 2>/dev/full"] {
+    for script in [
+        "\"$N\" value nope 3,5 2>/dev/full",
+        "\"$N\" value 2>/dev/full",
+    ] {
         let (code, _, _) = shell(script);
         assert_eq!(code, 2, "{script}");
     }
@@ -376,7 +379,10 @@ mod libc_signal {
 #[test]
 fn contracts_the_docs_make() {
     // A rules file without `name` is named after its file.
-    let rules = temp_file("take-two.toml", "dimension = 1\nmoves = \"c0 >= 1 && c0 <= 2\"\n");
+    let rules = temp_file(
+        "take-two.toml",
+        "dimension = 1\nmoves = \"c0 >= 1 && c0 <= 2\"\n",
+    );
     let (code, out, err) = nimlab(&[
         "value",
         &format!("rules({})", rules.display()),
@@ -408,13 +414,25 @@ fn census_merge_checks_every_field() {
     let ok = temp_file("merge-ok.jsonl", &format!("{good}\n"));
     let (code, out, err) = nimlab(&["census", "merge", ok.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.starts_with("{\"schema\":1,\"count\":1,\"games\":[{"), "{out}");
+    assert!(
+        out.starts_with("{\"schema\":1,\"count\":1,\"games\":[{"),
+        "{out}"
+    );
     assert!(out.trim_end().ends_with("],\"solved\":1}"), "{out}");
     let _ = std::fs::remove_file(&ok);
     for (what, bad) in [
         ("period", good.replace("\"period\":2", "\"period\":-5")),
-        ("game", good.replace("\"game\":\"octal(code=0.07)\"", "\"game\":\"octal(code=0.137)\"")),
-        ("index", good.replace("\"index\":5", "\"index\":18446744073709551616")),
+        (
+            "game",
+            good.replace(
+                "\"game\":\"octal(code=0.07)\"",
+                "\"game\":\"octal(code=0.137)\"",
+            ),
+        ),
+        (
+            "index",
+            good.replace("\"index\":5", "\"index\":18446744073709551616"),
+        ),
         ("base", good.replace("\"base\":8", "\"base\":10")),
         ("status", good.replace("\"solved\"", "\"maybe\"")),
     ] {

@@ -429,7 +429,8 @@ impl<'g> ClassSolver<'g> {
             )?;
         }
         let order = self.discover(&root)?;
-        self.progress.start(order.len() as u64, "positions evaluated");
+        self.progress
+            .start(order.len() as u64, "positions evaluated");
         for (i, p) in order.into_iter().enumerate() {
             let c = self.evaluate(&p);
             self.memo.insert(p, c as u8);

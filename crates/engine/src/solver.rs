@@ -270,8 +270,7 @@ pub(crate) fn reachable_in_rank_order(
             if visited.is_multiple_of(1 << 16) {
                 progress.advance((found_so_far - reported) as u64);
                 reported = found_so_far;
-                let needed =
-                    (already_held + 2 * found_so_far + seen.len()) as u64 * per_entry;
+                let needed = (already_held + 2 * found_so_far + seen.len()) as u64 * per_entry;
                 if let Err(e) = limit.check(&describe(found_so_far), needed) {
                     contract_error = Some(e);
                     return;

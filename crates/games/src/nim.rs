@@ -4,8 +4,8 @@ use crate::{Args, Family, Param};
 use nimlab_engine::big::{BigAnalysis, BigPosition, BigUint};
 use nimlab_engine::capability::{BigPositions, Capabilities};
 use nimlab_engine::nimarith::nim_sum;
-use nimlab_engine::theorem::{check_grundy_formula, Verdict};
 use nimlab_engine::plan;
+use nimlab_engine::theorem::{check_grundy_formula, Verdict};
 use nimlab_engine::{Coord, Game, Result, TableOptions, Theorem};
 
 /// Nim. Positions may have any number of heaps; `heaps` sets the table dimension.
@@ -160,7 +160,11 @@ impl BigPositions for Bouton {
     fn analyse_big(&self, pos: &[BigUint]) -> Option<Result<BigAnalysis>> {
         self.analyse_big_within(pos, &TableOptions::default())
     }
-    fn analyse_big_within(&self, pos: &[BigUint], opts: &TableOptions) -> Option<Result<BigAnalysis>> {
+    fn analyse_big_within(
+        &self,
+        pos: &[BigUint],
+        opts: &TableOptions,
+    ) -> Option<Result<BigAnalysis>> {
         let g = nim_sum_big(pos);
         let moves = moves_to_sum(pos, &BigUint::default(), most_moves(pos, opts));
         Some(Ok(analysis(
@@ -193,7 +197,12 @@ impl BoutonMisere {
     /// The moves to positions of value `target`, at most `most` (`false`: cut short).
     /// Each candidate's value is updated from the whole position's counts, not
     /// recomputed: linear in the number of heaps.
-    fn moves_within(&self, pos: &[BigUint], target: &BigUint, most: usize) -> (Vec<BigPosition>, bool) {
+    fn moves_within(
+        &self,
+        pos: &[BigUint],
+        target: &BigUint,
+        most: usize,
+    ) -> (Vec<BigPosition>, bool) {
         let one = BigUint::from(1u32);
         let total = nim_sum_big(pos);
         let ones = pos.iter().filter(|h| **h == one).count();
@@ -236,7 +245,11 @@ impl BigPositions for BoutonMisere {
     fn analyse_big(&self, pos: &[BigUint]) -> Option<Result<BigAnalysis>> {
         self.analyse_big_within(pos, &TableOptions::default())
     }
-    fn analyse_big_within(&self, pos: &[BigUint], opts: &TableOptions) -> Option<Result<BigAnalysis>> {
+    fn analyse_big_within(
+        &self,
+        pos: &[BigUint],
+        opts: &TableOptions,
+    ) -> Option<Result<BigAnalysis>> {
         let method = "Bouton's misère rule";
         let g = misere_small_heaps(pos).unwrap_or_else(|| nim_sum_big(pos));
         let moves = self.moves_within(pos, &BigUint::default(), most_moves(pos, opts));

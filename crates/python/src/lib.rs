@@ -13,18 +13,18 @@ use nimlab_engine::theorem::{CheckContext, Verdict};
 use nimlab_engine::{
     Error, Game as EngineGame, MemoryLimit, NoProgress, Progress, TableOptions, INVALID,
 };
-use pyo3::exceptions::PyKeyboardInterrupt;
-use pyo3::types::{PyBool, PyByteArray, PyBytes};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
 use nimlab_formula::check::{check_box, Claim};
 use nimlab_games::subtraction::{sweep_order, SweepRow};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
+use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyByteArray, PyBytes};
 use pyo3::types::{PyDict, PyInt, PyList, PyString, PyTuple};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 create_exception!(
     nimlab,
@@ -162,8 +162,9 @@ fn interruptible<T: Send>(
                     }
                 }
                 Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
-                    return Err(interrupt
-                        .unwrap_or_else(|| PyKeyboardInterrupt::new_err("interrupted")));
+                    return Err(
+                        interrupt.unwrap_or_else(|| PyKeyboardInterrupt::new_err("interrupted"))
+                    );
                 }
             }
         }
@@ -177,12 +178,19 @@ fn count_arg(value: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
     if !value.is_instance_of::<PyInt>() || value.is_instance_of::<PyBool>() {
         return Err(input_err(format!(
             "{what} must be an int, got {}",
-            value.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+            value
+                .get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
         )));
     }
-    value
-        .extract::<u64>()
-        .map_err(|_| input_err(format!("{what} must be a natural number below 2^64, got {}", shown())))
+    value.extract::<u64>().map_err(|_| {
+        input_err(format!(
+            "{what} must be a natural number below 2^64, got {}",
+            shown()
+        ))
+    })
 }
 
 /// As [`count_arg`], for an optional argument.
@@ -672,7 +680,10 @@ fn game(
         Some(s) if !s.is_none() => Some(s.extract().map_err(|_| {
             input_err(format!(
                 "a game is text like 'wythoff' or 'ryuoh(p=3)', got {}",
-                s.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+                s.get_type()
+                    .name()
+                    .map(|n| n.to_string())
+                    .unwrap_or_default()
             ))
         })?),
         _ => None,

@@ -240,7 +240,12 @@ where
         .unwrap_or(false);
     let run = async {
         if lane == Lane::Light && !known_heavy {
-            let permit = state.light.clone().acquire_owned().await.map_err(|_| shutting_down())?;
+            let permit = state
+                .light
+                .clone()
+                .acquire_owned()
+                .await
+                .map_err(|_| shutting_down())?;
             match run_in_lane(permit, flag.clone(), limit, Some(LIGHT_SLICE), work.clone()).await {
                 Err(Outcome::Demoted) => {
                     if let Ok(mut h) = state.heavy_games.lock() {
@@ -253,7 +258,12 @@ where
                 other => return finish(other),
             }
         }
-        let permit = state.permits.clone().acquire_owned().await.map_err(|_| shutting_down())?;
+        let permit = state
+            .permits
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|_| shutting_down())?;
         finish(run_in_lane(permit, flag.clone(), limit, None, work).await)
     };
     match tokio::time::timeout(state.config.timeout, run).await {
@@ -396,7 +406,10 @@ fn load_game(req: &GameRequest) -> Result<nimlab_games::source::GameSource, ApiE
 
 /// What identifies a request's game for the lanes: its spec or its rules text.
 fn game_key(req: &GameRequest) -> String {
-    req.game.clone().or_else(|| req.rules.clone()).unwrap_or_default()
+    req.game
+        .clone()
+        .or_else(|| req.rules.clone())
+        .unwrap_or_default()
 }
 
 /// A table or check of `size` whose box may exceed the cheap lane's work goes heavy.
@@ -491,10 +504,7 @@ async fn method_not_allowed() -> ApiError {
 
 /// Long request lines and large headers get JSON errors (414, 431) here, below the
 /// HTTP layer's own, larger limits (which answer without a body).
-async fn request_limits(
-    request: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> Response {
+async fn request_limits(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
     if request.uri().to_string().len() > MAX_URI_BYTES {
         return ApiError::new(
             StatusCode::URI_TOO_LONG,
@@ -611,63 +621,75 @@ fn table_dims(game: &dyn Game, size: Option<u64>) -> Result<Vec<usize>, ApiError
 
 async fn table(State(state): State<Arc<AppState>>, body: Body) -> Answer {
     let req = parse_request(body)?;
-    compute(&state, game_key(&req), lane_of_size(req.size), move |opts| {
-        let game = load_game(&req)?.game;
-        let dims = table_dims(&*game, req.size)?;
-        let report = plan::table(&*game, &dims, opts)?;
-        let mut extra = vec![
-            ("method", Value::from(report.method.id)),
-            ("method_detail", Value::from(report.method.detail.clone())),
-        ];
-        if let Some(r) = game.capabilities().nplayer.map(|r| r.ranking.clone()) {
-            extra.push(("values_are", Value::from("class")));
-            extra.push(("players", Value::from(r.players())));
-            extra.push(("ranking", Value::from(r.spec())));
-        }
-        let mut out = Vec::new();
-        nimlab_json::write_table_json(&mut out, &*game, &report.table, &extra, false)
-            .map_err(|e| ApiError::bad(e.to_string()))?;
-        Ok(JsonBody(out))
-    })
+    compute(
+        &state,
+        game_key(&req),
+        lane_of_size(req.size),
+        move |opts| {
+            let game = load_game(&req)?.game;
+            let dims = table_dims(&*game, req.size)?;
+            let report = plan::table(&*game, &dims, opts)?;
+            let mut extra = vec![
+                ("method", Value::from(report.method.id)),
+                ("method_detail", Value::from(report.method.detail.clone())),
+            ];
+            if let Some(r) = game.capabilities().nplayer.map(|r| r.ranking.clone()) {
+                extra.push(("values_are", Value::from("class")));
+                extra.push(("players", Value::from(r.players())));
+                extra.push(("ranking", Value::from(r.spec())));
+            }
+            let mut out = Vec::new();
+            nimlab_json::write_table_json(&mut out, &*game, &report.table, &extra, false)
+                .map_err(|e| ApiError::bad(e.to_string()))?;
+            Ok(JsonBody(out))
+        },
+    )
     .await
 }
 
 async fn check(State(state): State<Arc<AppState>>, body: Body) -> Answer {
     use nimlab_formula::check::{compare, compile_claim, Claim};
     let req = parse_request(body)?;
-    compute(&state, game_key(&req), lane_of_size(req.size), move |opts| {
-        let source = load_game(&req)?;
-        let game = &*source.game;
-        let dims = table_dims(game, req.size)?;
-        let (claim, what, text) = match (&req.formula, &req.p_positions) {
-            (Some(f), None) => (Claim::Grundy, "formula", f.clone()),
-            (None, Some(p)) => (Claim::PPositions, "p_positions", p.clone()),
-            (None, None) => match (&source.closed_form, &source.p_positions) {
-                (Some(f), _) => (Claim::Grundy, "formula", f.clone()),
+    compute(
+        &state,
+        game_key(&req),
+        lane_of_size(req.size),
+        move |opts| {
+            let source = load_game(&req)?;
+            let game = &*source.game;
+            let dims = table_dims(game, req.size)?;
+            let (claim, what, text) = match (&req.formula, &req.p_positions) {
+                (Some(f), None) => (Claim::Grundy, "formula", f.clone()),
                 (None, Some(p)) => (Claim::PPositions, "p_positions", p.clone()),
-                (None, None) => return Err(ApiError::bad("give \"formula\" or \"p_positions\"")),
-            },
-            (Some(_), Some(_)) => {
-                return Err(ApiError::bad(
-                    "give \"formula\" or \"p_positions\", not both",
-                ))
-            }
-        };
-        let constants: Vec<(&str, i64)> = source
-            .constants
-            .iter()
-            .map(|(n, v)| (n.as_str(), *v))
-            .collect();
-        let formula = compile_claim(game, &text, &constants, claim)
-            .map_err(|e| ApiError::bad(format!("{e} (in '{text}')")))?;
-        let table = plan::computed_table(game, &dims, opts)?.table;
-        let limit = req.limit.unwrap_or(1000).min(MAX_LISTED_MISMATCHES);
-        let report = compare(game, &table, &formula, claim, limit, false)
-            .map_err(|e| ApiError::bad(format!("the formula failed: {e}")))?;
-        Ok(json_bytes(&nimlab_json::check_json(
-            game, what, &text, &dims, &report,
-        )))
-    })
+                (None, None) => match (&source.closed_form, &source.p_positions) {
+                    (Some(f), _) => (Claim::Grundy, "formula", f.clone()),
+                    (None, Some(p)) => (Claim::PPositions, "p_positions", p.clone()),
+                    (None, None) => {
+                        return Err(ApiError::bad("give \"formula\" or \"p_positions\""))
+                    }
+                },
+                (Some(_), Some(_)) => {
+                    return Err(ApiError::bad(
+                        "give \"formula\" or \"p_positions\", not both",
+                    ))
+                }
+            };
+            let constants: Vec<(&str, i64)> = source
+                .constants
+                .iter()
+                .map(|(n, v)| (n.as_str(), *v))
+                .collect();
+            let formula = compile_claim(game, &text, &constants, claim)
+                .map_err(|e| ApiError::bad(format!("{e} (in '{text}')")))?;
+            let table = plan::computed_table(game, &dims, opts)?.table;
+            let limit = req.limit.unwrap_or(1000).min(MAX_LISTED_MISMATCHES);
+            let report = compare(game, &table, &formula, claim, limit, false)
+                .map_err(|e| ApiError::bad(format!("the formula failed: {e}")))?;
+            Ok(json_bytes(&nimlab_json::check_json(
+                game, what, &text, &dims, &report,
+            )))
+        },
+    )
     .await
 }
 

@@ -272,9 +272,12 @@ async fn slow_headers_are_cut_off() {
     };
     tokio::spawn(nimlab_web::serve_listener(listener, config));
     let mut s = TcpStream::connect(addr).await.unwrap();
-    s.write_all(b"POST /api/value HTTP/1.1\r\nHost: x\r\n").await.unwrap();
+    s.write_all(b"POST /api/value HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .unwrap();
     let mut out = Vec::new();
     // The server closes the connection (perhaps after a bare 408): read_to_end ends.
-    let read = tokio::time::timeout(std::time::Duration::from_secs(10), s.read_to_end(&mut out)).await;
+    let read =
+        tokio::time::timeout(std::time::Duration::from_secs(10), s.read_to_end(&mut out)).await;
     assert!(read.is_ok(), "the connection is still open");
 }

@@ -184,9 +184,7 @@ fn octal(ctx: &Context, args: OctalArgs) -> Result<Status> {
             Ok(text) => {
                 let written = match file {
                     Some(f) => f.write_all(&text).and_then(|_| f.flush()),
-                    None if crate::sink::stdout_closed() => {
-                        Err(crate::sink::closed_stdout_error())
-                    }
+                    None if crate::sink::stdout_closed() => Err(crate::sink::closed_stdout_error()),
                     None => stdout.lock().write_all(&text),
                 };
                 if let Err(e) = written {
@@ -357,7 +355,9 @@ fn census_row(line: &Value, at: &str) -> Result<Row> {
         match line.get(k) {
             None | Some(Value::Null) => Ok(None),
             Some(v) => v.as_u64().map(Some).ok_or_else(|| {
-                bad(format!("\"{k}\" must be a natural number below 2^64, got {v}"))
+                bad(format!(
+                    "\"{k}\" must be a natural number below 2^64, got {v}"
+                ))
             }),
         }
     };
@@ -427,7 +427,10 @@ fn merge(ctx: &Context, args: MergeArgs) -> Result<Status> {
         .map(|m| m.len())
         .sum();
     ctx.memory_limit.check(
-        &format!("merging {} of census lines", nimlab_engine::error::human_bytes(sizes)),
+        &format!(
+            "merging {} of census lines",
+            nimlab_engine::error::human_bytes(sizes)
+        ),
         sizes.saturating_mul(2),
     )?;
     let mut rows: BTreeMap<(u64, u64, String), (String, String, bool)> = BTreeMap::new();
@@ -445,7 +448,8 @@ fn merge(ctx: &Context, args: MergeArgs) -> Result<Status> {
                 }
                 Some(_) => {}
                 None => {
-                    used += (row.text.len() + row.claim.len() + row.key.2.len()) as u64 + ROW_OVERHEAD;
+                    used +=
+                        (row.text.len() + row.claim.len() + row.key.2.len()) as u64 + ROW_OVERHEAD;
                     if used > budget {
                         return Err(Error::TooLarge {
                             what: format!("merging the census lines of {name}"),
@@ -470,13 +474,22 @@ fn merge(ctx: &Context, args: MergeArgs) -> Result<Status> {
             for (i, (text, _, _)) in rows.values().enumerate() {
                 let v: Value = serde_json::from_str(text).map_err(std::io::Error::other)?;
                 let pretty = serde_json::to_string_pretty(&v).map_err(std::io::Error::other)?;
-                write!(out, "{}\n    {}", if i == 0 { "" } else { "," }, pretty.replace('\n', "\n    "))?;
+                write!(
+                    out,
+                    "{}\n    {}",
+                    if i == 0 { "" } else { "," },
+                    pretty.replace('\n', "\n    ")
+                )?;
             }
             writeln!(out, "{}],", if count == 0 { "" } else { "\n  " })?;
             writeln!(out, "  \"solved\": {solved}\n}}")
         }
         MergeFormat::Json => {
-            write!(out, "{},\"count\":{count},\"games\":[", nimlab_json::schema_open(false))?;
+            write!(
+                out,
+                "{},\"count\":{count},\"games\":[",
+                nimlab_json::schema_open(false)
+            )?;
             for (i, (text, _, _)) in rows.values().enumerate() {
                 if i > 0 {
                     out.write_all(b",")?;

@@ -247,7 +247,10 @@ fn write_text(
 
 /// Reads a table written by `nimlab table` as CSV (header of coordinate names then a
 /// value column; empty value = not a position) or JSON (`box` and nested `values`).
-fn read_table(path: &Path, limit: nimlab_engine::MemoryLimit) -> Result<(Vec<String>, GrundyTable)> {
+fn read_table(
+    path: &Path,
+    limit: nimlab_engine::MemoryLimit,
+) -> Result<(Vec<String>, GrundyTable)> {
     let text = super::read_input(path, limit)?;
     let bad = |msg: String| Error::input(format!("{}: {msg}", path.display()));
     if text.trim_start().starts_with('{') {
