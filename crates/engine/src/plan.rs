@@ -727,7 +727,7 @@ impl<'a> Planner<'a> {
         let mut visited = 0u64;
         game.for_each_option(p, &mut |o| {
             visited += 1;
-            if visited % 4096 == 0 {
+            if visited.is_multiple_of(4096) {
                 self.opts.progress.advance(0); // a cancelled query stops here
             }
             if (list.len() as u128) < most {
