@@ -533,7 +533,12 @@ pub fn class_table(
     let cells = cells as usize;
     const UNFILLED: u32 = INVALID - 1;
     let mut values = vec![UNFILLED; cells];
-    let mut outside = ClassSolver::with_options(game, ranking, opts);
+    // The table reports in cells; the solver for options outside the box stays quiet
+    // (its own counts would reset the table's bar).
+    let mut outside = ClassSolver {
+        progress: &crate::progress::NoProgress,
+        ..ClassSolver::with_options(game, ranking, opts)
+    };
     let fill = |i: usize, pos: &mut Position| {
         let mut index = i;
         for (c, &d) in pos.iter_mut().zip(dims) {
