@@ -233,26 +233,38 @@ where
     let _cancel_when_dropped = CancelOnDrop(flag.clone());
     let limit = state.config.memory_limit;
     let work = Arc::new(work);
-    let known_heavy = state
-        .heavy_games
-        .lock()
-        .map(|h| h.contains(&game_key))
-        .unwrap_or(false);
+    let known_heavy = || {
+        state
+            .heavy_games
+            .lock()
+            .map(|h| h.contains(&game_key))
+            .unwrap_or(false)
+    };
     let run = async {
-        if lane == Lane::Light && !known_heavy {
+        if lane == Lane::Light && !known_heavy() {
             let permit = state
                 .light
                 .clone()
                 .acquire_owned()
                 .await
                 .map_err(|_| shutting_down())?;
-            match run_in_lane(permit, flag.clone(), limit, Some(LIGHT_SLICE), work.clone()).await {
+            // Asked again after the wait: requests queued behind one of their game that
+            // went heavy skip the cheap lane at once.
+            let outcome = if known_heavy() {
+                drop(permit);
+                Err(Outcome::Demoted)
+            } else {
+                run_in_lane(permit, flag.clone(), limit, Some(LIGHT_SLICE), work.clone()).await
+            };
+            match outcome {
                 Err(Outcome::Demoted) => {
                     if let Ok(mut h) = state.heavy_games.lock() {
-                        if h.len() >= HEAVY_MEMORY {
-                            h.pop_front();
+                        if !h.contains(&game_key) {
+                            if h.len() >= HEAVY_MEMORY {
+                                h.pop_front();
+                            }
+                            h.push_back(game_key.clone());
                         }
-                        h.push_back(game_key);
                     }
                 }
                 other => return finish(other),
