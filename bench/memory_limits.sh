@@ -47,6 +47,6 @@ run "value nplayer(octal(code=0.77),n=3) 100" value 'nplayer(octal(code=0.77),n=
 run "table wythoff --size 4096 --format json" table wythoff --size 4096 --format json
 run "check wythoff --formula 'x xor y' --size 4096" check wythoff --formula 'x xor y' --size 4096
 run "value ryuoh(p=1024) 3,5" value 'ryuoh(p=1024)' 3,5
-# Known over: the formula enumeration's value vectors are not counted yet.
+# The formula search: its trees are de-duplicated in slices of 8 MiB.
 run "guess wythoff --size 64 --verify-size 4096" guess wythoff --size 64 --verify-size 4096
 exit $over

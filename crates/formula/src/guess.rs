@@ -52,7 +52,7 @@ pub const MAX_TRAINING_CELLS: usize = 1 << 18;
 /// Most fitting candidates re-checked exactly.
 pub const MAX_VERIFIED: usize = 200;
 /// Most bytes of freshly made trees held before they are de-duplicated.
-const MADE_AT_ONCE_BYTES: usize = 32 << 20;
+const MADE_AT_ONCE_BYTES: usize = 8 << 20;
 /// Most coordinates a guessed table may have (the templates number about 2^d).
 pub const MAX_DIMENSION: usize = 6;
 /// Most verified candidates reported.
