@@ -87,6 +87,9 @@ fn print_generated(
         nimlab_engine::Error::input(format!("cannot write standard output: {e}"))
     };
     write(&mut buffer).map_err(io)?;
+    if sink::stdout_closed() {
+        return Err(io(sink::closed_stdout_error()));
+    }
     let mut out = std::io::stdout().lock();
     out.write_all(&buffer)
         .and_then(|_| out.flush())
@@ -103,6 +106,7 @@ pub enum Status {
 }
 
 fn main() -> ExitCode {
+    sink::guard_standard_streams();
     restore_default_sigpipe();
     install_panic_hook();
     let cli = match Cli::try_parse() {
@@ -183,8 +187,15 @@ fn argument_error(e: clap::Error) -> ExitCode {
         .collect();
     let message = message.join(" ");
     let message = message.strip_prefix("error: ").unwrap_or(&message);
-    eprintln!("nimlab: error: {message} (see nimlab --help)");
+    error_line(&format!("{message} (see nimlab --help)"));
     ExitCode::from(2)
+}
+
+/// Writes `nimlab: error: MESSAGE` on stderr. A failed write (stderr on a full disk or
+/// closed) is ignored: the exit code still tells, and `eprintln!` would panic instead.
+pub fn error_line(message: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "nimlab: error: {message}");
 }
 
 /// Bad input: one line on stderr, exit code 2, nothing on stdout.
@@ -195,7 +206,7 @@ fn fail(e: &nimlab_engine::Error) -> ExitCode {
         nimlab_engine::Error::TooLong { .. } => "; pass --force to run it anyway",
         _ => "",
     };
-    eprintln!("nimlab: error: {}{hint}", e.describe(&cli_setting));
+    error_line(&format!("{}{hint}", e.describe(&cli_setting)));
     ExitCode::from(2)
 }
 
@@ -230,7 +241,7 @@ fn install_panic_hook() {
             .or_else(|| info.payload().downcast_ref::<&str>().copied())
             .unwrap_or("");
         if let Some(rest) = message.strip_prefix("failed printing to stdout: ") {
-            eprintln!("nimlab: error: cannot write standard output: {rest}");
+            error_line(&format!("cannot write standard output: {rest}"));
             std::process::exit(2);
         }
         default(info);

@@ -10,7 +10,7 @@ use nimlab_engine::{Error, Result};
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, StdoutLock, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, Ordering};
 
 /// Buffer size of every sink: big writes, few system calls.
 const BUFFER: usize = 1 << 20;
@@ -29,6 +29,8 @@ enum Target {
         file: Option<BufWriter<File>>,
         tmp: PathBuf,
         path: PathBuf,
+        /// Its slot among the files a signal removes.
+        slot: Option<usize>,
     },
     /// A device, FIFO or other non-regular file that exists: written in place.
     Direct(BufWriter<File>),
@@ -36,6 +38,148 @@ enum Target {
 
 /// Distinguishes the temporary files of one process.
 static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// Set at start-up when the process began with standard output closed (`>&-`).
+static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// Longest file name most file systems accept, in bytes.
+const NAME_MAX: usize = 255;
+
+/// Rust's runtime opens `/dev/null` on a closed descriptor 0, 1 or 2 before `main`
+/// runs, so a closed standard output must be seen earlier: this runs from the ELF
+/// initialisers, before the runtime starts.
+#[cfg(target_os = "linux")]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static SEE_CLOSED_STDOUT: extern "C" fn() = {
+    extern "C" fn see() {
+        // SAFETY: fcntl on a plain descriptor number; no memory is shared.
+        if unsafe { libc::fcntl(1, libc::F_GETFD) } == -1 {
+            STDOUT_CLOSED.store(true, Ordering::Relaxed);
+        }
+    }
+    see
+};
+
+/// Run once at start-up, before any file is opened: if standard output or standard
+/// error is closed, `/dev/null` takes its descriptor, so that no file nimlab opens
+/// later becomes descriptor 1 or 2 by accident; a closed standard output is
+/// remembered, and writing a result to it is then an error (exit 2), not a silent loss.
+pub fn guard_standard_streams() {
+    #[cfg(unix)]
+    for fd in [1, 2] {
+        // SAFETY: fcntl and open on plain descriptors; no memory is shared.
+        unsafe {
+            if libc::fcntl(fd, libc::F_GETFD) == -1 {
+                if fd == 1 {
+                    STDOUT_CLOSED.store(true, Ordering::Relaxed);
+                }
+                let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDWR);
+                if null >= 0 && null != fd {
+                    libc::dup2(null, fd);
+                    libc::close(null);
+                }
+            }
+        }
+    }
+}
+
+/// Whether the process began with standard output closed.
+pub fn stdout_closed() -> bool {
+    STDOUT_CLOSED.load(Ordering::Relaxed)
+}
+
+/// The error for a write to a closed standard output.
+pub fn closed_stdout_error() -> io::Error {
+    io::Error::other("it is closed")
+}
+
+/// Temporary files not yet renamed or removed, as C strings for the signal handler
+/// (which may only call async-signal-safe functions such as `unlink`). A slot holds a
+/// leaked `CString`; a few hundred bytes per output file are never freed.
+static PENDING: [AtomicPtr<libc::c_char>; 64] =
+    [const { AtomicPtr::new(std::ptr::null_mut()) }; 64];
+
+/// Installs, once, handlers for SIGINT, SIGTERM and SIGHUP that remove the pending
+/// temporary files and then end the process as the signal would have.
+fn install_cleanup_handlers() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        extern "C" fn on_signal(sig: libc::c_int) {
+            for slot in &PENDING {
+                let p = slot.load(Ordering::SeqCst);
+                if !p.is_null() {
+                    // SAFETY: `p` is a leaked, never freed, NUL-terminated string.
+                    unsafe { libc::unlink(p) };
+                }
+            }
+            // SAFETY: signal and raise are async-signal-safe; the default action ends
+            // the process with the signal's status.
+            unsafe {
+                libc::signal(sig, libc::SIG_DFL);
+                libc::raise(sig);
+            }
+        }
+        for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            // SAFETY: installing a handler that only calls async-signal-safe functions.
+            unsafe {
+                libc::signal(
+                    sig,
+                    on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t,
+                );
+            }
+        }
+    });
+}
+
+/// Registers `tmp` for removal on a signal; returns its slot (none if all are taken).
+fn register_pending(tmp: &Path) -> Option<usize> {
+    use std::os::unix::ffi::OsStrExt;
+    install_cleanup_handlers();
+    let c = std::ffi::CString::new(tmp.as_os_str().as_bytes()).ok()?;
+    let raw = c.into_raw();
+    for (i, slot) in PENDING.iter().enumerate() {
+        if slot
+            .compare_exchange(
+                std::ptr::null_mut(),
+                raw,
+                Ordering::SeqCst,
+                Ordering::SeqCst,
+            )
+            .is_ok()
+        {
+            return Some(i);
+        }
+    }
+    // SAFETY: `raw` came from `into_raw` above and was not stored.
+    drop(unsafe { std::ffi::CString::from_raw(raw) });
+    None
+}
+
+/// Forgets a registered temporary file (renamed or removed). Its string is leaked: the
+/// signal handler may be reading it at this very moment.
+fn unregister_pending(slot: Option<usize>) {
+    if let Some(i) = slot {
+        PENDING[i].store(std::ptr::null_mut(), Ordering::SeqCst);
+    }
+}
+
+/// The temporary name for `file_name`: `.NAME.nimlab-PID-N.tmp`, NAME shortened (on a
+/// character boundary) so that the whole stays within [`NAME_MAX`] bytes.
+fn temp_name(file_name: &std::ffi::OsStr) -> String {
+    let suffix = format!(
+        ".nimlab-{}-{}.tmp",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    );
+    let name = file_name.to_string_lossy();
+    let room = NAME_MAX - 1 - suffix.len();
+    let mut end = name.len().min(room);
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!(".{}{suffix}", &name[..end])
+}
 
 impl Sink {
     /// Standard output.
@@ -112,23 +256,23 @@ impl Sink {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        let tmp = dir.join(format!(
-            ".{}.nimlab-{}-{}.tmp",
-            file_name.to_string_lossy(),
-            std::process::id(),
-            COUNTER.fetch_add(1, Ordering::Relaxed)
-        ));
-        let file = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
-            .map_err(fail)?;
+        let tmp = dir.join(temp_name(file_name));
+        // Registered before it exists: a signal between open and register leaves nothing.
+        let slot = register_pending(&tmp);
+        let file = match OpenOptions::new().write(true).create_new(true).open(&tmp) {
+            Ok(f) => f,
+            Err(e) => {
+                unregister_pending(slot);
+                return Err(fail(e));
+            }
+        };
         // From here on, dropping the sink removes `tmp`.
         let sink = Sink {
             target: Target::Atomic {
                 file: Some(BufWriter::with_capacity(BUFFER, file)),
                 tmp,
                 path,
+                slot,
             },
             name,
         };
@@ -156,9 +300,12 @@ impl Sink {
     /// target untouched).
     pub fn finish(mut self) -> Result<()> {
         let result = match &mut self.target {
+            Target::Stdout(_) if stdout_closed() => Err(closed_stdout_error()),
             Target::Stdout(w) => w.flush(),
             Target::Direct(w) => w.flush(),
-            Target::Atomic { file, tmp, path } => {
+            Target::Atomic {
+                file, tmp, path, ..
+            } => {
                 let mut w = file.take().expect("finish runs once");
                 match w.flush() {
                     Ok(()) => match w.into_inner() {
@@ -200,6 +347,7 @@ fn sync_dir(path: &Path) {
 impl Write for Sink {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match &mut self.target {
+            Target::Stdout(_) if stdout_closed() => Err(closed_stdout_error()),
             Target::Stdout(w) => w.write(buf),
             Target::Direct(w) => w.write(buf),
             Target::Atomic { file: Some(w), .. } => w.write(buf),
@@ -208,6 +356,7 @@ impl Write for Sink {
     }
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
         match &mut self.target {
+            Target::Stdout(_) if stdout_closed() => Err(closed_stdout_error()),
             Target::Stdout(w) => w.write_all(buf),
             Target::Direct(w) => w.write_all(buf),
             Target::Atomic { file: Some(w), .. } => w.write_all(buf),
@@ -226,12 +375,16 @@ impl Write for Sink {
 
 impl Drop for Sink {
     fn drop(&mut self) {
-        if let Target::Atomic { file, tmp, .. } = &mut self.target {
+        if let Target::Atomic {
+            file, tmp, slot, ..
+        } = &mut self.target
+        {
             // Not finished (or finishing failed): throw the partial output away.
             drop(file.take());
             if !tmp.as_os_str().is_empty() {
                 let _ = std::fs::remove_file(&*tmp);
             }
+            unregister_pending(slot.take());
         }
     }
 }

@@ -271,3 +271,174 @@ fn a_census_of_hours_is_refused_with_an_estimate_and_resumes_count_what_is_left(
         );
     }
 }
+
+/// Runs `sh -c SCRIPT` with the binary as `$N`: (exit code, stdout, stderr).
+fn shell(script: &str) -> (i32, String, String) {
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .env("N", env!("CARGO_BIN_EXE_nimlab"))
+        .output()
+        .expect("sh runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn bases_outside_8_and_16_are_refused_not_panicked_on() {
+    for base in ["0", "1", "37", "100", "4294967295"] {
+        let err = refused(&["census", "octal", "--digits", "1", "--base", base]);
+        assert!(err.contains("8 or 16"), "{base}: {err}");
+    }
+}
+
+#[test]
+fn a_full_or_closed_stream_is_exit_2_not_a_panic() {
+    // stderr on a full device: the error line is lost, the exit code still says 2.
+    for script in [
+        "\"$N\" value nope 3,5 2>/dev/full",
+        "\"$N\" value 2>/dev/full",
+    ] {
+        let (code, _, _) = shell(script);
+        assert_eq!(code, 2, "{script}");
+    }
+    // stdout closed: the answer cannot be written, which is an error.
+    let (code, _, err) = shell("\"$N\" value nim 3,5 >&-");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("standard output"), "{err}");
+    // With -o, a closed stdout does not matter (and no file takes descriptor 1).
+    let dir = std::env::temp_dir().join(format!("nimlab-closed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("t.txt");
+    let (code, _, err) = shell(&format!(
+        "\"$N\" table nim --size 4 -o '{}' >&-",
+        out.display()
+    ));
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::read_to_string(&out).unwrap().contains("y\\x"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn long_output_names_get_short_temporary_names() {
+    let dir = std::env::temp_dir().join(format!("nimlab-longname-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let name = format!("{}.txt", "a".repeat(236)); // 240 bytes: legal
+    let path = dir.join(&name);
+    let (code, _, err) = nimlab(&["table", "nim", "--size", "4", "-o", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(path.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn signals_remove_the_temporary_file() {
+    use std::time::Duration;
+    let dir = std::env::temp_dir().join(format!("nimlab-signal-{}", std::process::id()));
+    for signal in [libc_signal::INT, libc_signal::TERM, libc_signal::HUP] {
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        // A long list written pair by pair: seconds of writing, so the signal lands
+        // mid-write.
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nimlab"))
+            .args(["wythoff-pairs", "--count", "1000000", "-o"])
+            .arg(dir.join("big.txt"))
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        // Wait for the temporary file to appear, then signal.
+        let started = std::time::Instant::now();
+        while std::fs::read_dir(&dir).unwrap().count() == 0
+            && started.elapsed() < Duration::from_secs(20)
+        {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::process::Command::new("kill")
+            .arg(format!("-{signal}"))
+            .arg(child.id().to_string())
+            .status()
+            .unwrap();
+        let status = child.wait().unwrap();
+        assert!(!status.success(), "{signal}: {status:?}");
+        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+        assert!(left.is_empty(), "{signal}: left {left:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Signal names for `kill`.
+mod libc_signal {
+    pub const INT: &str = "INT";
+    pub const TERM: &str = "TERM";
+    pub const HUP: &str = "HUP";
+}
+
+#[test]
+fn contracts_the_docs_make() {
+    // A rules file without `name` is named after its file.
+    let rules = temp_file(
+        "take-two.toml",
+        "dimension = 1\nmoves = \"c0 >= 1 && c0 <= 2\"\n",
+    );
+    let (code, out, err) = nimlab(&[
+        "value",
+        &format!("rules({})", rules.display()),
+        "7",
+        "--format",
+        "json",
+    ]);
+    let _ = std::fs::remove_file(&rules);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"grundy\":1"), "{out}");
+    // A P-position claim must be a condition.
+    let err = refused(&["check", "nim", "--p-positions", "x+y", "--size", "8"]);
+    assert!(err.contains("condition"), "{err}");
+    // The computer cannot play here: nothing on stdout, one line, exit 2.
+    refused(&[
+        "--max-memory",
+        "50M",
+        "play",
+        "misere(octal(code=0.77))",
+        "70",
+        "--first",
+        "computer",
+    ]);
+}
+
+#[test]
+fn census_merge_checks_every_field() {
+    let good = "{\"index\":5,\"code\":\"0.07\",\"game\":\"octal(code=0.07)\",\"base\":8,\"up_to\":64,\"status\":\"solved\",\"preperiod\":0,\"period\":2,\"sha256\":\"x\"}";
+    let ok = temp_file("merge-ok.jsonl", &format!("{good}\n"));
+    let (code, out, err) = nimlab(&["census", "merge", ok.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("{\"schema\":1,\"count\":1,\"games\":[{"),
+        "{out}"
+    );
+    assert!(out.trim_end().ends_with("],\"solved\":1}"), "{out}");
+    let _ = std::fs::remove_file(&ok);
+    for (what, bad) in [
+        ("period", good.replace("\"period\":2", "\"period\":-5")),
+        (
+            "game",
+            good.replace(
+                "\"game\":\"octal(code=0.07)\"",
+                "\"game\":\"octal(code=0.137)\"",
+            ),
+        ),
+        (
+            "index",
+            good.replace("\"index\":5", "\"index\":18446744073709551616"),
+        ),
+        ("base", good.replace("\"base\":8", "\"base\":10")),
+        ("status", good.replace("\"solved\"", "\"maybe\"")),
+    ] {
+        let f = temp_file(&format!("merge-{what}.jsonl"), &format!("{bad}\n"));
+        let err = refused(&["census", "merge", f.to_str().unwrap()]);
+        let _ = std::fs::remove_file(&f);
+        assert!(err.contains(what), "{what}: {err}");
+    }
+}

@@ -106,3 +106,150 @@ fn closed_forms_answer_what_brute_force_cannot() {
     assert_eq!(code, 0);
     assert!(out.len() > 200 * 200);
 }
+
+/// Runs `nimlab ARGS` under `ulimit -v` with stdout going to /dev/null; the exit code,
+/// stderr, and the peak resident memory in KiB (GNU time, when installed).
+fn limited_quiet(kib: u64, args: &[&str]) -> (i32, String) {
+    let mut script = format!("ulimit -v {kib}; exec \"$0\"");
+    for i in 0..args.len() {
+        script.push_str(&format!(" \"${}\"", i + 1));
+    }
+    script.push_str(" > /dev/null");
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_nimlab"))
+        .args(args)
+        .output()
+        .expect("sh runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A position of `n` heaps of `h`.
+fn heaps(n: usize, h: u32) -> String {
+    vec![h.to_string(); n].join(",")
+}
+
+#[test]
+fn answer_lists_are_counted_against_the_limit() {
+    // 20,001 heaps: each winning move and option is a whole position of 20,001
+    // coordinates, k² in all (gigabytes) unless the lists are bounded. Under 600 MB of
+    // address space, a 100M limit must answer (lists cut, marked incomplete) or refuse.
+    let many = heaps(20_001, 1);
+    for game in ["nim", "octal(code=0.137)", "misere(nim)"] {
+        for command in ["value", "moves"] {
+            let (code, err) =
+                limited_quiet(600_000, &["--max-memory", "100M", command, game, &many]);
+            assert!(
+                code == 0 || (code == 2 && err.lines().count() == 1),
+                "{command} {game}: exit {code}: {err}"
+            );
+        }
+    }
+    // Distinct heaps: many distinct winning moves, still within the limit.
+    let distinct: Vec<String> = (1..=3000).map(|h| h.to_string()).collect();
+    let (code, err) = limited_quiet(
+        600_000,
+        &["--max-memory", "100M", "moves", "nim", &distinct.join(",")],
+    );
+    assert!(code == 0 || code == 2, "exit {code}: {err}");
+    // The answer says when its list was cut.
+    let (code, out, err) = limited(
+        600_000,
+        &[
+            "--max-memory",
+            "100M",
+            "value",
+            "nim",
+            &many,
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("\"grundy\":1"),
+        "{}",
+        &out[..out.len().min(300)]
+    );
+}
+
+#[test]
+fn long_documents_are_streamed() {
+    // 200,000 Wythoff pairs as JSON (formerly 500 MB): written pair by pair.
+    let (code, err) = limited_quiet(
+        300_000,
+        &[
+            "--max-memory",
+            "100M",
+            "wythoff-pairs",
+            "--count",
+            "200000",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    // Endless or huge inputs are refused by their size, not read.
+    refused(
+        &["--max-memory", "100M", "certify", "/dev/zero"],
+        "not read",
+    );
+    refused(
+        &["--max-memory", "100M", "guess", "--from-table", "/dev/zero"],
+        "not read",
+    );
+}
+
+#[test]
+fn wide_tables_are_not_guessed() {
+    // k columns made 2^k templates: k = 20 took seconds and hundreds of MB.
+    let dir = std::env::temp_dir().join(format!("nimlab-limits-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("wide.csv");
+    let header: Vec<String> = (0..20).map(|i| format!("c{i}")).collect();
+    std::fs::write(
+        &path,
+        format!("{},g\n{}0\n", header.join(","), "0,".repeat(20)),
+    )
+    .unwrap();
+    refused(
+        &["guess", "--from-table", path.to_str().unwrap()],
+        "at most 6",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn census_merge_counts_its_rows() {
+    let dir = std::env::temp_dir().join(format!("nimlab-merge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let line = |i: u64| {
+        format!(
+            "{{\"schema\":1,\"index\":{i},\"code\":\"0.{:o}\",\"game\":\"octal(code=0.{:o})\",\"base\":8,\"up_to\":64,\"status\":\"unsolved\",\"preperiod\":null,\"period\":null,\"sha256\":null,\"computed\":64,\"mask_cleared\":null,\"mask_domain\":null,\"rare\":0,\"max_value\":1}}\n",
+            i % 8,
+            i % 8
+        )
+    };
+    // A few hundred thousand lines (40 MB) against a 16M limit: refused up front.
+    let big = dir.join("big.jsonl");
+    let mut text = String::new();
+    for i in 0..200_000u64 {
+        text.push_str(&line(i));
+    }
+    std::fs::write(&big, &text).unwrap();
+    refused(
+        &[
+            "--max-memory",
+            "16M",
+            "census",
+            "merge",
+            big.to_str().unwrap(),
+        ],
+        "memory limit",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -49,6 +49,28 @@ pub const EXACT_SEQUENCE_LEN: u64 = 1 << 26;
 pub const MAX_LISTED_OPTIONS: u128 = 1_000_000;
 /// Most options `moves` values one by one (closed forms without a fast small form).
 pub const MAX_EVALUATED_OPTIONS: u128 = 20_000;
+/// Bytes one listed coordinate of a move or option may cost on its way to the printed
+/// answer: the engine's position, the canonical copy the de-duplication keeps, the
+/// big-integer report and the JSON document built from it.
+pub const LISTED_COORDINATE_BYTES: u64 = 192;
+/// Most coordinate evaluations `moves` spends valuing options one by one (options ×
+/// coordinates per option).
+pub const MAX_EVALUATED_COORDINATES: u128 = 1 << 22;
+
+/// How many coordinates the lists of one answer (winning moves, options) may hold: a
+/// quarter of the memory limit. A position of k coordinates has up to k·n options of k
+/// coordinates each, so without this bound a 40 KB position asks for gigabytes. Games
+/// that list moves themselves (closed forms) keep to it too.
+///
+/// ```
+/// use nimlab_engine::{plan::listed_coordinates, MemoryLimit, TableOptions};
+/// let opts = TableOptions { memory_limit: MemoryLimit::new(100 << 20), ..TableOptions::default() };
+/// assert!(listed_coordinates(&opts) * 192 <= 25 << 20);
+/// ```
+pub fn listed_coordinates(opts: &TableOptions) -> u64 {
+    (opts.memory_limit.bytes() / 4 / LISTED_COORDINATE_BYTES).max(64)
+}
+
 /// Default search bound for proven periods.
 pub const DEFAULT_PROOF_SEARCH: u64 = 1 << 19;
 /// Default window for observed periods.
@@ -970,24 +992,39 @@ impl<'a> Planner<'a> {
                 "not listed: up to about {bound} options (the limit is {MAX_LISTED_OPTIONS})"
             ));
         }
+        // The memory limit caps the list too: options × coordinates.
+        let fit = (listed_coordinates(self.opts) / p.len().max(1) as u64) as u128;
+        let most = MAX_LISTED_OPTIONS.min(fit.max(1));
         let mut seen = rustc_hash::FxHashSet::default();
         let mut list = Vec::new();
         let game = self.game;
         // Heaps valued by classes, not ⊕: options that differ in order are one.
         let sort = !self.rule.is_grundy() && crate::capability::is_heap_multiset(game);
+        let mut visited = 0u64;
         game.for_each_option(p, &mut |o| {
-            let mut o = game.canonical(o).unwrap_or_else(|| o.to_vec());
-            if sort {
-                crate::capability::canonical_heaps(&mut o);
+            visited += 1;
+            if visited.is_multiple_of(4096) {
+                self.opts.progress.advance(0); // a cancelled query stops here
             }
-            if (list.len() as u128) < MAX_LISTED_OPTIONS && seen.insert(o.clone()) {
-                list.push(o);
+            if (list.len() as u128) < most {
+                let mut o = game.canonical(o).unwrap_or_else(|| o.to_vec());
+                if sort {
+                    crate::capability::canonical_heaps(&mut o);
+                }
+                if seen.insert(o.clone()) {
+                    list.push(o);
+                }
             }
         });
-        if list.len() as u128 >= MAX_LISTED_OPTIONS {
-            return Err(format!(
-                "not listed: more than {MAX_LISTED_OPTIONS} options"
-            ));
+        if list.len() as u128 >= most {
+            return Err(if most < MAX_LISTED_OPTIONS {
+                format!(
+                    "not listed: more than {most} options of {} coordinates do not fit the memory limit",
+                    p.len()
+                )
+            } else {
+                format!("not listed: more than {MAX_LISTED_OPTIONS} options")
+            });
         }
         Ok(list)
     }
@@ -1020,10 +1057,15 @@ impl<'a> Planner<'a> {
                 let quick = caps.big.filter(|b| {
                     to_small(&r.position).is_some_and(|p| b.grundy_small(&p).is_some())
                 });
-                if quick.is_none() && list.len() as u128 > MAX_EVALUATED_OPTIONS {
+                let coords = list.len() as u128 * r.position.len().max(1) as u128;
+                if quick.is_none()
+                    && (list.len() as u128 > MAX_EVALUATED_OPTIONS
+                        || coords > MAX_EVALUATED_COORDINATES)
+                {
                     r.options_note = Some(format!(
-                        "not listed: {} options, each needing its own evaluation (the limit is {MAX_EVALUATED_OPTIONS})",
-                        list.len()
+                        "not listed: {} options of {} coordinates, each needing its own evaluation (the limit is {MAX_EVALUATED_OPTIONS} options, {MAX_EVALUATED_COORDINATES} coordinates in all)",
+                        list.len(),
+                        r.position.len()
                     ));
                     return Ok(r);
                 }
@@ -1074,6 +1116,7 @@ impl<'a> Planner<'a> {
         let mut reports = Vec::new();
         for (g, r) in &parts {
             reports.push(Planner::new(*g, self.opts).report(&pos[r.clone()], false)?);
+            self.opts.progress.advance(0); // a cancelled query stops between parts
         }
         let methods: Vec<String> = parts
             .iter()
@@ -1119,17 +1162,29 @@ impl<'a> Planner<'a> {
                 let total = known_sum;
                 let mut winning = Vec::new();
                 let mut all = true;
+                // Each winning move is a whole position: the list is bounded by the
+                // memory limit (then marked incomplete).
+                let most = listed_coordinates(self.opts) / pos.len().max(1) as u64;
+                // Equal heaps give the same moves once heaps are sorted: one of each.
+                let heaps = matches!(caps.decomposition, Some(Decomposition::Heaps));
+                let mut heaps_done = rustc_hash::FxHashSet::default();
                 if total != BigUint::default() {
                     for (i, a) in reports.iter().enumerate() {
+                        if heaps && !heaps_done.insert(&pos[parts[i].1.clone()]) {
+                            continue;
+                        }
                         let g = a.grundy.as_ref().expect("known");
                         // Any option of value g ⊕ T wins, also one above g (options
                         // of larger value exist in most games).
                         let target = g ^ &total;
                         let r = parts[i].1.clone();
                         match Planner::new(parts[i].0, self.opts).moves_to_value(&pos[r], &target) {
-                            Some(list) => winning.extend(list.iter().map(|m| splice(i, m))),
-                            None => all = false,
+                            Some(list) if (winning.len() + list.len()) as u64 <= most => {
+                                winning.extend(list.iter().map(|m| splice(i, m)))
+                            }
+                            Some(_) | None => all = false,
                         }
+                        self.opts.progress.advance(0);
                     }
                 }
                 PositionReport {

@@ -181,11 +181,16 @@ impl<'g> Solver<'g> {
         let order = self.discover(pos)?;
         let total = order.len() as u64;
         self.progress.start(total, "positions evaluated");
+        // Reports every 65536 positions, or sooner when they have many options.
+        let (mut options_seen, mut reported) = (0usize, 0usize);
         for (i, p) in order.into_iter().enumerate() {
             let v = self.evaluate_known_options(&p);
             self.memo.insert(p, v);
-            if i % 65536 == 65535 {
-                self.progress.advance(65536);
+            options_seen += self.values.len() + 1;
+            if options_seen >= 1 << 16 {
+                self.progress.advance((i + 1 - reported) as u64);
+                reported = i + 1;
+                options_seen = 0;
             }
         }
         self.progress.finish();
@@ -303,11 +308,26 @@ pub(crate) fn reachable_in_rank_order(
     let mut found: Vec<(u128, Position)> = Vec::new();
     let mut contract_error: Option<Error> = None;
     progress.start(0, "positions discovered");
+    // Positions with very many options (a million and more) report, check the limit
+    // and may be cancelled between options too, not only between positions.
+    let mut visited = 0u64;
+    let mut reported = 0usize;
     while let Some(p) = stack.pop() {
         let rank = game.rank(&p);
+        let found_so_far = found.len();
         game.for_each_option(&p, &mut |o| {
             if contract_error.is_some() {
                 return;
+            }
+            visited += 1;
+            if visited.is_multiple_of(1 << 16) {
+                progress.advance((found_so_far - reported) as u64);
+                reported = found_so_far;
+                let needed = (already_held + 2 * found_so_far + seen.len()) as u64 * per_entry;
+                if let Err(e) = limit.check(&describe(found_so_far), needed) {
+                    contract_error = Some(e);
+                    return;
+                }
             }
             if game.rank(o) >= rank {
                 contract_error = Some(Error::Contract(format!(
@@ -330,9 +350,8 @@ pub(crate) fn reachable_in_rank_order(
         }
         found.push((rank, p));
         if found.len().is_multiple_of(4096) {
-            if found.len().is_multiple_of(65536) {
-                progress.advance(65536);
-            }
+            progress.advance((found.len() - reported) as u64);
+            reported = found.len();
             let needed = (already_held + 2 * found.len() + stack.len()) as u64 * per_entry;
             limit.check(&describe(found.len()), needed)?;
         }

@@ -316,9 +316,17 @@ impl TakeBreak {
             if self.max_parts() > 2 {
                 seq.values = self.naive_sequence(len);
             } else {
-                seq.extend_to(len);
+                // In steps: progress moves (and a cancelled query stops) within one
+                // long extension, not only after it (2^23 more terms take seconds).
+                let step = (1usize << 18).max(len / 32);
+                while seq.values.len() < len {
+                    let to = (seq.values.len() + step).min(len);
+                    seq.extend_to(to);
+                    progress.advance(to.saturating_sub(reported) as u64);
+                    reported = reported.max(to);
+                }
             }
-            progress.advance((len - reported) as u64);
+            progress.advance(len.saturating_sub(reported) as u64);
             reported = len;
             let (found, wanted) = if self.distinct_parts {
                 (None, None)

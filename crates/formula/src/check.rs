@@ -87,6 +87,39 @@ pub fn compile_for(
     Formula::compile_with_constants(text, &refs, constants)
 }
 
+/// Compiles a claim's text as [`compile_for`] does; a P-position claim must moreover be
+/// a condition ([`Formula::is_condition`]), as rules files require of their predicates:
+/// `x+y` would silently read "non-zero is true".
+///
+/// ```
+/// use nimlab_engine::{Game, Coord};
+/// use nimlab_formula::check::{compile_claim, Claim};
+/// struct Nim2;
+/// impl Game for Nim2 {
+///     fn spec(&self) -> String { "nim".into() }
+///     fn dimension(&self) -> usize { 2 }
+///     fn for_each_option(&self, _: &[Coord], _: &mut dyn FnMut(&[Coord])) {}
+/// }
+/// assert!(compile_claim(&Nim2, "x == y", &[], Claim::PPositions).is_ok());
+/// assert!(compile_claim(&Nim2, "x + y", &[], Claim::PPositions).is_err());
+/// assert!(compile_claim(&Nim2, "x + y", &[], Claim::Grundy).is_ok());
+/// ```
+pub fn compile_claim(
+    game: &dyn Game,
+    text: &str,
+    constants: &[(&str, i64)],
+    claim: Claim,
+) -> Result<Formula, FormulaError> {
+    let f = compile_for(game, text, constants)?;
+    if claim == Claim::PPositions && !f.is_condition() {
+        return Err(FormulaError::new(
+            1,
+            "a P-position predicate must be a condition (a comparison, &&, ||, !), not a number",
+        ));
+    }
+    Ok(f)
+}
+
 /// Compares `formula` (compiled by [`compile_for`] for `game`) with every legal cell of
 /// `table`. Keeps the first `limit` mismatches; `want_mask` also records every
 /// mismatching cell (for pictures).
@@ -240,7 +273,7 @@ pub fn check_box(
             nimlab_engine::Knob::Size,
         ));
     }
-    let formula = compile_for(game, text, constants)
+    let formula = compile_claim(game, text, constants, claim)
         .map_err(|e| Error::input(format!("{e} (in '{text}')")))?;
     let dims = game.table_box(size);
     let started = std::time::Instant::now();

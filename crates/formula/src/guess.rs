@@ -51,6 +51,10 @@ pub const ENUM_SIZE_1D: usize = 7;
 pub const MAX_TRAINING_CELLS: usize = 1 << 18;
 /// Most fitting candidates re-checked exactly.
 pub const MAX_VERIFIED: usize = 200;
+/// Most bytes of freshly made trees held before they are de-duplicated.
+const MADE_AT_ONCE_BYTES: usize = 8 << 20;
+/// Most coordinates a guessed table may have (the templates number about 2^d).
+pub const MAX_DIMENSION: usize = 6;
 /// Most verified candidates reported.
 pub const MAX_FOUND: usize = 8;
 /// Most enumerated trees among the candidates verified (they are often rewritings of
@@ -269,6 +273,12 @@ pub fn guess_with(
         return Err(Error::input(format!(
             "{} coordinate names for a table of {d} coordinates",
             names.len()
+        )));
+    }
+    // The templates combine a term per coordinate: their number grows as 2^d.
+    if d > MAX_DIMENSION {
+        return Err(Error::input(format!(
+            "a table of {d} coordinates: guess searches tables of at most {MAX_DIMENSION}"
         )));
     }
     let total = training.values().len();
@@ -903,31 +913,38 @@ fn enumerate(
         let mut fresh: Vec<Expr> = Vec::new();
         for (ls, rs) in pairs {
             let (left, right) = (&levels[ls], &levels[rs]);
-            let made: Vec<Vec<Expr>> = left
-                .par_iter()
-                .map(|a| {
-                    let mut v = Vec::new();
-                    for b in right {
-                        for op in OPS {
-                            if let Some(vals) = combine(op, a, b) {
-                                v.push(Expr {
-                                    text: op.text(a, b),
-                                    prec: op.prec(),
-                                    vals,
-                                });
+            // The trees made from a slice of `left` are de-duplicated before the next
+            // slice is made: all of them at once held gigabytes of value vectors (most
+            // of them duplicates). Same trees, same order as in one go.
+            let per_tree = right.len() * OPS.len() * (n.max(1) * 8 + 64);
+            let slice = (MADE_AT_ONCE_BYTES / per_tree.max(1)).max(1);
+            for part in left.chunks(slice) {
+                let made: Vec<Vec<Expr>> = part
+                    .par_iter()
+                    .map(|a| {
+                        let mut v = Vec::new();
+                        for b in right {
+                            for op in OPS {
+                                if let Some(vals) = combine(op, a, b) {
+                                    v.push(Expr {
+                                        text: op.text(a, b),
+                                        prec: op.prec(),
+                                        vals,
+                                    });
+                                }
                             }
                         }
-                    }
-                    progress.advance((right.len() * OPS.len()) as u64);
-                    v
-                })
-                .collect();
-            for e in made.into_iter().flatten() {
-                if seen.insert(key(&e.vals)) {
-                    screened += 1;
-                    consider(&e, &mut out, &mut best);
-                    if !last {
-                        fresh.push(e);
+                        progress.advance((right.len() * OPS.len()) as u64);
+                        v
+                    })
+                    .collect();
+                for e in made.into_iter().flatten() {
+                    if seen.insert(key(&e.vals)) {
+                        screened += 1;
+                        consider(&e, &mut out, &mut best);
+                        if !last {
+                            fresh.push(e);
+                        }
                     }
                 }
             }

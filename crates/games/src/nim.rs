@@ -4,8 +4,9 @@ use crate::{Args, Family, Param};
 use nimlab_engine::big::{BigAnalysis, BigPosition, BigUint};
 use nimlab_engine::capability::{BigPositions, Capabilities};
 use nimlab_engine::nimarith::nim_sum;
+use nimlab_engine::plan;
 use nimlab_engine::theorem::{check_grundy_formula, Verdict};
-use nimlab_engine::{Coord, Game, Result, Theorem};
+use nimlab_engine::{Coord, Game, Result, TableOptions, Theorem};
 
 /// Nim. Positions may have any number of heaps; `heaps` sets the table dimension.
 ///
@@ -117,35 +118,55 @@ fn nim_sum_big(pos: &[BigUint]) -> BigUint {
     pos.iter().fold(BigUint::default(), |acc, h| acc ^ h)
 }
 
+/// How many moves of `pos` an answer may list within `opts`' memory limit (each move
+/// is a whole position).
+fn most_moves(pos: &[BigUint], opts: &TableOptions) -> usize {
+    (plan::listed_coordinates(opts) / pos.len().max(1) as u64) as usize
+}
+
 /// The moves that set one heap to `target ⊕ (the others' sum)`, for each heap where
-/// that lowers it.
-fn moves_to_sum(pos: &[BigUint], target: &BigUint) -> Vec<BigPosition> {
+/// that lowers it; one per heap size (equal heaps give the same position up to order),
+/// at most `most` (then the list is incomplete: `false`).
+fn moves_to_sum(pos: &[BigUint], target: &BigUint, most: usize) -> (Vec<BigPosition>, bool) {
     let total = nim_sum_big(pos);
     let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for (i, h) in pos.iter().enumerate() {
         let want = &total ^ h ^ target;
-        if &want < h {
+        if &want < h && seen.insert(h) {
+            if out.len() >= most {
+                return (out, false);
+            }
             let mut next = pos.to_vec();
             next[i] = want;
             out.push(next);
         }
     }
-    out
+    (out, true)
 }
 
 fn analysis(
     pos: &[BigUint],
     grundy: BigUint,
-    winning_moves: Vec<BigPosition>,
+    (winning_moves, all): (Vec<BigPosition>, bool),
     method: &str,
 ) -> BigAnalysis {
-    BigAnalysis::exact(pos.to_vec(), grundy, winning_moves, method)
+    let mut a = BigAnalysis::exact(pos.to_vec(), grundy, winning_moves, method);
+    a.all_winning_moves = all;
+    a
 }
 
 impl BigPositions for Bouton {
     fn analyse_big(&self, pos: &[BigUint]) -> Option<Result<BigAnalysis>> {
+        self.analyse_big_within(pos, &TableOptions::default())
+    }
+    fn analyse_big_within(
+        &self,
+        pos: &[BigUint],
+        opts: &TableOptions,
+    ) -> Option<Result<BigAnalysis>> {
         let g = nim_sum_big(pos);
-        let moves = moves_to_sum(pos, &BigUint::default());
+        let moves = moves_to_sum(pos, &BigUint::default(), most_moves(pos, opts));
         Some(Ok(analysis(
             pos,
             g,
@@ -157,7 +178,8 @@ impl BigPositions for Bouton {
         u32::try_from(nim_sum(pos)).ok().filter(|&g| g != u32::MAX)
     }
     fn moves_to_value(&self, pos: &[BigUint], target: &BigUint) -> Option<Vec<BigPosition>> {
-        Some(moves_to_sum(pos, target))
+        let (moves, all) = moves_to_sum(pos, target, most_moves(pos, &TableOptions::default()));
+        all.then_some(moves)
     }
 }
 
@@ -171,13 +193,66 @@ fn misere_small_heaps(pos: &[BigUint]) -> Option<BigUint> {
     Some(BigUint::from(1 - (ones % 2) as u32))
 }
 
+impl BoutonMisere {
+    /// The moves to positions of value `target`, at most `most` (`false`: cut short).
+    /// Each candidate's value is updated from the whole position's counts, not
+    /// recomputed: linear in the number of heaps.
+    fn moves_within(
+        &self,
+        pos: &[BigUint],
+        target: &BigUint,
+        most: usize,
+    ) -> (Vec<BigPosition>, bool) {
+        let one = BigUint::from(1u32);
+        let total = nim_sum_big(pos);
+        let ones = pos.iter().filter(|h| **h == one).count();
+        let large = pos.iter().filter(|h| **h > one).count();
+        let mut out = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for (i, h) in pos.iter().enumerate() {
+            if !seen.insert(h) {
+                continue; // an equal heap gives the same positions
+            }
+            // Few candidates per heap: lowering it to 0, 1, or the value that fixes the sum.
+            let mut wants = vec![BigUint::default(), one.clone(), &total ^ h ^ target];
+            wants.sort();
+            wants.dedup();
+            for want in wants {
+                if &want < h {
+                    let large_after = large - (h > &one) as usize + (want > one) as usize;
+                    let g = if large_after == 0 {
+                        let ones_after = ones - (*h == one) as usize + (want == one) as usize;
+                        BigUint::from(1 - (ones_after % 2) as u32)
+                    } else {
+                        &total ^ h ^ &want
+                    };
+                    if &g == target {
+                        if out.len() >= most {
+                            return (out, false);
+                        }
+                        let mut next = pos.to_vec();
+                        next[i] = want;
+                        out.push(next);
+                    }
+                }
+            }
+        }
+        (out, true)
+    }
+}
+
 impl BigPositions for BoutonMisere {
     fn analyse_big(&self, pos: &[BigUint]) -> Option<Result<BigAnalysis>> {
+        self.analyse_big_within(pos, &TableOptions::default())
+    }
+    fn analyse_big_within(
+        &self,
+        pos: &[BigUint],
+        opts: &TableOptions,
+    ) -> Option<Result<BigAnalysis>> {
         let method = "Bouton's misère rule";
         let g = misere_small_heaps(pos).unwrap_or_else(|| nim_sum_big(pos));
-        let moves = self
-            .moves_to_value(pos, &BigUint::default())
-            .unwrap_or_default();
+        let moves = self.moves_within(pos, &BigUint::default(), most_moves(pos, opts));
         Some(Ok(analysis(pos, g, moves, method)))
     }
     fn grundy_small(&self, pos: &[Coord]) -> Option<u32> {
@@ -188,25 +263,9 @@ impl BigPositions for BoutonMisere {
         }
     }
     fn moves_to_value(&self, pos: &[BigUint], target: &BigUint) -> Option<Vec<BigPosition>> {
-        // Few candidates per heap: lowering it to 0, 1, or the value that fixes the sum.
-        let mut out = Vec::new();
-        let total = nim_sum_big(pos);
-        for (i, h) in pos.iter().enumerate() {
-            let mut wants = vec![BigUint::default(), BigUint::from(1u32), &total ^ h ^ target];
-            wants.sort();
-            wants.dedup();
-            for want in wants {
-                if &want < h {
-                    let mut next = pos.to_vec();
-                    next[i] = want;
-                    let g = misere_small_heaps(&next).unwrap_or_else(|| nim_sum_big(&next));
-                    if &g == target {
-                        out.push(next);
-                    }
-                }
-            }
-        }
-        Some(out)
+        let (moves, all) =
+            self.moves_within(pos, target, most_moves(pos, &TableOptions::default()));
+        all.then_some(moves)
     }
 }
 

@@ -38,7 +38,8 @@ pub const MAX_DIMENSION: usize = 6;
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RulesFile {
-    name: String,
+    /// Defaults to the file's name without its extension.
+    name: Option<String>,
     #[serde(default)]
     description: String,
     dimension: usize,
@@ -141,6 +142,17 @@ pub fn load(path: &Path) -> Result<RulesGame> {
         ))
     })?;
     RulesGame::from_toml(&text, &path.display().to_string())
+}
+
+/// The name of a rules file that gives none: its file name without the extension
+/// (`games/take-1-2.toml` → `take-1-2`).
+fn default_name(origin: &str) -> String {
+    let path = Path::new(origin);
+    path.file_stem()
+        .or_else(|| path.file_name())
+        .map(|s| s.to_string_lossy().into_owned())
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| origin.to_string())
 }
 
 fn is_identifier(s: &str) -> bool {
@@ -296,7 +308,7 @@ impl RulesGame {
         };
         Ok(RulesGame {
             origin: origin.to_string(),
-            name: file.name,
+            name: file.name.unwrap_or_else(|| default_name(origin)),
             description: file.description,
             dimension: m,
             names: names.clone(),

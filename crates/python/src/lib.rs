@@ -17,10 +17,14 @@ use nimlab_json::doc;
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
+use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyByteArray, PyBytes};
 use pyo3::types::{PyDict, PyInt, PyList, PyString, PyTuple};
 use serde_json::Value;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 create_exception!(
     nimlab,
@@ -74,6 +78,136 @@ fn input_err(message: impl Into<String>) -> PyErr {
     InputError::new_err(message.into())
 }
 
+/// The payload that unwinds a computation stopped by Ctrl-C (or any Python signal
+/// handler that raised).
+struct Interrupted;
+
+/// Progress that stops the computation once `stop` is set: the engine reports progress
+/// in coarse steps, so it ends at its next step, unwinding with
+/// [`std::panic::resume_unwind`] (no panic hook runs; the computation owns its state).
+struct StopProgress<'a>(&'a AtomicBool);
+
+impl Progress for StopProgress<'_> {
+    fn start(&self, _total: u64, _what: &str) {
+        self.check()
+    }
+    fn advance(&self, _delta: u64) {
+        self.check()
+    }
+}
+
+impl StopProgress<'_> {
+    fn check(&self) {
+        if self.0.load(Ordering::Relaxed) {
+            std::panic::resume_unwind(Box::new(Interrupted));
+        }
+    }
+}
+
+/// How often a waiting call looks for a pending signal.
+const SIGNAL_POLL: Duration = Duration::from_millis(20);
+
+/// Runs `work` without the GIL on a helper thread while this thread checks Python's
+/// signals every [`SIGNAL_POLL`]: Ctrl-C raises `KeyboardInterrupt` promptly, and the
+/// computation stops at its next progress step (the engine's progress points, also in
+/// its parallel kernels, see the stop flag).
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    limits: Limits,
+    work: impl FnOnce(&TableOptions) -> T + Send,
+) -> PyResult<T> {
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = std::sync::mpsc::channel();
+    // Shared with the GIL-free closure below (a receiver alone is not `Sync`).
+    let rx = std::sync::Mutex::new(rx);
+    std::thread::scope(|scope| {
+        let stop = &stop;
+        scope.spawn(move || {
+            let progress = StopProgress(stop);
+            let opts = TableOptions {
+                memory_limit: limits.memory,
+                progress: &progress,
+                force: limits.force,
+            };
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&opts)));
+            let _ = tx.send(r);
+        });
+        let mut interrupt: Option<PyErr> = None;
+        loop {
+            let next = py.detach(|| match rx.lock() {
+                Ok(r) => r.recv_timeout(SIGNAL_POLL),
+                Err(_) => Err(std::sync::mpsc::RecvTimeoutError::Disconnected),
+            });
+            match next {
+                Ok(Ok(value)) => {
+                    return match interrupt {
+                        Some(e) => Err(e),
+                        None => Ok(value),
+                    }
+                }
+                Ok(Err(payload)) => {
+                    if let Some(e) = interrupt {
+                        return Err(e);
+                    }
+                    if payload.is::<Interrupted>() {
+                        return Err(PyKeyboardInterrupt::new_err("interrupted"));
+                    }
+                    std::panic::resume_unwind(payload);
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    if interrupt.is_none() {
+                        if let Err(e) = py.check_signals() {
+                            stop.store(true, Ordering::Relaxed);
+                            interrupt = Some(e);
+                        }
+                    }
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(
+                        interrupt.unwrap_or_else(|| PyKeyboardInterrupt::new_err("interrupted"))
+                    );
+                }
+            }
+        }
+    })
+}
+
+/// A count from Python (a size, a bound): an int ≥ 0 that fits, else `InputError`
+/// (not Python's OverflowError or TypeError: every bad argument is an input error).
+fn count_arg(value: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
+    let shown = || value.str().map(|s| s.to_string()).unwrap_or_default();
+    if !value.is_instance_of::<PyInt>() || value.is_instance_of::<PyBool>() {
+        return Err(input_err(format!(
+            "{what} must be an int, got {}",
+            value
+                .get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        )));
+    }
+    value.extract::<u64>().map_err(|_| {
+        input_err(format!(
+            "{what} must be a natural number below 2^64, got {}",
+            shown()
+        ))
+    })
+}
+
+/// As [`count_arg`], for an optional argument.
+fn opt_count(value: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<u64>> {
+    match value {
+        Some(v) if !v.is_none() => count_arg(v, what).map(Some),
+        _ => Ok(None),
+    }
+}
+
+/// A size in memory: refuses what does not fit a `usize`.
+fn usize_arg(value: &Bound<'_, PyAny>, what: &str) -> PyResult<usize> {
+    let n = count_arg(value, what)?;
+    usize::try_from(n).map_err(|_| input_err(format!("{what} is too large: {n}")))
+}
+
 /// Resource limits of one game object (the CLI's global `--max-memory` and `--force`).
 #[derive(Clone, Copy)]
 struct Limits {
@@ -82,14 +216,6 @@ struct Limits {
 }
 
 impl Limits {
-    fn table_options(&self) -> TableOptions<'static> {
-        TableOptions {
-            memory_limit: self.memory,
-            progress: &NoProgress,
-            force: self.force,
-        }
-    }
-
     fn from_python(max_memory: Option<&Bound<'_, PyAny>>, force: bool) -> PyResult<Self> {
         let memory = match max_memory {
             None => MemoryLimit::default(),
@@ -126,6 +252,12 @@ struct PyGame {
 
 /// Reads a Python position: text as the CLI reads it, or ints / lists of ints.
 fn read_position(game: &dyn EngineGame, pos: &Bound<'_, PyAny>) -> PyResult<Vec<BigUint>> {
+    // Bytes iterate as numbers (b'3,5' would be the heaps 51, 44, 53): refused.
+    if pos.is_instance_of::<PyBytes>() || pos.is_instance_of::<PyByteArray>() {
+        return Err(input_err(
+            "a position is text like '3,5' or a tuple of ints, not bytes (decode it first)",
+        ));
+    }
     if let Ok(text) = pos.cast::<PyString>() {
         return plan::read_position(game, &text.to_cow()?).map_err(py_err);
     }
@@ -255,14 +387,13 @@ impl PyGame {
     ) -> PyResult<PositionReport> {
         let game = &*self.game;
         let big = read_position(game, pos)?;
-        let opts = self.limits.table_options();
-        py.detach(|| {
+        interruptible(py, self.limits, |opts| {
             if with_options {
-                plan::moves(game, &big, &opts)
+                plan::moves(game, &big, opts)
             } else {
-                plan::value(game, &big, &opts)
+                plan::value(game, &big, opts)
             }
-        })
+        })?
         .map_err(py_err)
     }
 }
@@ -334,17 +465,19 @@ impl PyGame {
     fn table<'py>(
         &self,
         py: Python<'py>,
-        size: usize,
+        size: &Bound<'py, PyAny>,
         with_method: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let size = usize_arg(size, "size")?;
         if size == 0 {
             return Err(input_err("size must be at least 1"));
         }
+        // NumPy's API is loaded now, not after the computation: loading it with a
+        // KeyboardInterrupt pending fails inside rust-numpy as a panic.
+        let _ = PyArray1::<u32>::zeros(py, 0, false);
         let game = &*self.game;
         let dims = game.table_box(size);
-        let opts = self.limits.table_options();
-        let report = py
-            .detach(|| plan::table(game, &dims, &opts))
+        let report = interruptible(py, self.limits, |opts| plan::table(game, &dims, opts))?
             .map_err(py_err)?;
         let shape: Vec<usize> = report.table.dims().iter().rev().copied().collect();
         let method = report.method.id;
@@ -366,15 +499,19 @@ impl PyGame {
     /// (e.g. `'x xor y'`); or give `p_positions`, a predicate claimed to hold exactly at
     /// the P-positions. Returns a dict: holds, checked, mismatch_count, mismatches
     /// (the first `limit`, each {position, grundy, formula}), box, claim, formula.
-    #[pyo3(signature = (formula = None, size = 64, *, p_positions = None, limit = 1000))]
+    #[pyo3(signature = (formula = None, size = None, *, p_positions = None, limit = None))]
     fn check<'py>(
         &self,
         py: Python<'py>,
         formula: Option<String>,
-        size: usize,
+        size: Option<&Bound<'py, PyAny>>,
         p_positions: Option<String>,
-        limit: usize,
+        limit: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let size = opt_count(size, "size")?.unwrap_or(64);
+        let size = usize::try_from(size).map_err(|_| input_err("size is too large"))?;
+        let limit = opt_count(limit, "limit")?.unwrap_or(1000);
+        let limit = usize::try_from(limit).unwrap_or(usize::MAX);
         let request = CheckRequest {
             formula,
             p_positions,
@@ -388,10 +525,10 @@ impl PyGame {
             p_positions: self.p_positions.as_deref(),
             constants: &self.constants,
         };
-        let opts = self.limits.table_options();
-        let checked = py
-            .detach(|| request.run(game, &declared, &opts))
-            .map_err(py_err)?;
+        let checked = interruptible(py, self.limits, |opts| {
+            request.run(game, &declared, opts)
+        })?
+        .map_err(py_err)?;
         doc_py(py, &doc::CheckDoc::new(game, &checked))
     }
 
@@ -401,10 +538,10 @@ impl PyGame {
     #[pyo3(signature = (up_to = None))]
     fn certificate<'py>(&self, py: Python<'py>, up_to: Option<u64>) -> PyResult<Bound<'py, PyAny>> {
         let game = &*self.game;
-        let opts = self.limits.table_options();
-        let mut cert = py
-            .detach(|| nimlab_json::certificate::write(game, up_to, &opts))
-            .map_err(py_err)?;
+        let mut cert = interruptible(py, self.limits, |opts| {
+            nimlab_json::certificate::write(game, up_to, opts)
+        })?
+        .map_err(py_err)?;
         // As the file holds it: the schema version first.
         if let Value::Object(map) = &mut cert {
             let mut with_schema = serde_json::Map::new();
@@ -425,14 +562,27 @@ impl PyGame {
     fn periodicity<'py>(
         &self,
         py: Python<'py>,
-        up_to: Option<u64>,
-        rows: Option<(u64, u64)>,
+        up_to: Option<&Bound<'py, PyAny>>,
+        rows: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let up_to = opt_count(up_to, "up_to")?;
         if up_to == Some(0) {
             return Err(input_err("up_to must be at least 1"));
         }
+        let rows = match rows {
+            Some(r) if !r.is_none() => {
+                let pair: Vec<Bound<'py, PyAny>> = r
+                    .try_iter()
+                    .map_err(|_| input_err("rows is a pair (first, last) of ints"))?
+                    .collect::<PyResult<_>>()?;
+                match pair.as_slice() {
+                    [a, b] => Some((count_arg(a, "rows")?, count_arg(b, "rows")?)),
+                    _ => return Err(input_err("rows is a pair (first, last) of ints")),
+                }
+            }
+            _ => None,
+        };
         let game = &*self.game;
-        let opts = self.limits.table_options();
         if let Some((first, last)) = rows {
             if first > last {
                 return Err(input_err(format!(
@@ -440,9 +590,10 @@ impl PyGame {
                 )));
             }
             let x = up_to.unwrap_or(plan::DEFAULT_OBSERVED_WINDOW);
-            let found = py
-                .detach(|| plan::row_periodicity(game, (first, last), x, &opts))
-                .map_err(py_err)?;
+            let found = interruptible(py, self.limits, |opts| {
+                plan::row_periodicity(game, (first, last), x, opts)
+            })?
+            .map_err(py_err)?;
             let list = PyList::empty(py);
             for (y, p) in &found {
                 let p = match p {
@@ -453,9 +604,9 @@ impl PyGame {
             }
             return Ok(list.into_any());
         }
-        let (found, method, searched) = py
-            .detach(|| plan::periodicity(game, up_to, &opts))
-            .map_err(py_err)?;
+        let (found, method, searched) =
+            interruptible(py, self.limits, |opts| plan::periodicity(game, up_to, opts))?
+                .map_err(py_err)?;
         doc_py(
             py,
             &doc::PeriodicityDoc::new(game, found.as_ref(), method.id, searched),
@@ -497,11 +648,30 @@ fn certify<'py>(
 #[pyfunction]
 #[pyo3(signature = (spec = None, *, rules = None, max_memory = None, force = false))]
 fn game(
-    spec: Option<String>,
-    rules: Option<PathBuf>,
+    spec: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
     max_memory: Option<&Bound<'_, PyAny>>,
     force: bool,
 ) -> PyResult<PyGame> {
+    let spec: Option<String> = match spec {
+        Some(s) if !s.is_none() => Some(s.extract().map_err(|_| {
+            input_err(format!(
+                "a game is text like 'wythoff' or 'ryuoh(p=3)', got {}",
+                s.get_type()
+                    .name()
+                    .map(|n| n.to_string())
+                    .unwrap_or_default()
+            ))
+        })?),
+        _ => None,
+    };
+    let rules: Option<PathBuf> = match rules {
+        Some(r) if !r.is_none() => Some(
+            r.extract()
+                .map_err(|_| input_err("rules is the path of a rules file"))?,
+        ),
+        _ => None,
+    };
     let limits = Limits::from_python(max_memory, force)?;
     let source = nimlab_games::source::load(spec.as_deref(), rules.as_deref()).map_err(py_err)?;
     Ok(PyGame {
@@ -534,14 +704,18 @@ fn theorems(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
 /// verify`): those whose id is `id` or starts with it (all by default). One dict per
 /// theorem: id, holds, and window and checked, or counterexample.
 #[pyfunction]
-#[pyo3(signature = (id = None, *, size = 64, max_memory = None, force = false))]
+#[pyo3(signature = (id = None, *, size = None, max_memory = None, force = false))]
 fn verify<'py>(
     py: Python<'py>,
     id: Option<String>,
-    size: usize,
+    size: Option<&Bound<'py, PyAny>>,
     max_memory: Option<&Bound<'py, PyAny>>,
     force: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let size = match size {
+        Some(s) if !s.is_none() => usize_arg(s, "size")?,
+        _ => 64,
+    };
     if size == 0 {
         return Err(input_err("size must be at least 1"));
     }

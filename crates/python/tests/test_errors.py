@@ -62,3 +62,86 @@ def test_limits_are_errors_not_hours_of_work():
         nimlab.game("wythoff", max_memory="1M").table(100_000)
     with pytest.raises(nimlab.InputError):
         nimlab.game("wythoff", max_memory="lots")
+
+
+def test_bad_arguments_are_input_errors():
+    g = nimlab.game("subtraction(s={1,3,4})")
+    for call in (
+        lambda: g.table(-1),
+        lambda: g.table(2**70),
+        lambda: g.table("8"),
+        lambda: g.periodicity(-1),
+        lambda: g.check("n % 2", -5),
+        lambda: nimlab.game(123),
+        lambda: nimlab.verify(size=-1),
+    ):
+        with pytest.raises(nimlab.InputError):
+            call()
+
+
+def test_bytes_are_not_positions():
+    g = nimlab.game("wythoff")
+    for pos in (b"3,5", bytearray(b"3,5")):
+        with pytest.raises(nimlab.InputError, match="bytes"):
+            g.value(pos)
+
+
+def test_many_heaps_are_answered_within_the_limit():
+    many = [1] * 20001
+    for spec in ("nim", "misere(nim)", "octal(code=0.137)"):
+        a = nimlab.game(spec, max_memory="100M").analyse(many)
+        assert a["grundy"] is not None
+
+
+def test_n_player_analysis_has_classes_and_ranks():
+    a = nimlab.game("nplayer(wythoff,n=3)").analyse((3, 5))
+    assert a["outcome"] is None
+    assert a["players"] == 3
+    assert sorted(a["ranks"]) == [1, 2, 3]
+    assert a["rank"] == a["ranks"][0]
+    assert isinstance(a["class"], int)
+
+
+SLOW_RULES = 'name = "slow"\ndimension = 2\nmoves = "c0 >= 0 && c1 >= 0"\n'
+
+# Each child starts a computation of tens of seconds and reports how it ended.
+CHILD = """
+import sys, nimlab
+g = nimlab.game(rules=sys.argv[1])
+print("ready", flush=True)
+try:
+    if sys.argv[2] == "table":
+        g.table(240)
+    else:
+        g.value((239, 239))
+    print("finished", flush=True)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+"""
+
+
+@pytest.mark.parametrize("what", ["table", "value"])
+def test_ctrl_c_interrupts_a_computation_promptly(tmp_path, what):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    rules = tmp_path / "slow.toml"
+    rules.write_text(SLOW_RULES)
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(rules), what],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdout.readline().strip() == "ready"
+    time.sleep(0.5)  # into the computation (the first table also loads NumPy's API)
+    child.send_signal(signal.SIGINT)
+    sent = time.monotonic()
+    out, err = child.communicate(timeout=60)
+    waited = time.monotonic() - sent
+    assert "interrupted" in out, (out, err)
+    assert "PanicException" not in err, err
+    # Promptly: at the next progress point, not when the computation would end.
+    assert waited < 10, waited

@@ -56,6 +56,8 @@ pub struct ServeConfig {
     pub timeout: Duration,
     /// Computations run at once (the others wait).
     pub workers: usize,
+    /// Longest a client may take to send a request's headers.
+    pub header_timeout: Duration,
 }
 
 impl Default for ServeConfig {
@@ -64,14 +66,38 @@ impl Default for ServeConfig {
             memory_limit: MemoryLimit::new(1 << 30),
             timeout: Duration::from_secs(20),
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            header_timeout: HEADER_TIMEOUT,
         }
     }
 }
 
 struct AppState {
     config: ServeConfig,
+    /// The heavy lane: as many computations as the configuration allows.
     permits: Arc<Semaphore>,
+    /// The cheap lane: requests run here first, for at most [`LIGHT_SLICE`]; one that
+    /// needs longer (or announces more than [`LIGHT_WORK`] units) is stopped and queued
+    /// for the heavy lane, so cheap requests never wait behind heavy ones.
+    light: Arc<Semaphore>,
+    /// Games whose requests went heavy recently: they skip the cheap lane.
+    heavy_games: std::sync::Mutex<std::collections::VecDeque<String>>,
 }
+
+/// Longest a request runs in the cheap lane before it moves to the heavy lane.
+pub const LIGHT_SLICE: Duration = Duration::from_millis(150);
+/// Most work (cells, positions: what the engine's progress counts) a cheap-lane
+/// computation may announce.
+pub const LIGHT_WORK: u64 = 1 << 18;
+/// Computations the cheap lane runs at once.
+pub const LIGHT_LANES: usize = 2;
+/// Games remembered as heavy.
+const HEAVY_MEMORY: usize = 64;
+/// Longest request line (method, path, version) accepted.
+pub const MAX_URI_BYTES: usize = 8 * 1024;
+/// Most header bytes accepted (names and values).
+pub const MAX_HEADER_BYTES: usize = 32 * 1024;
+/// Default longest time a client may take to send a request's headers.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// An API error: status, stable kind and message.
 #[derive(Debug)]
@@ -147,22 +173,40 @@ impl Drop for CancelOnDrop {
 /// The payload that unwinds a cancelled computation.
 struct Cancelled;
 
+/// The payload that unwinds a cheap-lane computation that turned out heavy.
+struct Demoted;
+
 /// Progress that stops the computation once cancelled: the engine reports progress in
 /// coarse steps, so a cancelled computation ends at its next step. It unwinds with
 /// [`std::panic::resume_unwind`], which runs no panic hook, and each computation owns
-/// all its state, so nothing is left half-updated.
-struct CancelProgress(Arc<AtomicBool>);
+/// all its state, so nothing is left half-updated. In the cheap lane it also stops the
+/// computation (to be rerun in the heavy lane) once its slice is over or it announces
+/// heavy work.
+struct CancelProgress {
+    flag: Arc<AtomicBool>,
+    /// The end of the cheap-lane slice, `None` in the heavy lane.
+    light_until: Option<std::time::Instant>,
+}
 
 impl CancelProgress {
     fn check(&self) {
-        if self.0.load(Ordering::Relaxed) {
+        if self.flag.load(Ordering::Relaxed) {
             std::panic::resume_unwind(Box::new(Cancelled));
+        }
+        if self
+            .light_until
+            .is_some_and(|end| std::time::Instant::now() > end)
+        {
+            std::panic::resume_unwind(Box::new(Demoted));
         }
     }
 }
 
 impl Progress for CancelProgress {
-    fn start(&self, _total: u64, _what: &str) {
+    fn start(&self, total: u64, _what: &str) {
+        if self.light_until.is_some() && total > LIGHT_WORK {
+            std::panic::resume_unwind(Box::new(Demoted));
+        }
         self.check()
     }
     fn advance(&self, _delta: u64) {
@@ -170,45 +214,70 @@ impl Progress for CancelProgress {
     }
 }
 
+/// How a request may run: `Light` starts in the cheap lane; `Heavy` (a big table)
+/// queues for the heavy lane at once.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lane {
+    Light,
+    Heavy,
+}
+
 /// Runs `work` on a blocking thread with a free core, the memory limit and a
-/// cancellation flag; answers an error when the time is up.
-async fn compute<F>(state: &AppState, work: F) -> Result<JsonBody, ApiError>
+/// cancellation flag; answers an error when the time is up. The work runs first in the
+/// cheap lane (unless `lane` or the game's history says it is heavy) and is rerun in
+/// the heavy lane when it outgrows its slice.
+async fn compute<F>(state: &AppState, game_key: String, lane: Lane, work: F) -> Answer
 where
-    F: FnOnce(&TableOptions) -> Result<JsonBody, ApiError> + Send + 'static,
+    F: Fn(&TableOptions) -> Result<JsonBody, ApiError> + Send + Sync + 'static,
 {
     let flag = Arc::new(AtomicBool::new(false));
     let _cancel_when_dropped = CancelOnDrop(flag.clone());
     let limit = state.config.memory_limit;
-    let permits = state.permits.clone();
-    let flag_for_work = flag.clone();
-    let run = async move {
-        let permit = permits
+    let work = Arc::new(work);
+    let known_heavy = || {
+        state
+            .heavy_games
+            .lock()
+            .map(|h| h.contains(&game_key))
+            .unwrap_or(false)
+    };
+    let run = async {
+        if lane == Lane::Light && !known_heavy() {
+            let permit = state
+                .light
+                .clone()
+                .acquire_owned()
+                .await
+                .map_err(|_| shutting_down())?;
+            // Asked again after the wait: requests queued behind one of their game that
+            // went heavy skip the cheap lane at once.
+            let outcome = if known_heavy() {
+                drop(permit);
+                Err(Outcome::Demoted)
+            } else {
+                run_in_lane(permit, flag.clone(), limit, Some(LIGHT_SLICE), work.clone()).await
+            };
+            match outcome {
+                Err(Outcome::Demoted) => {
+                    if let Ok(mut h) = state.heavy_games.lock() {
+                        if !h.contains(&game_key) {
+                            if h.len() >= HEAVY_MEMORY {
+                                h.pop_front();
+                            }
+                            h.push_back(game_key.clone());
+                        }
+                    }
+                }
+                other => return finish(other),
+            }
+        }
+        let permit = state
+            .permits
+            .clone()
             .acquire_owned()
             .await
-            .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", "shutting down"))?;
-        let handle = tokio::task::spawn_blocking(move || {
-            let _permit = permit; // held until the work ends, even after a time-out
-            let progress = CancelProgress(flag_for_work);
-            let opts = TableOptions {
-                memory_limit: limit,
-                progress: &progress,
-                force: false,
-            };
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&opts)))
-        });
-        match handle.await {
-            Ok(Ok(answer)) => answer,
-            Ok(Err(payload)) if payload.is::<Cancelled>() => Err(ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "cancelled",
-                "the computation was stopped",
-            )),
-            _ => Err(ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "internal",
-                "the computation failed",
-            )),
-        }
+            .map_err(|_| shutting_down())?;
+        finish(run_in_lane(permit, flag.clone(), limit, None, work).await)
     };
     match tokio::time::timeout(state.config.timeout, run).await {
         Ok(answer) => answer,
@@ -223,6 +292,70 @@ where
                 ),
             ))
         }
+    }
+}
+
+/// How a lane's run ended, besides an answer.
+enum Outcome {
+    Demoted,
+    Cancelled,
+    Failed,
+}
+
+fn shutting_down() -> ApiError {
+    ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", "shutting down")
+}
+
+fn finish(r: Result<Answer, Outcome>) -> Answer {
+    match r {
+        Ok(answer) => answer,
+        Err(Outcome::Cancelled | Outcome::Demoted) => Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "cancelled",
+            "the computation was stopped",
+        )),
+        Err(Outcome::Failed) => Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            "the computation failed",
+        )),
+    }
+}
+
+/// One run of `work` on a blocking thread holding `permit` until the work ends (even
+/// after a time-out: the permit counts threads that really compute).
+async fn run_in_lane<F>(
+    permit: tokio::sync::OwnedSemaphorePermit,
+    flag: Arc<AtomicBool>,
+    limit: MemoryLimit,
+    slice: Option<Duration>,
+    work: Arc<F>,
+) -> Result<Answer, Outcome>
+where
+    F: Fn(&TableOptions) -> Result<JsonBody, ApiError> + Send + Sync + 'static,
+{
+    let handle = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        let progress = CancelProgress {
+            flag,
+            light_until: slice.map(|d| std::time::Instant::now() + d),
+        };
+        let opts = TableOptions {
+            memory_limit: limit,
+            progress: &progress,
+            force: false,
+        };
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            // Checked once before the work too: a request cancelled while it queued.
+            progress.check();
+            work(&opts)
+        }))
+    });
+    match handle.await {
+        Ok(Ok(answer)) => Ok(answer),
+        Ok(Err(payload)) if payload.is::<Demoted>() => Err(Outcome::Demoted),
+        Ok(Err(payload)) if payload.is::<Cancelled>() => Err(Outcome::Cancelled),
+        _ => Err(Outcome::Failed),
     }
 }
 
@@ -286,8 +419,43 @@ fn load_game(req: &GameRequest) -> Result<nimlab_games::source::GameSource, ApiE
     }
 }
 
-/// The position of a request: text as on the command line (`"3,5"`) or an array.
+/// What identifies a request's game for the lanes: its spec or its rules text.
+fn game_key(req: &GameRequest) -> String {
+    req.game
+        .clone()
+        .or_else(|| req.rules.clone())
+        .unwrap_or_default()
+}
+
+/// A table or check of `size` whose box may exceed the cheap lane's work goes heavy.
+fn lane_of_size(size: Option<u64>) -> Lane {
+    match size {
+        Some(s) if s.saturating_mul(s) > LIGHT_WORK => Lane::Heavy,
+        _ => Lane::Light,
+    }
+}
+
+/// Most coordinates a request's position may have.
+pub const MAX_POSITION_COORDINATES: usize = 4096;
+
+/// The position of a request: text as on the command line (`"3,5"`) or an array, of
+/// at most [`MAX_POSITION_COORDINATES`] coordinates.
 fn position_text(req: &GameRequest) -> Result<String, ApiError> {
+    let text = position_text_unchecked(req)?;
+    let coordinates = text.bytes().filter(|&b| b == b',' || b == b';').count() + 1;
+    if coordinates > MAX_POSITION_COORDINATES {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "too-large",
+            format!(
+                "a position of {coordinates} coordinates is more than the explorer's {MAX_POSITION_COORDINATES}"
+            ),
+        ));
+    }
+    Ok(text)
+}
+
+fn position_text_unchecked(req: &GameRequest) -> Result<String, ApiError> {
     match &req.position {
         Some(Value::String(s)) => Ok(s.clone()),
         Some(Value::Array(items)) => items
@@ -317,6 +485,8 @@ fn small_position(game: &dyn Game, text: &str) -> Result<Vec<u64>, ApiError> {
 pub fn router(config: ServeConfig) -> Router {
     let state = Arc::new(AppState {
         permits: Arc::new(Semaphore::new(config.workers.max(1))),
+        light: Arc::new(Semaphore::new(LIGHT_LANES)),
+        heavy_games: std::sync::Mutex::new(std::collections::VecDeque::new()),
         config,
     });
     Router::new()
@@ -334,8 +504,45 @@ pub fn router(config: ServeConfig) -> Router {
         .route("/api/bar", post(bar))
         .route("/api/certify", post(certify))
         .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(axum::middleware::from_fn(request_limits))
         .with_state(state)
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method-not-allowed",
+        "this path does not take that method (the API takes POST, the page GET)",
+    )
+}
+
+/// Long request lines and large headers get JSON errors (414, 431) here, below the
+/// HTTP layer's own, larger limits (which answer without a body).
+async fn request_limits(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    if request.uri().to_string().len() > MAX_URI_BYTES {
+        return ApiError::new(
+            StatusCode::URI_TOO_LONG,
+            "uri-too-long",
+            format!("the request path is longer than {MAX_URI_BYTES} bytes"),
+        )
+        .into_response();
+    }
+    let header_bytes: usize = request
+        .headers()
+        .iter()
+        .map(|(k, v)| k.as_str().len() + v.len() + 4)
+        .sum();
+    if header_bytes > MAX_HEADER_BYTES {
+        return ApiError::new(
+            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            "headers-too-large",
+            format!("the request headers are larger than {MAX_HEADER_BYTES} bytes"),
+        )
+        .into_response();
+    }
+    next.run(request).await
 }
 
 async fn page() -> impl IntoResponse {
@@ -396,7 +603,7 @@ async fn moves(State(state): State<Arc<AppState>>, body: Body) -> Answer {
 
 async fn position_report(state: &AppState, body: Body, with_options: bool) -> Answer {
     let req = parse_request(body)?;
-    compute(state, move |opts| {
+    compute(state, game_key(&req), Lane::Light, move |opts| {
         let game = load_game(&req)?.game;
         let pos = plan::read_position(&*game, &position_text(&req)?)?;
         let r = if with_options {
@@ -430,44 +637,54 @@ fn table_dims(game: &dyn Game, size: Option<u64>) -> Result<Vec<usize>, ApiError
 
 async fn table(State(state): State<Arc<AppState>>, body: Body) -> Answer {
     let req = parse_request(body)?;
-    compute(&state, move |opts| {
-        let game = load_game(&req)?.game;
-        let dims = table_dims(&*game, req.size)?;
-        let report = plan::table(&*game, &dims, opts)?;
-        let mut extra = vec![
-            ("method", Value::from(report.method.id)),
-            ("method_detail", Value::from(report.method.detail.clone())),
-        ];
-        if let Some(r) = game.capabilities().nplayer.map(|r| r.ranking.clone()) {
-            extra.push(("values_are", Value::from("class")));
-            extra.push(("players", Value::from(r.players())));
-            extra.push(("ranking", Value::from(r.spec())));
-        }
-        let mut out = Vec::new();
-        nimlab_json::write_table_json(&mut out, &*game, &report.table, &extra, false)
-            .map_err(|e| ApiError::bad(e.to_string()))?;
-        Ok(JsonBody(out))
-    })
+    compute(
+        &state,
+        game_key(&req),
+        lane_of_size(req.size),
+        move |opts| {
+            let game = load_game(&req)?.game;
+            let dims = table_dims(&*game, req.size)?;
+            let report = plan::table(&*game, &dims, opts)?;
+            let mut extra = vec![
+                ("method", Value::from(report.method.id)),
+                ("method_detail", Value::from(report.method.detail.clone())),
+            ];
+            if let Some(r) = game.capabilities().nplayer.map(|r| r.ranking.clone()) {
+                extra.push(("values_are", Value::from("class")));
+                extra.push(("players", Value::from(r.players())));
+                extra.push(("ranking", Value::from(r.spec())));
+            }
+            let mut out = Vec::new();
+            nimlab_json::write_table_json(&mut out, &*game, &report.table, &extra, false)
+                .map_err(|e| ApiError::bad(e.to_string()))?;
+            Ok(JsonBody(out))
+        },
+    )
     .await
 }
 
 async fn check(State(state): State<Arc<AppState>>, body: Body) -> Answer {
     let req = parse_request(body)?;
-    compute(&state, move |opts| {
-        let source = load_game(&req)?;
-        let game = &*source.game;
-        // The box within the explorer's limit, before any work.
-        table_dims(game, req.size)?;
-        let request = nimlab_formula::check::CheckRequest {
-            formula: req.formula.clone(),
-            p_positions: req.p_positions.clone(),
-            size: req.size.unwrap_or(0) as usize,
-            limit: req.limit.unwrap_or(1000).min(MAX_LISTED_MISMATCHES),
-            want_mask: false,
-        };
-        let checked = request.run(game, &nimlab_json::declared(&source), opts)?;
-        Ok(json_bytes(&nimlab_json::check_json(game, &checked)))
-    })
+    compute(
+        &state,
+        game_key(&req),
+        lane_of_size(req.size),
+        move |opts| {
+            let source = load_game(&req)?;
+            let game = &*source.game;
+            // The box within the explorer's limit, before any work.
+            table_dims(game, req.size)?;
+            let request = nimlab_formula::check::CheckRequest {
+                formula: req.formula.clone(),
+                p_positions: req.p_positions.clone(),
+                size: req.size.unwrap_or(0) as usize,
+                limit: req.limit.unwrap_or(1000).min(MAX_LISTED_MISMATCHES),
+                want_mask: false,
+            };
+            let checked = request.run(game, &nimlab_json::declared(&source), opts)?;
+            Ok(json_bytes(&nimlab_json::check_json(game, &checked)))
+        },
+    )
     .await
 }
 
@@ -484,7 +701,7 @@ async fn play_move(State(state): State<Arc<AppState>>, body: Body) -> Answer {
             )))
         }
     };
-    compute(&state, move |opts| {
+    compute(&state, game_key(&req), Lane::Light, move |opts| {
         let game = load_game(&req)?.game;
         let pos = small_position(&*game, &position_text(&req)?)?;
         match play::computer_move(&*game, &pos, level, opts)? {
@@ -526,7 +743,7 @@ async fn certify(State(state): State<Arc<AppState>>, body: Body) -> Answer {
 /// A chocolate-bar game's position as a bar, with each option's eaten squares.
 async fn bar(State(state): State<Arc<AppState>>, body: Body) -> Answer {
     let req = parse_request(body)?;
-    compute(&state, move |opts| {
+    compute(&state, game_key(&req), Lane::Light, move |opts| {
         let game = load_game(&req)?.game;
         let pos = small_position(&*game, &position_text(&req)?)?;
         let Some(drawer) = game.capabilities().bar else {
@@ -586,6 +803,44 @@ pub fn serve(
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(addr).await?;
         bound(listener.local_addr()?);
-        axum::serve(listener, router(config)).await
+        serve_listener(listener, config).await
     })
+}
+
+/// Serves the explorer on `listener` until the process ends: HTTP/1.1 with a header
+/// read time-out ([`ServeConfig::header_timeout`]), so a client that never finishes
+/// its headers is disconnected.
+///
+/// ```no_run
+/// # async fn run() -> std::io::Result<()> {
+/// let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+/// nimlab_web::serve_listener(listener, nimlab_web::ServeConfig::default()).await
+/// # }
+/// ```
+pub async fn serve_listener(
+    listener: tokio::net::TcpListener,
+    config: ServeConfig,
+) -> std::io::Result<()> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use hyper_util::service::TowerToHyperService;
+    let header_timeout = config.header_timeout;
+    let app = router(config);
+    loop {
+        let (stream, _) = match listener.accept().await {
+            Ok(c) => c,
+            // Out of descriptors and the like: wait a little instead of spinning.
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let service = TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            let _ = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(header_timeout)
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+        });
+    }
 }

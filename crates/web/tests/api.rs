@@ -373,3 +373,60 @@ async fn long_work_is_stopped_at_the_time_limit() {
         (StatusCode::SERVICE_UNAVAILABLE, "timeout")
     );
 }
+
+#[tokio::test]
+async fn protocol_errors_are_json_too() {
+    // 405: the API takes POST.
+    let (s, b) = send(ServeConfig::default(), "GET", "/api/value", vec![]).await;
+    let v: Value = serde_json::from_slice(&b).expect("a JSON 405");
+    assert_eq!(
+        (s, error_kind(&v)),
+        (StatusCode::METHOD_NOT_ALLOWED, "method-not-allowed")
+    );
+    // 414: a long request line.
+    let long = format!("/api/value?{}", "a".repeat(nimlab_web::MAX_URI_BYTES));
+    let (s, b) = send(ServeConfig::default(), "POST", &long, b"{}".to_vec()).await;
+    let v: Value = serde_json::from_slice(&b).expect("a JSON 414");
+    assert_eq!(
+        (s, error_kind(&v)),
+        (StatusCode::URI_TOO_LONG, "uri-too-long")
+    );
+    // 431: large headers.
+    let req = Request::builder()
+        .method("POST")
+        .uri("/api/value")
+        .header("x-big", "b".repeat(nimlab_web::MAX_HEADER_BYTES))
+        .body(Body::from("{}"))
+        .unwrap();
+    let res = router(ServeConfig::default()).oneshot(req).await.unwrap();
+    let s = res.status();
+    let b = res.into_body().collect().await.unwrap().to_bytes();
+    let v: Value = serde_json::from_slice(&b).expect("a JSON 431");
+    assert_eq!(
+        (s, error_kind(&v)),
+        (
+            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            "headers-too-large"
+        )
+    );
+}
+
+#[tokio::test]
+async fn positions_are_capped_and_their_answers_bounded() {
+    // 20,001 heaps (a 40 KB body): refused by size, not computed.
+    let many = vec!["1"; 20_001].join(",");
+    for path in ["/api/value", "/api/moves"] {
+        let (s, v) = post(path, json!({"game": "misere(nim)", "position": many})).await;
+        assert_eq!(
+            (s, error_kind(&v)),
+            (StatusCode::UNPROCESSABLE_ENTITY, "too-large"),
+            "{v}"
+        );
+    }
+    // 3,001 heaps: answered, with lists within the memory limit.
+    let some = vec!["1"; 3001].join(",");
+    for game in ["nim", "misere(nim)", "octal(code=0.137)"] {
+        let (s, v) = post("/api/moves", json!({"game": game, "position": some})).await;
+        assert_eq!(s, StatusCode::OK, "{game}: {v}");
+    }
+}

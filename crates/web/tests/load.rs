@@ -202,3 +202,82 @@ async fn work_stops_when_the_client_goes_away() {
     // The quick request waits at most for the abandoned work's next progress report.
     assert!(waited.as_secs_f64() < 5.0, "waited {waited:?}");
 }
+
+/// The slow pasted game of `work_stops_when_the_client_goes_away`: tens of seconds of
+/// brute force, reporting progress as it goes.
+fn slow_table() -> Vec<u8> {
+    post(
+        "/api/table",
+        r#"{"rules":"name = \"slow\"\ndimension = 2\nmoves = \"c0 >= 0 && c1 >= 0\"\n","size":240}"#,
+    )
+}
+
+/// Heavy requests queue in their own lane: a cheap one is answered at once while they
+/// run, and heavy ones that time out stop computing (their workers are free again).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cheap_requests_pass_heavy_ones_and_stopped_work_stops() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let config = nimlab_web::ServeConfig {
+        workers: 1,
+        timeout: std::time::Duration::from_secs(2),
+        ..nimlab_web::ServeConfig::default()
+    };
+    tokio::spawn(nimlab_web::serve_listener(listener, config));
+    // Six heavy requests at once: one computes, five wait for the heavy lane.
+    let mut heavy = Vec::new();
+    for _ in 0..6 {
+        heavy.push(tokio::spawn(async move { http(addr, &slow_table()).await }));
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let started = Instant::now();
+    let (s, body) = http(
+        addr,
+        &post("/api/value", r#"{"game":"wythoff","position":"3,5"}"#),
+    )
+    .await
+    .unwrap();
+    let waited = started.elapsed();
+    assert_eq!(s, 200, "{body}");
+    eprintln!("a cheap request beside 6 heavy ones: {waited:?}");
+    assert!(waited.as_secs_f64() < 5.0, "waited {waited:?}");
+    // Every heavy one is stopped at the time limit with a JSON error.
+    for h in heavy {
+        let (s, body) = h.await.unwrap().unwrap();
+        assert_eq!(s, 503, "{body}");
+        assert!(body.contains("\"kind\""), "{body}");
+    }
+    // The stopped work really stopped: the one heavy worker takes a new table at once.
+    let started = Instant::now();
+    let (s, body) = http(
+        addr,
+        &post("/api/table", r#"{"game":"wythoff","size":1024}"#),
+    )
+    .await
+    .unwrap();
+    assert_eq!(s, 200, "{}", &body[..body.len().min(200)]);
+    let waited = started.elapsed();
+    eprintln!("a heavy request after 6 stopped ones: {waited:?}");
+    assert!(waited.as_secs_f64() < 5.0, "waited {waited:?}");
+}
+
+/// A client that never finishes its headers is disconnected.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_headers_are_cut_off() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let config = nimlab_web::ServeConfig {
+        header_timeout: std::time::Duration::from_millis(300),
+        ..nimlab_web::ServeConfig::default()
+    };
+    tokio::spawn(nimlab_web::serve_listener(listener, config));
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    s.write_all(b"POST /api/value HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .unwrap();
+    let mut out = Vec::new();
+    // The server closes the connection (perhaps after a bare 408): read_to_end ends.
+    let read =
+        tokio::time::timeout(std::time::Duration::from_secs(10), s.read_to_end(&mut out)).await;
+    assert!(read.is_ok(), "the connection is still open");
+}

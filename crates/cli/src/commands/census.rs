@@ -113,6 +113,13 @@ fn octal(ctx: &Context, args: OctalArgs) -> Result<Status> {
             args.up_to
         )));
     }
+    // Before any digit is read in that base (from_str_radix panics outside 2..=36).
+    if args.base != 8 && args.base != 16 {
+        return Err(Error::input(format!(
+            "--base must be 8 or 16, got {}",
+            args.base
+        )));
+    }
     if args.format == CensusFormat::Text && args.output.is_some() {
         return Err(Error::input(
             "a census file holds JSON lines (to resume and merge): --format text writes to \
@@ -199,6 +206,7 @@ fn octal(ctx: &Context, args: OctalArgs) -> Result<Status> {
             Ok(text) => {
                 let written = match file {
                     Some(f) => f.write_all(&text).and_then(|_| f.flush()),
+                    None if crate::sink::stdout_closed() => Err(crate::sink::closed_stdout_error()),
                     None => stdout.lock().write_all(&text),
                 };
                 if let Err(e) = written {
@@ -285,20 +293,38 @@ const MAX_LINE: u64 = 1 << 16;
 /// missing file or one that is not a regular file (a device such as /dev/full) is
 /// empty, and an unfinished last line (an interrupted run) is ignored.
 fn read_lines(path: &Path, lenient: bool) -> Result<Vec<Value>> {
+    let mut out = Vec::new();
+    for_each_line(path, lenient, &mut |_, v| {
+        out.push(v);
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// As [`read_lines`], one line at a time (with its 1-based number): a file of any
+/// length is read in constant memory.
+fn for_each_line(
+    path: &Path,
+    lenient: bool,
+    visit: &mut dyn FnMut(usize, Value) -> Result<()>,
+) -> Result<()> {
     let name = path.display();
     if lenient && std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
-        return Ok(Vec::new());
+        return Ok(());
     }
     let file = match std::fs::File::open(path) {
         Ok(f) => f,
-        Err(e) if lenient && e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) if lenient && e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
         Err(e) => return Err(Error::input(format!("cannot read {name}: {e}"))),
     };
     // Line by line, each at most MAX_LINE bytes: /dev/zero is refused, not read forever.
     let mut reader = std::io::BufReader::new(file);
-    let mut bytes = Vec::new();
+    let mut number = 0usize;
+    // A line that is not JSON: an error unless it is the last (lenient).
+    let mut pending: Option<usize> = None;
+    let mut line = Vec::new();
     loop {
-        let mut line = Vec::new();
+        line.clear();
         let read = (&mut reader)
             .take(MAX_LINE + 1)
             .read_until(b'\n', &mut line)
@@ -306,30 +332,26 @@ fn read_lines(path: &Path, lenient: bool) -> Result<Vec<Value>> {
         if read == 0 {
             break;
         }
+        number += 1;
         if line.len() as u64 > MAX_LINE {
             return Err(Error::input(format!(
-                "{name}:{}: not a census line (longer than {MAX_LINE} bytes)",
-                bytes.len() + 1
+                "{name}:{number}: not a census line (longer than {MAX_LINE} bytes)"
             )));
         }
-        if line.last() == Some(&b'\n') {
-            line.pop();
-        }
-        bytes.push(String::from_utf8_lossy(&line).into_owned());
-    }
-    let mut out = Vec::new();
-    let n = bytes.len();
-    for (i, line) in bytes.iter().enumerate() {
-        if line.trim().is_empty() {
+        let text = String::from_utf8_lossy(&line);
+        if text.trim().is_empty() {
             continue;
         }
-        match serde_json::from_str::<Value>(line) {
-            Ok(v) if v.get("code").is_some() => out.push(v),
-            _ if lenient && i + 1 == n => {}
-            _ => return Err(Error::input(format!("{name}:{}: not a census line", i + 1))),
+        if let Some(at) = pending {
+            return Err(Error::input(format!("{name}:{at}: not a census line")));
+        }
+        match serde_json::from_str::<Value>(text.trim_end_matches('\n')) {
+            Ok(v) if v.get("code").is_some() => visit(number, v)?,
+            _ if lenient => pending = Some(number),
+            _ => return Err(Error::input(format!("{name}:{number}: not a census line"))),
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// CSV columns of `census merge --format csv`.
@@ -349,57 +371,173 @@ const COLUMNS: [&str; 13] = [
     "max_value",
 ];
 
+/// Bytes a kept census row costs beyond its compact JSON text (key, map node).
+const ROW_OVERHEAD: u64 = 160;
+
+/// One census line, checked: its sort key, its compact JSON (without `schema`), what
+/// two files must agree on, and whether it is solved.
+struct Row {
+    key: (u64, u64, String),
+    text: String,
+    claim: String,
+    solved: bool,
+}
+
+/// Checks a census line: every field a census writes, with its type and range, and a
+/// `code` that is a code of `base` naming the `game` the line says.
+fn census_row(line: &Value, at: &str) -> Result<Row> {
+    let bad = |what: String| Error::input(format!("{at}: {what}"));
+    let natural = |k: &str| -> Result<Option<u64>> {
+        match line.get(k) {
+            None | Some(Value::Null) => Ok(None),
+            Some(v) => v.as_u64().map(Some).ok_or_else(|| {
+                bad(format!(
+                    "\"{k}\" must be a natural number below 2^64, got {v}"
+                ))
+            }),
+        }
+    };
+    let base = natural("base")?.ok_or_else(|| bad("no \"base\"".into()))?;
+    if base != 8 && base != 16 {
+        return Err(bad(format!("\"base\" must be 8 or 16, got {base}")));
+    }
+    let index = natural("index")?.ok_or_else(|| bad("no \"index\"".into()))?;
+    let code = line
+        .get("code")
+        .and_then(Value::as_str)
+        .ok_or_else(|| bad("\"code\" must be text such as \"0.137\"".into()))?;
+    let game = nimlab_games::octal::Octal::parse(code, base as u32)
+        .map_err(|e| bad(format!("\"code\": {e}")))?;
+    let named = line.get("game").and_then(Value::as_str);
+    if named != Some(game.spec_text()) {
+        return Err(bad(format!(
+            "\"game\" must be {} for the code {code}, got {}",
+            game.spec_text(),
+            line.get("game").unwrap_or(&Value::Null)
+        )));
+    }
+    let up_to = natural("up_to")?.filter(|&u| u >= 1);
+    if up_to.is_none() {
+        return Err(bad("\"up_to\" must be a natural number ≥ 1".into()));
+    }
+    let (preperiod, period) = (natural("preperiod")?, natural("period")?);
+    let solved = match line.get("status").and_then(Value::as_str) {
+        Some("solved") => true,
+        Some("unsolved") => false,
+        _ => return Err(bad("\"status\" must be \"solved\" or \"unsolved\"".into())),
+    };
+    if solved && (period.is_none_or(|p| p == 0) || preperiod.is_none()) {
+        return Err(bad(
+            "a solved game has a \"period\" ≥ 1 and a \"preperiod\"".into(),
+        ));
+    }
+    if !solved && (period.is_some() || preperiod.is_some()) {
+        return Err(bad("an unsolved game has no period".into()));
+    }
+    let mut v = line.clone();
+    if let Some(m) = v.as_object_mut() {
+        m.remove("schema");
+    }
+    let claim = ["status", "preperiod", "period", "sha256", "up_to"]
+        .iter()
+        .map(|k| line.get(*k).map(|v| v.to_string()).unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join("\u{1}");
+    Ok(Row {
+        key: (base, index, code.to_string()),
+        text: serde_json::to_string(&v).map_err(|e| Error::input(e.to_string()))?,
+        claim,
+        solved,
+    })
+}
+
 fn merge(ctx: &Context, args: MergeArgs) -> Result<Status> {
     let format = args.out.format(args.format, MergeFormat::Json)?;
-    let mut rows: BTreeMap<(u64, u64, String), Value> = BTreeMap::new();
+    // The rows are kept (compact) until all files are read: bounded by the memory
+    // limit, estimated from the files' sizes first and counted as they are read.
+    let budget = ctx.memory_limit.bytes() / 2;
+    let sizes: u64 = args
+        .files
+        .iter()
+        .filter_map(|p| std::fs::metadata(p).ok().filter(|m| m.is_file()))
+        .map(|m| m.len())
+        .sum();
+    ctx.memory_limit.check(
+        &format!(
+            "merging {} of census lines",
+            nimlab_engine::error::human_bytes(sizes)
+        ),
+        sizes.saturating_mul(2),
+    )?;
+    let mut rows: BTreeMap<(u64, u64, String), (String, String, bool)> = BTreeMap::new();
+    let mut used = 0u64;
     for path in &args.files {
-        for mut line in read_lines(path, false)? {
-            if let Some(m) = line.as_object_mut() {
-                m.remove("schema");
-            }
-            let key = (
-                line.get("base").and_then(Value::as_u64).unwrap_or(0),
-                line.get("index")
-                    .and_then(Value::as_u64)
-                    .unwrap_or(u64::MAX),
-                line.get("code")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_string(),
-            );
-            let same = |a: &Value, b: &Value| {
-                ["status", "preperiod", "period", "sha256", "up_to"]
-                    .iter()
-                    .all(|k| a.get(k) == b.get(k))
-            };
-            match rows.get(&key) {
-                Some(old) if !same(old, &line) => {
+        let name = path.display().to_string();
+        for_each_line(path, false, &mut |n, line| {
+            let row = census_row(&line, &format!("{name}:{n}"))?;
+            match rows.get(&row.key) {
+                Some((_, claim, _)) if *claim != row.claim => {
                     return Err(Error::input(format!(
-                        "{} disagrees with an earlier file about {}",
-                        path.display(),
-                        key.2
+                        "{name} disagrees with an earlier file about {}",
+                        row.key.2
                     )))
                 }
                 Some(_) => {}
                 None => {
-                    rows.insert(key, line);
+                    used +=
+                        (row.text.len() + row.claim.len() + row.key.2.len()) as u64 + ROW_OVERHEAD;
+                    if used > budget {
+                        return Err(Error::TooLarge {
+                            what: format!("merging the census lines of {name}"),
+                            needed: used,
+                            limit: ctx.memory_limit.bytes(),
+                        });
+                    }
+                    rows.insert(row.key, (row.text, row.claim, row.solved));
                 }
             }
-        }
+            Ok(())
+        })?;
     }
-    let games: Vec<Value> = rows.into_values().collect();
-    let solved = games
-        .iter()
-        .filter(|g| g.get("status").and_then(Value::as_str) == Some("solved"))
-        .count();
+    let count = rows.len();
+    let solved = rows.values().filter(|r| r.2).count();
     args.out.emit(|out| match format {
-        MergeFormat::Json => ctx.print_json(
-            out,
-            &json!({"games": games, "count": games.len(), "solved": solved}),
-        ),
+        // Streamed row by row, in the layout of the whole document (keys sorted).
+        MergeFormat::Json if ctx.pretty => {
+            writeln!(out, "{}", nimlab_json::schema_open(true) + ",")?;
+            writeln!(out, "  \"count\": {count},")?;
+            write!(out, "  \"games\": [")?;
+            for (i, (text, _, _)) in rows.values().enumerate() {
+                let v: Value = serde_json::from_str(text).map_err(std::io::Error::other)?;
+                let pretty = serde_json::to_string_pretty(&v).map_err(std::io::Error::other)?;
+                write!(
+                    out,
+                    "{}\n    {}",
+                    if i == 0 { "" } else { "," },
+                    pretty.replace('\n', "\n    ")
+                )?;
+            }
+            writeln!(out, "{}],", if count == 0 { "" } else { "\n  " })?;
+            writeln!(out, "  \"solved\": {solved}\n}}")
+        }
+        MergeFormat::Json => {
+            write!(
+                out,
+                "{},\"count\":{count},\"games\":[",
+                nimlab_json::schema_open(false)
+            )?;
+            for (i, (text, _, _)) in rows.values().enumerate() {
+                if i > 0 {
+                    out.write_all(b",")?;
+                }
+                out.write_all(text.as_bytes())?;
+            }
+            writeln!(out, "],\"solved\":{solved}}}")
+        }
         MergeFormat::Csv => {
             writeln!(out, "{}", COLUMNS.join(","))?;
-            for g in &games {
+            for (text, _, _) in rows.values() {
+                let g: Value = serde_json::from_str(text).map_err(std::io::Error::other)?;
                 let cells: Vec<String> = COLUMNS
                     .iter()
                     .map(|k| match g.get(*k) {

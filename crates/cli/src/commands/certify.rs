@@ -3,7 +3,7 @@
 
 use super::{Context, OutputArgs, PlainFormat};
 use crate::Status;
-use nimlab_engine::{Error, Result};
+use nimlab_engine::Result;
 use std::path::PathBuf;
 
 /// Re-checks a periodicity certificate written by `periodicity --certificate`.
@@ -31,8 +31,8 @@ pub struct CertifyArgs {
 pub fn run(ctx: &Context, args: CertifyArgs) -> Result<Status> {
     let format = args.out.format(args.format, PlainFormat::Text)?;
     let name = args.file.display().to_string();
-    let text = std::fs::read_to_string(&args.file)
-        .map_err(|e| Error::input(format!("cannot read {name}: {e}")))?;
+    // Read within the memory limit: `certify /dev/zero` must not fill memory first.
+    let text = super::read_input(&args.file, ctx.memory_limit)?;
     let verdict = nimlab_json::certificate::check(&text, &name, &ctx.table_options())?;
     let doc = nimlab_json::doc::CertifyDoc::new(&name, &verdict);
     let claim = &verdict.certificate.claim;

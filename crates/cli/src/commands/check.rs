@@ -154,7 +154,7 @@ pub fn run(ctx: &Context, args: CheckArgs) -> Result<Status> {
             );
             if to_stdout {
                 // The picture is on standard output: the summary goes to stderr.
-                eprintln!("{summary}");
+                let _ = writeln!(std::io::stderr(), "{summary}");
             } else {
                 OutputArgs::default().emit(|out| writeln!(out, "{summary}"))?;
             }

@@ -65,7 +65,7 @@ pub fn run(ctx: &Context, args: GuessArgs) -> Result<Status> {
                     "--size and --verify-size do not apply to --from-table",
                 ));
             }
-            let (names, table) = read_table(path)?;
+            let (names, table) = read_table(path, ctx.memory_limit)?;
             (path.display().to_string(), names, table, None)
         }
         None => {
@@ -254,9 +254,11 @@ fn write_text(
 
 /// Reads a table written by `nimlab table` as CSV (header of coordinate names then a
 /// value column; empty value = not a position) or JSON (`box` and nested `values`).
-fn read_table(path: &Path) -> Result<(Vec<String>, GrundyTable)> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::input(format!("cannot read {}: {e}", path.display())))?;
+fn read_table(
+    path: &Path,
+    limit: nimlab_engine::MemoryLimit,
+) -> Result<(Vec<String>, GrundyTable)> {
+    let text = super::read_input(path, limit)?;
     let bad = |msg: String| Error::input(format!("{}: {msg}", path.display()));
     if text.trim_start().starts_with('{') {
         let v: serde_json::Value =
@@ -301,7 +303,9 @@ fn read_table(path: &Path) -> Result<(Vec<String>, GrundyTable)> {
         ));
     }
     let d = header.len() - 1;
-    let mut rows: Vec<(Vec<usize>, u32)> = Vec::new();
+    // Flat, compact rows (coordinates are below 2^24): twice the text at most.
+    let mut coords: Vec<u32> = Vec::new();
+    let mut cell_values: Vec<u32> = Vec::new();
     for (i, line) in lines.enumerate() {
         let fields: Vec<&str> = line.split(',').map(str::trim).collect();
         if fields.len() != d + 1 {
@@ -312,11 +316,14 @@ fn read_table(path: &Path) -> Result<(Vec<String>, GrundyTable)> {
                 fields.len()
             )));
         }
-        let pos: Vec<usize> = fields[..d]
-            .iter()
-            .map(|f| f.parse::<usize>().ok().filter(|&c| c < 1 << 24))
-            .collect::<Option<_>>()
-            .ok_or_else(|| bad(format!("line {}: bad coordinate", i + 2)))?;
+        for f in &fields[..d] {
+            let c = f
+                .parse::<u32>()
+                .ok()
+                .filter(|&c| c < 1 << 24)
+                .ok_or_else(|| bad(format!("line {}: bad coordinate", i + 2)))?;
+            coords.push(c);
+        }
         let value = if fields[d].is_empty() {
             INVALID
         } else {
@@ -326,12 +333,12 @@ fn read_table(path: &Path) -> Result<(Vec<String>, GrundyTable)> {
                 .filter(|&v| v != INVALID)
                 .ok_or_else(|| bad(format!("line {}: bad value '{}'", i + 2, fields[d])))?
         };
-        rows.push((pos, value));
+        cell_values.push(value);
     }
     let mut dims = vec![0usize; d];
-    for (pos, _) in &rows {
+    for pos in coords.chunks(d) {
         for (m, &c) in dims.iter_mut().zip(pos) {
-            *m = (*m).max(c + 1);
+            *m = (*m).max(c as usize + 1);
         }
     }
     let cells = nimlab_engine::table::cell_count(&dims)?;
@@ -339,10 +346,10 @@ fn read_table(path: &Path) -> Result<(Vec<String>, GrundyTable)> {
         return Err(bad("table too large for guessing".into()));
     }
     let mut values = vec![INVALID; cells as usize];
-    for (pos, v) in rows {
+    for (pos, v) in coords.chunks(d).zip(cell_values) {
         let mut index = 0;
         for (&c, &m) in pos.iter().zip(&dims).rev() {
-            index = index * m + c;
+            index = index * m + c as usize;
         }
         values[index] = v;
     }

@@ -159,3 +159,35 @@ pub enum PlainFormat {
     /// Machine-readable JSON.
     Json,
 }
+
+/// Reads a text input file of at most a quarter of the memory limit: a huge file (or
+/// an endless one, such as /dev/zero) is refused with its size, not read into memory.
+pub fn read_input(path: &Path, limit: MemoryLimit) -> Result<String> {
+    use std::io::Read;
+    let name = path.display();
+    let most = limit.bytes() / 4;
+    let file =
+        std::fs::File::open(path).map_err(|e| Error::input(format!("cannot read {name}: {e}")))?;
+    let too_big = |needed: u64| Error::TooLarge {
+        what: format!("reading {name}"),
+        needed: needed.saturating_mul(4),
+        limit: limit.bytes(),
+    };
+    if let Ok(meta) = file.metadata() {
+        if meta.is_file() && meta.len() > most {
+            return Err(too_big(meta.len()));
+        }
+    }
+    let mut bytes = Vec::new();
+    file.take(most.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::input(format!("cannot read {name}: {e}")))?;
+    if bytes.len() as u64 > most {
+        // Not a regular file (a device, a pipe): its length is unknown.
+        return Err(Error::input(format!(
+            "{name} holds more than {} (a quarter of the memory limit): not read",
+            nimlab_engine::error::human_bytes(most)
+        )));
+    }
+    String::from_utf8(bytes).map_err(|_| Error::input(format!("{name} is not UTF-8 text")))
+}

@@ -80,6 +80,21 @@ pub fn run(ctx: &Context, args: PlayArgs) -> Result<Status> {
     let mut out = std::io::stdout().lock();
     let io = |e: std::io::Error| Error::input(format!("cannot write standard output: {e}"));
     let opts = ctx.table_options();
+    let level_of = |n: u64| match args.level {
+        LevelArg::Perfect => Level::Perfect,
+        LevelArg::Easy => Level::Easy {
+            seed: seed.wrapping_add(n),
+        },
+    };
+    // The computer's first move before the banner: a position it cannot play from (too
+    // large, refused) is one error line with nothing on standard output.
+    let mut first_move = None;
+    if args.first == First::Computer && !play::legal_moves(game, &start).is_empty() {
+        first_move = play::computer_move(game, &start, level_of(0), &opts)?;
+    }
+    if crate::sink::stdout_closed() {
+        return Err(io(crate::sink::closed_stdout_error()));
+    }
     writeln!(
         out,
         "{} from {}; {} first. Type the position you move to, or: moves, hint, undo, quit.",
@@ -141,16 +156,14 @@ pub fn run(ctx: &Context, args: PlayArgs) -> Result<Status> {
             return Ok(Status::Ok);
         }
         if turn_of(seat) == Turn::Computer {
-            let level = match args.level {
-                LevelArg::Perfect => Level::Perfect,
-                LevelArg::Easy => Level::Easy {
-                    seed: seed.wrapping_add(computer_moves),
-                },
-            };
+            let level = level_of(computer_moves);
             computer_moves += 1;
-            let m = play::computer_move(game, &pos, level, &opts)?.ok_or_else(|| {
-                Error::Contract("no computer move from a position with options".into())
-            })?;
+            let m = match first_move.take() {
+                Some(m) => m,
+                None => play::computer_move(game, &pos, level, &opts)?.ok_or_else(|| {
+                    Error::Contract("no computer move from a position with options".into())
+                })?,
+            };
             let who = if players > 2 {
                 format!("computer (player {})", seat + 1)
             } else {

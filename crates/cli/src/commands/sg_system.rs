@@ -4,6 +4,7 @@
 use super::{Context, OutputArgs, PlainFormat};
 use crate::json::int;
 use crate::Status;
+use nimlab_engine::Progress;
 use nimlab_engine::{Error, Result};
 use nimlab_formula::Formula;
 use nimlab_games::sg_system::{
@@ -135,14 +136,27 @@ pub fn run(ctx: &Context, args: SgSystemArgs) -> Result<Status> {
         size: args.size,
         force: ctx.force,
     };
-    let report = check_system(&query)?;
+    // These stages report no progress of their own: a spinner with the elapsed time
+    // shows that they run (--maximal on a large box takes half a minute).
+    ctx.progress.busy("checking (SG1) and (SG2) on the box");
+    let report = check_system(&query);
+    ctx.progress.finish();
+    let report = report?;
     let minimal: Option<MinimalReport> = if args.minimal && report.holds() {
-        Some(minimal_systems(&query)?)
+        ctx.progress.busy("searching the minimal systems");
+        let found = minimal_systems(&query);
+        ctx.progress.finish();
+        Some(found?)
     } else {
         None
     };
     let maximal: Option<MaximalReport> = match (&beta, args.maximal) {
-        (Some(b), true) => Some(compare_with_a_beta(&moves, b, args.dim, args.size)?),
+        (Some(b), true) => {
+            ctx.progress.busy("comparing the moves with A^β");
+            let found = compare_with_a_beta(&moves, b, args.dim, args.size);
+            ctx.progress.finish();
+            Some(found?)
+        }
         _ => None,
     };
     let space = if args.positions.is_some() {

@@ -4,7 +4,7 @@
 use super::{Context, OutputArgs, PlainFormat};
 use crate::Status;
 use nimlab_engine::{Error, Result};
-use nimlab_games::wythoff::strategy::wythoff_pairs;
+use nimlab_games::wythoff::strategy::wythoff_pair;
 use serde_json::{json, Value};
 use std::io::Write;
 
@@ -41,37 +41,40 @@ pub fn run(ctx: &Context, args: WythoffPairsArgs) -> Result<Status> {
             args.count
         )));
     }
-    let pairs = wythoff_pairs(args.count);
+    // Pair by pair: a million pairs are written, never held.
+    let row = |r: &nimlab_games::wythoff::strategy::WythoffPair| {
+        [
+            r.n.to_string(),
+            r.n_code.clone(),
+            r.p.to_string(),
+            r.p_code.clone(),
+            r.q.to_string(),
+            r.q_code.clone(),
+        ]
+    };
     args.out.emit(|out| match format {
-        PlainFormat::Json => ctx.print_json(
+        PlainFormat::Json => crate::json::write_streamed(
             out,
-            &json!({ "pairs": Value::Array(
-                pairs
-                    .iter()
-                    .map(|r| {
-                        json!({
-                            "n": number(&r.n), "n_code": r.n_code,
-                            "p": number(&r.p), "p_code": r.p_code,
-                            "q": number(&r.q), "q_code": r.q_code,
-                        })
-                    })
-                    .collect(),
-            ) }),
+            ctx.pretty,
+            &[],
+            "pairs",
+            &mut (1..=args.count).map(|n| {
+                let r = wythoff_pair(n);
+                json!({
+                    "n": number(&r.n), "n_code": r.n_code,
+                    "p": number(&r.p), "p_code": r.p_code,
+                    "q": number(&r.q), "q_code": r.q_code,
+                })
+            }),
+            &[],
         ),
         PlainFormat::Text => {
-            let rows: Vec<[String; 6]> = pairs
-                .iter()
-                .map(|r| {
-                    [
-                        r.n.to_string(),
-                        r.n_code.clone(),
-                        r.p.to_string(),
-                        r.p_code.clone(),
-                        r.q.to_string(),
-                        r.q_code.clone(),
-                    ]
-                })
+            // Every column grows with n: the last row is the widest.
+            let last: Vec<[String; 6]> = (args.count >= 1)
+                .then(|| row(&wythoff_pair(args.count)))
+                .into_iter()
                 .collect();
+            let rows = &last;
             let header = ["n", "φ(n)", "p_n", "φ(p_n)", "q_n", "φ(q_n)"];
             let widths: Vec<usize> = (0..6)
                 .map(|i| {
@@ -91,7 +94,8 @@ pub fn run(ctx: &Context, args: WythoffPairsArgs) -> Result<Status> {
                 writeln!(out, "{}", cells.join("  ").trim_end())
             };
             line(out, header)?;
-            for r in &rows {
+            for n in 1..=args.count {
+                let r = row(&wythoff_pair(n));
                 line(out, [&r[0], &r[1], &r[2], &r[3], &r[4], &r[5]])?;
             }
             Ok(())

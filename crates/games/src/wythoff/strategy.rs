@@ -60,21 +60,27 @@ pub struct WythoffPair {
 /// assert_eq!((t[2].p_code.as_str(), t[2].q_code.as_str()), ("101", "1010")); // 4, 7
 /// ```
 pub fn wythoff_pairs(count: u64) -> Vec<WythoffPair> {
-    (1..=count)
-        .map(|n| {
-            let n = BigUint::from(n);
-            let p = p_of(&n);
-            let q = up(&p);
-            WythoffPair {
-                n_code: zeck_code(&n),
-                p_code: zeck_code(&p),
-                q_code: zeck_code(&q),
-                n,
-                p,
-                q,
-            }
-        })
-        .collect()
+    (1..=count).map(wythoff_pair).collect()
+}
+
+/// The pair of index `n` alone (a long table is written pair by pair, not held).
+///
+/// ```
+/// use nimlab_games::wythoff::strategy::wythoff_pair;
+/// assert_eq!((wythoff_pair(3).p.to_string(), wythoff_pair(3).q.to_string()), ("4".into(), "7".into()));
+/// ```
+pub fn wythoff_pair(n: u64) -> WythoffPair {
+    let n = BigUint::from(n);
+    let p = p_of(&n);
+    let q = up(&p);
+    WythoffPair {
+        n_code: zeck_code(&n),
+        p_code: zeck_code(&p),
+        q_code: zeck_code(&q),
+        n,
+        p,
+        q,
+    }
 }
 
 /// The P/N outcome of `(x, y)` and, from an N-position, one winning move, by the
