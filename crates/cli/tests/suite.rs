@@ -19,6 +19,7 @@ mod periodicity;
 mod play;
 mod rules;
 mod sg_system;
+mod surfaces;
 mod table_big_outputs;
 mod wythoff_big;
 

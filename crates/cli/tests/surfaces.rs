@@ -1,7 +1,7 @@
 //! One shape across commands: flag words, `--format`, `-o`, and library errors worded
 //! with the command line's flags (issue 23's surfaces half).
 
-mod common;
+use crate::common;
 use common::nimlab;
 
 fn json(args: &[&str]) -> serde_json::Value {
@@ -227,7 +227,13 @@ fn guess_uses_the_period_the_game_proves() {
     std::fs::create_dir_all(&dir).unwrap();
     let t = dir.join("t.json");
     let (code, _, err) = nimlab(&[
-        "table", "subtraction(s={2,5,7})", "--size", "40", "--format", "json", "-o",
+        "table",
+        "subtraction(s={2,5,7})",
+        "--size",
+        "40",
+        "--format",
+        "json",
+        "-o",
         t.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{err}");

@@ -947,7 +947,7 @@ impl<'a> Planner<'a> {
                     "brute force: mex over the options, cell by cell, over the box {}",
                     describe_box(&dims).trim_start_matches("table ")
                 );
-                return Ok((Exact::Dense(t), Method::new("brute-force", method)));
+                return Ok((Exact::Dense(t), Method::new(MethodKind::BruteForce, method)));
             }
         }
         Ok((

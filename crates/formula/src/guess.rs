@@ -668,7 +668,10 @@ fn periodic(
     if claim == Claim::PPositions && per.saltus != 0 {
         return Vec::new();
     }
-    vec![(periodic_text(&per, n, claim), "arithmetic-periodic sequence")]
+    vec![(
+        periodic_text(&per, n, claim),
+        "arithmetic-periodic sequence",
+    )]
 }
 
 /// The formula of a periodic sequence (`per.values`: 0/1 flags of the P-positions for
@@ -682,7 +685,7 @@ fn periodic_text(per: &Periodicity, n: &str, claim: Claim) -> String {
     } else {
         format!("({n} - {pre}) % {p}")
     };
-    let text = match claim {
+    match claim {
         Claim::Grundy => {
             // The block, as nested ifs (or k itself when the block is 0, 1, …, p−1).
             let mut body = if block.iter().enumerate().all(|(i, &v)| v as usize == i) {
@@ -734,8 +737,7 @@ fn periodic_text(per: &Periodicity, n: &str, claim: Claim) -> String {
             }
             e
         }
-    };
-    text
+    }
 }
 
 /// The period `game` proves for its Grundy sequence (one coordinate; e.g. subtraction

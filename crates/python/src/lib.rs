@@ -10,7 +10,9 @@ use nimlab_engine::big::BigUint;
 use nimlab_engine::periodicity::Periodicity;
 use nimlab_engine::plan::{self, PositionReport};
 use nimlab_engine::theorem::CheckContext;
-use nimlab_engine::{Error, Game as EngineGame, MemoryLimit, NoProgress, TableOptions, INVALID};
+use nimlab_engine::{
+    Error, Game as EngineGame, MemoryLimit, NoProgress, Progress, TableOptions, INVALID,
+};
 use nimlab_formula::check::{CheckRequest, Declared};
 use nimlab_games::subtraction::{sweep_order, SweepRow};
 use nimlab_json::doc;
@@ -525,10 +527,8 @@ impl PyGame {
             p_positions: self.p_positions.as_deref(),
             constants: &self.constants,
         };
-        let checked = interruptible(py, self.limits, |opts| {
-            request.run(game, &declared, opts)
-        })?
-        .map_err(py_err)?;
+        let checked = interruptible(py, self.limits, |opts| request.run(game, &declared, opts))?
+            .map_err(py_err)?;
         doc_py(py, &doc::CheckDoc::new(game, &checked))
     }
 
@@ -634,10 +634,10 @@ fn certify<'py>(
             json.call_method1("dumps", (certificate,))?.extract()?
         }
     };
-    let opts = limits.table_options();
-    let verdict = py
-        .detach(|| nimlab_json::certificate::check(&text, name, &opts))
-        .map_err(py_err)?;
+    let verdict = interruptible(py, limits, |opts| {
+        nimlab_json::certificate::check(&text, name, opts)
+    })?
+    .map_err(py_err)?;
     doc_py(py, &doc::CertifyDoc::new(name, &verdict))
 }
 

@@ -721,22 +721,28 @@ async fn play_move(State(state): State<Arc<AppState>>, body: Body) -> Answer {
 /// "up_to": N}` answers the certificate of the game's period proven below N.
 async fn certify(State(state): State<Arc<AppState>>, body: Body) -> Answer {
     let req = parse_request(body)?;
-    compute(&state, move |opts| match &req.certificate {
-        Some(cert) => {
-            let text = match cert {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            let verdict = nimlab_json::certificate::check(&text, "certificate", opts)?;
-            let doc = nimlab_json::doc::CertifyDoc::new("certificate", &verdict);
-            Ok(json_bytes(&nimlab_json::doc::to_value(&doc)))
-        }
-        None => {
-            let game = load_game(&req)?.game;
-            let cert = nimlab_json::certificate::write(&*game, req.up_to, opts)?;
-            Ok(json_bytes(&cert))
-        }
-    })
+    // Writing or checking a certificate runs a period search: the heavy lane.
+    compute(
+        &state,
+        game_key(&req),
+        Lane::Heavy,
+        move |opts| match &req.certificate {
+            Some(cert) => {
+                let text = match cert {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                let verdict = nimlab_json::certificate::check(&text, "certificate", opts)?;
+                let doc = nimlab_json::doc::CertifyDoc::new("certificate", &verdict);
+                Ok(json_bytes(&nimlab_json::doc::to_value(&doc)))
+            }
+            None => {
+                let game = load_game(&req)?.game;
+                let cert = nimlab_json::certificate::write(&*game, req.up_to, opts)?;
+                Ok(json_bytes(&cert))
+            }
+        },
+    )
     .await
 }
 
