@@ -107,11 +107,9 @@ pub fn explain_value(
     sorted_values.sort();
     sorted_values.dedup();
     let mex = all_known.then(|| mex_of_sorted(&sorted_values));
-    let closed_form = if report.method.id == "closed-form" {
-        game.explain_move(pos, pos)
-    } else {
-        None
-    };
+    // The game's explanation of a value it reaches (a theorem evaluated at `pos`), told
+    // whatever method the planner took for the number itself.
+    let closed_form = game.explain_move(pos, pos);
     Ok(ValueExplanation {
         position: report.position.clone(),
         grundy: report.grundy.clone(),

@@ -38,6 +38,8 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Semaphore;
 
+mod classroom;
+
 /// Largest request body accepted (a pasted rules file fits easily).
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
 /// Largest table the API computes (a 1024 × 1024 heatmap).
@@ -329,6 +331,9 @@ pub fn router(config: ServeConfig) -> Router {
         .route("/api/check", post(check))
         .route("/api/play", post(play_move))
         .route("/api/bar", post(bar))
+        .route("/api/explain", post(classroom::explain))
+        .route("/api/challenge", post(classroom::challenge))
+        .route("/api/worksheet", post(classroom::worksheet))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .with_state(state)
