@@ -86,12 +86,7 @@ pub fn explanation_json(game: &dyn Game, e: &ValueExplanation) -> Value {
 /// A dealt set: `difficulty`, `seed` and one object per challenge with `position`,
 /// `question` (`outcome` or `winning-move`) and the answers (`outcome`, `grundy`,
 /// `winning_moves`).
-pub fn challenges_json(
-    game: &dyn Game,
-    difficulty: &str,
-    seed: u64,
-    list: &[Challenge],
-) -> Value {
+pub fn challenges_json(game: &dyn Game, difficulty: &str, seed: u64, list: &[Challenge]) -> Value {
     let pos = |p: &[u64]| -> Value {
         let big: Vec<BigUint> = p.iter().map(|&c| BigUint::from(c)).collect();
         position_json(game, &big)

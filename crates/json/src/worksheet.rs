@@ -372,7 +372,10 @@ impl Worksheet {
             xml_escape(&self.title),
             if answers { ", answers" } else { "" }
         );
-        let _ = writeln!(s, "<rect width=\"{width}\" height=\"{height}\" fill=\"#fff\"/>");
+        let _ = writeln!(
+            s,
+            "<rect width=\"{width}\" height=\"{height}\" fill=\"#fff\"/>"
+        );
         let _ = writeln!(
             s,
             "<text x=\"4\" y=\"16\" font-weight=\"bold\">{}{}</text>",
@@ -489,8 +492,14 @@ mod tests {
     fn renderings_put_y_down_and_blank_the_cells() {
         let t = nim(3);
         let names = vec!["x".to_string(), "y".to_string()];
-        let w = Worksheet::new("nim & co", &names, &t, &[], Blanks::parse("2,0", &t, 0).unwrap())
-            .unwrap();
+        let w = Worksheet::new(
+            "nim & co",
+            &names,
+            &t,
+            &[],
+            Blanks::parse("2,0", &t, 0).unwrap(),
+        )
+        .unwrap();
         let tab = w.latex_tabular(false);
         let rows: Vec<&str> = tab.lines().collect();
         assert_eq!(rows[2], r"0 & 0 & 1 & \blank \\");

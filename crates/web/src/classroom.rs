@@ -4,7 +4,7 @@
 //! library ([`nimlab_engine::classroom`], [`nimlab_json::worksheet`]).
 
 use super::{
-    compute, json_bytes, load_game, position_text, table_dims, AppState, Answer, ApiError, Body,
+    compute, json_bytes, load_game, position_text, table_dims, Answer, ApiError, AppState, Body,
     GameRequest,
 };
 use axum::extract::State;

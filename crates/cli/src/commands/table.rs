@@ -4,11 +4,11 @@ use super::{Context, OutputArgs};
 use crate::output::{
     png_size, write_npy, write_png, write_table, write_table_json, write_worksheet, TableFormat,
 };
-use nimlab_engine::table::cell_count;
-use nimlab_json::worksheet::Blanks;
 use crate::Status;
 use nimlab_engine::plan;
+use nimlab_engine::table::cell_count;
 use nimlab_engine::{Error, Result};
+use nimlab_json::worksheet::Blanks;
 use serde_json::Value;
 use std::io::{self, Write};
 
@@ -150,9 +150,8 @@ pub fn run(ctx: &Context, args: TableArgs) -> Result<Status> {
                 Some(spec) => Blanks::parse(spec, &table, args.seed)?,
                 None => Blanks::none(&table),
             };
-            args.out.emit(|out| {
-                write_worksheet(out, &*game, &table, &blanks, format, args.answers)
-            })?
+            args.out
+                .emit(|out| write_worksheet(out, &*game, &table, &blanks, format, args.answers))?
         }
         _ => args
             .out
