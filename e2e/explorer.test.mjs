@@ -432,6 +432,7 @@ try {
       if (i === 0) {
         assert.equal(await page.getAttribute("#ch-feedback", "class"), "wrong");
         assert.match(await page.textContent("#ch-feedback"), /Not quite[\s\S]*mex/);
+        await page.screenshot({ path: path.join(root, "docs", "challenge.png"), clip: await sectionClip("#challenge") });
       } else assert.equal(await page.getAttribute("#ch-feedback", "class"), "right");
       if (i + 1 < list.length) await page.click("#ch-next");
     }
@@ -443,7 +444,6 @@ try {
     await other.waitForSelector("#ch-card:not([hidden])");
     assert.deepEqual(await other.evaluate(() => window.nimlab.challenge.list), list);
     await other.close();
-    await page.screenshot({ path: path.join(root, "docs", "challenge.png"), clip: await sectionClip("#challenge") });
   });
 
   await check("a worksheet: SVG, LaTeX that compiles (or parses), the CLI's same tabular", async () => {
