@@ -499,11 +499,7 @@ try {
   });
 
   await check("screenshots for the README", async () => {
-    await page.selectOption("#family", "ryuoh");
-    await page.waitForFunction(() => document.getElementById("table-info").textContent.startsWith("ryuoh"));
-    await page.fill("#size", "16");
-    await page.click("#show-table");
-    await page.waitForSelector("#heatmap[data-cells='256']");
+    await showTable("ryuoh(p=3)", 16);
     await clickCell(4, 7);
     await page.waitForSelector("#explain .chip.mex");
     await page.fill("#play-pos", "6,9");

@@ -165,6 +165,7 @@ const view = {
   fixed: [], // the slice: coordinates beyond the first two
   labels: [], // the coordinate labels drawn: {axis, value, x, y} (canvas pixels)
   palette: "classic",
+  generation: 0, // bumped by every new table: answers about an older one are dropped
 };
 
 function flatten(values) {
@@ -351,6 +352,7 @@ function describeCell(x, y) {
 async function showTable() {
   const size = parseInt($("size").value, 10) || 16;
   const fields = gameFields();
+  const generation = ++view.generation;
   $("table-info").textContent = "computing…";
   view.mismatches = [];
   view.selected = null;
@@ -359,6 +361,7 @@ async function showTable() {
   try {
     const info = await api("game", fields);
     const t = await api("table", { ...fields, size });
+    if (generation !== view.generation) return; // a newer table was asked for
     view.info = info;
     const values = flatten(t.values);
     view.table = { dims: t.box, values, max: values.reduce((m, v) => (v !== null && v > m ? v : m), 0) };
@@ -378,7 +381,7 @@ async function showTable() {
     draw();
     updateHash();
   } catch (e) {
-    $("table-info").innerHTML = `<span class="error">${escapeHtml(e.message)}</span>`;
+    if (generation === view.generation) $("table-info").innerHTML = `<span class="error">${escapeHtml(e.message)}</span>`;
   }
 }
 
@@ -466,16 +469,19 @@ async function selectCell(x, y) {
   view.selected = [x, y];
   view.cursor = [x, y];
   const pos = positionOf(x, y);
+  const generation = view.generation;
   $("cell-info").textContent = `${pos.join(",")}: …`;
   try {
     if (view.players) {
       const r = await api("moves", { ...gameFields(), position: pos.join(",") });
+      if (generation !== view.generation) return;
       listOptions(r.options || [], pos, true);
       $("cell-info").innerHTML = `<b>${escapeHtml(pos.join(","))}</b>: class ${r.class} of ${r.players} players; the player to move ranks ${r.rank} (${escapeHtml(r.method_detail)})`;
       $("explain").innerHTML = "";
       $("nimsum").textContent = "";
     } else {
       const e = await api("explain", { ...gameFields(), position: pos.join(",") });
+      if (generation !== view.generation) return;
       const options = e.options || [];
       listOptions(options, pos, false);
       const winning = options.filter((o) => o.winning).length;
@@ -491,7 +497,7 @@ async function selectCell(x, y) {
     }
     draw();
   } catch (e) {
-    $("cell-info").innerHTML = `<span class="error">${escapeHtml(e.message)}</span>`;
+    if (generation === view.generation) $("cell-info").innerHTML = `<span class="error">${escapeHtml(e.message)}</span>`;
   }
 }
 
@@ -584,7 +590,7 @@ async function checkFormula() {
 // ---- play -----------------------------------------------------------------
 
 // `turn`: the seat to move (0 = the first player); `you`: the seat the person holds.
-const game = { spec: null, pos: null, turn: 0, you: 0, players: 2, history: [], over: true, report: null, bar: null, family: "" };
+const game = { spec: null, pos: null, turn: 0, you: 0, players: 2, history: [], over: true, report: null, bar: null, family: "", id: 0 };
 
 function boardKind() {
   const caps = (view.info && view.info.capabilities) || [];
@@ -611,6 +617,7 @@ function suggestStart() {
 
 /** A new table: the old game is over and its board hidden; the controls fit the game. */
 function resetPlay() {
+  game.id++; // replies about the old game are dropped
   Object.assign(game, { spec: null, pos: null, over: true, report: null, bar: null, history: [] });
   $("play-area").hidden = true;
   $("play-options").innerHTML = "";
@@ -641,6 +648,7 @@ async function startGame() {
   }
   const players = view.players || 2;
   const you = view.players ? parseInt($("play-seat").value, 10) || 0 : ($("play-first").value === "human" ? 0 : 1);
+  game.id++;
   Object.assign(game, {
     spec: gameFields(), pos, turn: 0, you, players, history: [], over: false,
     family: parseSpec($("spec").value.trim()).name,
@@ -660,13 +668,18 @@ function logLine(text) {
 const who = (seat) => (game.players > 2 ? `player ${seat + 1}` : "");
 
 async function step() {
+  const id = game.id;
+  let report, bar;
   try {
-    game.report = await api("moves", { ...game.spec, position: game.pos.join(",") });
-    game.bar = boardKind() === "bar" ? await api("bar", { ...game.spec, position: game.pos.join(",") }) : null;
+    report = await api("moves", { ...game.spec, position: game.pos.join(",") });
+    bar = boardKind() === "bar" ? await api("bar", { ...game.spec, position: game.pos.join(",") }) : null;
   } catch (e) {
-    $("play-status").innerHTML = `<span class="error">${escapeHtml(e.message)}</span>`;
+    if (id === game.id) $("play-status").innerHTML = `<span class="error">${escapeHtml(e.message)}</span>`;
     return;
   }
+  if (id !== game.id) return; // the game was replaced meanwhile
+  game.report = report;
+  game.bar = bar;
   const options = game.report.options || [];
   const mine = game.turn === game.you;
   if (options.length === 0) {
@@ -692,6 +705,7 @@ async function step() {
     renderPlay();
     try {
       const m = await api("play", { ...game.spec, position: game.pos.join(","), level: $("play-level").value, seed: Math.floor(Math.random() * 1e9) });
+      if (id !== game.id) return;
       game.history.push({ pos: game.pos, turn: game.turn });
       logLine(`computer${game.players > 2 ? ` (${who(game.turn)})` : ""}: ${m.from.join(",")} → ${m.to.join(",")} — ${m.explanation}`);
       game.pos = m.to;
