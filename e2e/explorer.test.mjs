@@ -303,7 +303,12 @@ try {
     assert.equal(await page.isVisible("#seat-label"), false);
     await page.click("#check");
     await page.waitForSelector("#check-result.bad");
-    await page.evaluate(() => { document.getElementById("rules-box").open = false; });
+    // A link followed on the page (only the hash changes): back to a catalog game.
+    await page.evaluate(() => { location.hash = "game=subtraction(s%3D%7B1%2C3%2C4%7D)&size=20"; });
+    await page.waitForFunction(() => document.getElementById("table-info").textContent.startsWith("subtraction"));
+    assert.equal(await page.inputValue("#family"), "subtraction");
+    assert.equal(await page.inputValue("#param-s"), "{1,3,4}");
+    assert.equal(await page.evaluate(() => document.getElementById("rules-box").open), false);
   });
 
   await check("n-player Nim in the page: you hold seat 2 of 3 and play to the end", async () => {

@@ -1051,10 +1051,14 @@ async function showRound() {
   answers.querySelector("button")?.focus();
 }
 
-function finishAnswer(right, html) {
+function finishAnswer(right, html, given, correct) {
   challenge.answered++;
   if (right) challenge.score++;
-  for (const b of $("ch-answers").querySelectorAll("button")) b.disabled = true;
+  for (const b of $("ch-answers").querySelectorAll("button")) {
+    b.disabled = true;
+    if (b.dataset.answer === given) b.classList.add("chosen");
+    if (correct.includes(b.dataset.answer)) b.classList.add("correct");
+  }
   $("ch-feedback").className = right ? "right" : "wrong";
   $("ch-feedback").innerHTML = html;
   const last = challenge.i + 1 >= challenge.list.length;
@@ -1086,7 +1090,7 @@ async function answerOutcome(given) {
       : `Not quite: ${posText(c.position)} is an N-position (G = ${c.grundy} ≠ 0): the player to move wins by moving to ${c.winning_moves.map(posText).join(" or ")}.`;
     html = escapeHtml(html) + (await explanationFor(c.position));
   }
-  finishAnswer(right, html);
+  finishAnswer(right, html, given, [c.outcome]);
 }
 
 async function answerMove(option) {
@@ -1100,7 +1104,7 @@ async function answerMove(option) {
       `The winning move${c.winning_moves.length > 1 ? "s" : ""} from ${posText(c.position)}: ${c.winning_moves.map(posText).join(", ")} (G = 0).`) +
       (await explanationFor(option.position));
   }
-  finishAnswer(right, html);
+  finishAnswer(right, html, posText(option.position), c.winning_moves.map(posText));
 }
 
 // ---- worksheet ------------------------------------------------------------
@@ -1171,6 +1175,7 @@ async function fromHash() {
     $("rules").value = p.get("rules");
     $("rules-box").open = true;
   } else {
+    $("rules-box").open = false;
     $("spec").value = p.get("game");
     $("misere").checked = p.get("misere") === "1";
     $("pass").checked = p.get("pass") === "1";
@@ -1232,6 +1237,8 @@ async function init() {
   $("palette").addEventListener("change", () => { view.palette = $("palette").value; draw(); updateHash(); });
   for (const id of ["misere", "pass"]) $(id).addEventListener("change", showTable);
   if (!(await fromHash())) await showTable();
+  // A link followed on this page (only the hash changes): the page follows it too.
+  window.addEventListener("hashchange", () => { fromHash(); });
   document.body.dataset.ready = "1";
 }
 
