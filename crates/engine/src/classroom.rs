@@ -237,6 +237,10 @@ pub struct Challenge {
 /// Most challenges one deal gives.
 pub const MAX_CHALLENGES: usize = 100;
 
+/// Most cells of the box a deal draws from (games of many coordinates get a smaller
+/// side than the difficulty's).
+pub const MAX_DEAL_CELLS: u64 = 1 << 16;
+
 /// SplitMix64: a small, fixed pseudo-random sequence, so a seed deals the same set on
 /// every machine and every version.
 struct SplitMix(u64);
@@ -299,7 +303,12 @@ pub fn deal(
             "a challenge deals 1 to {MAX_CHALLENGES} positions"
         )));
     }
-    let dims = game.table_box(difficulty.side());
+    // Games of many coordinates: a smaller side, so the box stays a quick table.
+    let mut side = difficulty.side();
+    while side > 2 && crate::table::cell_count(&game.table_box(side))? > MAX_DEAL_CELLS {
+        side -= 1;
+    }
+    let dims = game.table_box(side);
     let table = plan::table(game, &dims, opts)?.table;
     // The cells that are positions with at least one move, split by outcome.
     let mut p_cells = Vec::new();
@@ -489,6 +498,35 @@ mod tests {
         assert!(saw_p, "about half of the P-or-N questions are P-positions");
         assert!(deal(&Sub134, Difficulty::Easy, 1, 0, &opts).is_err());
         assert!(deal(&Sub134, Difficulty::Easy, 1, 1000, &opts).is_err());
+        // Six heaps of Nim-like rook moves: the box shrinks to at most MAX_DEAL_CELLS.
+        struct Rook6;
+        impl Game for Rook6 {
+            fn spec(&self) -> String {
+                "rook6".into()
+            }
+            fn dimension(&self) -> usize {
+                6
+            }
+            fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+                let mut q = p.to_vec();
+                for i in 0..6 {
+                    for u in 0..p[i] {
+                        q[i] = u;
+                        visit(&q);
+                    }
+                    q[i] = p[i];
+                }
+            }
+        }
+        let six = deal(&Rook6, Difficulty::Hard, 3, 4, &opts).unwrap();
+        let side = six
+            .iter()
+            .flat_map(|c| c.position.iter())
+            .max()
+            .copied()
+            .unwrap();
+        // 7^6 > 2^16 ≥ 6^6: coordinates below 6, not the hard 24.
+        assert!(side <= 5, "{side}");
         let one = deal(&Sub134, Difficulty::Easy, 1, 5, &opts).unwrap();
         assert!(one.iter().all(|c| c.position[0] >= 1 && c.position[0] < 6));
     }
