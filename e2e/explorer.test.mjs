@@ -1,12 +1,15 @@
 // End-to-end test of the nimlab web explorer in real headless Chromium (Debian's
 // /usr/bin/chromium driven by playwright-core). Starts `nimlab serve --port 0`, opens
-// the page, renders a table, clicks a cell, checks the highlighted winning moves and
-// the formula check, plays games to the end, and saves docs/screenshot.png.
+// the page, renders a table, clicks a cell (the mex worked out), checks labels and
+// orientation against the CLI's text table, switches between families (every panel,
+// the URL and the play area follow), plays games (two and three players) to the end,
+// plays a challenge round, exports a worksheet (compiled with pdflatex when installed,
+// else parsed), and saves the screenshots of docs/.
 //
 //   node e2e/explorer.test.mjs            (NIMLAB_BIN overrides the binary)
 
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -82,6 +85,13 @@ async function showTable(spec, size) {
   );
 }
 
+/** The page area of a section, for a screenshot of it alone. */
+async function sectionClip(selector) {
+  await page.evaluate((s) => document.querySelector(s).scrollIntoView({ block: "start" }), selector);
+  const r = await page.evaluate((s) => { const b = document.querySelector(s).getBoundingClientRect(); return { x: b.left, y: b.top, width: b.width, height: b.height }; }, selector);
+  return { x: Math.max(0, r.x), y: Math.max(0, r.y), width: Math.min(r.width, 1280), height: Math.min(r.height, 1100) };
+}
+
 async function clickCell(x, y) {
   const [px, py] = await page.evaluate(([a, b]) => window.nimlab.cellCenter(a, b), [x, y]);
   await page.mouse.click(px, py);
@@ -155,12 +165,163 @@ try {
 
   await check("Nim: the formula holds and the nim-sum panel shows binary", async () => {
     await showTable("nim", 16);
+    assert.equal(await page.inputValue("#formula"), "", "the old game's formula is gone");
+    await page.fill("#formula", "x xor y");
     await page.click("#check");
     await page.waitForSelector("#check-result.good");
     assert.match(await page.textContent("#check-result"), /holds on all 256 positions/);
     await clickCell(3, 5);
     await page.waitForFunction(() => document.getElementById("nimsum").textContent.includes("110"));
     assert.match(await page.textContent("#nimsum"), /011[\s\S]*101[\s\S]*110/);
+  });
+
+  await check("the mex worked out: option values sorted, the least missing highlighted", async () => {
+    await showTable("wythoff", 16);
+    await clickCell(4, 6);
+    await page.waitForSelector("#explain .chip.mex");
+    assert.match(await page.textContent("#explain .mex-line"), /G\(4,6\) = mex\{0, 1, 2, 3, 4, 5, 6, 7, 8\} = 9/);
+    assert.equal(await page.textContent("#explain .chip.mex"), "9");
+    // Nim 3,5: Bouton's binary columns, the game's own explanation.
+    await showTable("nim", 8);
+    await clickCell(3, 5);
+    await page.waitForFunction(() => document.getElementById("nimsum").textContent.includes("011 ⊕ 101 = 110"));
+    // A sum of two games: the nim-sum column by column (wythoff 1,2 has G = 0; heap 3).
+    await showTable("sum(wythoff,nim(heaps=1))", 6);
+    await page.fill("#slice", "3");
+    await showTable("sum(wythoff,nim(heaps=1))", 6);
+    await clickCell(1, 2);
+    await page.waitForSelector("table.nimsum tr.total");
+    const total = await page.$$eval("table.nimsum tr.total td", (t) => t.map((x) => x.textContent));
+    assert.deepEqual(total.slice(1), ["3", "1", "1"]);
+    await page.fill("#slice", "");
+  });
+
+  await check("labels and orientation agree with the CLI's text table (y = 0 on top)", async () => {
+    await showTable("ryuoh(p=3)", 12);
+    const text = execFileSync(bin, ["table", "ryuoh(p=3)", "--size", "12"], { encoding: "utf8" });
+    const rows = text.trim().split("\n");
+    assert.match(rows[0], /^y\\x\s+0\s+1\s+2/);
+    const cli = rows.slice(1).map((r) => r.trim().split(/\s+/).map(Number)); // [y, v(0,y), v(1,y), …]
+    const page_ = await page.evaluate(() => {
+      const v = window.nimlab.view, out = [];
+      for (let y = 0; y < 12; y++) {
+        const row = [];
+        for (let x = 0; x < 12; x++) row.push(v.table.values[y * 12 + x]);
+        out.push(row);
+      }
+      return out;
+    });
+    for (let y = 0; y < 12; y++) assert.deepEqual(page_[y], cli[y].slice(1), `row y = ${y}`);
+    // Where the cells and labels are: row y = 0 on top, the label of row 5 beside it.
+    const [, y0] = await page.evaluate(() => window.nimlab.cellCenter(0, 0));
+    const [, y5] = await page.evaluate(() => window.nimlab.cellCenter(0, 5));
+    assert.ok(y0 < y5, "y grows downward");
+    const labels = await page.evaluate(() => window.nimlab.view.labels);
+    const ys = labels.filter((l) => l.axis === "y").map((l) => l.value);
+    const xs = labels.filter((l) => l.axis === "x").map((l) => l.value);
+    assert.deepEqual(ys, [...Array(12).keys()]);
+    assert.deepEqual(xs, [...Array(12).keys()]);
+    // Hovering row 7, column 2 of the picture names (2,7) with the CLI's value.
+    const [px, py] = await page.evaluate(() => window.nimlab.cellCenter(2, 7));
+    await page.mouse.move(px, py);
+    assert.equal((await page.textContent("#hover")).trim(), `(2,7)  G = ${cli[7][3]}`);
+  });
+
+  await check("digits contrast with their cells (WCAG 4.5:1) in both palettes", async () => {
+    const worst = await page.evaluate(() => {
+      const lum = ([r, g, b]) => [r, g, b].map((c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; })
+        .reduce((s, c, i) => s + c * [0.2126, 0.7152, 0.0722][i], 0);
+      let min = 99;
+      for (const palette of ["classic", "safe"]) {
+        window.nimlab.view.palette = palette;
+        for (let v = 0; v <= 30; v++) {
+          const c = window.nimlab.cellColours(v, 30);
+          const a = lum(c.rgb), b = c.text === "#fff" ? 1 : 0;
+          min = Math.min(min, (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05));
+        }
+      }
+      window.nimlab.view.palette = "classic";
+      return min;
+    });
+    assert.ok(worst >= 4.5, `contrast ${worst}`);
+  });
+
+  await check("switching families: family, parameters, position, formula, play area and URL follow", async () => {
+    // Ryuoh from the family selector, a game in progress.
+    await page.selectOption("#family", "ryuoh");
+    await page.waitForFunction(() => document.getElementById("table-info").textContent.startsWith("ryuoh"));
+    assert.equal(await page.inputValue("#param-p"), "3");
+    assert.match(await page.textContent("#hint-p"), /diagonal steps/);
+    assert.equal(await page.isVisible("#play-area"), false, "no empty board before a game");
+    await page.click("#play-start");
+    await waitYourMove();
+    assert.equal(await page.isVisible("#play-area"), true);
+    assert.equal(await page.evaluate(() => document.getElementById("board").dataset.piece), "dragon king");
+    await clickCell(2, 3);
+    await page.waitForSelector("#explain .chip.mex");
+    assert.match(page.url(), /pos=/);
+    // A typed spec: chocolate-staircase.
+    await showTable("chocolate-staircase(f=t/2)", 10);
+    assert.equal(await page.inputValue("#family"), "chocolate-staircase");
+    assert.equal(await page.inputValue("#param-f"), "t/2");
+    assert.match(await page.textContent("#hint-f"), /staircase/);
+    assert.match(await page.textContent("#cell-info"), /^Click a cell/);
+    assert.equal(await page.$$eval("#options li", (l) => l.length), 0);
+    assert.equal(await page.isVisible("#play-area"), false);
+    assert.equal(await page.evaluate(() => window.nimlab.game.pos), null);
+    assert.doesNotMatch(page.url(), /pos=/);
+    assert.match(decodeURIComponent(page.url()), /game=chocolate-staircase\(f=t\/2\)/);
+    await page.click("#play-start");
+    await waitYourMove();
+    const bar = await page.evaluate(() => ({ piece: document.getElementById("board").dataset.piece, w: document.getElementById("board").width, cols: window.nimlab.game.bar.columns.length }));
+    assert.equal(bar.piece, "bar");
+    assert.ok(bar.w >= 44 * bar.cols * 0.5, `the bar fills the board (${JSON.stringify(bar)})`);
+    // Wythoff from the selector: the chocolate game and its position leave the URL.
+    await page.selectOption("#family", "wythoff");
+    await page.waitForFunction(() => document.getElementById("table-info").textContent.startsWith("wythoff:"));
+    assert.match(await page.textContent("#hint-a"), /Fraenkel/);
+    assert.doesNotMatch(page.url(), /pos=/);
+    assert.equal(await page.isVisible("#play-area"), false);
+    // chocolate-staircase from the selector opens with f = t/2, not an error.
+    await page.selectOption("#family", "chocolate-staircase");
+    await page.waitForFunction(() => document.getElementById("table-info").textContent.startsWith("chocolate-staircase(f=t/2)"));
+    // n-player Nim: seats, classes.
+    await page.selectOption("#family", "nplayer-nim");
+    await page.waitForFunction(() => document.getElementById("table-info").textContent.startsWith("nplayer-nim"));
+    assert.match(await page.textContent("#table-info"), /classes of 3 players/);
+    assert.equal(await page.isVisible("#seat-label"), true);
+    assert.equal(await page.$$eval("#play-seat option", (o) => o.length), 3);
+    // A pasted rules file: the placeholder itself is a valid one.
+    const rules = await page.getAttribute("#rules", "placeholder");
+    await page.evaluate(() => { document.getElementById("rules-box").open = true; });
+    await page.fill("#rules", rules + '\ngrundy = "0"\n');
+    await page.click("#show-table");
+    await page.waitForFunction(() => document.getElementById("table-info").textContent.startsWith("rules(file=the pasted rules):"));
+    assert.equal(await page.inputValue("#family"), "");
+    assert.equal(await page.inputValue("#formula"), "0", "the rules file's claimed closed form");
+    assert.match(decodeURIComponent(page.url()), /rules=name/);
+    assert.equal(await page.isVisible("#seat-label"), false);
+    await page.click("#check");
+    await page.waitForSelector("#check-result.bad");
+    // A link followed on the page (only the hash changes): back to a catalog game.
+    await page.evaluate(() => { location.hash = "game=subtraction(s%3D%7B1%2C3%2C4%7D)&size=20"; });
+    await page.waitForFunction(() => document.getElementById("table-info").textContent.startsWith("subtraction"));
+    assert.equal(await page.inputValue("#family"), "subtraction");
+    assert.equal(await page.inputValue("#param-s"), "{1,3,4}");
+    assert.equal(await page.evaluate(() => document.getElementById("rules-box").open), false);
+  });
+
+  await check("n-player Nim in the page: you hold seat 2 of 3 and play to the end", async () => {
+    await page.selectOption("#family", "nplayer-nim");
+    await page.waitForFunction(() => document.getElementById("table-info").textContent.startsWith("nplayer-nim"));
+    await page.fill("#play-pos", "3,4");
+    await page.selectOption("#play-seat", "1");
+    await page.click("#play-start");
+    await page.waitForFunction(() => /Your move \(player 2\)/.test(document.getElementById("play-status").textContent));
+    const first = await page.$$eval("#play-log li", (l) => l.map((x) => x.textContent));
+    assert.match(first[0], /^computer \(player 1\)/);
+    await playToTheEnd();
+    assert.match(await page.textContent("#play-status"), /You \(player 2\) rank [123] of 3/);
   });
 
   await check("an error is shown, not thrown", async () => {
@@ -232,17 +393,127 @@ try {
     assert.equal(await playToTheEnd(), "human");
   });
 
-  await check("screenshot for the README", async () => {
-    await showTable("wythoff", 24);
-    await clickCell(7, 9);
-    await page.waitForSelector("#options li.winning");
-    await page.fill("#spec", "ryuoh(p=3)");
+  await check("keyboard: arrows move in the table, Enter explains, options are focusable", async () => {
+    await showTable("wythoff", 16);
+    await page.focus("#heatmap");
+    for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
+    for (let i = 0; i < 5; i++) await page.keyboard.press("ArrowDown");
+    assert.equal((await page.textContent("#hover")).trim(), "(3,5)  G = 0");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.getElementById("cell-info").textContent.startsWith("3,5: G = 0"));
+    await page.focus("#options li button");
+    await page.keyboard.press("ArrowDown");
+    assert.equal(await page.evaluate(() => [...document.querySelectorAll("#options button")].indexOf(document.activeElement)), 1);
+    assert.ok(await page.getAttribute("#heatmap", "aria-label"));
+    await page.selectOption("#palette", "safe");
+    assert.match(page.url(), /palette=safe/);
+    await page.selectOption("#palette", "classic");
+  });
+
+  await check("a challenge round: seeded, shareable, scored, mistakes explained", async () => {
+    await showTable("wythoff", 16);
+    await page.selectOption("#ch-difficulty", "easy");
+    await page.fill("#ch-seed", "7");
+    await page.fill("#ch-count", "4");
+    await page.click("#ch-deal");
+    await page.waitForSelector("#ch-card:not([hidden]) #ch-answers button");
+    assert.match(page.url(), /challenge=easy%3A7%3A4/);
+    const list = await page.evaluate(() => window.nimlab.challenge.list);
+    assert.equal(list.length, 4);
+    for (let i = 0; i < list.length; i++) {
+      const c = list[i];
+      await page.waitForFunction((k) => document.getElementById("ch-card").dataset.round === String(k) &&
+        document.querySelector("#ch-answers button:not([disabled])"), i);
+      // The first answer is wrong on purpose: the page explains the mistake.
+      let answer;
+      if (c.question === "outcome") answer = i === 0 ? (c.outcome === "P" ? "N" : "P") : c.outcome;
+      else {
+        const all = await page.$$eval("#ch-answers button", (b) => b.map((x) => x.dataset.answer));
+        const wins = c.winning_moves.map((m) => m.join(","));
+        answer = i === 0 ? all.find((a) => !wins.includes(a)) : wins[0];
+      }
+      await page.click(`#ch-answers button[data-answer="${answer}"]`);
+      await page.waitForFunction((k) => document.getElementById("ch-card").dataset.answered === String(k + 1), i);
+      if (i === 0) {
+        assert.equal(await page.getAttribute("#ch-feedback", "class"), "wrong");
+        assert.match(await page.textContent("#ch-feedback"), /Not quite[\s\S]*mex/);
+        await page.screenshot({ path: path.join(root, "docs", "challenge.png"), clip: await sectionClip("#challenge") });
+      } else assert.equal(await page.getAttribute("#ch-feedback", "class"), "right");
+      if (i + 1 < list.length) await page.click("#ch-next");
+    }
+    assert.equal(await page.textContent("#ch-score"), "Final score: 3 of 4.");
+    // The shared link deals the same positions.
+    const other = await context.newPage();
+    await other.goto(page.url());
+    await other.waitForSelector("body[data-ready='1']");
+    await other.waitForSelector("#ch-card:not([hidden])");
+    assert.deepEqual(await other.evaluate(() => window.nimlab.challenge.list), list);
+    await other.close();
+  });
+
+  await check("a worksheet: SVG, LaTeX that compiles (or parses), the CLI's same tabular", async () => {
+    await showTable("wythoff", 8);
+    await page.fill("#ws-blank", "P;random=5");
+    await page.fill("#ws-seed", "3");
+    await page.click("#ws-make");
+    await page.waitForSelector("#ws-preview svg");
+    const ws = await page.evaluate(() => window.nimlab.worksheet);
+    assert.equal(ws.blanked, 7 + 5); // the 7 P-positions of 8×8 (0,0 1,2 2,1 3,5 5,3 4,7 7,4) and 5 more
+    assert.equal(await page.$$eval("#ws-links a[download]", (a) => a.length), 4);
+    const cli = execFileSync(bin, ["table", "wythoff", "--size", "8", "--format", "latex", "--blank", "P;random=5", "--seed", "3", "--answers"], { encoding: "utf8" });
+    const tabular = cli.slice(cli.indexOf("\\begin{tabular}"));
+    assert.ok(ws.latex.includes(tabular), "the page's answers are the CLI's");
+    assert.equal((ws.latex.match(/\\blank\b/g) || []).length - 1, ws.blanked); // one in the macro
+    const dir = mkdtempSync(path.join(tmpdir(), "nimlab-tex-"));
+    try {
+      const has = (cmd) => { try { execFileSync("which", [cmd], { stdio: "ignore" }); return true; } catch { return false; } };
+      if (has("pdflatex")) {
+        const docs = [["tabular.tex", ws.latex]];
+        let tikz = false;
+        try { tikz = execFileSync("kpsewhich", ["tikz.sty"], { encoding: "utf8" }).trim() !== ""; } catch { /* no tikz */ }
+        if (tikz) docs.push(["tikz.tex", ws.tikz]);
+        for (const [file, text] of docs) {
+          writeFileSync(path.join(dir, file), text);
+          execFileSync("pdflatex", ["-interaction=nonstopmode", "-halt-on-error", file], { cwd: dir, stdio: "ignore", timeout: 20000 });
+          assert.ok(existsSync(path.join(dir, file.replace(".tex", ".pdf"))), `${file} compiled`);
+        }
+        console.log(`  (pdflatex compiled ${docs.map((d) => d[0]).join(", ")})`);
+      } else {
+        for (const text of [ws.latex, ws.tikz]) {
+          const opened = (text.match(/\\begin\{(\w+)\}/g) || []).map((b) => b.slice(7, -1));
+          const closed = (text.match(/\\end\{(\w+)\}/g) || []).map((b) => b.slice(5, -1));
+          assert.deepEqual(opened.slice().sort(), closed.slice().sort(), "environments balance");
+          let depth = 0;
+          for (const ch of text.replace(/\\[{}]/g, "")) { depth += ch === "{" ? 1 : ch === "}" ? -1 : 0; assert.ok(depth >= 0); }
+          assert.equal(depth, 0, "braces balance");
+        }
+        console.log("  (no pdflatex: the LaTeX was parsed)");
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    await page.screenshot({ path: path.join(root, "docs", "worksheet.png"), clip: await sectionClip("#worksheet") });
+  });
+
+  await check("at 420 px wide nothing overflows", async () => {
+    await page.setViewportSize({ width: 420, height: 900 });
+    await showTable("wythoff", 16);
+    const m = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, heat: document.getElementById("heatmap").getBoundingClientRect().right }));
+    await page.setViewportSize({ width: 1280, height: 1150 });
+    assert.ok(m.doc <= 420 && m.heat <= 420, JSON.stringify(m));
+  });
+
+  await check("screenshots for the README", async () => {
+    await showTable("ryuoh(p=3)", 16);
+    await clickCell(4, 7);
+    await page.waitForSelector("#explain .chip.mex");
     await page.fill("#play-pos", "6,9");
     await page.selectOption("#play-first", "human");
     await page.click("#play-start");
     await waitYourMove();
-    await page.fill("#spec", "wythoff");
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: path.join(root, "docs", "screenshot.png"), fullPage: true });
+    await page.screenshot({ path: path.join(root, "docs", "explain.png"), clip: await sectionClip("main") });
   });
 
   await check("no script error on the page", async () => {

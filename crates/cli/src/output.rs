@@ -26,6 +26,12 @@ pub enum TableFormat {
     Npy,
     /// A PNG heatmap (needs --output): one pixel per cell, dark blue (0) to yellow (max).
     Png,
+    /// A TikZ picture of the table (a worksheet's grid; see --blank).
+    Tikz,
+    /// An SVG picture of the table (a worksheet's grid; see --blank).
+    Svg,
+    /// A whole LaTeX document: the worksheet (--blank cells empty), then its answers.
+    Worksheet,
 }
 
 impl TableFormat {
@@ -62,7 +68,43 @@ pub fn write_table(
             let (w, h) = png_size(table).map_err(|e| io::Error::other(e.to_string()))?;
             write_png(table, w, h, out)
         }
+        TableFormat::Tikz | TableFormat::Svg | TableFormat::Worksheet => {
+            let blanks = nimlab_json::worksheet::Blanks::none(table);
+            write_worksheet(out, game, table, &blanks, format, false)
+        }
     }
+}
+
+/// A worksheet rendering of the table's first plane (library [`nimlab_json::worksheet`]):
+/// `Latex` a tabular, `Tikz` a picture, `Svg`, `Worksheet` a whole document; `answers`
+/// fills the blanked cells in.
+pub fn write_worksheet(
+    out: &mut dyn Write,
+    game: &dyn Game,
+    table: &GrundyTable,
+    blanks: &nimlab_json::worksheet::Blanks,
+    format: TableFormat,
+    answers: bool,
+) -> io::Result<()> {
+    let w = nimlab_json::worksheet::Worksheet::new(
+        &game.spec(),
+        &game.coordinate_names(),
+        table,
+        &[],
+        blanks.clone(),
+    )
+    .map_err(|e| io::Error::other(e.to_string()))?;
+    let text = match format {
+        TableFormat::Tikz => w.latex_tikz(answers),
+        TableFormat::Svg => w.svg(answers),
+        TableFormat::Worksheet => w.latex_document(false),
+        _ => format!(
+            "{}{}",
+            nimlab_json::worksheet::LATEX_MACROS,
+            w.latex_tabular(answers)
+        ),
+    };
+    out.write_all(text.as_bytes())
 }
 
 /// One row per cell: the coordinates, then the Grundy value (empty for non-positions).

@@ -177,19 +177,25 @@ fn two_heap_boards_mark_the_piece_and_the_p_positions() {
             assert_eq!(pixel(&img, x + 3.0, y + 3.0), P_POSITION);
         }
     }
-    // The piece sits at (4,4): the top-right cell.
+    // The piece sits at (4,4): the bottom-right cell (y = 0 on top).
     let cells: Vec<_> = r
         .iter()
         .filter(|c| c.0 == "cell" || c.0 == "p-position")
         .collect();
     let (mx, my) = (
         cells.iter().map(|c| c.1).fold(f64::MIN, f64::max),
-        cells.iter().map(|c| c.2).fold(f64::MAX, f64::min),
+        cells.iter().map(|c| c.2).fold(f64::MIN, f64::max),
     );
     assert_eq!(pixel(&img, mx + 14.0, my + 14.0), PIECE);
     let (code, out, _) = nimlab(&["draw", "nim", "3,2"]);
     assert_eq!(code, 0);
     assert!(out.contains(" @") && out.contains(" o"), "{out}");
+    // Rows in the text table's order: y = 0 first, under the numbers of x; the piece
+    // at (3,2) on the last row, (0,0) a P-position on the first.
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[1].trim(), "0 1 2 3");
+    assert_eq!(lines[2], "0  o . . .");
+    assert_eq!(lines[4], "2  . . o @");
 }
 
 #[test]

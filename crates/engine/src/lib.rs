@@ -27,6 +27,7 @@
 
 pub mod big;
 pub mod capability;
+pub mod classroom;
 pub mod error;
 pub mod game;
 pub mod kernels;

@@ -71,6 +71,7 @@ impl Game for Nim {
 /// use nimlab_games::nim::nim_sum_in_binary;
 /// let s = nim_sum_in_binary(&parse_big_position("1,2,3").unwrap());
 /// assert_eq!(s, "the nim-sum of the heaps is 0 (Bouton): 01 ⊕ 10 ⊕ 11 = 00, an even number of 1s in every binary column, and every move breaks that");
+/// assert!(nim_sum_in_binary(&parse_big_position("3,5").unwrap()).contains("011 ⊕ 101 = 110"));
 /// ```
 pub fn nim_sum_in_binary(heaps: &[BigUint]) -> String {
     let width = heaps.iter().map(|h| h.bits()).max().unwrap_or(0).max(1) as usize;
@@ -79,6 +80,15 @@ pub fn nim_sum_in_binary(heaps: &[BigUint]) -> String {
         .map(|h| format!("{:0>width$}", h.to_str_radix(2)))
         .collect();
     let sum = heaps.iter().fold(BigUint::default(), |acc, h| acc ^ h);
+    if sum != BigUint::default() {
+        // Told about a position that is not P (the explorer's "why this value").
+        return format!(
+            "the nim-sum of the heaps is {} (Bouton): {} = {:0>width$}, a binary column with an odd number of 1s, so the player to move wins by making every column even",
+            sum,
+            bits.join(" ⊕ "),
+            sum.to_str_radix(2)
+        );
+    }
     format!(
         "the nim-sum of the heaps is {} (Bouton): {} = {:0>width$}, an even number of 1s in every binary column, and every move breaks that",
         sum,

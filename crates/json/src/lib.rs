@@ -8,6 +8,9 @@
 //!   2^53 − 1 and strings (decimal digits) beyond, so that every JSON reader (JavaScript,
 //!   jq, pandas) reads them exactly.
 
+pub mod classroom;
+pub mod worksheet;
+
 use num_bigint::BigUint;
 use serde_json::Value;
 use std::io::{self, Write};

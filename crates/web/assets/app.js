@@ -1,4 +1,8 @@
-// nimlab explorer: plain JavaScript, no build step. Every value comes from /api.
+// nimlab explorer: plain JavaScript, no build step. Every value, explanation, challenge
+// and worksheet comes from /api (the library); the page only draws.
+//
+// Orientation, as in `nimlab table` (text, PNG, LaTeX, SVG) and `nimlab draw`: columns
+// x left to right, rows y top to bottom, y = 0 on top — the papers' table layout.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -14,11 +18,18 @@ async function api(path, body) {
   return data;
 }
 
+function escapeHtml(s) {
+  return String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
+}
+
+const posText = (p) => (Array.isArray(p) ? p.join(",") : String(p));
+
 // ---- the game of the page -------------------------------------------------
 
 let catalog = [];
 
-/** The request fields naming the game: the spec (wrapped) or the pasted rules. */
+/** The request fields naming the game: the pasted rules (when the rules box is open
+ *  and filled) or the spec (wrapped in misère / pass). */
 function gameFields() {
   const rules = $("rules").value.trim();
   if ($("rules-box").open && rules) return { rules };
@@ -32,48 +43,132 @@ function currentSpec() {
   return spec;
 }
 
+/** Splits `a=1,b=f(x,y)` at its top-level commas. */
+function splitTop(text) {
+  const out = [];
+  let depth = 0, cur = "";
+  for (const ch of text) {
+    if ("({[".includes(ch)) depth++;
+    if (")}]".includes(ch)) depth--;
+    if (ch === "," && depth === 0) { out.push(cur); cur = ""; } else cur += ch;
+  }
+  if (cur.trim()) out.push(cur);
+  return out.map((s) => s.trim());
+}
+
+/** Family name and named arguments of a spec such as `ryuoh(p=3)`. */
+function parseSpec(spec) {
+  const open = spec.indexOf("(");
+  if (open < 0) return { name: spec.trim(), args: {} };
+  const args = {};
+  for (const part of splitTop(spec.slice(open + 1, spec.lastIndexOf(")")))) {
+    const eq = part.indexOf("=");
+    if (eq > 0) args[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
+  }
+  return { name: spec.slice(0, open).trim(), args };
+}
+
+/** The value a parameter starts with: the catalog's default, else the first example
+ *  of its own help text ("e.g. t/2, …"), else a plain game for game parameters. */
+function startValue(p) {
+  if (p.default) return p.default;
+  const m = /e\.g\.\s*([^,;]+(?:\([^)]*\))?)/.exec(p.help || "");
+  if (m && !/^[a-z-]+\(/.test(m[1])) return m[1].trim();
+  if (/game/.test(p.kind)) return "nim";
+  return "";
+}
+
+function family() {
+  return catalog.find((g) => g.name === $("family").value);
+}
+
 function specFromFamily() {
-  const f = catalog.find((g) => g.name === $("family").value);
+  const f = family();
   if (!f) return;
   const args = [];
   for (const p of f.parameters) {
-    const v = $("param-" + p.name).value.trim() || p.default;
-    if (v) args.push(`${p.name}=${v}`);
+    const v = $("param-" + p.name).value.trim();
+    if (v && v !== p.default) args.push(`${p.name}=${v}`);
   }
   $("spec").value = args.length ? `${f.name}(${args.join(",")})` : f.name;
 }
 
-function showParams() {
-  const f = catalog.find((g) => g.name === $("family").value);
+/** One input per parameter of the family, with the catalog's help shown under it. */
+function showParams(values) {
+  const f = family();
   const box = $("params");
   box.innerHTML = "";
+  $("family-summary").textContent = f ? f.summary : "";
   if (!f) return;
   for (const p of f.parameters) {
     const label = document.createElement("label");
     label.textContent = `${p.name} `;
     const input = document.createElement("input");
     input.id = "param-" + p.name;
+    input.value = values[p.name] ?? startValue(p);
     input.placeholder = p.default || p.kind;
-    input.title = p.help;
-    input.addEventListener("change", specFromFamily);
+    input.spellcheck = false;
+    const hint = document.createElement("span");
+    hint.className = "param-hint";
+    hint.id = "hint-" + p.name;
+    hint.textContent = `${p.help} (${p.kind}${p.default ? `, default ${p.default}` : ""})`;
+    input.setAttribute("aria-describedby", hint.id);
+    input.addEventListener("change", () => { specFromFamily(); showTable(); });
     label.appendChild(input);
+    label.appendChild(hint);
     box.appendChild(label);
   }
 }
 
+/** After a table is shown: the family selector, parameters and formula box say what
+ *  the game is (a spec typed by hand, a shared link or a rules file). */
+function syncControls(info, fields) {
+  const sel = $("family");
+  let rulesOption = sel.querySelector("option[value='']");
+  if (fields.rules) {
+    if (!rulesOption) {
+      rulesOption = document.createElement("option");
+      rulesOption.value = "";
+      rulesOption.textContent = "(rules file)";
+      sel.prepend(rulesOption);
+    }
+    sel.value = "";
+    showParams({});
+    $("family-summary").textContent = `${info.game}: from the pasted rules file`;
+  } else {
+    if (rulesOption) rulesOption.remove();
+    const { name, args } = parseSpec($("spec").value.trim());
+    if (catalog.some((g) => g.name === name)) {
+      sel.value = name;
+      showParams(args);
+    }
+  }
+  const claim = info.closed_form ? "formula" : info.p_positions ? "p_positions" : "formula";
+  $("formula").value = info.closed_form || info.p_positions || "";
+  document.querySelector(`input[name=claim][value=${claim}]`).checked = true;
+  $("check-result").textContent = "";
+  $("check-result").className = "";
+}
+
 // ---- heatmap --------------------------------------------------------------
 
+const ML = 40, MT = 26, AREA = 560; // label margins and the plotting square
 const view = {
-  table: null, // {dims, values (flat, first coordinate fastest)}
+  table: null, // {dims, values (flat, first coordinate fastest), max}
+  info: null,
+  players: null, // n-player games: the number of players (values are classes)
   zoom: 1, panX: 0, panY: 0,
   selected: null, // [x, y]
+  cursor: null, // keyboard cursor [x, y]
   highlighted: { winning: [], others: [] },
   mismatches: [],
   fixed: [], // the slice: coordinates beyond the first two
+  labels: [], // the coordinate labels drawn: {axis, value, x, y} (canvas pixels)
+  palette: "classic",
+  generation: 0, // bumped by every new table: answers about an older one are dropped
 };
 
-function flatten(values, dims) {
-  // values nested with the last coordinate outermost: flatten in storage order.
+function flatten(values) {
   const out = [];
   const walk = (v) => (Array.isArray(v) ? v.forEach(walk) : out.push(v));
   walk(values);
@@ -92,45 +187,90 @@ function valueAt(x, y) {
     idx += c * stride;
     stride *= d[i];
   }
+  if (d.length === 1 && y !== 0) return undefined;
   return t.values[idx];
 }
 
-function cellSize() {
-  const t = view.table;
-  const w = t.dims[0], h = t.dims.length > 1 ? t.dims[1] : 1;
-  return (560 / Math.max(w, h)) * view.zoom;
+function planeSize() {
+  const d = view.table.dims;
+  return [d[0], d.length > 1 ? d[1] : 1];
 }
 
-/** Canvas pixel of the lower-left corner of cell (x, y); y grows upward. */
+function cellSize() {
+  const [w, h] = planeSize();
+  return (AREA / Math.max(w, h)) * view.zoom;
+}
+
+/** Canvas pixel of the top-left corner of cell (x, y); y grows downward. */
 function cellOrigin(x, y) {
   const s = cellSize();
-  return [view.panX + x * s, 560 - view.panY - (y + 1) * s];
+  return [ML + view.panX + x * s, MT + view.panY + y * s];
 }
 
-function colour(v, max) {
-  if (v === null || v === undefined) return "#ccc";
-  if (v === 0) return "#111";
+function hslToRgb(h, s, l) {
+  s /= 100; l /= 100;
+  const k = (n) => (n + h / 30) % 12;
+  const a = s * Math.min(l, 1 - l);
+  const f = (n) => l - a * Math.max(-1, Math.min(k(n) - 3, Math.min(9 - k(n), 1)));
+  return [f(0), f(8), f(4)].map((v) => Math.round(v * 255));
+}
+
+// Viridis at five stops: ordered in lightness, readable with every colour vision.
+const VIRIDIS = [[68, 1, 84], [59, 82, 139], [33, 145, 140], [94, 201, 98], [253, 231, 37]];
+
+function rgbOf(v, max) {
+  if (v === null || v === undefined) return [204, 204, 204];
+  if (v === 0) return [17, 17, 17];
   const t = Math.min(1, v / Math.max(1, max));
-  return `hsl(${240 - 200 * t}, 75%, ${35 + 25 * t}%)`;
+  if (view.palette === "safe") {
+    const x = t * (VIRIDIS.length - 1), i = Math.min(VIRIDIS.length - 2, Math.floor(x)), f = x - i;
+    return VIRIDIS[i].map((c, k) => Math.round(c + (VIRIDIS[i + 1][k] - c) * f));
+  }
+  return hslToRgb(240 - 200 * t, 75, 35 + 25 * t);
+}
+
+function luminance([r, g, b]) {
+  const lin = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+}
+
+/** Fill and digit colour of a cell: the digit black or white, whichever contrasts more. */
+function cellColours(v, max) {
+  const rgb = rgbOf(v, max);
+  const L = luminance(rgb);
+  const text = (L + 0.05) / 0.05 >= 1.05 / (L + 0.05) ? "#000" : "#fff";
+  return { fill: `rgb(${rgb.join(",")})`, text, rgb };
+}
+
+/** Label every k-th coordinate: k the smallest of 1, 2, 5, 10, 20, … that leaves room. */
+function labelStep(s, digits) {
+  const need = Math.max(14, digits * 7 + 4);
+  for (const k of [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]) if (k * s >= need) return k;
+  return 1000;
 }
 
 function draw() {
   const c = $("heatmap"), g = c.getContext("2d");
   g.clearRect(0, 0, c.width, c.height);
+  view.labels = [];
   const t = view.table;
   if (!t) return;
   const s = cellSize();
-  const w = t.dims[0], h = t.dims.length > 1 ? t.dims[1] : 1;
-  const max = t.max;
+  const [w, h] = planeSize();
+  g.save();
+  g.beginPath();
+  g.rect(ML, MT, c.width - ML, c.height - MT);
+  g.clip();
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const [px, py] = cellOrigin(x, y);
-      if (px > 560 || py > 560 || px + s < 0 || py + s < 0) continue;
+      if (px > c.width || py > c.height || px + s < ML || py + s < MT) continue;
       const v = valueAt(x, y);
-      g.fillStyle = colour(v, max);
+      const col = cellColours(v, t.max);
+      g.fillStyle = col.fill;
       g.fillRect(px, py, s + 0.5, s + 0.5);
       if (s >= 18 && v !== null && v !== undefined) {
-        g.fillStyle = v === 0 ? "#fff" : "#000";
+        g.fillStyle = col.text;
         g.font = `${Math.min(14, s * 0.5)}px monospace`;
         g.textAlign = "center";
         g.textBaseline = "middle";
@@ -138,26 +278,58 @@ function draw() {
       }
     }
   }
-  const outline = (cells, style, width) => {
+  const outline = (cells, style, width, dash) => {
     g.strokeStyle = style;
     g.lineWidth = width;
+    g.setLineDash(dash || []);
     for (const [x, y] of cells) {
       const [px, py] = cellOrigin(x, y);
       g.strokeRect(px + width / 2, py + width / 2, s - width, s - width);
     }
+    g.setLineDash([]);
   };
   outline(view.mismatches, "#f00", Math.max(2, s / 6));
   outline(view.highlighted.others, "#fff", 1.5);
   outline(view.highlighted.winning, "#0f0", Math.max(2, s / 5));
   if (view.selected) outline([view.selected], "#ff0", Math.max(2, s / 5));
+  if (view.cursor && document.activeElement === c) outline([view.cursor], "#f90", 2, [4, 3]);
+  g.restore();
+  // Coordinate labels: x along the top, y down the left, as the text table prints them.
+  const names = (view.info && view.info.coordinate_names) || ["x", "y"];
+  g.fillStyle = "#333";
+  g.font = "11px sans-serif";
+  const stepX = labelStep(s, String(w - 1).length), stepY = labelStep(s, 1);
+  g.textAlign = "center"; g.textBaseline = "bottom";
+  for (let x = 0; x < w; x += stepX) {
+    const px = cellOrigin(x, 0)[0] + s / 2;
+    if (px < ML || px > c.width) continue;
+    g.fillText(String(x), px, MT - 3);
+    view.labels.push({ axis: "x", value: x, x: px, y: MT - 3 });
+  }
+  g.textAlign = "right"; g.textBaseline = "middle";
+  if (h > 1) {
+    for (let y = 0; y < h; y += stepY) {
+      const py = cellOrigin(0, y)[1] + s / 2;
+      if (py < MT || py > c.height) continue;
+      g.fillText(String(y), ML - 4, py);
+      view.labels.push({ axis: "y", value: y, x: ML - 4, y: py });
+    }
+  }
+  g.font = "bold 11px sans-serif";
+  g.textAlign = "left"; g.textBaseline = "top";
+  g.fillText(h > 1 ? `${names[1] || "y"}↓ ${names[0] || "x"}→` : `${names[0] || "n"}→`, 2, 2);
+}
+
+function canvasPoint(ev) {
+  const c = $("heatmap"), r = c.getBoundingClientRect();
+  return [((ev.clientX - r.left) * c.width) / r.width, ((ev.clientY - r.top) * c.height) / r.height];
 }
 
 function cellAt(ev) {
-  const c = $("heatmap"), r = c.getBoundingClientRect();
-  const px = ((ev.clientX - r.left) * c.width) / r.width;
-  const py = ((ev.clientY - r.top) * c.height) / r.height;
+  const [px, py] = canvasPoint(ev);
+  if (px < ML || py < MT) return [-1, -1];
   const s = cellSize();
-  return [Math.floor((px - view.panX) / s), Math.floor((560 - py - view.panY) / s)];
+  return [Math.floor((px - ML - view.panX) / s), Math.floor((py - MT - view.panY) / s)];
 }
 
 /** Page coordinates of the centre of cell (x, y) (used by tests and links). */
@@ -170,84 +342,163 @@ function cellCenter(x, y) {
   return [r.left + ((px + s / 2) * r.width) / c.width, r.top + ((py + s / 2) * r.height) / c.height];
 }
 
+function describeCell(x, y) {
+  const v = valueAt(x, y);
+  if (v === undefined) return " ";
+  const what = view.players ? "class" : "G";
+  return `(${positionOf(x, y).join(",")})  ${what} = ${v === null ? "not a position" : v}`;
+}
+
 async function showTable() {
   const size = parseInt($("size").value, 10) || 16;
+  const fields = gameFields();
+  const generation = ++view.generation;
   $("table-info").textContent = "computing…";
-  $("check-result").textContent = "";
   view.mismatches = [];
   view.selected = null;
+  view.cursor = null;
   view.highlighted = { winning: [], others: [] };
   try {
-    const info = await api("game", gameFields());
+    const info = await api("game", fields);
+    const t = await api("table", { ...fields, size });
+    if (generation !== view.generation) return; // a newer table was asked for
     view.info = info;
-    const t = await api("table", { ...gameFields(), size });
-    const values = flatten(t.values, t.box);
+    const values = flatten(t.values);
     view.table = { dims: t.box, values, max: values.reduce((m, v) => (v !== null && v > m ? v : m), 0) };
+    view.players = t.players || null;
     view.fixed = ($("slice").value.trim() ? $("slice").value.split(",").map((s) => parseInt(s, 10) || 0) : [])
       .concat(new Array(Math.max(0, t.box.length - 2)).fill(0)).slice(0, Math.max(0, t.box.length - 2));
     view.zoom = 1; view.panX = 0; view.panY = 0;
     $("heatmap").dataset.cells = String(values.length);
-    $("table-info").textContent = `${t.game}: box ${t.box.join("×")}, coordinates ${info.coordinate_names.join(", ")}; method ${t.method} — ${t.method_detail}`;
+    $("heatmap").dataset.game = t.game;
+    const what = t.players ? `classes of ${t.players} players (ranking ${t.ranking})` : "Grundy values";
+    $("table-info").textContent = `${t.game}: box ${t.box.join("×")}, coordinates ${info.coordinate_names.join(", ")}; ${what}; method ${t.method} — ${t.method_detail}`;
+    syncControls(info, fields);
+    resetPosition();
+    resetPlay();
+    resetChallenge();
+    resetWorksheet();
     draw();
     updateHash();
   } catch (e) {
-    $("table-info").innerHTML = `<span class="error">${escapeHtml(e.message)}</span>`;
+    if (generation === view.generation) $("table-info").innerHTML = `<span class="error">${escapeHtml(e.message)}</span>`;
   }
-}
-
-function escapeHtml(s) {
-  return String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
 }
 
 function positionOf(x, y) {
   return [x, y, ...view.fixed].slice(0, view.table.dims.length);
 }
 
-async function selectCell(x, y) {
-  const t = view.table;
-  if (!t || x < 0 || y < 0 || x >= t.dims[0] || y >= (t.dims[1] || 1)) return;
-  view.selected = [x, y];
-  const pos = positionOf(x, y);
-  try {
-    const r = await api("moves", { ...gameFields(), position: pos.join(",") });
-    const winning = [], others = [];
-    const list = $("options");
-    list.innerHTML = "";
-    const same = (p) => p.length === pos.length && p.slice(2).every((c, i) => c === pos[i + 2]);
-    for (const o of r.options || []) {
-      const li = document.createElement("li");
-      li.textContent = `${o.position.join(",")}  G = ${o.grundy ?? "?"}${o.winning ? "  ← winning" : ""}`;
-      if (o.winning) li.className = "winning";
-      list.appendChild(li);
-      if (Array.isArray(o.position) && same(o.position)) (o.winning ? winning : others).push([o.position[0], o.position[1] ?? 0]);
-    }
-    view.highlighted = { winning, others };
-    $("cell-info").innerHTML = `<b>${escapeHtml(pos.join(","))}</b>: G = ${r.grundy ?? "?"}, ${r.outcome}` +
-      `-position; ${(r.options || []).length} options, ${r.winning_moves.length} winning` +
-      (r.options_note ? `<br><i>${escapeHtml(r.options_note)}</i>` : "");
-    nimSumPanel(pos);
-    draw();
-  } catch (e) {
-    $("cell-info").innerHTML = `<span class="error">${escapeHtml(e.message)}</span>`;
-  }
+function resetPosition() {
+  $("cell-info").textContent = "Click a cell of the table (or focus it and press Enter) to see why it has its value.";
+  $("explain").innerHTML = "";
+  $("options").innerHTML = "";
+  $("nimsum").textContent = "";
 }
 
-/** When the table is the nim-sum of its row 0 and column 0 (a sum of two games, Nim),
- *  show the components' values in binary and their nim-sum. Decided from the data. */
-function nimSumPanel(pos) {
-  const t = view.table, box = $("nimsum");
-  box.textContent = "";
-  if (!t || t.dims.length !== 2) return;
-  const [w, h] = t.dims;
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
-    const v = valueAt(x, y), a = valueAt(x, 0), b = valueAt(0, y);
-    if (v === null || a === null || b === null || v !== (a ^ b)) return;
+/** The options list: one button per option (arrow keys move, Enter shows it). */
+function listOptions(options, pos, nplayer) {
+  const list = $("options");
+  list.innerHTML = "";
+  const winning = [], others = [];
+  const same = (p) => p.length === pos.length && p.slice(2).every((c, i) => c === pos[i + 2]);
+  options.forEach((o, i) => {
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.textContent = nplayer
+      ? `${posText(o.position)}  class ${o.class}  (the mover ranks ${o.rank})`
+      : `${posText(o.position)}  G = ${o.grundy ?? "?"}${o.winning ? "  ← winning" : ""}`;
+    b.setAttribute("aria-label", nplayer
+      ? `option ${posText(o.position)}, class ${o.class}`
+      : `option ${posText(o.position)}, Grundy value ${o.grundy ?? "unknown"}${o.winning ? ", a winning move" : ""}`);
+    b.addEventListener("keydown", (ev) => {
+      const buttons = [...list.querySelectorAll("button")];
+      if (ev.key === "ArrowDown" || ev.key === "ArrowUp") {
+        ev.preventDefault();
+        const j = Math.max(0, Math.min(buttons.length - 1, i + (ev.key === "ArrowDown" ? 1 : -1)));
+        buttons[j].focus();
+      }
+    });
+    b.addEventListener("click", () => {
+      if (Array.isArray(o.position) && same(o.position)) selectCell(o.position[0], o.position[1] ?? 0);
+    });
+    if (o.winning) li.className = "winning";
+    li.appendChild(b);
+    list.appendChild(li);
+    if (Array.isArray(o.position) && same(o.position)) (o.winning ? winning : others).push([o.position[0], o.position[1] ?? 0]);
+  });
+  view.highlighted = { winning, others };
+}
+
+/** The mex worked out: every value up to the mex, present or missing, the mex marked. */
+function mexHtml(e) {
+  const sorted = e.sorted_values.map(Number);
+  const top = Math.max(e.mex ?? 0, sorted.length ? sorted[sorted.length - 1] : 0);
+  const present = new Set(sorted);
+  let chips = "";
+  for (let v = 0; v <= Math.min(top, 64); v++) {
+    const cls = v === e.mex ? "chip mex" : present.has(v) ? "chip" : "chip missing";
+    const title = v === e.mex ? "the least value no option has: the mex" : present.has(v) ? "an option has this value" : "no option has this value";
+    chips += `<span class="${cls}" title="${title}" data-value="${v}">${v}</span>`;
   }
-  const a = valueAt(pos[0], 0), b = valueAt(0, pos[1]);
-  const bits = Math.max(1, (a | b).toString(2).length);
-  const bin = (n) => n.toString(2).padStart(bits, "0");
-  box.textContent = `nim-sum (binary)\n  G(${pos[0]},0) = ${bin(a)}  (${a})\n⊕ G(0,${pos[1]}) = ${bin(b)}  (${b})\n  ${"".padEnd(8 + String(pos[0]).length, " ")}${"-".repeat(bits)}\n  G = ${"".padEnd(5 + String(pos[0]).length, " ")}${bin(a ^ b)}  (${a ^ b})` +
-    ((a ^ b) === 0 ? "\n  0: a P-position" : "\n  winning: make the sum 0");
+  const where = `G(${posText(e.position)})`;
+  const set = sorted.length ? sorted.join(", ") : "";
+  const mexLine = e.mex === null || e.mex === undefined
+    ? `<div class="mex-line">option values ${escapeHtml(set)} (not all known)</div>`
+    : `<div class="mex-line">${where} = mex{${escapeHtml(set)}} = <b>${e.mex}</b></div>`;
+  return `${mexLine}<div class="chips" aria-label="option values 0 to ${top}; the highlighted one is the least missing">${chips}</div>` +
+    `<div class="hint">The options' values, sorted; the value of the position is the least natural number that is not among them (highlighted)${e.mex === 0 ? ": 0, so this is a P-position" : ""}.</div>`;
+}
+
+/** A sum's value: its components' values in binary, column by column, and the nim-sum. */
+function nimSumHtml(ns) {
+  const bits = ns.binary.length;
+  const row = (label, g, bin, cls) =>
+    `<tr class="${cls || ""}"><td>${escapeHtml(label)}</td><td>${g}</td>${[...bin].map((b) => `<td class="bit">${b}</td>`).join("")}</tr>`;
+  let html = `<div>nim-sum of the components, column by column in binary:</div><table class="nimsum" aria-label="nim-sum in binary">`;
+  html += `<tr><td></td><td>G</td>${Array.from({ length: bits }, (_, i) => `<td class="bit">${2 ** (bits - 1 - i)}</td>`).join("")}</tr>`;
+  ns.rows.forEach((r, i) => { html += row(`${i ? "⊕ " : ""}${r.game} at ${r.position.join(",")}`, r.grundy, r.binary); });
+  html += row("= nim-sum", ns.total, ns.binary, "total");
+  return html + "</table>";
+}
+
+async function selectCell(x, y) {
+  const t = view.table;
+  const [w, h] = t ? planeSize() : [0, 0];
+  if (!t || x < 0 || y < 0 || x >= w || y >= h) return;
+  view.selected = [x, y];
+  view.cursor = [x, y];
+  const pos = positionOf(x, y);
+  const generation = view.generation;
+  $("cell-info").textContent = `${pos.join(",")}: …`;
+  try {
+    if (view.players) {
+      const r = await api("moves", { ...gameFields(), position: pos.join(",") });
+      if (generation !== view.generation) return;
+      listOptions(r.options || [], pos, true);
+      $("cell-info").innerHTML = `<b>${escapeHtml(pos.join(","))}</b>: class ${r.class} of ${r.players} players; the player to move ranks ${r.rank} (${escapeHtml(r.method_detail)})`;
+      $("explain").innerHTML = "";
+      $("nimsum").textContent = "";
+    } else {
+      const e = await api("explain", { ...gameFields(), position: pos.join(",") });
+      if (generation !== view.generation) return;
+      const options = e.options || [];
+      listOptions(options, pos, false);
+      const winning = options.filter((o) => o.winning).length;
+      $("cell-info").innerHTML = `<b>${escapeHtml(pos.join(","))}</b>: G = ${e.grundy ?? "?"}, ${e.outcome}` +
+        `-position; ${options.length} options, ${winning} winning` +
+        (e.options_note ? `<br><i>${escapeHtml(e.options_note)}</i>` : "");
+      $("explain").innerHTML = e.options ? mexHtml(e) : "";
+      let steps = "";
+      if (e.nim_sum) steps += nimSumHtml(e.nim_sum);
+      if (e.closed_form) steps += `<div class="steps">${escapeHtml(e.closed_form)}</div>`;
+      steps += `<div class="hint">method: ${escapeHtml(e.method)} — ${escapeHtml(e.method_detail)}</div>`;
+      $("nimsum").innerHTML = steps;
+    }
+    draw();
+  } catch (e) {
+    if (generation === view.generation) $("cell-info").innerHTML = `<span class="error">${escapeHtml(e.message)}</span>`;
+  }
 }
 
 function setupHeatmap() {
@@ -257,7 +508,7 @@ function setupHeatmap() {
     if (drag) {
       const r = c.getBoundingClientRect();
       view.panX += ((ev.clientX - drag.x) * c.width) / r.width;
-      view.panY -= ((ev.clientY - drag.y) * c.height) / r.height;
+      view.panY += ((ev.clientY - drag.y) * c.height) / r.height;
       drag.moved = drag.moved || Math.abs(ev.clientX - drag.x) + Math.abs(ev.clientY - drag.y) > 3;
       drag.x = ev.clientX; drag.y = ev.clientY;
       draw();
@@ -265,8 +516,7 @@ function setupHeatmap() {
     }
     if (!view.table) return;
     const [x, y] = cellAt(ev);
-    const v = valueAt(x, y);
-    $("hover").textContent = v === undefined ? " " : `(${positionOf(x, y).join(",")})  G = ${v === null ? "not a position" : v}`;
+    $("hover").textContent = describeCell(x, y);
   });
   c.addEventListener("mousedown", (ev) => { drag = { x: ev.clientX, y: ev.clientY, moved: false }; });
   window.addEventListener("mouseup", (ev) => {
@@ -278,15 +528,37 @@ function setupHeatmap() {
   });
   c.addEventListener("wheel", (ev) => {
     ev.preventDefault();
-    const r = c.getBoundingClientRect();
-    const px = ((ev.clientX - r.left) * c.width) / r.width;
-    const py = 560 - ((ev.clientY - r.top) * c.height) / r.height;
+    const [px, py] = canvasPoint(ev);
     const f = ev.deltaY < 0 ? 1.25 : 0.8;
-    view.panX = px - (px - view.panX) * f;
-    view.panY = py - (py - view.panY) * f;
+    view.panX = px - ML - (px - ML - view.panX) * f;
+    view.panY = py - MT - (py - MT - view.panY) * f;
     view.zoom *= f;
     draw();
   }, { passive: false });
+  // Keyboard: arrows move a cursor, Enter or space explains the cell.
+  c.addEventListener("keydown", (ev) => {
+    if (!view.table) return;
+    const [w, h] = planeSize();
+    const cur = view.cursor || [0, 0];
+    const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (moves[ev.key]) {
+      ev.preventDefault();
+      const [dx, dy] = moves[ev.key];
+      view.cursor = [Math.max(0, Math.min(w - 1, cur[0] + dx)), Math.max(0, Math.min(h - 1, cur[1] + dy))];
+      $("hover").textContent = describeCell(...view.cursor);
+      draw();
+    } else if (ev.key === "Enter" || ev.key === " ") {
+      ev.preventDefault();
+      view.cursor = cur;
+      selectCell(...cur);
+    }
+  });
+  c.addEventListener("focus", () => {
+    if (!view.cursor) view.cursor = view.selected || [0, 0];
+    if (view.table) $("hover").textContent = describeCell(...view.cursor);
+    draw();
+  });
+  c.addEventListener("blur", draw);
 }
 
 // ---- formula check --------------------------------------------------------
@@ -317,7 +589,8 @@ async function checkFormula() {
 
 // ---- play -----------------------------------------------------------------
 
-const game = { spec: null, pos: null, turn: "human", history: [], over: false, report: null, bar: null, log: [] };
+// `turn`: the seat to move (0 = the first player); `you`: the seat the person holds.
+const game = { spec: null, pos: null, turn: 0, you: 0, players: 2, history: [], over: true, report: null, bar: null, family: "", id: 0 };
 
 function boardKind() {
   const caps = (view.info && view.info.capabilities) || [];
@@ -326,25 +599,62 @@ function boardKind() {
   return "stones";
 }
 
+/** A start position for the game in the table: the valid cell farthest from 0 within a
+ *  small square (so a first game is short). */
+function suggestStart() {
+  const t = view.table;
+  if (!t) return "4,7";
+  const [w, h] = planeSize();
+  let best = null, bestSum = -1;
+  for (let y = 0; y < Math.min(h, 8); y++) for (let x = 0; x < Math.min(w, 8); x++) {
+    const v = valueAt(x, y);
+    if (v === null || v === undefined) continue;
+    const sum = x + y + (x === y ? -1 : 0);
+    if (sum > bestSum) { bestSum = sum; best = positionOf(x, y); }
+  }
+  return best ? best.join(",") : "1";
+}
+
+/** A new table: the old game is over and its board hidden; the controls fit the game. */
+function resetPlay() {
+  game.id++; // replies about the old game are dropped
+  Object.assign(game, { spec: null, pos: null, over: true, report: null, bar: null, history: [] });
+  $("play-area").hidden = true;
+  $("play-options").innerHTML = "";
+  $("play-log").innerHTML = "";
+  $("play-status").textContent = `Press “New game” to play ${view.info ? view.info.game : "this game"}.`;
+  delete $("play-status").dataset.over;
+  $("play-pos").value = suggestStart();
+  const n = view.players;
+  $("seat-label").hidden = !n;
+  $("first-label").hidden = !!n;
+  if (n) {
+    const seat = $("play-seat");
+    seat.innerHTML = "";
+    for (let i = 1; i <= n; i++) seat.insertAdjacentHTML("beforeend", `<option value="${i - 1}">player ${i}${i === 1 ? " (moves first)" : ""}</option>`);
+  }
+}
+
 async function startGame() {
   // Until the new game is ready, the old one's status and options must not look live.
   game.over = true;
   $("play-status").textContent = "Starting…";
   delete $("play-status").dataset.over;
   for (const b of $("play-options").querySelectorAll("button")) b.disabled = true;
-  try {
-    view.info = await api("game", gameFields());
-  } catch (e) {
-    $("play-status").innerHTML = `<span class="error">${escapeHtml(e.message)}</span>`;
-    return;
-  }
   const pos = $("play-pos").value.split(",").map((s) => parseInt(s.trim(), 10));
   if (pos.some((n) => !Number.isFinite(n) || n < 0)) {
     $("play-status").innerHTML = `<span class="error">the start position is coordinates like 4,7</span>`;
     return;
   }
-  Object.assign(game, { spec: gameFields(), pos, turn: $("play-first").value, history: [], over: false, log: [] });
+  const players = view.players || 2;
+  const you = view.players ? parseInt($("play-seat").value, 10) || 0 : ($("play-first").value === "human" ? 0 : 1);
+  game.id++;
+  Object.assign(game, {
+    spec: gameFields(), pos, turn: 0, you, players, history: [], over: false,
+    family: parseSpec($("spec").value.trim()).name,
+  });
   $("play-log").innerHTML = "";
+  $("play-area").hidden = false;
   updateHash();
   await step();
 }
@@ -355,57 +665,71 @@ function logLine(text) {
   $("play-log").appendChild(li);
 }
 
+const who = (seat) => (game.players > 2 ? `player ${seat + 1}` : "");
+
 async function step() {
+  const id = game.id;
+  let report, bar;
   try {
-    game.report = await api("moves", { ...game.spec, position: game.pos.join(",") });
-    game.bar = boardKind() === "bar" ? await api("bar", { ...game.spec, position: game.pos.join(",") }) : null;
+    report = await api("moves", { ...game.spec, position: game.pos.join(",") });
+    bar = boardKind() === "bar" ? await api("bar", { ...game.spec, position: game.pos.join(",") }) : null;
   } catch (e) {
-    $("play-status").innerHTML = `<span class="error">${escapeHtml(e.message)}</span>`;
+    if (id === game.id) $("play-status").innerHTML = `<span class="error">${escapeHtml(e.message)}</span>`;
     return;
   }
-  if (game.report.players) {
-    // The board is for two players; n players take turns at the terminal.
-    game.over = true;
-    $("play-status").innerHTML = `<span class="error">${game.report.players}-player games are played in the terminal: nimlab play '${escapeHtml(game.spec.game || "")}' ${game.pos.join(",")}</span>`;
-    return;
-  }
+  if (id !== game.id) return; // the game was replaced meanwhile
+  game.report = report;
+  game.bar = bar;
   const options = game.report.options || [];
+  const mine = game.turn === game.you;
   if (options.length === 0) {
-    // No move left: the mover loses in normal play (the position is P), wins in misère.
-    const moverLoses = game.report.outcome === "P";
-    const youWin = (game.turn === "human") !== moverLoses;
     game.over = true;
-    $("play-status").textContent = `Game over at ${game.pos.join(",")}: ${youWin ? "you win!" : "the computer wins."}`;
-    $("play-status").dataset.over = youWin ? "human" : "computer";
+    if (game.players > 2) {
+      // No move left: every seat's rank, counted from the player to move.
+      const rank = game.report.ranks[(game.you - game.turn + game.players) % game.players];
+      $("play-status").textContent = `No move is left at ${game.pos.join(",")}. You (player ${game.you + 1}) rank ${rank} of ${game.players}.`;
+      $("play-status").dataset.over = rank === 1 ? "human" : "computer";
+      $("play-status").dataset.rank = String(rank);
+    } else {
+      // The mover loses in normal play (the position is P), wins in misère.
+      const moverLoses = game.report.outcome === "P";
+      const youWin = mine !== moverLoses;
+      $("play-status").textContent = `Game over at ${game.pos.join(",")}: ${youWin ? "you win!" : "the computer wins."}`;
+      $("play-status").dataset.over = youWin ? "human" : "computer";
+    }
     renderPlay();
     return;
   }
-  if (game.turn === "computer") {
-    $("play-status").textContent = "The computer is thinking…";
+  if (!mine) {
+    $("play-status").textContent = `The computer${game.players > 2 ? ` (${who(game.turn)})` : ""} is thinking…`;
     renderPlay();
     try {
       const m = await api("play", { ...game.spec, position: game.pos.join(","), level: $("play-level").value, seed: Math.floor(Math.random() * 1e9) });
-      game.history.push({ pos: game.pos, turn: "computer" });
-      logLine(`computer: ${m.from.join(",")} → ${m.to.join(",")} — ${m.explanation}`);
+      if (id !== game.id) return;
+      game.history.push({ pos: game.pos, turn: game.turn });
+      logLine(`computer${game.players > 2 ? ` (${who(game.turn)})` : ""}: ${m.from.join(",")} → ${m.to.join(",")} — ${m.explanation}`);
       game.pos = m.to;
-      game.turn = "human";
+      game.turn = (game.turn + 1) % game.players;
     } catch (e) {
       $("play-status").innerHTML = `<span class="error">${escapeHtml(e.message)}</span>`;
       return;
     }
     return step();
   }
-  $("play-status").textContent = `Your move from ${game.pos.join(",")} (G = ${game.report.grundy ?? "?"}, ${game.report.outcome}-position).`;
+  const r = game.report;
+  $("play-status").textContent = game.players > 2
+    ? `Your move (player ${game.you + 1}) from ${game.pos.join(",")}: class ${r.class}, you rank ${r.rank} with best play.`
+    : `Your move from ${game.pos.join(",")} (G = ${r.grundy ?? "?"}, ${r.outcome}-position).`;
   delete $("play-status").dataset.over;
   renderPlay();
 }
 
 async function humanMove(to) {
-  if (game.over || game.turn !== "human") return;
-  game.history.push({ pos: game.pos, turn: "human" });
-  logLine(`you: ${game.pos.join(",")} → ${to.join(",")}`);
+  if (game.over || game.turn !== game.you) return;
+  game.history.push({ pos: game.pos, turn: game.turn });
+  logLine(`you${game.players > 2 ? ` (${who(game.turn)})` : ""}: ${game.pos.join(",")} → ${to.join(",")}`);
   game.pos = to;
-  game.turn = "computer";
+  game.turn = (game.turn + 1) % game.players;
   // Until the reply comes, the old options must not look playable.
   $("play-status").textContent = `You moved to ${to.join(",")}.`;
   for (const b of $("play-options").querySelectorAll("button")) b.disabled = true;
@@ -415,11 +739,11 @@ async function humanMove(to) {
 
 function undo() {
   let i = game.history.length - 1;
-  while (i >= 0 && game.history[i].turn !== "human") i--;
-  if (i < 0) return;
+  while (i >= 0 && game.history[i].turn !== game.you) i--;
+  if (i < 0 || !game.spec) return;
   game.pos = game.history[i].pos;
   game.history.length = i;
-  game.turn = "human";
+  game.turn = game.you;
   game.over = false;
   logLine(`undo: back at ${game.pos.join(",")}`);
   $("play-status").textContent = `Back at ${game.pos.join(",")}…`;
@@ -431,12 +755,22 @@ function renderPlay() {
   const box = $("play-options");
   box.innerHTML = "";
   const options = (game.report && game.report.options) || [];
+  const nplayer = game.players > 2;
+  const ranks = options.map((o) => o.rank).filter((r) => r !== undefined);
+  const bestRank = Math.min(...ranks), worstRank = Math.max(...ranks);
   for (const o of options) {
     const b = document.createElement("button");
-    b.className = o.winning ? "win" : "lose";
-    b.textContent = `${o.position.join(",")} (G=${o.grundy ?? "?"})`;
-    b.title = o.winning ? "a winning move: to a P-position" : "the opponent can win from there";
-    b.disabled = game.over || game.turn !== "human";
+    if (nplayer) {
+      b.className = o.rank === bestRank ? "rank-best" : o.rank === worstRank ? "rank-worst" : "";
+      b.textContent = `${o.position.join(",")} (you rank ${o.rank})`;
+      b.title = `class ${o.class}: with best play you finish ${o.rank} of ${game.players}`;
+    } else {
+      b.className = o.winning ? "win" : "lose";
+      b.textContent = `${o.position.join(",")} (G=${o.grundy ?? "?"})`;
+      b.title = o.winning ? "a winning move: to a P-position" : "the opponent can win from there";
+    }
+    b.setAttribute("aria-label", `move to ${o.position.join(",")}: ${b.title}`);
+    b.disabled = game.over || game.turn !== game.you;
     b.addEventListener("click", () => humanMove(o.position));
     box.appendChild(b);
   }
@@ -449,24 +783,68 @@ function renderPlay() {
 // The board is shared by the three drawings: `hits` maps clicks to moves.
 let hits = [];
 
-function boardContext() {
-  const c = $("board"), g = c.getContext("2d");
+function boardContext(width, height) {
+  const c = $("board");
+  if (c.width !== width) c.width = width;
+  if (c.height !== height) c.height = height;
+  const g = c.getContext("2d");
   g.clearRect(0, 0, c.width, c.height);
   hits = [];
   return [c, g];
 }
 
+/** Ryuoh's piece: the dragon king of shogi (a promoted rook), drawn as a shogi piece
+ *  with a rook and the promotion mark; Wythoff's: the queen. */
+function drawPiece(g, family, cx, cy, s) {
+  if (family === "ryuoh") {
+    const w = s * 0.8, h = s * 0.86;
+    g.beginPath();
+    g.moveTo(cx, cy - h / 2);
+    g.lineTo(cx + w * 0.42, cy - h * 0.28);
+    g.lineTo(cx + w / 2, cy + h / 2);
+    g.lineTo(cx - w / 2, cy + h / 2);
+    g.lineTo(cx - w * 0.42, cy - h * 0.28);
+    g.closePath();
+    g.fillStyle = "#f3d9a0"; g.fill();
+    g.strokeStyle = "#5a3a10"; g.lineWidth = 1.5; g.stroke();
+    g.fillStyle = "#b00000";
+    g.font = `${s * 0.5}px serif`;
+    g.textAlign = "center"; g.textBaseline = "middle";
+    g.fillText("♜", cx, cy + h * 0.08);
+    g.font = `bold ${s * 0.3}px sans-serif`;
+    g.fillText("+", cx + w * 0.3, cy - h * 0.12);
+    return "dragon king";
+  }
+  g.fillStyle = "#243447";
+  g.textAlign = "center"; g.textBaseline = "middle";
+  if (family === "wythoff") {
+    g.font = `${s * 0.8}px serif`;
+    g.fillText("♛", cx, cy);
+    return "queen";
+  }
+  g.beginPath(); g.arc(cx, cy, s * 0.32, 0, 2 * Math.PI); g.fill();
+  return "piece";
+}
+
 function drawBoard(options) {
-  const [c, g] = boardContext();
   const [x0, y0] = game.pos;
   const n = Math.max(x0, y0) + 1;
-  const s = Math.min(40, (c.width - 20) / n);
-  const origin = (x, y) => [10 + x * s, c.height - 10 - (y + 1) * s];
+  const L = 30, T = 24;
+  const s = Math.max(8, Math.min(40, 400 / n));
+  const [c, g] = boardContext(L + n * s + 10, T + n * s + 10);
+  // y = 0 on top, as in the table.
+  const origin = (x, y) => [L + x * s, T + y * s];
   for (let y = 0; y < n; y++) for (let x = 0; x < n; x++) {
     const [px, py] = origin(x, y);
     g.fillStyle = (x + y) % 2 ? "#e8d9b5" : "#f7efdc";
     g.fillRect(px, py, s, s);
   }
+  g.fillStyle = "#333"; g.font = "11px sans-serif";
+  const step = labelStep(s, String(n - 1).length);
+  g.textAlign = "center"; g.textBaseline = "bottom";
+  for (let x = 0; x < n; x += step) g.fillText(String(x), origin(x, 0)[0] + s / 2, T - 3);
+  g.textAlign = "right"; g.textBaseline = "middle";
+  for (let y = 0; y < n; y += step) g.fillText(String(y), L - 4, origin(0, y)[1] + s / 2);
   for (const o of options) {
     const [x, y] = o.position;
     const [px, py] = origin(x, y);
@@ -479,19 +857,19 @@ function drawBoard(options) {
     hits.push({ x: px, y: py, w: s, h: s, to: o.position });
   }
   const [px, py] = origin(x0, y0);
-  g.fillStyle = "#243447";
-  g.font = `${s * 0.8}px serif`;
-  g.textAlign = "center"; g.textBaseline = "middle";
-  g.fillText("♛", px + s / 2, py + s / 2);
-  g.strokeStyle = "#000";
-  g.strokeRect(origin(0, n - 1)[0], origin(0, n - 1)[1], n * s, n * s);
+  const piece = drawPiece(g, game.family, px + s / 2, py + s / 2, s);
+  c.dataset.piece = piece;
+  c.setAttribute("aria-label", `Board ${n}×${n}, y = 0 on top: the ${piece} at ${x0},${y0}; click a green square to win`);
+  g.strokeStyle = "#000"; g.lineWidth = 1;
+  g.strokeRect(L, T, n * s, n * s);
 }
 
 function drawStones() {
-  const [c, g] = boardContext();
   const names = (view.info && view.info.coordinate_names) || [];
-  const options = (game.report && game.report.options) || [];
   const r = 11;
+  const [c, g] = boardContext(480, Math.max(80, 30 + game.pos.length * 36));
+  const options = (game.report && game.report.options) || [];
+  c.dataset.piece = "stones";
   game.pos.forEach((heap, i) => {
     const y = 30 + i * 36;
     g.fillStyle = "#000";
@@ -504,57 +882,88 @@ function drawStones() {
       const to = game.pos.slice(); to[i] = k;
       const match = options.find((o) => o.position.length === to.length && o.position.every((v, j) => v === to[j]));
       g.beginPath(); g.arc(cx, y, r, 0, 2 * Math.PI);
-      g.fillStyle = match ? (match.winning ? "#6c6" : "#d88") : "#889";
+      const good = match && (game.players > 2 ? match.rank === 1 : match.winning);
+      g.fillStyle = match ? (good ? "#6c6" : "#d88") : "#889";
       g.fill();
       if (match) hits.push({ x: cx - r, y: y - r, w: 2 * r, h: 2 * r, to });
     }
   });
 }
 
+/** Geometry of the chocolate bar on the board (CLI drawing's layout: the bitter square
+ *  at the bottom, columns numbered underneath, rows at the left, the staircase dashed). */
+let barGeometry = null;
+
 function drawBar() {
-  const [c, g] = boardContext();
   const bar = game.bar;
   if (!bar) return;
   const lo = Math.min(...bar.columns.map((col) => col.index));
   const hi = Math.max(...bar.columns.map((col) => col.index));
   const top = Math.max(...bar.columns.map((col) => Math.max(col.height, col.limit || 0)), 1);
-  const s = Math.min(40, (c.width - 20) / (hi - lo + 1), (c.height - 40) / top);
-  const origin = (col, row) => [10 + (col - lo) * s, c.height - 10 - (row + 1) * s];
+  const L = 28, T = 26, B = 24;
+  const s = Math.max(8, Math.min(44, 440 / (hi - lo + 1), 380 / top));
+  const [c, g] = boardContext(L + (hi - lo + 1) * s + 12, T + top * s + B);
+  const origin = (col, row) => [L + (col - lo) * s, T + (top - row - 1) * s];
+  barGeometry = { lo, s, origin };
+  c.dataset.piece = "bar";
   g.fillStyle = "#000"; g.font = "12px sans-serif"; g.textAlign = "left"; g.textBaseline = "top";
-  g.fillText(bar.caption, 6, 4);
+  g.fillText(bar.caption, 4, 4);
   for (const col of bar.columns) for (let row = 0; row < col.height; row++) {
     const [px, py] = origin(col.index, row);
-    g.fillStyle = col.index === 0 && row === 0 ? "#333" : "#7b4a2a";
+    const bitter = col.index === 0 && row === 0;
+    g.fillStyle = bitter ? "#222" : "#7b4a2a";
     g.fillRect(px + 1, py + 1, s - 2, s - 2);
-    if (col.index === 0 && row === 0) { g.fillStyle = "#fff"; g.textAlign = "center"; g.textBaseline = "middle"; g.fillText("bitter", px + s / 2, py + s / 2); }
+    if (bitter) { g.fillStyle = "#fff"; g.font = `${Math.min(11, s * 0.3)}px sans-serif`; g.textAlign = "center"; g.textBaseline = "middle"; g.fillText("bitter", px + s / 2, py + s / 2); }
     // Clicking a square breaks off the smallest piece that holds it.
     const best = bar.options
       .filter((o) => o.eaten.some(([a, b]) => a === col.index && b === row))
       .sort((a, b) => a.eaten.length - b.eaten.length)[0];
     if (best) hits.push({ x: px, y: py, w: s, h: s, to: best.position, bar: best });
   }
+  // The staircase: the height each column has before anything is cut from above.
+  g.strokeStyle = "#c07000"; g.lineWidth = 2; g.setLineDash([5, 3]);
+  g.beginPath();
+  let prev = null;
+  for (const col of [...bar.columns].sort((a, b) => a.index - b.index)) {
+    if (!col.limit) { prev = null; continue; }
+    const [px] = origin(col.index, 0);
+    const yTop = T + (top - col.limit) * s;
+    if (prev === null) g.moveTo(px, T + top * s); else g.lineTo(px, prev);
+    g.lineTo(px, yTop); g.lineTo(px + s, yTop);
+    prev = yTop;
+  }
+  if (prev !== null) g.lineTo(origin(hi, 0)[0] + s, T + top * s);
+  g.stroke(); g.setLineDash([]);
+  g.fillStyle = "#333"; g.font = "11px sans-serif";
+  g.textAlign = "center"; g.textBaseline = "top";
+  for (let col = lo; col <= hi; col++) g.fillText(String(col), origin(col, 0)[0] + s / 2, T + top * s + 4);
+  g.textAlign = "right"; g.textBaseline = "middle";
+  for (let row = 0; row < top; row++) g.fillText(String(row), L - 4, origin(0, row)[1] + s / 2);
+  c.setAttribute("aria-label", `${bar.caption}: columns ${lo} to ${hi}, the bitter square at the bottom left of column 0; click a square to break the bar there`);
 }
 
 function setupBoard() {
   const c = $("board");
-  c.addEventListener("click", (ev) => {
+  const at = (ev) => {
     const r = c.getBoundingClientRect();
     const x = ((ev.clientX - r.left) * c.width) / r.width, y = ((ev.clientY - r.top) * c.height) / r.height;
-    const hit = hits.find((h) => x >= h.x && x < h.x + h.w && y >= h.y && y < h.y + h.h);
+    return hits.find((h) => x >= h.x && x < h.x + h.w && y >= h.y && y < h.y + h.h);
+  };
+  c.addEventListener("click", (ev) => {
+    const hit = at(ev);
     if (hit) humanMove(hit.to);
   });
   c.addEventListener("mousemove", (ev) => {
-    if (!game.bar) return;
-    const r = c.getBoundingClientRect();
-    const x = ((ev.clientX - r.left) * c.width) / r.width, y = ((ev.clientY - r.top) * c.height) / r.height;
-    const hit = hits.find((h) => x >= h.x && x < h.x + h.w && y >= h.y && y < h.y + h.h);
+    if (!game.bar || !barGeometry) return;
+    const hit = at(ev);
     drawBar();
     if (!hit) return;
     const g = c.getContext("2d");
     g.fillStyle = hit.bar.winning ? "rgba(60,220,60,0.55)" : "rgba(230,60,60,0.5)";
-    const s = hit.w;
-    const lo = Math.min(...game.bar.columns.map((col) => col.index));
-    for (const [a, b] of hit.bar.eaten) g.fillRect(10 + (a - lo) * s, c.height - 10 - (b + 1) * s, s, s);
+    for (const [a, b] of hit.bar.eaten) {
+      const [px, py] = barGeometry.origin(a, b);
+      g.fillRect(px, py, barGeometry.s, barGeometry.s);
+    }
   });
 }
 
@@ -576,15 +985,184 @@ function boardPoint(to) {
   return { x: ((hit.x + hit.w / 2) * r.width) / c.width, y: ((hit.y + hit.h / 2) * r.height) / c.height };
 }
 
+// ---- challenge ------------------------------------------------------------
+
+const challenge = { list: [], i: 0, score: 0, answered: 0, fields: null, params: null, done: false };
+
+function resetChallenge() {
+  Object.assign(challenge, { list: [], i: 0, score: 0, answered: 0, fields: null, params: null, done: false });
+  $("ch-card").hidden = true;
+  $("ch-score").textContent = "";
+}
+
+async function deal() {
+  const params = {
+    difficulty: $("ch-difficulty").value,
+    seed: parseInt($("ch-seed").value, 10) || 0,
+    count: Math.max(1, Math.min(100, parseInt($("ch-count").value, 10) || 5)),
+  };
+  const fields = gameFields();
+  $("ch-score").textContent = "Dealing…";
+  try {
+    const r = await api("challenge", { ...fields, ...params });
+    Object.assign(challenge, { list: r.challenges, i: 0, score: 0, answered: 0, fields, params, done: false });
+    $("ch-score").textContent = "";
+    updateHash();
+    await showRound();
+  } catch (e) {
+    $("ch-score").innerHTML = `<span class="error">${escapeHtml(e.message)}</span>`;
+  }
+}
+
+async function showRound() {
+  const c = challenge.list[challenge.i];
+  const card = $("ch-card");
+  card.hidden = false;
+  card.dataset.round = String(challenge.i);
+  card.dataset.question = c.question;
+  $("ch-feedback").textContent = "";
+  $("ch-feedback").className = "";
+  $("ch-next").hidden = true;
+  const answers = $("ch-answers");
+  answers.innerHTML = "";
+  const head = `Round ${challenge.i + 1} of ${challenge.list.length}: `;
+  if (c.question === "outcome") {
+    $("ch-question").textContent = `${head}is ${posText(c.position)} a P-position (the player to move loses) or an N-position (the player to move wins)?`;
+    for (const a of ["P", "N"]) {
+      const b = document.createElement("button");
+      b.textContent = a;
+      b.dataset.answer = a;
+      b.setAttribute("aria-label", a === "P" ? "P: the player to move loses" : "N: the player to move wins");
+      b.addEventListener("click", () => answerOutcome(a));
+      answers.appendChild(b);
+    }
+  } else {
+    $("ch-question").textContent = `${head}make the winning move from ${posText(c.position)}.`;
+    const r = await api("moves", { ...challenge.fields, position: posText(c.position) });
+    for (const o of r.options || []) {
+      const b = document.createElement("button");
+      b.textContent = posText(o.position);
+      b.dataset.answer = posText(o.position);
+      b.setAttribute("aria-label", `move to ${posText(o.position)}`);
+      b.addEventListener("click", () => answerMove(o));
+      answers.appendChild(b);
+    }
+  }
+  answers.querySelector("button")?.focus();
+}
+
+function finishAnswer(right, html, given, correct) {
+  challenge.answered++;
+  if (right) challenge.score++;
+  for (const b of $("ch-answers").querySelectorAll("button")) {
+    b.disabled = true;
+    if (b.dataset.answer === given) b.classList.add("chosen");
+    if (correct.includes(b.dataset.answer)) b.classList.add("correct");
+  }
+  $("ch-feedback").className = right ? "right" : "wrong";
+  $("ch-feedback").innerHTML = html;
+  const last = challenge.i + 1 >= challenge.list.length;
+  $("ch-score").textContent = last
+    ? `Final score: ${challenge.score} of ${challenge.list.length}.`
+    : `Score: ${challenge.score} of ${challenge.answered}.`;
+  challenge.done = last;
+  $("ch-card").dataset.answered = String(challenge.answered);
+  $("ch-next").hidden = last;
+  if (!last) $("ch-next").focus();
+}
+
+async function explanationFor(pos) {
+  try {
+    const e = await api("explain", { ...challenge.fields, position: posText(pos) });
+    return `<div>${mexHtml(e)}</div>` + (e.closed_form ? `<div class="steps">${escapeHtml(e.closed_form)}</div>` : "");
+  } catch (err) {
+    return "";
+  }
+}
+
+async function answerOutcome(given) {
+  const c = challenge.list[challenge.i];
+  const right = given === c.outcome;
+  let html = right ? `Right: ${posText(c.position)} is an ${c.outcome}-position (G = ${c.grundy}).` : "";
+  if (!right) {
+    html = c.outcome === "P"
+      ? `Not quite: ${posText(c.position)} is a P-position. Its value is 0: no option has value 0, so every move hands the opponent an N-position.`
+      : `Not quite: ${posText(c.position)} is an N-position (G = ${c.grundy} ≠ 0): the player to move wins by moving to ${c.winning_moves.map(posText).join(" or ")}.`;
+    html = escapeHtml(html) + (await explanationFor(c.position));
+  }
+  finishAnswer(right, html, given, [c.outcome]);
+}
+
+async function answerMove(option) {
+  const c = challenge.list[challenge.i];
+  const right = c.winning_moves.some((m) => posText(m) === posText(option.position));
+  let html;
+  if (right) {
+    html = escapeHtml(`Right: ${posText(option.position)} is a P-position (G = 0): whatever your opponent does, you can answer.`);
+  } else {
+    html = escapeHtml(`Not quite: ${posText(option.position)} has G = ${option.grundy ?? "?"} ≠ 0, so your opponent can win from there. ` +
+      `The winning move${c.winning_moves.length > 1 ? "s" : ""} from ${posText(c.position)}: ${c.winning_moves.map(posText).join(", ")} (G = 0).`) +
+      (await explanationFor(option.position));
+  }
+  finishAnswer(right, html, posText(option.position), c.winning_moves.map(posText));
+}
+
+// ---- worksheet ------------------------------------------------------------
+
+let worksheetUrls = [];
+
+function resetWorksheet() {
+  for (const u of worksheetUrls) URL.revokeObjectURL(u);
+  worksheetUrls = [];
+  $("ws-preview").innerHTML = "";
+  $("ws-links").innerHTML = "";
+  $("ws-print").disabled = true;
+  window.nimlab.worksheet = null;
+}
+
+async function makeWorksheet() {
+  resetWorksheet();
+  const size = parseInt($("size").value, 10) || 16;
+  try {
+    const r = await api("worksheet", {
+      ...gameFields(), size, blank: $("ws-blank").value, seed: parseInt($("ws-seed").value, 10) || 0, slice: view.fixed,
+    });
+    window.nimlab.worksheet = r;
+    $("ws-preview").innerHTML =
+      `<figure aria-label="worksheet">${r.svg}<figcaption>Exercise: ${r.blanked} cells to fill in</figcaption></figure>` +
+      `<figure aria-label="answers">${r.svg_answers}<figcaption>Answers</figcaption></figure>`;
+    const base = r.game.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "") || "game";
+    for (const [label, text, type, file] of [
+      ["LaTeX (tabular)", r.latex, "application/x-tex", `${base}-worksheet.tex`],
+      ["LaTeX (TikZ)", r.tikz, "application/x-tex", `${base}-worksheet-tikz.tex`],
+      ["SVG", r.svg, "image/svg+xml", `${base}-worksheet.svg`],
+      ["SVG answers", r.svg_answers, "image/svg+xml", `${base}-answers.svg`],
+    ]) {
+      const url = URL.createObjectURL(new Blob([text], { type }));
+      worksheetUrls.push(url);
+      $("ws-links").insertAdjacentHTML("beforeend", `<a href="${url}" download="${file}">${label}</a>`);
+    }
+    $("ws-print").disabled = false;
+  } catch (e) {
+    $("ws-preview").innerHTML = `<span class="error">${escapeHtml(e.message)}</span>`;
+  }
+}
+
 // ---- shareable URL ---------------------------------------------------------
 
 function updateHash() {
   const p = new URLSearchParams();
-  p.set("game", $("spec").value.trim());
-  if ($("misere").checked) p.set("misere", "1");
-  if ($("pass").checked) p.set("pass", "1");
+  const fields = gameFields();
+  if (fields.rules) p.set("rules", fields.rules);
+  else {
+    p.set("game", $("spec").value.trim());
+    if ($("misere").checked) p.set("misere", "1");
+    if ($("pass").checked) p.set("pass", "1");
+  }
   p.set("size", $("size").value);
-  if (game.pos) p.set("pos", game.pos.join(","));
+  if (view.palette !== "classic") p.set("palette", view.palette);
+  if (game.pos && game.spec) p.set("pos", game.pos.join(","));
+  if (challenge.params) p.set("challenge", `${challenge.params.difficulty}:${challenge.params.seed}:${challenge.params.count}`);
   const hash = "#" + p.toString();
   history.replaceState(null, "", hash);
   $("share").href = hash;
@@ -592,15 +1170,30 @@ function updateHash() {
 
 async function fromHash() {
   const p = new URLSearchParams(location.hash.slice(1));
-  if (!p.get("game")) return false;
-  $("spec").value = p.get("game");
-  $("misere").checked = p.get("misere") === "1";
-  $("pass").checked = p.get("pass") === "1";
+  if (!p.get("game") && !p.get("rules")) return false;
+  if (p.get("rules")) {
+    $("rules").value = p.get("rules");
+    $("rules-box").open = true;
+  } else {
+    $("rules-box").open = false;
+    $("spec").value = p.get("game");
+    $("misere").checked = p.get("misere") === "1";
+    $("pass").checked = p.get("pass") === "1";
+  }
   if (p.get("size")) $("size").value = p.get("size");
+  if (p.get("palette") === "safe") { view.palette = "safe"; $("palette").value = "safe"; }
   await showTable();
   if (p.get("pos")) {
     $("play-pos").value = p.get("pos");
     await startGame();
+  }
+  const ch = p.get("challenge");
+  if (ch) {
+    const [difficulty, seed, count] = ch.split(":");
+    if (["easy", "medium", "hard"].includes(difficulty)) $("ch-difficulty").value = difficulty;
+    $("ch-seed").value = String(parseInt(seed, 10) || 0);
+    $("ch-count").value = String(parseInt(count, 10) || 5);
+    await deal();
   }
   return true;
 }
@@ -624,16 +1217,30 @@ async function init() {
     sel.appendChild(o);
   }
   sel.value = "wythoff";
-  sel.addEventListener("change", () => { showParams(); specFromFamily(); });
-  showParams();
+  sel.addEventListener("change", () => {
+    if (!sel.value) return;
+    $("rules-box").open = false; // a family from the catalog, not the pasted rules
+    showParams({});
+    specFromFamily();
+    showTable();
+  });
+  showParams({});
   $("show-table").addEventListener("click", showTable);
+  $("spec").addEventListener("keydown", (ev) => { if (ev.key === "Enter") showTable(); });
   $("check").addEventListener("click", checkFormula);
   $("play-start").addEventListener("click", startGame);
   $("play-undo").addEventListener("click", undo);
+  $("ch-deal").addEventListener("click", deal);
+  $("ch-next").addEventListener("click", () => { challenge.i++; showRound(); });
+  $("ws-make").addEventListener("click", makeWorksheet);
+  $("ws-print").addEventListener("click", () => window.print());
+  $("palette").addEventListener("change", () => { view.palette = $("palette").value; draw(); updateHash(); });
   for (const id of ["misere", "pass"]) $(id).addEventListener("change", showTable);
   if (!(await fromHash())) await showTable();
+  // A link followed on this page (only the hash changes): the page follows it too.
+  window.addEventListener("hashchange", () => { fromHash(); });
   document.body.dataset.ready = "1";
 }
 
-window.nimlab = { cellCenter, boardTarget, boardPoint, view, game, selectCell };
+window.nimlab = { cellCenter, boardTarget, boardPoint, view, game, challenge, selectCell, cellColours, worksheet: null };
 init();

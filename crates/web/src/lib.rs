@@ -38,6 +38,8 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Semaphore;
 
+mod classroom;
+
 /// Largest request body accepted (a pasted rules file fits easily).
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
 /// Largest table the API computes (a 1024 × 1024 heatmap).
@@ -503,6 +505,9 @@ pub fn router(config: ServeConfig) -> Router {
         .route("/api/play", post(play_move))
         .route("/api/bar", post(bar))
         .route("/api/certify", post(certify))
+        .route("/api/explain", post(classroom::explain))
+        .route("/api/challenge", post(classroom::challenge))
+        .route("/api/worksheet", post(classroom::worksheet))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))

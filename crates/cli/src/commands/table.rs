@@ -1,10 +1,14 @@
 //! `nimlab table`: the Grundy table of a game over a box.
 
 use super::{Context, OutputArgs};
-use crate::output::{png_size, write_npy, write_png, write_table, write_table_json, TableFormat};
+use crate::output::{
+    png_size, write_npy, write_png, write_table, write_table_json, write_worksheet, TableFormat,
+};
 use crate::Status;
 use nimlab_engine::plan;
+use nimlab_engine::table::cell_count;
 use nimlab_engine::{Error, Result};
+use nimlab_json::worksheet::Blanks;
 use serde_json::Value;
 use std::io::{self, Write};
 
@@ -21,7 +25,7 @@ use std::io::{self, Write};
 /// positions; one line, or indented with --pretty.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  nimlab table 'ryuoh(p=3)' --size 13          # Table 1 of the Ryuoh paper\n  nimlab table wythoff --size 10 --format latex\n  nimlab table 'subtraction(s={1,3,4})' --size 30 --format csv\n  nimlab table 'nim(heaps=3)' --size 4 --format json\n  nimlab table wythoff --size 8192 --format npy --output wythoff.npy   # numpy.load('wythoff.npy')[y][x]\n  nimlab table wythoff --size 2048 --format png --output wythoff.png\n  nimlab table 'fibonacci-nim(k=2)' --size 32        # the seed's n | w(n) | code\n  nimlab table 'fibonacci-nim(k=1)' --size 16 --grundy"
+    after_help = "Examples:\n  nimlab table 'ryuoh(p=3)' --size 13          # Table 1 of the Ryuoh paper\n  nimlab table wythoff --size 10 --format latex\n  nimlab table 'subtraction(s={1,3,4})' --size 30 --format csv\n  nimlab table 'nim(heaps=3)' --size 4 --format json\n  nimlab table wythoff --size 8192 --format npy --output wythoff.npy   # numpy.load('wythoff.npy')[y][x]\n  nimlab table wythoff --size 2048 --format png --output wythoff.png\n  nimlab table 'fibonacci-nim(k=2)' --size 32        # the seed's n | w(n) | code\n  nimlab table 'fibonacci-nim(k=1)' --size 16 --grundy\n  nimlab table wythoff --size 8 --format latex --blank 'P;random=6'   # a worksheet's tabular\n  nimlab table wythoff --size 8 --format latex --blank 'P;random=6' --answers\n  nimlab table nim --size 6 --format worksheet --blank random=8 -o nim.tex   # exercise + answers\n  nimlab table 'ryuoh(p=3)' --size 10 --format svg --blank row=4 -o ryuoh.svg"
 )]
 pub struct TableArgs {
     /// Game, e.g. wythoff, 'ryuoh(p=4)' (omit it with --rules).
@@ -41,6 +45,17 @@ pub struct TableArgs {
     /// For games with a strategy table (fibonacci-nim): print the Grundy table instead.
     #[arg(long)]
     grundy: bool,
+    /// A worksheet: cells left empty for students (with --format latex, tikz, svg or
+    /// worksheet): cells x,y separated by ';', or P (every P-position), all, row=y,
+    /// col=x, random=K. Two-coordinate tables use the plane of the first two.
+    #[arg(long, value_name = "CELLS")]
+    blank: Option<String>,
+    /// With --blank: print the answers (the blanked cells filled in, in bold).
+    #[arg(long, requires = "blank")]
+    answers: bool,
+    /// Seed of --blank random=K (the same seed blanks the same cells).
+    #[arg(long, default_value_t = 1, requires = "blank")]
+    seed: u64,
     #[command(flatten)]
     out: OutputArgs,
 }
@@ -65,13 +80,38 @@ pub fn run(ctx: &Context, args: TableArgs) -> Result<Status> {
     if let (Some((cols, rows)), false, false) = (
         &strategy,
         args.grundy,
-        matches!(
-            format,
-            TableFormat::Json | TableFormat::Npy | TableFormat::Png
-        ),
+        args.blank.is_some()
+            || matches!(
+                format,
+                TableFormat::Json
+                    | TableFormat::Npy
+                    | TableFormat::Png
+                    | TableFormat::Tikz
+                    | TableFormat::Svg
+                    | TableFormat::Worksheet
+            ),
     ) {
         args.out.emit(|out| write_rows(out, cols, rows, format))?;
         return Ok(Status::Ok);
+    }
+    let worksheet = matches!(
+        format,
+        TableFormat::Tikz | TableFormat::Svg | TableFormat::Worksheet
+    );
+    if args.blank.is_some() && !worksheet && format != TableFormat::Latex {
+        return Err(Error::input(
+            "--blank makes a worksheet: use it with --format latex, tikz, svg or worksheet",
+        ));
+    }
+    if worksheet || args.blank.is_some() {
+        let cells = cell_count(&game.table_box(args.size))?;
+        let side = game.table_box(args.size);
+        if side.iter().take(2).product::<usize>() > nimlab_json::worksheet::MAX_WORKSHEET_CELLS {
+            return Err(Error::input(format!(
+                "a worksheet holds at most {} cells (a table of {cells}): lower --size",
+                nimlab_json::worksheet::MAX_WORKSHEET_CELLS
+            )));
+        }
     }
     let dims = game.table_box(args.size);
     let report = plan::table(&*game, &dims, &ctx.table_options())?;
@@ -104,6 +144,14 @@ pub fn run(ctx: &Context, args: TableArgs) -> Result<Status> {
             }
             args.out
                 .emit(|out| write_table_json(out, &*game, &table, &extra, ctx.pretty))?
+        }
+        _ if worksheet || args.blank.is_some() => {
+            let blanks = match &args.blank {
+                Some(spec) => Blanks::parse(spec, &table, args.seed)?,
+                None => Blanks::none(&table),
+            };
+            args.out
+                .emit(|out| write_worksheet(out, &*game, &table, &blanks, format, args.answers))?
         }
         _ => args
             .out
@@ -162,7 +210,13 @@ fn write_rows(
                 writeln!(out, "| {} |", r.join(" | "))?;
             }
         }
-        TableFormat::Text | TableFormat::Json | TableFormat::Npy | TableFormat::Png => {
+        TableFormat::Text
+        | TableFormat::Json
+        | TableFormat::Npy
+        | TableFormat::Png
+        | TableFormat::Tikz
+        | TableFormat::Svg
+        | TableFormat::Worksheet => {
             let widths: Vec<usize> = (0..cols.len())
                 .map(|i| {
                     rows.iter()

@@ -227,7 +227,8 @@ pub fn board_scene(view: &BoardView) -> Scene {
     let width = LEFT + cols as f64 * CELL + RIGHT;
     let height = TOP + rows as f64 * CELL + BOTTOM;
     let px = |c: u64| LEFT + c as f64 * CELL;
-    let py = |r: u64| TOP + (rows - 1 - r) as f64 * CELL;
+    // y = 0 on the top row, as in `nimlab table` and the explorer.
+    let py = |r: u64| TOP + r as f64 * CELL;
     let centre = |(c, r): (u64, u64)| (px(c) + CELL / 2.0, py(r) + CELL / 2.0);
     let mut items = vec![text(
         (LEFT, 20.0),

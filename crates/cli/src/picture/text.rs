@@ -69,8 +69,10 @@ fn column_labels(indent: usize, lo: i64, hi: i64) -> String {
 /// `@` the piece, `*` where the move goes, `o` a P-position, `.` any other square.
 pub fn board_text(view: &BoardView) -> String {
     let label = (view.rows - 1).to_string().len();
+    // y = 0 on the top row, numbers of x above, as in `nimlab table`.
     let mut out = format!("{}\n", view.caption);
-    for r in (0..view.rows).rev() {
+    out.push_str(&column_labels(label, 0, view.cols as i64 - 1));
+    for r in 0..view.rows {
         out.push_str(&format!("{r:>label$} "));
         for c in 0..view.cols {
             let cell = if (c, r) == view.piece {
@@ -86,9 +88,8 @@ pub fn board_text(view: &BoardView) -> String {
         }
         out.push('\n');
     }
-    out.push_str(&column_labels(label, 0, view.cols as i64 - 1));
     out.push_str(&format!(
-        "columns: {}, rows: {};  @ piece  o P-position{}\n",
+        "columns: {}, rows: {} (0 on top);  @ piece  o P-position{}\n",
         view.names.0,
         view.names.1,
         if view.target.is_some() {
