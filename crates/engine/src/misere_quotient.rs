@@ -146,13 +146,15 @@ pub struct MisereQuotient {
     pub nim_sequence: Vec<u32>,
 }
 
-/// C(2,2): 1, a, a², a³ with a⁴ = a².
-fn cyc(i: u32, j: u32) -> u32 {
+/// The cyclic monoid of `k` elements and period 2: 1, a, …, a^(k−1) with
+/// a^k = a^(k−2).
+#[inline]
+fn cyc(k: u32, i: u32, j: u32) -> u32 {
     let s = i + j;
-    if s < 4 {
+    if s < k {
         s
     } else {
-        2 + (s - 2) % 2
+        k - 2 + (s - (k - 2)) % 2
     }
 }
 
@@ -161,7 +163,7 @@ fn cyc(i: u32, j: u32) -> u32 {
 struct Cand {
     bn: usize,
     bt: Vec<u32>,
-    /// 1, or 4 when times C(2,2).
+    /// 1, or the size of the cyclic monoid of period 2 it is multiplied by.
     k: u32,
     p: Vec<bool>,
     phi: Vec<u32>,
@@ -176,8 +178,9 @@ impl Cand {
         if self.k == 1 {
             self.bt[a as usize * self.bn + b as usize]
         } else {
-            let (x, i, y, j) = (a / 4, a % 4, b / 4, b % 4);
-            self.bt[x as usize * self.bn + y as usize] * 4 + cyc(i, j)
+            let k = self.k;
+            let (x, i, y, j) = (a / k, a % k, b / k, b % k);
+            self.bt[x as usize * self.bn + y as usize] * k + cyc(k, i, j)
         }
     }
     fn product(&self, heaps: &[u32]) -> u32 {
@@ -377,6 +380,9 @@ fn settle(cand: &mut Cand, options: &HeapOptions, h: usize, limits: &QuotientOpt
                 next[x] = pr.live[s] && !bit(pr.h(s), 0);
             }
         }
+        if std::env::var_os("MQ_DEBUG").is_some() {
+            eprintln!("  settle round {rounds}: |cand| = {}, pairs = {}", cand.n(), pr.states);
+        }
         if next == cand.p {
             return Ok(pr);
         }
@@ -461,8 +467,11 @@ fn reduced(c: &Cand, top: usize) -> Cand {
     }
 }
 
-/// Most recalibrations of one heap's candidate before giving up.
+/// Most rounds of marking the P-portion of one candidate.
 const MAX_ROUNDS: usize = 200;
+
+/// Most recalibrations of a candidate before a longer index is tried.
+const RECALIBRATIONS: usize = 6;
 
 impl MisereQuotient {
     /// The quotient of `game`'s heaps `0..=max_heap` (options from the game).
@@ -504,31 +513,41 @@ impl MisereQuotient {
                 continue;
             }
             changes.push(h as u64);
-            // Adjoin a generator a with a⁴ = a², then recalibrate until correct.
-            let mut cand = Cand {
-                bn: c.bn,
-                bt: c.bt.clone(),
-                k: 4,
-                p: (0..c.bn * 4).map(|e| e % 4 == 0 && c.p[e / 4]).collect(),
-                phi: c.phi.iter().map(|&x| x * 4).chain([1]).collect(),
-            };
-            let mut rounds = 0;
-            loop {
-                let pr = settle(&mut cand, options, h, limits)?;
-                if pr.consistent {
+            // Adjoin a generator a with a^(i+2) = a^i, recalibrate; a longer index when
+            // recalibration does not settle.
+            let mut found = None;
+            for index in [2u32, 3, 4, 5, 6, 8, 10] {
+                let k = index + 2;
+                let mut cand = Cand {
+                    bn: c.bn,
+                    bt: c.bt.clone(),
+                    k,
+                    p: (0..c.bn * k as usize)
+                        .map(|e| e % k as usize == 0 && c.p[e / k as usize])
+                        .collect(),
+                    phi: c.phi.iter().map(|&x| x * k).chain([1]).collect(),
+                };
+                for round in 0..RECALIBRATIONS {
+                    let pr = settle(&mut cand, options, h, limits)?;
+                    if std::env::var_os("MQ_DEBUG").is_some() {
+                        eprintln!("heap {h} index {index} round {round}: |cand| = {}, |P| = {}, pairs = {}, ok = {}", cand.n(), cand.p.iter().filter(|&&b| b).count(), pr.states, pr.consistent);
+                    }
+                    if pr.consistent {
+                        found = Some(cand);
+                        break;
+                    }
+                    cand = recalibrate(&pr, h);
+                }
+                if found.is_some() {
                     break;
                 }
-                rounds += 1;
-                if rounds > MAX_ROUNDS {
-                    return Err(Error::TooLong {
-                        what: format!(
-                            "the misère quotient at heap {h}: no candidate settled after {MAX_ROUNDS} recalibrations"
-                        ),
-                        seconds: 0,
-                    });
-                }
-                cand = recalibrate(&pr, h);
             }
+            let Some(cand) = found else {
+                return Err(Error::TooLong {
+                    what: format!("the misère quotient at heap {h}: no candidate settled"),
+                    seconds: 0,
+                });
+            };
             c = reduced(&cand, h);
             states = pairs(&c, options, h, limits)?;
             if !states.consistent {
@@ -901,4 +920,113 @@ mod tests {
         assert_eq!((q7.size(), q7.p_size()), (10, 2));
         assert!(q7.is_tame());
     }
+}
+
+/// Positions whose multiset search would visit fewer multisets than this keep the
+/// exact solver (it also gives the misère Grundy value); larger ones take the quotient.
+pub const QUOTIENT_ROUTE_MIN_MULTISETS: u128 = 1 << 20;
+
+/// Largest heap the planner's quotient route takes.
+pub const QUOTIENT_ROUTE_MAX_HEAP: u64 = 255;
+
+/// Most elements of a quotient the planner computes for one query.
+const QUOTIENT_ROUTE_MAX_ELEMENTS: usize = 4096;
+
+type QuotientCache = std::sync::Mutex<FxHashMap<String, std::sync::Arc<MisereQuotient>>>;
+
+fn cache() -> &'static QuotientCache {
+    static CACHE: std::sync::OnceLock<QuotientCache> = std::sync::OnceLock::new();
+    CACHE.get_or_init(Default::default)
+}
+
+/// The quotient of `game`'s heaps up to at least `max_heap`, from a per-process cache.
+pub fn cached_quotient(
+    game: &dyn Game,
+    max_heap: u64,
+    limits: &QuotientOptions<'_>,
+) -> Result<std::sync::Arc<MisereQuotient>> {
+    let key = game.spec();
+    if let Some(q) = cache().lock().ok().and_then(|c| c.get(&key).cloned()) {
+        if q.max_heap() >= max_heap {
+            return Ok(q);
+        }
+    }
+    let q = std::sync::Arc::new(MisereQuotient::of_game(game, max_heap, limits)?);
+    if let Ok(mut c) = cache().lock() {
+        c.insert(key, q.clone());
+    }
+    Ok(q)
+}
+
+/// The planner's `misere-quotient` route: outcome and winning moves of a misère
+/// take-and-break position of many heaps from the quotient of its heaps. `None` when
+/// the route does not apply (normal play, not a heap game, a position the exact
+/// solver handles quickly, a heap too large, or a quotient that does not settle within
+/// the route's budget).
+pub fn plan_report(
+    game: &dyn Game,
+    pos: &[Coord],
+    opts: &crate::table::TableOptions<'_>,
+    with_options: bool,
+) -> Result<Option<crate::plan::PositionReport>> {
+    use crate::big::BigUint;
+    if game.terminal_value() != 1 || !game.capabilities().heap_multiset {
+        return Ok(None);
+    }
+    let max = pos.iter().copied().max().unwrap_or(0);
+    if max > QUOTIENT_ROUTE_MAX_HEAP
+        || crate::kernels::multiset::count_bound(game, pos) < QUOTIENT_ROUTE_MIN_MULTISETS
+    {
+        return Ok(None);
+    }
+    let limits = QuotientOptions {
+        memory_limit: opts.memory_limit,
+        max_elements: QUOTIENT_ROUTE_MAX_ELEMENTS,
+        progress: &NoProgress,
+    };
+    let q = match cached_quotient(game, max, &limits) {
+        Ok(q) => q,
+        Err(Error::TooLarge { .. } | Error::TooLong { .. }) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let Some(a) = q.analyse(pos, &|h, visit| game.for_each_option(&[h], visit)) else {
+        return Ok(None);
+    };
+    let big = |p: &[Coord]| p.iter().map(|&c| BigUint::from(c)).collect::<Vec<_>>();
+    let winning_moves = a
+        .options
+        .iter()
+        .filter(|(_, w)| *w)
+        .map(|(o, _)| big(o))
+        .collect();
+    let options = with_options.then(|| {
+        a.options
+            .iter()
+            .map(|(o, w)| crate::plan::OptionReport {
+                position: big(o),
+                grundy: None,
+                winning: *w,
+            })
+            .collect()
+    });
+    Ok(Some(crate::plan::PositionReport {
+        position: big(pos),
+        grundy: None,
+        outcome: a.outcome,
+        winning_moves,
+        all_winning_moves: true,
+        options,
+        options_note: None,
+        method: crate::plan::Method {
+            id: "misere-quotient",
+            detail: format!(
+                "misère quotient of heaps 0..{} (|Q| = {}, |P| = {}): the product of the heaps' elements, {}",
+                q.max_heap(),
+                q.size(),
+                q.p_size(),
+                q.word(a.element)
+            ),
+        },
+        nplayer: None,
+    }))
 }
