@@ -99,6 +99,8 @@ pub struct QuotientOptions<'a> {
     pub max_elements: usize,
     /// Receives one unit per heap.
     pub progress: &'a dyn Progress,
+    /// Give up (an [`Error::TooLong`]) once this much time has passed.
+    pub time_limit: Option<std::time::Duration>,
 }
 
 impl Default for QuotientOptions<'_> {
@@ -107,6 +109,7 @@ impl Default for QuotientOptions<'_> {
             memory_limit: MemoryLimit::default(),
             max_elements: DEFAULT_MAX_ELEMENTS,
             progress: &NoProgress,
+            time_limit: None,
         }
     }
 }
@@ -491,6 +494,16 @@ impl MisereQuotient {
             }
         }
         let top = options.len().saturating_sub(1);
+        let started = std::time::Instant::now();
+        let over_time = |h: usize| -> Result<()> {
+            match limits.time_limit {
+                Some(t) if started.elapsed() > t => Err(Error::TooLong {
+                    what: format!("the misère quotient (stopped at heap {h} after {} s)", t.as_secs()),
+                    seconds: t.as_secs(),
+                }),
+                _ => Ok(()),
+            }
+        };
         limits.progress.start(options.len() as u64, "heaps");
         let mut c = Cand {
             bn: 1,
@@ -503,6 +516,7 @@ impl MisereQuotient {
         let mut changes = Vec::new();
         for h in 1..=top {
             limits.progress.advance(1);
+            over_time(h)?;
             if options[h].is_empty() {
                 c.phi.push(0);
                 continue;
@@ -528,6 +542,7 @@ impl MisereQuotient {
                     phi: c.phi.iter().map(|&x| x * k).chain([1]).collect(),
                 };
                 for round in 0..RECALIBRATIONS {
+                    over_time(h)?;
                     let pr = settle(&mut cand, options, h, limits)?;
                     if std::env::var_os("MQ_DEBUG").is_some() {
                         eprintln!("heap {h} index {index} round {round}: |cand| = {}, |P| = {}, pairs = {}, ok = {}", cand.n(), cand.p.iter().filter(|&&b| b).count(), pr.states, pr.consistent);
@@ -983,6 +998,7 @@ pub fn plan_report(
         memory_limit: opts.memory_limit,
         max_elements: QUOTIENT_ROUTE_MAX_ELEMENTS,
         progress: &NoProgress,
+        time_limit: Some(std::time::Duration::from_secs(20)),
     };
     let q = match cached_quotient(game, max, &limits) {
         Ok(q) => q,

@@ -22,6 +22,7 @@ pub mod nim;
 pub mod nplayer;
 pub mod nplayer_nim;
 pub mod octal;
+pub mod misere_census;
 pub mod octal_census;
 pub mod octal_check;
 pub mod pass;

@@ -63,6 +63,7 @@ pub fn run(ctx: &Context, args: MisereQuotientArgs) -> Result<Status> {
         memory_limit: ctx.memory_limit,
         max_elements: args.max_elements,
         progress: &ctx.progress,
+        time_limit: None,
     };
     let q = MisereQuotient::of_game(game.as_ref(), args.max_heap, &limits);
     ctx.progress.finish();
