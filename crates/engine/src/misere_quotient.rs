@@ -319,12 +319,15 @@ fn pairs(c: &Cand, opts: &HeapOptions, top: usize, limits: &QuotientOptions<'_>)
                     let id = p.xs.len() as u32;
                     if p.xs.len() >= limits.max_elements.saturating_mul(64).max(1 << 16) {
                         return Err(Error::TooLarge {
-                            what: format!("more than {} pairs while checking a candidate quotient", p.xs.len()),
+                            what: format!(
+                                "more than {} pairs while checking a candidate quotient",
+                                p.xs.len()
+                            ),
                             needed: p.xs.len() as u64 * per_state,
                             limit: limits.memory_limit.bytes(),
                         });
                     }
-                    if id % 4096 == 0 {
+                    if id.is_multiple_of(4096) {
                         limits
                             .memory_limit
                             .check("the pairs of a candidate quotient", id as u64 * per_state)?;
@@ -354,20 +357,29 @@ fn pairs(c: &Cand, opts: &HeapOptions, top: usize, limits: &QuotientOptions<'_>)
 fn c_check_memory(limits: &QuotientOptions<'_>, n: usize, words: usize) -> Result<()> {
     if n > limits.max_elements {
         return Err(Error::TooLarge {
-            what: format!("a candidate quotient of {n} elements (the limit is {})", limits.max_elements),
+            what: format!(
+                "a candidate quotient of {n} elements (the limit is {})",
+                limits.max_elements
+            ),
             needed: (n * words * 8 + n * n * 4) as u64,
             limit: limits.memory_limit.bytes(),
         });
     }
-    limits
-        .memory_limit
-        .check("a candidate quotient's tables", (n * words * 8 + n * n * 4) as u64)
+    limits.memory_limit.check(
+        "a candidate quotient's tables",
+        (n * words * 8 + n * n * 4) as u64,
+    )
 }
 
 /// Marks each element P or N as the recursion says for the first pair (in the order
 /// pairs are met) that has it, until the marking stops changing; returns the pairs of
 /// the last candidate.
-fn settle(cand: &mut Cand, options: &HeapOptions, h: usize, limits: &QuotientOptions<'_>) -> Result<Pairs> {
+fn settle(
+    cand: &mut Cand,
+    options: &HeapOptions,
+    h: usize,
+    limits: &QuotientOptions<'_>,
+) -> Result<Pairs> {
     let mut rounds = 0;
     loop {
         let pr = pairs(cand, options, h, limits)?;
@@ -383,9 +395,6 @@ fn settle(cand: &mut Cand, options: &HeapOptions, h: usize, limits: &QuotientOpt
                 next[x] = pr.live[s] && !bit(pr.h(s), 0);
             }
         }
-        if std::env::var_os("MQ_DEBUG").is_some() {
-            eprintln!("  settle round {rounds}: |cand| = {}, pairs = {}", cand.n(), pr.states);
-        }
         if next == cand.p {
             return Ok(pr);
         }
@@ -398,7 +407,9 @@ fn settle(cand: &mut Cand, options: &HeapOptions, h: usize, limits: &QuotientOpt
 /// elements or recursion outcomes kept apart, reduced to the monoid they present.
 fn recalibrate(p: &Pairs, top: usize) -> Cand {
     let k = p.trans.len() / p.states.max(1);
-    let accept: Vec<bool> = (0..p.states).map(|s| p.live[s] && !bit(p.h(s), 0)).collect();
+    let accept: Vec<bool> = (0..p.states)
+        .map(|s| p.live[s] && !bit(p.h(s), 0))
+        .collect();
     let labels: Vec<u64> = p.xs.iter().map(|&x| x as u64).collect();
     let (m, pp, classes) = crate::monoid::reduce(&Automaton {
         n: p.states,
@@ -498,7 +509,10 @@ impl MisereQuotient {
         let over_time = |h: usize| -> Result<()> {
             match limits.time_limit {
                 Some(t) if started.elapsed() > t => Err(Error::TooLong {
-                    what: format!("the misère quotient (stopped at heap {h} after {} s)", t.as_secs()),
+                    what: format!(
+                        "the misère quotient (stopped at heap {h} after {} s)",
+                        t.as_secs()
+                    ),
                     seconds: t.as_secs(),
                 }),
                 _ => Ok(()),
@@ -541,12 +555,9 @@ impl MisereQuotient {
                         .collect(),
                     phi: c.phi.iter().map(|&x| x * k).chain([1]).collect(),
                 };
-                for round in 0..RECALIBRATIONS {
+                for _ in 0..RECALIBRATIONS {
                     over_time(h)?;
                     let pr = settle(&mut cand, options, h, limits)?;
-                    if std::env::var_os("MQ_DEBUG").is_some() {
-                        eprintln!("heap {h} index {index} round {round}: |cand| = {}, |P| = {}, pairs = {}, ok = {}", cand.n(), cand.p.iter().filter(|&&b| b).count(), pr.states, pr.consistent);
-                    }
                     if pr.consistent {
                         found = Some(cand);
                         break;
@@ -558,9 +569,15 @@ impl MisereQuotient {
                 }
             }
             let Some(cand) = found else {
+                // Every index tried, none settled: the search gives up here (at least
+                // as long again would be needed, so say so rather than guess).
                 return Err(Error::TooLong {
-                    what: format!("the misère quotient at heap {h}: no candidate settled"),
-                    seconds: 0,
+                    what: format!(
+                        "the misère quotient past heap {} (no candidate tried at heap {h} settled; the quotient is known to heap {})",
+                        h - 1,
+                        h - 1
+                    ),
+                    seconds: started.elapsed().as_secs() + 1,
                 });
             };
             c = reduced(&cand, h);
@@ -660,7 +677,9 @@ impl MisereQuotient {
     /// Whether the sum of `heaps` is a misère P-position (panics on heaps beyond the
     /// bound; see [`MisereQuotient::product`]).
     pub fn is_p(&self, heaps: &[Coord]) -> bool {
-        let x = self.product(heaps).expect("heap within the quotient's bound");
+        let x = self
+            .product(heaps)
+            .expect("heap within the quotient's bound");
         self.p_portion[x as usize]
     }
 
@@ -681,11 +700,15 @@ impl MisereQuotient {
     pub fn analyse(
         &self,
         heaps: &[Coord],
-        options_of: &dyn Fn(Coord, &mut dyn FnMut(&[Coord])),
+        options_of: &HeapOptionsOf<'_>,
     ) -> Option<QuotientAnalysis> {
         let elems: Vec<u32> = heaps
             .iter()
-            .map(|&h| usize::try_from(h).ok().and_then(|h| self.heap_elements.get(h).copied()))
+            .map(|&h| {
+                usize::try_from(h)
+                    .ok()
+                    .and_then(|h| self.heap_elements.get(h).copied())
+            })
             .collect::<Option<_>>()?;
         let n = heaps.len();
         let mut prefix = vec![0u32; n + 1];
@@ -729,6 +752,9 @@ impl MisereQuotient {
         })
     }
 }
+
+/// Lists the options of one heap (as [`crate::Game::for_each_option`] of `[h]`).
+pub type HeapOptionsOf<'a> = dyn Fn(Coord, &mut dyn FnMut(&[Coord])) + 'a;
 
 /// The answer about one position from a quotient.
 #[derive(Debug, Clone)]
@@ -792,7 +818,11 @@ fn tame_order(q: &MisereQuotient) -> Option<u32> {
     }
     for k in 1..=6u32 {
         // |T_1| = 2 with one P element; |T_k| = 2^k + 2 with two (Plambeck–Siegel).
-        let order = if k == 1 { (2, 1) } else { ((1usize << k) + 2, 2) };
+        let order = if k == 1 {
+            (2, 1)
+        } else {
+            ((1usize << k) + 2, 2)
+        };
         if order != (q.size(), q.p_size()) {
             continue;
         }
@@ -807,7 +837,11 @@ fn tame_order(q: &MisereQuotient) -> Option<u32> {
 /// The quotient of misère Nim on heaps below 2^k.
 fn tame_quotient(k: u32) -> MisereQuotient {
     let options: HeapOptions = (0..(1u32 << k))
-        .map(|h| (0..h).map(|j| if j == 0 { vec![] } else { vec![j] }).collect())
+        .map(|h| {
+            (0..h)
+                .map(|j| if j == 0 { vec![] } else { vec![j] })
+                .collect()
+        })
         .collect();
     MisereQuotient::from_heap_options(&options, &QuotientOptions::default())
         .expect("misère Nim's quotient is small")
@@ -912,29 +946,6 @@ fn conservative(
         }
     }
     Ok(None)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn nim_options(max: u32) -> HeapOptions {
-        (0..=max)
-            .map(|h| (0..h).map(|j| if j == 0 { vec![] } else { vec![j] }).collect())
-            .collect()
-    }
-
-    #[test]
-    fn misere_nim_quotients_are_the_tame_ones() {
-        // T_1 = {1, a}, T_2 of order 6, T_3 of order 10 (Plambeck–Siegel).
-        let q1 = MisereQuotient::from_heap_options(&nim_options(1), &Default::default()).unwrap();
-        assert_eq!((q1.size(), q1.p_size()), (2, 1));
-        let q3 = MisereQuotient::from_heap_options(&nim_options(3), &Default::default()).unwrap();
-        assert_eq!((q3.size(), q3.p_size()), (6, 2));
-        let q7 = MisereQuotient::from_heap_options(&nim_options(7), &Default::default()).unwrap();
-        assert_eq!((q7.size(), q7.p_size()), (10, 2));
-        assert!(q7.is_tame());
-    }
 }
 
 /// Positions whose multiset search would visit fewer multisets than this keep the
@@ -1045,4 +1056,31 @@ pub fn plan_report(
         },
         nplayer: None,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nim_options(max: u32) -> HeapOptions {
+        (0..=max)
+            .map(|h| {
+                (0..h)
+                    .map(|j| if j == 0 { vec![] } else { vec![j] })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn misere_nim_quotients_are_the_tame_ones() {
+        // T_1 = {1, a}, T_2 of order 6, T_3 of order 10 (Plambeck–Siegel).
+        let q1 = MisereQuotient::from_heap_options(&nim_options(1), &Default::default()).unwrap();
+        assert_eq!((q1.size(), q1.p_size()), (2, 1));
+        let q3 = MisereQuotient::from_heap_options(&nim_options(3), &Default::default()).unwrap();
+        assert_eq!((q3.size(), q3.p_size()), (6, 2));
+        let q7 = MisereQuotient::from_heap_options(&nim_options(7), &Default::default()).unwrap();
+        assert_eq!((q7.size(), q7.p_size()), (10, 2));
+        assert!(q7.is_tame());
+    }
 }

@@ -37,19 +37,21 @@ impl Monoid {
     /// element 0 the identity, commutative and associative.
     pub fn from_table(size: usize, table: Vec<u32>) -> Result<Self> {
         if size == 0 || table.len() != size.saturating_mul(size) {
-            return Err(Error::input("a monoid table needs size² entries and size ≥ 1"));
+            return Err(Error::input(
+                "a monoid table needs size² entries and size ≥ 1",
+            ));
         }
         if table.iter().any(|&e| e as usize >= size) {
             return Err(Error::input("a monoid table entry is out of range"));
         }
         let m = Monoid { size, table };
         if (0..size).any(|a| m.mul(0, a as u32) != a as u32) {
-            return Err(Error::input("element 0 of a monoid table must be the identity"));
+            return Err(Error::input(
+                "element 0 of a monoid table must be the identity",
+            ));
         }
         if !m.is_commutative() || !m.is_associative() {
-            return Err(Error::input(
-                "the table is not commutative and associative",
-            ));
+            return Err(Error::input("the table is not commutative and associative"));
         }
         Ok(m)
     }
@@ -231,7 +233,10 @@ impl Monoid {
     /// `max_size` elements (an infinite or too large monoid).
     pub fn from_presentation(p: &Presentation, max_size: usize) -> Result<Monoid> {
         let r = p.generators;
-        if p.relations.iter().any(|(l, rr)| l.len() != r || rr.len() != r) {
+        if p.relations
+            .iter()
+            .any(|(l, rr)| l.len() != r || rr.len() != r)
+        {
             return Err(Error::input("a relation has the wrong number of exponents"));
         }
         let reduce = |mut w: Vec<u32>| -> Vec<u32> {
@@ -290,7 +295,12 @@ impl Monoid {
     /// Whether `other` is the same monoid up to renumbering, by a bijection sending
     /// `gens` to `other_gens` (generators in the same order). `None` when the
     /// generators do not determine a bijection.
-    pub fn isomorphic_by_generators(&self, gens: &[u32], other: &Monoid, other_gens: &[u32]) -> bool {
+    pub fn isomorphic_by_generators(
+        &self,
+        gens: &[u32],
+        other: &Monoid,
+        other_gens: &[u32],
+    ) -> bool {
         if self.size != other.size || gens.len() != other_gens.len() {
             return false;
         }
@@ -310,8 +320,9 @@ impl Monoid {
             }
         }
         (0..self.size as u32).all(|x| {
-            (0..self.size as u32)
-                .all(|y| map[self.mul(x, y) as usize] == other.mul(map[x as usize], map[y as usize]))
+            (0..self.size as u32).all(|y| {
+                map[self.mul(x, y) as usize] == other.mul(map[x as usize], map[y as usize])
+            })
         })
     }
 }
@@ -479,7 +490,9 @@ pub(crate) fn reduce(a: &Automaton<'_>) -> (Monoid, Vec<bool>, Vec<u32>) {
         i += 1;
     }
     let m = rep.len();
-    let step = |e: u32, j: u32| number[class[a.trans[rep[e as usize] as usize * k + j as usize] as usize] as usize];
+    let step = |e: u32, j: u32| {
+        number[class[a.trans[rep[e as usize] as usize * k + j as usize] as usize] as usize]
+    };
     let mut table = vec![0u32; m * m];
     for x in 0..m {
         table[x * m] = x as u32;
@@ -517,7 +530,7 @@ mod tests {
         assert!(Monoid::from_table(2, vec![0, 1, 1]).is_err());
         assert!(Monoid::from_table(2, vec![1, 1, 1, 0]).is_err()); // 0 not identity
         assert!(Monoid::from_table(2, vec![0, 1, 1, 2]).is_err()); // out of range
-        // Not associative: 3 elements, a·a = b, a·b = a, b·b = a.
+                                                                   // Not associative: 3 elements, a·a = b, a·b = a, b·b = a.
         assert!(Monoid::from_table(3, vec![0, 1, 2, 1, 2, 1, 2, 1, 1]).is_err());
     }
 
@@ -533,7 +546,8 @@ mod tests {
             for y in 0..n {
                 let (x1, x2) = (x / nb, x % nb);
                 let (y1, y2) = (y / nb, y % nb);
-                t[x * n + y] = a.mul(x1 as u32, y1 as u32) * nb as u32 + b.mul(x2 as u32, y2 as u32);
+                t[x * n + y] =
+                    a.mul(x1 as u32, y1 as u32) * nb as u32 + b.mul(x2 as u32, y2 as u32);
             }
         }
         let m = Monoid::from_table(n, t).unwrap();

@@ -562,7 +562,9 @@ impl<'a> Planner<'a> {
             };
         };
         // Misère take-and-break positions of many heaps: products in the misère quotient.
-        if let Some(r) = crate::misere_quotient::plan_report(self.game, &p, self.opts, with_options)? {
+        if let Some(r) =
+            crate::misere_quotient::plan_report(self.game, &p, self.opts, with_options)?
+        {
             return Ok(r);
         }
         let attempt = self

@@ -52,13 +52,22 @@ fn check(code: &str, max_heap: u64, count: usize, window: u64) -> bool {
     let mut solver = Solver::new(game.as_ref());
     for pos in multisets(count, window) {
         let kernel_p = solver.grundy(&pos).unwrap() == 0;
-        assert_eq!(q.is_p(&pos), kernel_p, "0.{code} at {pos:?}: {}", q.presentation);
+        assert_eq!(
+            q.is_p(&pos),
+            kernel_p,
+            "0.{code} at {pos:?}: {}",
+            q.presentation
+        );
         if pos.len() <= 2 {
             let a = q
                 .analyse(&pos, &|h, visit| inner.for_each_option(&[h], visit))
                 .unwrap();
             for (option, winning) in &a.options {
-                assert_eq!(*winning, solver.grundy(option).unwrap() == 0, "{code} {pos:?} → {option:?}");
+                assert_eq!(
+                    *winning,
+                    solver.grundy(option).unwrap() == 0,
+                    "{code} {pos:?} → {option:?}"
+                );
             }
         }
     }
@@ -80,7 +89,11 @@ fn quotient_outcomes_match_the_multiset_kernel_on_a_sample_of_codes() {
         }
     }
     // The heap-by-heap search may give up on a few wild codes; most settle.
-    assert!(settled >= codes.len() - 3, "{settled} of {} settled", codes.len());
+    assert!(
+        settled >= codes.len() - 3,
+        "{settled} of {} settled",
+        codes.len()
+    );
 }
 
 #[test]
@@ -98,7 +111,10 @@ fn octal_075_has_the_published_quotient_of_order_8() {
     let q = quotient("0.75", 40);
     assert_eq!((q.size(), q.p_size()), (8, 2));
     assert_eq!(q.generator_heaps, vec![1, 2, 5]);
-    assert_eq!(q.presentation.to_string(), "⟨a, b, c | a² = 1, bc = ab, c² = b², b³ = b⟩");
+    assert_eq!(
+        q.presentation.to_string(),
+        "⟨a, b, c | a² = 1, bc = ab, c² = b², b³ = b⟩"
+    );
     assert!(!q.is_tame());
 }
 

@@ -93,7 +93,11 @@ pub fn run(ctx: &Context, args: MisereCensusArgs) -> Result<Status> {
     // Worst case: every game runs out its time.
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     nimlab_engine::table::check_seconds(
-        &format!("a misère census of {} codes to heap {}", todo.len(), args.max_heap),
+        &format!(
+            "a misère census of {} codes to heap {}",
+            todo.len(),
+            args.max_heap
+        ),
         (todo.len() as u64 * args.seconds) as f64 / threads as f64,
         ctx.force,
     )?;

@@ -143,17 +143,37 @@ fn write_text(out: &mut dyn std::io::Write, spec: &str, q: &MisereQuotient) -> s
         .enumerate()
         .map(|(i, h)| format!("{} = heap {h}", generator_name(i)))
         .collect();
-    writeln!(out, "generators: {}", if gens.is_empty() { "none".into() } else { gens.join(", ") })?;
+    writeln!(
+        out,
+        "generators: {}",
+        if gens.is_empty() {
+            "none".into()
+        } else {
+            gens.join(", ")
+        }
+    )?;
     let p: Vec<String> = (0..q.size() as u32)
         .filter(|&x| q.p_portion[x as usize])
         .map(|x| q.word(x))
         .collect();
-    writeln!(out, "P-portion: {}", if p.is_empty() { "none".into() } else { p.join(", ") })?;
+    writeln!(
+        out,
+        "P-portion: {}",
+        if p.is_empty() {
+            "none".into()
+        } else {
+            p.join(", ")
+        }
+    )?;
     let changes: Vec<String> = q.changes.iter().map(|h| h.to_string()).collect();
     writeln!(
         out,
         "presentation changed at heaps: {}",
-        if changes.is_empty() { "none".into() } else { changes.join(", ") }
+        if changes.is_empty() {
+            "none".into()
+        } else {
+            changes.join(", ")
+        }
     )?;
     writeln!(out)?;
     writeln!(out, "heap  element  outcome  nim")?;
