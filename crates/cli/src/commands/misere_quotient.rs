@@ -3,9 +3,8 @@
 use super::{Context, OutputArgs, PlainFormat};
 use crate::Status;
 use nimlab_engine::misere_quotient::{MisereQuotient, QuotientOptions, MAX_QUOTIENT_HEAP};
-use nimlab_engine::monoid::{format_word, generator_name};
+use nimlab_engine::monoid::generator_name;
 use nimlab_engine::{Error, Game, Progress, Result};
-use serde_json::{json, Value};
 
 /// The misère quotient (Plambeck–Siegel) of a take-and-break game's heaps 0..=N: a
 /// finite commutative monoid, its P-portion, and each heap's element, so that a sum of
@@ -70,61 +69,10 @@ pub fn run(ctx: &Context, args: MisereQuotientArgs) -> Result<Status> {
     let q = q?;
     let spec = game.spec();
     args.out.emit(|out| match format {
-        PlainFormat::Json => ctx.print_json(out, &quotient_json(&spec, &q)),
+        PlainFormat::Json => ctx.print_json(out, &nimlab_json::misere_quotient_json(&spec, &q)),
         PlainFormat::Text => write_text(out, &spec, &q),
     })?;
     Ok(Status::Ok)
-}
-
-/// The quotient as a JSON document (also served by the web explorer).
-pub fn quotient_json(spec: &str, q: &MisereQuotient) -> Value {
-    let gens: Vec<Value> = q
-        .generator_heaps
-        .iter()
-        .enumerate()
-        .map(|(i, &h)| json!({"name": generator_name(i), "heap": h}))
-        .collect();
-    let relations: Vec<Value> = q
-        .presentation
-        .relations
-        .iter()
-        .map(|(l, r)| json!({"lhs": format_word(l), "rhs": format_word(r)}))
-        .collect();
-    let elements: Vec<Value> = (0..q.size() as u32)
-        .map(|x| json!({"index": x, "word": q.word(x), "p": q.p_portion[x as usize]}))
-        .collect();
-    let heaps: Vec<Value> = q
-        .heap_elements
-        .iter()
-        .enumerate()
-        .map(|(h, &x)| {
-            json!({
-                "heap": h,
-                "element": x,
-                "word": q.word(x),
-                "p": q.p_portion[x as usize],
-                "nim": q.nim_sequence[h],
-            })
-        })
-        .collect();
-    let n = q.size();
-    let table: Vec<Vec<u32>> = q.monoid.table().chunks(n).map(|r| r.to_vec()).collect();
-    json!({
-        "game": spec,
-        "max_heap": q.max_heap(),
-        "size": q.size(),
-        "p_size": q.p_size(),
-        "tame": q.is_tame(),
-        "presentation": q.presentation.to_string(),
-        "generators": gens,
-        "relations": relations,
-        "p_portion": (0..n as u32).filter(|&x| q.p_portion[x as usize]).map(|x| q.word(x)).collect::<Vec<_>>(),
-        "changes": q.changes,
-        "elements": elements,
-        "heaps": heaps,
-        "table": table,
-        "method": "misere-quotient",
-    })
 }
 
 fn write_text(out: &mut dyn std::io::Write, spec: &str, q: &MisereQuotient) -> std::io::Result<()> {
