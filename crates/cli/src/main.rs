@@ -56,6 +56,7 @@ enum Command {
     Chocolate(commands::chocolate::ChocolateArgs),
     Draw(commands::draw::DrawArgs),
     SgSystem(commands::sg_system::SgSystemArgs),
+    MisereQuotient(commands::misere_quotient::MisereQuotientArgs),
     Play(commands::play::PlayArgs),
     Serve(commands::play::ServeArgs),
     /// Shell completions: `nimlab completions bash > /etc/bash_completion.d/nimlab`.
@@ -136,6 +137,7 @@ fn main() -> ExitCode {
         Command::Chocolate(a) => commands::chocolate::run(&ctx, a),
         Command::Draw(a) => commands::draw::run(&ctx, a),
         Command::SgSystem(a) => commands::sg_system::run(&ctx, a),
+        Command::MisereQuotient(a) => commands::misere_quotient::run(&ctx, a),
         Command::Play(a) => commands::play::run(&ctx, a),
         Command::Serve(a) => commands::play::serve(&ctx, a),
         Command::Completions { shell } => print_generated(|out| {

@@ -33,6 +33,8 @@ pub mod game;
 pub mod kernels;
 pub mod memory;
 pub mod mex;
+pub mod misere_quotient;
+pub mod monoid;
 pub mod nimarith;
 pub mod nplayer;
 pub mod periodicity;

@@ -727,6 +727,12 @@ impl<'a> Planner<'a> {
                 ))),
             };
         };
+        // Misère take-and-break positions of many heaps: products in the misère quotient.
+        if let Some(r) =
+            crate::misere_quotient::plan_report(self.game, &p, self.opts, with_options)?
+        {
+            return Ok(r);
+        }
         let attempt = self
             .exact(&p, strategy.is_some())
             .and_then(|(mut exact, method)| {

@@ -18,6 +18,7 @@ pub mod chocolate_staircase;
 pub mod fibonacci_nim;
 pub mod grundy_game;
 pub mod misere;
+pub mod misere_census;
 pub mod nim;
 pub mod nplayer;
 pub mod nplayer_nim;

@@ -336,6 +336,63 @@ fn nested_values(w: &mut Buffered, table: &GrundyTable, pretty: bool) -> io::Res
     w.byte(b']')
 }
 
+/// A misère quotient as a JSON document (`nimlab misere-quotient --format json`, the
+/// web explorer's `/api/misere-quotient`): sizes, presentation, every element's word
+/// and P-status, each heap's element and nim value, and the multiplication table.
+pub fn misere_quotient_json(
+    spec: &str,
+    q: &nimlab_engine::misere_quotient::MisereQuotient,
+) -> Value {
+    use nimlab_engine::monoid::{format_word, generator_name};
+    let gens: Vec<Value> = q
+        .generator_heaps
+        .iter()
+        .enumerate()
+        .map(|(i, &h)| json!({"name": generator_name(i), "heap": h}))
+        .collect();
+    let relations: Vec<Value> = q
+        .presentation
+        .relations
+        .iter()
+        .map(|(l, r)| json!({"lhs": format_word(l), "rhs": format_word(r)}))
+        .collect();
+    let elements: Vec<Value> = (0..q.size() as u32)
+        .map(|x| json!({"index": x, "word": q.word(x), "p": q.p_portion[x as usize]}))
+        .collect();
+    let heaps: Vec<Value> = q
+        .heap_elements
+        .iter()
+        .enumerate()
+        .map(|(h, &x)| {
+            json!({
+                "heap": h,
+                "element": x,
+                "word": q.word(x),
+                "p": q.p_portion[x as usize],
+                "nim": q.nim_sequence[h],
+            })
+        })
+        .collect();
+    let n = q.size();
+    let table: Vec<Vec<u32>> = q.monoid.table().chunks(n).map(|r| r.to_vec()).collect();
+    json!({
+        "game": spec,
+        "max_heap": q.max_heap(),
+        "size": q.size(),
+        "p_size": q.p_size(),
+        "tame": q.is_tame(),
+        "presentation": q.presentation.to_string(),
+        "generators": gens,
+        "relations": relations,
+        "p_portion": (0..n as u32).filter(|&x| q.p_portion[x as usize]).map(|x| q.word(x)).collect::<Vec<_>>(),
+        "changes": q.changes,
+        "elements": elements,
+        "heaps": heaps,
+        "table": table,
+        "method": "misere-quotient",
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

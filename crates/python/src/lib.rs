@@ -552,6 +552,63 @@ impl PyGame {
         value_py(py, &cert, false)
     }
 
+    /// The misère quotient of a take-and-break game's heaps 0..=max_heap: a dict with
+    /// `size`, `p_size`, `tame`, `presentation`, `generator_heaps`, `p_portion` (words),
+    /// `changes` (heaps where the presentation changed), `heaps` (each heap's element
+    /// as a word), `heap_is_p`, `nim` (normal-play values) and `table` (`table[x][y]`:
+    /// the index of x·y; 0 is the identity; `elements[x]` its word).
+    #[pyo3(signature = (max_heap = 30))]
+    fn misere_quotient<'py>(&self, py: Python<'py>, max_heap: u64) -> PyResult<Bound<'py, PyDict>> {
+        use nimlab_engine::misere_quotient::{MisereQuotient, QuotientOptions};
+        let game = &*self.game;
+        let limits = QuotientOptions {
+            memory_limit: self.limits.table_options().memory_limit,
+            ..QuotientOptions::default()
+        };
+        let q = py
+            .detach(|| MisereQuotient::of_game(game, max_heap, &limits))
+            .map_err(py_err)?;
+        let d = PyDict::new(py);
+        d.set_item("size", q.size())?;
+        d.set_item("p_size", q.p_size())?;
+        d.set_item("tame", q.is_tame())?;
+        d.set_item("presentation", q.presentation.to_string())?;
+        d.set_item("generator_heaps", q.generator_heaps.clone())?;
+        let n = q.size() as u32;
+        d.set_item(
+            "p_portion",
+            (0..n)
+                .filter(|&x| q.p_portion[x as usize])
+                .map(|x| q.word(x))
+                .collect::<Vec<_>>(),
+        )?;
+        d.set_item("elements", (0..n).map(|x| q.word(x)).collect::<Vec<_>>())?;
+        d.set_item("changes", q.changes.clone())?;
+        d.set_item(
+            "heaps",
+            q.heap_elements
+                .iter()
+                .map(|&x| q.word(x))
+                .collect::<Vec<_>>(),
+        )?;
+        d.set_item(
+            "heap_is_p",
+            q.heap_elements
+                .iter()
+                .map(|&x| q.p_portion[x as usize])
+                .collect::<Vec<_>>(),
+        )?;
+        d.set_item("nim", q.nim_sequence.clone())?;
+        let table: Vec<Vec<u32>> = q
+            .monoid
+            .table()
+            .chunks(q.size())
+            .map(|r| r.to_vec())
+            .collect();
+        d.set_item("table", table)?;
+        Ok(d)
+    }
+
     /// Preperiod and period of the Grundy sequence of a one-heap game: proven when the
     /// game can prove it (subtraction, octal games), else observed on n < up_to. A dict
     /// (preperiod, period, saltus, values, block, proven, proof, checked_up_to, method),

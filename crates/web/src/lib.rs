@@ -500,6 +500,7 @@ pub fn router(config: ServeConfig) -> Router {
         .route("/api/game", post(game_info))
         .route("/api/value", post(value))
         .route("/api/moves", post(moves))
+        .route("/api/misere-quotient", post(misere_quotient))
         .route("/api/table", post(table))
         .route("/api/check", post(check))
         .route("/api/play", post(play_move))
@@ -604,6 +605,35 @@ async fn value(State(state): State<Arc<AppState>>, body: Body) -> Answer {
 
 async fn moves(State(state): State<Arc<AppState>>, body: Body) -> Answer {
     position_report(&state, body, true).await
+}
+
+/// Largest heap the explorer's misère quotient takes.
+const MAX_QUOTIENT_HEAP: u64 = 200;
+
+/// `{"game": …, "size": N}`: the misère quotient of the game's heaps 0..=N (default
+/// 30): elements with their P-status, heap → element, and the multiplication table.
+async fn misere_quotient(State(state): State<Arc<AppState>>, body: Body) -> Answer {
+    let req = parse_request(body)?;
+    compute(&state, move |opts| {
+        let game = load_game(&req)?.game;
+        let max_heap = req.size.unwrap_or(30);
+        if max_heap > MAX_QUOTIENT_HEAP {
+            return Err(ApiError::bad(format!(
+                "\"size\" (the largest heap) must be at most {MAX_QUOTIENT_HEAP}"
+            )));
+        }
+        let limits = nimlab_engine::misere_quotient::QuotientOptions {
+            memory_limit: opts.memory_limit,
+            time_limit: Some(std::time::Duration::from_secs(30)),
+            ..Default::default()
+        };
+        let q = nimlab_engine::misere_quotient::MisereQuotient::of_game(&*game, max_heap, &limits)?;
+        Ok(json_bytes(&nimlab_json::misere_quotient_json(
+            &game.spec(),
+            &q,
+        )))
+    })
+    .await
 }
 
 async fn position_report(state: &AppState, body: Body, with_options: bool) -> Answer {

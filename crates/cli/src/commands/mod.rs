@@ -7,6 +7,8 @@ pub mod chocolate;
 pub mod draw;
 pub mod games;
 pub mod guess;
+pub mod misere_census;
+pub mod misere_quotient;
 pub mod periodicity;
 pub mod play;
 pub mod sg_system;
