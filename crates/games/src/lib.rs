@@ -23,6 +23,7 @@ pub mod nplayer;
 pub mod nplayer_nim;
 pub mod octal;
 pub mod octal_census;
+pub mod octal_frontier;
 pub mod octal_check;
 pub mod pass;
 pub mod rules;
