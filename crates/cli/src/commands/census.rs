@@ -22,6 +22,8 @@ pub struct CensusArgs {
 enum CensusCommand {
     Octal(OctalArgs),
     Merge(MergeArgs),
+    Run(super::census_run::RunArgs),
+    Frontier(super::census_run::FrontierArgs),
 }
 
 /// Every code w.d1…dD (each game once): a period proven by the Guy–Smith theorem
@@ -87,6 +89,8 @@ pub fn run(ctx: &Context, args: CensusArgs) -> Result<Status> {
     match args.what {
         CensusCommand::Octal(a) => octal(ctx, a),
         CensusCommand::Merge(a) => merge(ctx, a),
+        CensusCommand::Run(a) => super::census_run::run(ctx, a),
+        CensusCommand::Frontier(a) => super::census_run::frontier(ctx, a),
     }
 }
 
@@ -221,7 +225,7 @@ fn entry_json(e: &CensusEntry, index: usize, base: u32, up_to: u64) -> Value {
 }
 
 /// Opens `path` for appending, cutting a last line left unfinished by an interruption.
-fn open_append(path: &Path) -> Result<std::fs::File> {
+pub(crate) fn open_append(path: &Path) -> Result<std::fs::File> {
     let err = |e: std::io::Error| Error::input(format!("cannot write {}: {e}", path.display()));
     // Only a regular file has a last line to mend (reading /dev/zero never ends).
     let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
@@ -248,7 +252,7 @@ const MAX_LINE: u64 = 1 << 16;
 /// The JSON lines of a census file. `lenient` (the output of a census, to resume): a
 /// missing file or one that is not a regular file (a device such as /dev/full) is
 /// empty, and an unfinished last line (an interrupted run) is ignored.
-fn read_lines(path: &Path, lenient: bool) -> Result<Vec<Value>> {
+pub(crate) fn read_lines(path: &Path, lenient: bool) -> Result<Vec<Value>> {
     let name = path.display();
     if lenient && std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
         return Ok(Vec::new());

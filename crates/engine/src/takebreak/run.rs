@@ -113,6 +113,18 @@ impl PeriodRun {
         &self.seq.values
     }
 
+    /// The rare/common split, how many heaps are rare (heap 0 left out) and the last
+    /// rare heap with its value, so far.
+    pub fn rare_figures(&self) -> (Option<SparseSplit>, usize, Option<(u64, u32)>) {
+        let seq = &self.seq;
+        let last = seq.rare.last().zip(seq.rare_values.last());
+        (
+            seq.split,
+            seq.rare.len(),
+            last.map(|(&r, &v)| (u64::from(r), v)),
+        )
+    }
+
     /// How many terms are computed.
     pub fn terms(&self) -> usize {
         self.seq.values.len()
