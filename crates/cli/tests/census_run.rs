@@ -89,7 +89,14 @@ fn a_run_killed_at_random_moments_resumes_bit_identical() {
         assert_eq!(whole["status"], "unsolved");
         let (resumed, kills) = killed_and_resumed(&dir, game, up_to, seed);
         assert!(kills >= 1, "{game}: never killed");
-        for key in ["values_sha256", "n", "rare", "rare_mask", "last_rare", "largest"] {
+        for key in [
+            "values_sha256",
+            "n",
+            "rare",
+            "rare_mask",
+            "last_rare",
+            "largest",
+        ] {
             assert_eq!(resumed[key], whole[key], "{game}: {key}");
         }
     }
@@ -127,7 +134,10 @@ fn a_proven_period_survives_a_resume_and_certifies() {
     let v = last_json(&out);
     assert_eq!(v["status"], "solved");
     // Flammenkamp: 0.16 has preperiod 105351 and period 149459.
-    assert_eq!((v["preperiod"].as_u64(), v["period"].as_u64()), (Some(105351), Some(149459)));
+    assert_eq!(
+        (v["preperiod"].as_u64(), v["period"].as_u64()),
+        (Some(105351), Some(149459))
+    );
     let (c, _, err) = nimlab(&["certify", cert.to_str().unwrap()]);
     assert_eq!(c, 0, "{err}");
     std::fs::remove_dir_all(&dir).ok();
@@ -148,7 +158,15 @@ fn bad_checkpoints_and_arguments_are_one_line_errors() {
         vec!["census", "run", ".6", "--up-to", "0"],
         vec!["census", "run", ".6", "--up-to", "99999999999999"],
         vec!["census", "run", ".6", "--seconds", "NaN"],
-        vec!["--max-memory", "1M", "census", "run", ".6", "--up-to", "1000000"],
+        vec![
+            "--max-memory",
+            "1M",
+            "census",
+            "run",
+            ".6",
+            "--up-to",
+            "1000000",
+        ],
         vec!["census", "frontier", "--codes", ".6,é", "--up-to", "1000"],
     ] {
         let (code, out, err) = nimlab(&args);
@@ -158,7 +176,14 @@ fn bad_checkpoints_and_arguments_are_one_line_errors() {
     // A checkpoint of one game is not resumed as another.
     let ckpt = dir.join("six.ckpt");
     let (c, _, err) = nimlab(&[
-        "census", "run", ".6", "--up-to", "20000", "--seconds", "0", "--checkpoint",
+        "census",
+        "run",
+        ".6",
+        "--up-to",
+        "20000",
+        "--seconds",
+        "0",
+        "--checkpoint",
         ckpt.to_str().unwrap(),
     ]);
     assert_eq!(c, 0, "{err}");

@@ -108,10 +108,11 @@ pub fn figures(
     last_rare: Option<(u64, u32)>,
 ) -> Option<Figures> {
     let split = split?;
-    let (largest_index, largest) = values
-        .iter()
-        .enumerate()
-        .fold((0, 0), |(bi, bv), (i, &v)| if v > bv { (i, v) } else { (bi, bv) });
+    let (largest_index, largest) =
+        values.iter().enumerate().fold(
+            (0, 0),
+            |(bi, bv), (i, &v)| if v > bv { (i, v) } else { (bi, bv) },
+        );
     let width = (u64::from(largest) + 1).next_power_of_two() - 1;
     // The engine's rare list starts at heap 1; the tables count heap 0 too.
     let zero_rare = values
@@ -129,7 +130,12 @@ pub fn figures(
 
 /// [`figures`] of a finished search.
 pub fn figures_of(found: &PeriodSearch) -> Option<Figures> {
-    figures(&found.values, found.split, found.rare_count, found.last_rare)
+    figures(
+        &found.values,
+        found.split,
+        found.rare_count,
+        found.last_rare,
+    )
 }
 
 /// Refuses a frontier code list entry that names no game (`--codes` given by hand).

@@ -2,9 +2,9 @@
 //! `--resume`); `nimlab census frontier`: every game of the unsolved list to a budget,
 //! as JSON lines and a Markdown table.
 
-use super::OutputArgs;
 use super::census::{open_append, read_lines};
 use super::Context;
+use super::OutputArgs;
 use crate::sink::Sink;
 use crate::Status;
 use nimlab_engine::takebreak::run::{PeriodRun, RunControl, RunOutcome};
@@ -40,6 +40,10 @@ pub struct RunArgs {
     /// Stop after this many seconds (the figures so far are printed; resumable).
     #[arg(long, value_name = "S")]
     seconds: Option<f64>,
+    /// Stop after this many seconds of CPU time (both threads; steadier than wall time
+    /// on a shared machine).
+    #[arg(long, value_name = "S")]
+    cpu_seconds: Option<f64>,
     /// Write checkpoints to FILE (with --resume: default the resumed file).
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<PathBuf>,
@@ -75,6 +79,9 @@ pub struct FrontierArgs {
     /// Per game, stop after this many seconds.
     #[arg(long, value_name = "S")]
     seconds: Option<f64>,
+    /// Per game, stop after this many seconds of CPU time.
+    #[arg(long, value_name = "S")]
+    cpu_seconds: Option<f64>,
     /// Only this share of the list: i/k (0 ≤ i < k), by list index mod k.
     #[arg(long, value_name = "i/k", default_value = "0/1", value_parser = super::sweep::parse_shard)]
     shard: (u64, u64),
@@ -118,6 +125,8 @@ fn catch_signals() {
 /// Stops on a signal or past a deadline; saves a checkpoint every so often.
 struct Control<'a> {
     deadline: Option<Instant>,
+    /// Process CPU seconds at which to stop.
+    cpu_deadline: Option<f64>,
     every: Duration,
     last_save: Instant,
     path: Option<&'a Path>,
@@ -142,6 +151,8 @@ impl RunControl for Control<'_> {
             self.stopped_by = Some("signal");
         } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.stopped_by = Some("time");
+        } else if self.cpu_deadline.is_some_and(|d| cpu_seconds() >= d) {
+            self.stopped_by = Some("cpu time");
         }
         self.stopped_by.is_some()
     }
@@ -150,6 +161,21 @@ impl RunControl for Control<'_> {
             self.save(run)?;
         }
         Ok(())
+    }
+}
+
+/// CPU seconds used by this process so far (every thread).
+fn cpu_seconds() -> f64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid timespec to write to.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) } == 0;
+    if ok {
+        t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+    } else {
+        0.0
     }
 }
 
@@ -180,6 +206,7 @@ struct Report {
     period: Option<nimlab_engine::periodicity::Periodicity>,
     sha256: String,
     seconds: f64,
+    cpu_seconds: f64,
 }
 
 impl Report {
@@ -203,6 +230,7 @@ impl Report {
             "period": self.period.as_ref().map(|p| crate::json::int(p.period)),
             "values_sha256": self.sha256,
             "seconds": (self.seconds * 10.0).round() / 10.0,
+            "cpu_seconds": (self.cpu_seconds * 10.0).round() / 10.0,
         })
     }
 }
@@ -213,13 +241,15 @@ fn drive(
     mut run: PeriodRun,
     game: &Octal,
     base: u32,
-    seconds: Option<f64>,
+    (seconds, cpu): (Option<f64>, Option<f64>),
     checkpoint: Option<&Path>,
     every: f64,
 ) -> Result<(Report, Option<PeriodRun>)> {
     let started = Instant::now();
+    let cpu_start = cpu_seconds();
     let mut control = Control {
         deadline: seconds.map(|s| started + Duration::from_secs_f64(s.max(0.0))),
+        cpu_deadline: cpu.map(|s| cpu_start + s.max(0.0)),
         every: Duration::from_secs_f64(every.max(0.0)),
         last_save: Instant::now(),
         path: checkpoint,
@@ -229,6 +259,7 @@ fn drive(
     let code = code_of(run.rules(), base);
     let outcome = run.run(&ctx.progress, &mut control)?;
     let seconds = started.elapsed().as_secs_f64();
+    let cpu_seconds = cpu_seconds() - cpu_start;
     Ok(match outcome {
         RunOutcome::Done(found) => {
             let figures = octal_frontier::figures_of(&found);
@@ -249,6 +280,7 @@ fn drive(
                     sha256: crate::certificate::values_hash(&found.values),
                     period: found.period,
                     seconds,
+                    cpu_seconds,
                 },
                 None,
             )
@@ -269,6 +301,7 @@ fn drive(
                     sha256: crate::certificate::values_hash(values),
                     period: None,
                     seconds,
+                    cpu_seconds,
                 },
                 Some(run),
             )
@@ -305,7 +338,10 @@ fn read_checkpoint(path: &Path) -> Result<PeriodRun> {
 }
 
 pub fn run(ctx: &Context, args: RunArgs) -> Result<Status> {
-    if !(args.checkpoint_every >= 0.0) || args.seconds.is_some_and(|s| !(s >= 0.0)) {
+    if [Some(args.checkpoint_every), args.seconds, args.cpu_seconds]
+        .iter()
+        .any(|s| s.is_some_and(|s| s.is_nan() || s < 0.0))
+    {
         return Err(Error::input(
             "--seconds and --checkpoint-every must be numbers of seconds ≥ 0",
         ));
@@ -361,7 +397,7 @@ pub fn run(ctx: &Context, args: RunArgs) -> Result<Status> {
         run,
         &game,
         args.base,
-        args.seconds,
+        (args.seconds, args.cpu_seconds),
         checkpoint.as_deref(),
         args.checkpoint_every,
     )?;
@@ -406,7 +442,10 @@ pub fn frontier(ctx: &Context, args: FrontierArgs) -> Result<Status> {
             args.up_to
         )));
     }
-    if !(args.checkpoint_every >= 0.0) || args.seconds.is_some_and(|s| !(s >= 0.0)) {
+    if [Some(args.checkpoint_every), args.seconds, args.cpu_seconds]
+        .iter()
+        .any(|s| s.is_some_and(|s| s.is_nan() || s < 0.0))
+    {
         return Err(Error::input(
             "--seconds and --checkpoint-every must be numbers of seconds ≥ 0",
         ));
@@ -455,7 +494,8 @@ pub fn frontier(ctx: &Context, args: FrontierArgs) -> Result<Status> {
     for (_, c) in &todo {
         let g = octal_frontier::game_of(c, 8)?;
         let s = g.search_seconds(args.up_to);
-        estimate += args.seconds.map_or(s, |cap| s.min(cap));
+        let cap = args.seconds.or(args.cpu_seconds).unwrap_or(f64::INFINITY);
+        estimate += s.min(cap);
     }
     nimlab_engine::table::check_seconds(
         &format!(
@@ -480,7 +520,10 @@ pub fn frontier(ctx: &Context, args: FrontierArgs) -> Result<Status> {
     for (index, c) in &todo {
         let game = octal_frontier::game_of(c, 8)?;
         let code = code_of(game.rules(), 8);
-        let ckpt = args.checkpoints.as_ref().map(|d| d.join(checkpoint_name(&code)));
+        let ckpt = args
+            .checkpoints
+            .as_ref()
+            .map(|d| d.join(checkpoint_name(&code)));
         let run = match &ckpt {
             Some(p) if p.is_file() => {
                 let mut run = read_checkpoint(p)?;
@@ -500,7 +543,7 @@ pub fn frontier(ctx: &Context, args: FrontierArgs) -> Result<Status> {
             run,
             &game,
             8,
-            args.seconds,
+            (args.seconds, args.cpu_seconds),
             ckpt.as_deref(),
             args.checkpoint_every,
         )?;
@@ -534,7 +577,9 @@ pub fn frontier(ctx: &Context, args: FrontierArgs) -> Result<Status> {
         write_table(&mut sink, &lines).map_err(|e| sink.error(e))?;
         sink.finish()?;
     } else if args.table.is_some() {
-        return Err(Error::input("--table needs -o FILE (the table is of its lines)"));
+        return Err(Error::input(
+            "--table needs -o FILE (the table is of its lines)",
+        ));
     }
     Ok(if interrupted {
         Status::Interrupted
@@ -557,11 +602,11 @@ fn write_table(out: &mut dyn Write, lines: &[Value]) -> std::io::Result<()> {
     rows.sort_by_key(|v| v.get("index").and_then(Value::as_u64).unwrap_or(u64::MAX));
     writeln!(
         out,
-        "| game | n | largest idx | largest | rare mask | num rare | last rare | period | seconds | published (n, num rare, last rare) |"
+        "| game | n | largest idx | largest | rare mask | num rare | last rare | period | CPU s | published (n, num rare, last rare) | reproduce |"
     )?;
     writeln!(
         out,
-        "| :--- | ---: | ---: | ---: | ---: | ---: | ---: | :--- | ---: | :--- |"
+        "| :--- | ---: | ---: | ---: | ---: | ---: | ---: | :--- | ---: | :--- | :--- |"
     )?;
     let cell = |v: &Value, k: &str| match v.get(k) {
         None | Some(Value::Null) => String::new(),
@@ -583,21 +628,29 @@ fn write_table(out: &mut dyn Write, lines: &[Value]) -> std::io::Result<()> {
         };
         let period = match (cell(v, "preperiod"), cell(v, "period")) {
             (a, p) if !p.is_empty() => format!("p = {p}, a = {a}"),
-            _ if cell(v, "status") == "stopped" => format!("none (stopped: {})", cell(v, "stopped_by")),
+            _ if cell(v, "status") == "stopped" => {
+                format!("none (stopped: {})", cell(v, "stopped_by"))
+            }
             _ => "none".into(),
         };
         let theirs = published.get(&code).map_or(String::new(), |f| {
-            format!("2^{}, {}, {}", f.n.trailing_zeros(), f.rare_count, f.last_rare)
+            format!(
+                "2^{}, {}, {}",
+                f.n.trailing_zeros(),
+                f.rare_count,
+                f.last_rare
+            )
         });
         writeln!(
             out,
-            "| {name} | {n_text} | {} | {} | {} | {} | {} | {period} | {} | {theirs} |",
+            "| {name} | {n_text} | {} | {} | {} | {} | {} | {period} | {} | {theirs} | `nimlab census run {} --up-to {n}` |",
             cell(v, "largest_index"),
             cell(v, "largest"),
             cell(v, "rare_mask"),
             cell(v, "rare"),
             cell(v, "last_rare"),
-            cell(v, "seconds"),
+            cell(v, "cpu_seconds"),
+            if code == "grundy" { "grundy" } else { name.as_str() },
         )?;
     }
     Ok(())

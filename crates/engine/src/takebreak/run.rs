@@ -289,8 +289,7 @@ impl PeriodRun {
         let len = r.u64()?;
         let terms = r.u64()?;
         let width = r.u8()? as usize;
-        if ![1, 2, 4].contains(&width) || terms > len || len > max_n.max(1) || max_n > 1 << 40
-        {
+        if ![1, 2, 4].contains(&width) || terms > len || len > max_n.max(1) || max_n > 1 << 40 {
             return Err(Error::input("checkpoint: malformed header"));
         }
         // Read in blocks, so that a short file fails before much is allocated.
@@ -457,12 +456,10 @@ struct Reader<'a> {
 
 impl Reader<'_> {
     fn get(&mut self, buf: &mut [u8]) -> Result<()> {
-        self.input
-            .read_exact(buf)
-            .map_err(|e| match e.kind() {
-                std::io::ErrorKind::UnexpectedEof => Error::input("checkpoint: truncated"),
-                _ => Error::input(format!("cannot read the checkpoint: {e}")),
-            })?;
+        self.input.read_exact(buf).map_err(|e| match e.kind() {
+            std::io::ErrorKind::UnexpectedEof => Error::input("checkpoint: truncated"),
+            _ => Error::input(format!("cannot read the checkpoint: {e}")),
+        })?;
         self.sum.update(buf);
         Ok(())
     }
@@ -499,7 +496,7 @@ mod tests {
             self.state ^= self.state << 13;
             self.state ^= self.state >> 7;
             self.state ^= self.state << 17;
-            self.state % self.every == 0
+            self.state.is_multiple_of(self.every)
         }
     }
 
@@ -577,7 +574,10 @@ mod tests {
             assert!(PeriodRun::read_from(&mut &bad[..]).is_err(), "byte {i}");
         }
         for cut in [0, 7, 20, file.len() / 2, file.len() - 1] {
-            assert!(PeriodRun::read_from(&mut &file[..cut]).is_err(), "cut {cut}");
+            assert!(
+                PeriodRun::read_from(&mut &file[..cut]).is_err(),
+                "cut {cut}"
+            );
         }
         let mut longer = file.clone();
         longer.push(0);
