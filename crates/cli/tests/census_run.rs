@@ -168,6 +168,7 @@ fn bad_checkpoints_and_arguments_are_one_line_errors() {
             "1000000",
         ],
         vec!["census", "frontier", "--codes", ".6,é", "--up-to", "1000"],
+        vec!["census", "frontier", "--codes", ".6", "--table", "t.md"],
     ] {
         let (code, out, err) = nimlab(&args);
         assert_eq!(code, 2, "{args:?}: {out} {err}");

@@ -460,6 +460,16 @@ pub fn frontier(ctx: &Context, args: FrontierArgs) -> Result<Status> {
     for c in &list {
         octal_frontier::check_code(c, 8)?;
     }
+    // Before any work: the table is made of the -o file's lines.
+    match (&args.table, &args.output) {
+        (Some(_), None) => {
+            return Err(Error::input(
+                "--table needs -o FILE (the table is of its lines)",
+            ))
+        }
+        (Some(t), Some(_)) => Sink::precheck(t)?,
+        _ => {}
+    }
     check_up_to(ctx, args.up_to)?;
     let (shard, shards) = args.shard;
     let mut finished = std::collections::BTreeSet::new();
@@ -576,10 +586,6 @@ pub fn frontier(ctx: &Context, args: FrontierArgs) -> Result<Status> {
         let mut sink = Sink::open(Some(table))?;
         write_table(&mut sink, &lines).map_err(|e| sink.error(e))?;
         sink.finish()?;
-    } else if args.table.is_some() {
-        return Err(Error::input(
-            "--table needs -o FILE (the table is of its lines)",
-        ));
     }
     Ok(if interrupted {
         Status::Interrupted
