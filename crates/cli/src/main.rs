@@ -104,6 +104,8 @@ pub enum Status {
     Ok,
     /// A check found a counterexample or mismatch (exit 1).
     Failed,
+    /// A long run was stopped by Ctrl-C or SIGTERM after saving its state (exit 130).
+    Interrupted,
 }
 
 fn main() -> ExitCode {
@@ -153,6 +155,7 @@ fn main() -> ExitCode {
     match result {
         Ok(Status::Ok) => ExitCode::SUCCESS,
         Ok(Status::Failed) => ExitCode::from(1),
+        Ok(Status::Interrupted) => ExitCode::from(130),
         Err(e) => fail(&e),
     }
 }

@@ -22,6 +22,8 @@
 use crate::periodicity::Periodicity;
 use crate::split_scan::{self, ByteSet};
 
+pub mod run;
+
 /// The most heaps one move may leave (hexadecimal codes go up to 3).
 pub const MAX_PARTS: u32 = 3;
 
@@ -295,60 +297,13 @@ impl TakeBreak {
         max_n: u64,
         progress: &dyn crate::progress::Progress,
     ) -> PeriodSearch {
-        let mut out = PeriodSearch {
-            period: None,
-            values: Vec::new(),
-            split: None,
-            rare_count: 0,
-            max_value: 0,
-        };
-        if self.digits.is_empty() {
-            return out;
-        }
-        let t = self.max_take();
-        let h = self.max_parts().max(1) as u64;
-        let max_n = max_n.min(usize::MAX as u64 / 8) as usize;
-        let mut len = 64usize.min(max_n.max(1));
-        let mut seq = SparseSequence::new(self.clone());
-        progress.start(max_n as u64, "terms");
-        let mut reported = 0usize;
-        loop {
-            if self.max_parts() > 2 {
-                seq.values = self.naive_sequence(len);
-            } else {
-                // In steps: progress moves (and a cancelled query stops) within one
-                // long extension, not only after it (2^23 more terms take seconds).
-                let step = (1usize << 18).max(len / 32);
-                while seq.values.len() < len {
-                    let to = (seq.values.len() + step).min(len);
-                    seq.extend_to(to);
-                    progress.advance(to.saturating_sub(reported) as u64);
-                    reported = reported.max(to);
-                }
-            }
-            progress.advance(len.saturating_sub(reported) as u64);
-            reported = len;
-            let (found, wanted) = if self.distinct_parts {
-                (None, None)
-            } else {
-                guy_smith(&seq.values, t, h)
-            };
-            if found.is_some() || len >= max_n {
-                progress.finish();
-                out.period = found;
-                out.split = seq.split;
-                out.rare_count = seq.rare.len();
-                out.max_value = max_value(&seq.values);
-                out.values = seq.values;
-                return out;
-            }
-            // Towards the length a candidate period needs, at least 1/16 more, at most
-            // twice as many terms.
-            let next = match wanted {
-                Some(w) => (w as usize).clamp(len + len / 16 + 1, 2 * len),
-                None => 2 * len,
-            };
-            len = next.min(max_n);
+        // The same run that can be stopped and resumed (`run::PeriodRun`), never stopped.
+        match run::PeriodRun::new(self.clone(), max_n)
+            .run(progress, &mut run::Uninterrupted)
+            .expect("an uninterrupted run saves nothing and cannot fail")
+        {
+            run::RunOutcome::Done(found) => found,
+            run::RunOutcome::Stopped => unreachable!("never asked to stop"),
         }
     }
 }
@@ -366,6 +321,8 @@ pub struct PeriodSearch {
     pub rare_count: usize,
     /// The largest value computed.
     pub max_value: u32,
+    /// The last rare index and its value (none for short or three-heap sequences).
+    pub last_rare: Option<(u64, u32)>,
 }
 
 /// The least period whose repetition on the window proves periodicity by Guy–Smith;

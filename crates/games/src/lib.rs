@@ -25,6 +25,7 @@ pub mod nplayer_nim;
 pub mod octal;
 pub mod octal_census;
 pub mod octal_check;
+pub mod octal_frontier;
 pub mod pass;
 pub mod rules;
 pub mod ryuoh;

@@ -23,6 +23,8 @@ enum CensusCommand {
     Octal(OctalArgs),
     Misere(super::misere_census::MisereCensusArgs),
     Merge(MergeArgs),
+    Run(super::census_run::RunArgs),
+    Frontier(super::census_run::FrontierArgs),
 }
 
 /// Every code w.d1…dD (each game once): a period proven by the Guy–Smith theorem
@@ -102,6 +104,8 @@ pub fn run(ctx: &Context, args: CensusArgs) -> Result<Status> {
         CensusCommand::Octal(a) => octal(ctx, a),
         CensusCommand::Misere(a) => super::misere_census::run(ctx, a),
         CensusCommand::Merge(a) => merge(ctx, a),
+        CensusCommand::Run(a) => super::census_run::run(ctx, a),
+        CensusCommand::Frontier(a) => super::census_run::frontier(ctx, a),
     }
 }
 
@@ -267,7 +271,7 @@ fn entry_json(e: &CensusEntry, index: usize, base: u32, up_to: u64) -> Value {
 }
 
 /// Opens `path` for appending, cutting a last line left unfinished by an interruption.
-pub(super) fn open_append(path: &Path) -> Result<std::fs::File> {
+pub(crate) fn open_append(path: &Path) -> Result<std::fs::File> {
     let err = |e: std::io::Error| Error::input(format!("cannot write {}: {e}", path.display()));
     // Only a regular file has a last line to mend (reading /dev/zero never ends).
     let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
@@ -294,7 +298,7 @@ const MAX_LINE: u64 = 1 << 16;
 /// The JSON lines of a census file. `lenient` (the output of a census, to resume): a
 /// missing file or one that is not a regular file (a device such as /dev/full) is
 /// empty, and an unfinished last line (an interrupted run) is ignored.
-pub(super) fn read_lines(path: &Path, lenient: bool) -> Result<Vec<Value>> {
+pub(crate) fn read_lines(path: &Path, lenient: bool) -> Result<Vec<Value>> {
     let mut out = Vec::new();
     for_each_line(path, lenient, &mut |_, v| {
         out.push(v);

@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod census;
+pub mod census_run;
 pub mod certify;
 pub mod check;
 pub mod chocolate;
