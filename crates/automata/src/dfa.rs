@@ -188,6 +188,46 @@ impl Dfa {
         self.accept[q]
     }
 
+    /// The same automaton with variable v renamed `rename(v)` (distinct new names; the
+    /// tracks are re-sorted).
+    pub fn renamed(&self, rename: impl Fn(u32) -> u32) -> Result<Dfa> {
+        let new: Vec<u32> = self.vars.iter().map(|&v| rename(v)).collect();
+        let mut sorted = new.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), new.len(), "renaming must keep variables distinct");
+        // track i of the new automaton is old track perm[i]
+        let perm: Vec<usize> = sorted
+            .iter()
+            .map(|v| new.iter().position(|w| w == v).unwrap())
+            .collect();
+        let k = new.len();
+        let mut digits = vec![0u32; k];
+        let mut old = vec![0u32; k];
+        let mut map = vec![0usize; self.letters];
+        for (l, m) in map.iter_mut().enumerate() {
+            decode_letter(self.base, k, l, &mut digits);
+            for (i, &p) in perm.iter().enumerate() {
+                old[p] = digits[i];
+            }
+            *m = encode_letter(self.base, &old);
+        }
+        let mut delta = Vec::with_capacity(self.delta.len());
+        for q in 0..self.states() {
+            for &m in &map {
+                delta.push(self.delta[q * self.letters + m]);
+            }
+        }
+        Ok(Dfa {
+            base: self.base,
+            vars: sorted,
+            letters: self.letters,
+            delta,
+            accept: self.accept.clone(),
+        }
+        .minimize())
+    }
+
     /// The complement (same tracks).
     pub fn complement(&self) -> Dfa {
         let mut d = self.clone();

@@ -28,6 +28,14 @@ pub enum Atom {
         /// result
         z: u32,
     },
+    /// z is x with one 0 appended to its digits (b·x in base b; in Zeckendorf every
+    /// term moves one Fibonacci number up).
+    Up {
+        /// the number
+        x: u32,
+        /// x shifted up
+        z: u32,
+    },
     /// z = the lowest term of n (n ≥ 1).
     LowestTerm {
         /// the number
@@ -143,7 +151,7 @@ impl Fo {
                     add(v, bound)
                 }
             }
-            Fo::Atom(Atom::LowestTerm { n, z }) => {
+            Fo::Atom(Atom::LowestTerm { n, z }) | Fo::Atom(Atom::Up { x: n, z }) => {
                 for v in [*n, *z] {
                     add(v, bound)
                 }
@@ -176,6 +184,7 @@ impl Fo {
             Fo::Atom(Atom::Linear { terms, c, rel }) => num.linear(terms, *c, *rel)?,
             Fo::Atom(Atom::Digitwise { op, x, y, z }) => num.digitwise(*op, *x, *y, *z)?,
             Fo::Atom(Atom::LowestTerm { n, z }) => num.lowest_term(*n, *z)?,
+            Fo::Atom(Atom::Up { x, z }) => num.up(*x, *z)?,
             Fo::Not(a) => {
                 let a = a.automaton_with(num, stats)?;
                 let valid = num.valid(a.vars())?;
@@ -227,6 +236,25 @@ fn and_or(num: &Numeration, a: &Dfa, b: &Dfa, and: bool) -> Result<Dfa> {
         a.product(&b, |x, y| x && y)
     } else {
         a.product(&b, |x, y| x || y)
+    }
+}
+
+impl Numeration {
+    /// a ∧ b.
+    pub fn and(&self, a: &Dfa, b: &Dfa) -> Result<Dfa> {
+        and_or(self, a, b, true)
+    }
+    /// a ∨ b (tracks of only one side keep their validity).
+    pub fn or(&self, a: &Dfa, b: &Dfa) -> Result<Dfa> {
+        and_or(self, a, b, false)
+    }
+    /// ¬a among valid words.
+    pub fn not(&self, a: &Dfa) -> Result<Dfa> {
+        a.complement().product(&self.valid(a.vars())?, |x, y| x && y)
+    }
+    /// The automaton with variable v fixed to n (the track removed).
+    pub fn fix(&self, a: &Dfa, v: u32, n: u128) -> Result<Dfa> {
+        self.and(a, &self.constant(v, n)?)?.project(v)
     }
 }
 

@@ -312,6 +312,21 @@ impl Numeration {
         a.product(&self.valid(&vars)?, |a, b| a && b)
     }
 
+    /// z = x with a 0 appended (x ≠ z): reading msd first, each digit of z is the digit
+    /// of x one place lower, so the state is the last digit of z read.
+    pub fn up(&self, x: u32, z: u32) -> Result<Dfa> {
+        let vars = if x < z { vec![x, z] } else { vec![z, x] };
+        let (ix, iz) = if x < z { (0, 1) } else { (1, 0) };
+        let a = Dfa::explore(
+            self.digits(),
+            vars.clone(),
+            0u32,
+            |&last_z, l| (l[ix] == last_z).then_some(l[iz]),
+            |&last_z| last_z == 0,
+        )?;
+        a.product(&self.valid(&vars)?, |a, b| a && b)
+    }
+
     /// The digits of n (msd first), padded with leading zeros to `len` (longer if
     /// needed).
     pub fn encode(&self, n: u128, len: usize) -> Vec<u32> {

@@ -80,6 +80,11 @@ fn truth(f: &Fo, num: &Numeration, vals: &mut Vec<u64>, bound: u64) -> bool {
             };
             n >= 1 && vals[*z as usize] == low
         }
+        Fo::Atom(Atom::Up { x, z }) => {
+            let mut d = num.encode(vals[*x as usize] as u128, 0);
+            d.push(0);
+            vals[*z as usize] as u128 == num.decode(&d).unwrap()
+        }
         Fo::Not(a) => !truth(a, num, vals, bound),
         Fo::And(a, b) => truth(a, num, vals, bound) && truth(b, num, vals, bound),
         Fo::Or(a, b) => truth(a, num, vals, bound) || truth(b, num, vals, bound),
@@ -97,7 +102,7 @@ fn truth(f: &Fo, num: &Numeration, vals: &mut Vec<u64>, bound: u64) -> bool {
 
 fn random_atom(rng: &mut Rng, num: &Numeration, vars: u32) -> Fo {
     let v = |rng: &mut Rng| rng.below(vars as u64) as u32;
-    match rng.below(if matches!(num, Numeration::Fib) { 5 } else { 6 }) {
+    match rng.below(if matches!(num, Numeration::Fib) { 6 } else { 7 }) {
         0..=3 => {
             let n = 1 + rng.below(3);
             let terms = (0..n).map(|_| (v(rng), rng.range(-3, 3))).collect();
@@ -107,6 +112,14 @@ fn random_atom(rng: &mut Rng, num: &Numeration, vars: u32) -> Fo {
                 _ => Rel::Cong(1 + rng.below(5)),
             };
             Fo::linear(terms, rng.range(-6, 6), rel)
+        }
+        5 => {
+            let (x, z) = (v(rng), v(rng));
+            if x == z {
+                Fo::linear(vec![(x, 1)], 0, Rel::Eq)
+            } else {
+                Fo::Atom(Atom::Up { x, z })
+            }
         }
         4 => {
             let (n, z) = (v(rng), v(rng));

@@ -16,7 +16,7 @@
 use crate::{Args, Family, Param};
 use nimlab_engine::big::{BigAnalysis, BigUint};
 use nimlab_engine::capability::{
-    BigPositions, Capabilities, StrategyTable, TableKernel, TextTable,
+    BigPositions, Capabilities, MoveRelation, StrategyTable, TableKernel, TextTable,
 };
 use nimlab_engine::theorem::{describe_window, CheckContext, Verdict};
 use nimlab_engine::{grundy_table, Coord, Error, Game, GrundyTable, MemoryLimit, Outcome};
@@ -108,8 +108,14 @@ impl Game for FibonacciNim {
         }
     }
     fn capabilities(&self) -> Capabilities<'_> {
+        // take t = heap − heap′ with 1 ≤ t ≤ limit; the next limit is min(k·t, heap′)
+        let relation = format!(
+            "heap_ < heap && heap - heap_ <= limit && limit_ == min({} * (heap - heap_), heap_)",
+            self.k
+        );
         Capabilities {
             big: Some(self),
+            move_relation: Some(MoveRelation::new(relation)),
             table_kernel: Some(self),
             strategy_table: Some(self),
             ..Capabilities::none()

@@ -2,7 +2,7 @@
 
 use crate::{Args, Family, Param};
 use nimlab_engine::big::{BigAnalysis, BigPosition, BigUint};
-use nimlab_engine::capability::{BigPositions, Capabilities};
+use nimlab_engine::capability::{BigPositions, Capabilities, MoveRelation};
 use nimlab_engine::nimarith::nim_sum;
 use nimlab_engine::theorem::{check_grundy_formula, Verdict};
 use nimlab_engine::{Coord, Game, Result, Theorem};
@@ -42,6 +42,9 @@ impl Game for Nim {
             big: Some(&Bouton),
             misere_big: Some(&BoutonMisere),
             nplayer_closed_form: Some(&crate::nplayer_nim::Kano),
+            move_relation: Some(MoveRelation::one_coordinate_decreases(
+                &self.coordinate_names(),
+            )),
             ..Capabilities::none()
         }
     }

