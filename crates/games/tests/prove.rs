@@ -19,7 +19,12 @@ fn proved(spec: &str, claim: Claim, text: &str, num: Numeration) {
     assert_eq!(c.report.mismatch_count, 0, "{spec} '{text}': {:?}", c.report.mismatches);
 }
 
+/// The least violation's position and the position where the solver disagrees.
 fn refuted(spec: &str, claim: Claim, text: &str, num: Numeration) -> Vec<u128> {
+    refuted_at(spec, claim, text, num).0
+}
+
+fn refuted_at(spec: &str, claim: Claim, text: &str, num: Numeration) -> (Vec<u128>, Vec<u128>) {
     let game = parse_game(spec).unwrap();
     let proof = prove(&*game, claim, text, num, &Default::default())
         .unwrap_or_else(|e| panic!("{spec} {text}: {e}"));
@@ -31,8 +36,10 @@ fn refuted(spec: &str, claim: Claim, text: &str, num: Numeration) -> Vec<u128> {
         .clone()
         .unwrap_or_else(|| panic!("{spec} '{text}': not confirmed ({})", c.recheck_note));
     assert!(!why.is_empty());
-    let _ = at;
-    c.position.iter().map(|b| u128::try_from(b).unwrap()).collect()
+    let big = |p: &[nimlab_engine::big::BigUint]| -> Vec<u128> {
+        p.iter().map(|b| u128::try_from(b).unwrap()).collect()
+    };
+    (big(&c.position), big(&at))
 }
 
 const B2: Numeration = Numeration::Base(2);
@@ -92,4 +99,51 @@ fn not_expressible_is_named() {
     assert!(e.to_string().contains("column 3"), "{e}");
     let e = prove(&*game, Claim::Grundy, "popcount(x) + y", B2, &Default::default()).unwrap_err();
     assert!(e.to_string().contains("popcount"), "{e}");
+}
+
+#[test]
+fn take_away_games_ii_and_iii() {
+    // Game II: P iff the lowest set bit of the heap exceeds the limit
+    proved(
+        "fibonacci-nim(k=1)",
+        Claim::PPositions,
+        "heap == 0 || heap - (heap & (heap - 1)) > limit",
+        B2,
+    );
+    // Game III (Fibonacci Nim): the same with ℓ(n), the least Zeckendorf term
+    proved(
+        "fibonacci-nim(k=2)",
+        Claim::PPositions,
+        "heap == 0 || zeck_low(heap) > limit",
+        Numeration::Fib,
+    );
+    // Game III's rule is not Game II's
+    refuted(
+        "fibonacci-nim(k=2)",
+        Claim::PPositions,
+        "heap == 0 || heap - (heap & (heap - 1)) > limit",
+        B2,
+    );
+}
+
+#[test]
+fn wythoff_pairs_in_zeckendorf() {
+    // P-positions: {⌊nφ⌋, ⌊nφ⌋ + n}
+    proved(
+        "wythoff",
+        Claim::PPositions,
+        "min(x, y) == floor_phi(abs(x - y))",
+        Numeration::Fib,
+    );
+    // the seed's strategy read literally: p = up(n) = ⌊(n+1)φ⌋ − 1 — wrong at {1, 2}
+    let (_, wrong) = refuted_at(
+        "wythoff",
+        Claim::PPositions,
+        "min(x, y) == floor_phi(abs(x - y) + 1) - 1",
+        Numeration::Fib,
+    );
+    // it calls {2, 3} a P-position (it is N: move to {1, 2})
+    let mut w = wrong.clone();
+    w.sort();
+    assert_eq!(w, vec![2, 3], "{wrong:?}");
 }

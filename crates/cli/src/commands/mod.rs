@@ -9,6 +9,7 @@ pub mod games;
 pub mod guess;
 pub mod periodicity;
 pub mod play;
+pub mod prove;
 pub mod sg_system;
 pub mod sweep;
 pub mod table;
