@@ -75,7 +75,17 @@ fn subtraction_games() {
     // period 5 with values 0,1,0,1,2
     proved("subtraction(s={2,3})", Claim::Grundy, "(n % 5) / 2", B2);
     proved("subtraction(s={1,4})", Claim::Grundy, "if n % 5 == 4 then 2 else n % 5 % 2", B2);
-    // S = {2, 4, 7}: a preperiod — G(n) for n ≥ 4 … checked against brute force below
+    // S = {2, 4, 7}: preperiod 8 (0 0 1 1 2 2 0 3), then period 3 (1 0 2)
+    let s247 = "if n < 6 then n / 2 else if n == 6 then 0 else if n == 7 then 3 \
+                else if n % 3 == 2 then 1 else if n % 3 == 0 then 0 else 2";
+    proved("subtraction(s={2,4,7})", Claim::Grundy, s247, B2);
+    // the period alone from n = 0 is wrong (first at n = 0: it says 0 … at n = 2)
+    refuted(
+        "subtraction(s={2,4,7})",
+        Claim::Grundy,
+        "if n % 3 == 2 then 1 else if n % 3 == 0 then 0 else 2",
+        B2,
+    );
     let x = refuted("subtraction(s={1,2,3})", Claim::Grundy, "n % 3", B2);
     assert_eq!(x, vec![3]);
 }
@@ -146,4 +156,73 @@ fn wythoff_pairs_in_zeckendorf() {
     let mut w = wrong.clone();
     w.sort();
     assert_eq!(w, vec![2, 3], "{wrong:?}");
+}
+
+#[test]
+fn chocolate_staircase_bars() {
+    // f(t) = ⌊t/2⌋ satisfies condition (a): G = y ⊕ z
+    proved("chocolate-staircase(f=t/2)", Claim::Grundy, "y xor z", B2);
+    proved("chocolate-staircase(f=t/4)", Claim::Grundy, "y xor z", B2);
+    proved("chocolate-staircase(f=t/2, strip=true)", Claim::PPositions, "x xor y xor z == 0", B2);
+    // ⌊t/3⌋ fails (a): G({1,3}) = 4, not 1 ⊕ 3
+    refuted("chocolate-staircase(f=t/3)", Claim::Grundy, "y xor z", B2);
+}
+
+/// Every declared move relation agrees with the game's own options on a window.
+#[test]
+fn move_relations_match_the_options() {
+    use nimlab_formula::Formula;
+    let specs = [
+        "nim",
+        "nim(heaps=3)",
+        "ryuoh(p=1)",
+        "ryuoh(p=4)",
+        "wythoff",
+        "subtraction(s={2,4,7})",
+        "fibonacci-nim(k=1)",
+        "fibonacci-nim(k=2)",
+        "chocolate-staircase(f=t/2)",
+        "chocolate-staircase(f=t/3, strip=true)",
+    ];
+    for spec in specs {
+        let game = parse_game(spec).unwrap();
+        let rel = game.capabilities().move_relation.expect("declared");
+        let names = game.coordinate_names();
+        let m = names.len();
+        let mut vars: Vec<String> = names.clone();
+        vars.extend(names.iter().map(|n| format!("{n}_")));
+        let refs: Vec<&str> = vars.iter().map(String::as_str).collect();
+        let f = Formula::compile(&rel.options, &refs).unwrap();
+        let side: u64 = if m == 1 { 40 } else if m == 2 { 9 } else { 5 };
+        let cells = side.pow(m as u32);
+        let unpack = |mut i: u64| -> Vec<u64> {
+            (0..m)
+                .map(|_| {
+                    let c = i % side;
+                    i /= side;
+                    c
+                })
+                .collect()
+        };
+        for a in 0..cells {
+            let x = unpack(a);
+            if game.position_error(&x).is_some() {
+                continue;
+            }
+            let mut want: Vec<Vec<u64>> = Vec::new();
+            game.for_each_option(&x, &mut |o| want.push(o.to_vec()));
+            want.sort();
+            want.dedup();
+            let mut got = Vec::new();
+            for b in 0..cells {
+                let y = unpack(b);
+                let vals: Vec<i64> = x.iter().chain(&y).map(|&c| c as i64).collect();
+                if f.eval(&vals).map(|v| v != 0).unwrap_or(false) {
+                    got.push(y);
+                }
+            }
+            got.sort();
+            assert_eq!(got, want, "{spec} at {x:?}");
+        }
+    }
 }
