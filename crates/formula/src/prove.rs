@@ -225,6 +225,8 @@ impl Proof {
 pub struct ProveOptions<'a> {
     /// For the brute-force re-check of a counterexample.
     pub table: TableOptions<'a>,
+    /// Named constants the claim may use (a rules file's parameters).
+    pub constants: Vec<(String, i64)>,
 }
 
 /// Names of the automata variables: X = 0..m, X′ = m..2m, then g and v.
@@ -317,7 +319,12 @@ pub fn prove(
     };
 
     // the claim over X (aliases x0, x1 … map to their coordinates)
-    let claim_f = compile_for(game, text, &[]).map_err(|error| ProveError::Formula {
+    let constants: Vec<(&str, i64)> = opts
+        .constants
+        .iter()
+        .map(|(n, v)| (n.as_str(), *v))
+        .collect();
+    let claim_f = compile_for(game, text, &constants).map_err(|error| ProveError::Formula {
         what: "the claim".into(),
         error,
     })?;

@@ -25,6 +25,7 @@ pub mod octal;
 pub mod octal_census;
 pub mod octal_check;
 pub mod pass;
+pub mod relation;
 pub mod rules;
 pub mod ryuoh;
 pub mod sg_system;

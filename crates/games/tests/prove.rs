@@ -14,7 +14,11 @@ fn proved(spec: &str, claim: Claim, text: &str, num: Numeration) {
         panic!("{spec} '{text}' refuted: {} {}", c.statement, c.explanation);
     }
     // the proof agrees with brute force on a window
-    let size = if game.dimension() == 1 { 200 } else { 24 };
+    let size = match game.dimension() {
+        1 => 200,
+        2 => 24,
+        _ => 10,
+    };
     let c = check_box(&*game, text, claim, &[], size, &TableOptions::default(), 5, false).unwrap();
     assert_eq!(c.report.mismatch_count, 0, "{spec} '{text}': {:?}", c.report.mismatches);
 }
@@ -183,6 +187,11 @@ fn move_relations_match_the_options() {
         "fibonacci-nim(k=2)",
         "chocolate-staircase(f=t/2)",
         "chocolate-staircase(f=t/3, strip=true)",
+        "takeaway(dim=2, moves=C1)",
+        "takeaway(dim=2, moves=Cbeta(beta=[2..]))",
+        "takeaway(dim=3, moves=Cbeta(beta=[2..]))",
+        "rules(file=../../examples/ryuoh.toml)",
+        "rules(file=../../examples/moore3.toml)",
     ];
     for spec in specs {
         let game = parse_game(spec).unwrap();
@@ -225,4 +234,13 @@ fn move_relations_match_the_options() {
             assert_eq!(got, want, "{spec} at {x:?}");
         }
     }
+}
+
+#[test]
+fn take_away_games_and_rules_files() {
+    // Irie, Theorem 4.3 for β = [2..]: C^β is an SG system of σ² (= xor)
+    proved("takeaway(dim=2, moves=Cbeta(beta=[2..]))", Claim::Grundy, "x xor y", B2);
+    proved("takeaway(dim=3, moves=Cbeta(beta=[2..]))", Claim::Grundy, "x0 xor x1 xor x2", B2);
+    // a rules file: its params (p = 3) are folded into the relation and the claim
+    proved("rules(file=../../examples/ryuoh.toml)", Claim::Grundy, "(x+y)%3 + 3*((x/3) xor (y/3))", B2);
 }

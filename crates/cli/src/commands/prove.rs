@@ -107,6 +107,7 @@ pub fn run(ctx: &Context, args: ProveArgs) -> Result<Status> {
     };
     let opts = ProveOptions {
         table: ctx.table_options(),
+        constants: source.constants.clone(),
     };
     let proof = prove(game, claim, &text, args.numeration, &opts).map_err(|e| match e {
         ProveError::TooLarge(s) => Error::input(format!("too large: {s}")),
