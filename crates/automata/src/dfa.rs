@@ -195,7 +195,11 @@ impl Dfa {
         let mut sorted = new.clone();
         sorted.sort_unstable();
         sorted.dedup();
-        assert_eq!(sorted.len(), new.len(), "renaming must keep variables distinct");
+        assert_eq!(
+            sorted.len(),
+            new.len(),
+            "renaming must keep variables distinct"
+        );
         // track i of the new automaton is old track perm[i]
         let perm: Vec<usize> = sorted
             .iter()
@@ -246,7 +250,11 @@ impl Dfa {
         let pos: Vec<usize> = self
             .vars
             .iter()
-            .map(|v| vars.iter().position(|w| w == v).expect("superset of tracks"))
+            .map(|v| {
+                vars.iter()
+                    .position(|w| w == v)
+                    .expect("superset of tracks")
+            })
             .collect();
         let letters = letter_count(self.base, vars.len())?;
         if self.states().saturating_mul(letters) > MAX_ENTRIES {
@@ -367,7 +375,8 @@ impl Dfa {
             let mut out = Vec::new();
             for &q in set {
                 for d in 0..self.base as usize {
-                    let t = self.delta[q as usize * self.letters + full[l * self.base as usize + d]];
+                    let t =
+                        self.delta[q as usize * self.letters + full[l * self.base as usize + d]];
                     if !seen[t as usize] {
                         seen[t as usize] = true;
                         out.push(t);

@@ -250,7 +250,8 @@ impl Numeration {
     }
     /// ¬a among valid words.
     pub fn not(&self, a: &Dfa) -> Result<Dfa> {
-        a.complement().product(&self.valid(a.vars())?, |x, y| x && y)
+        a.complement()
+            .product(&self.valid(a.vars())?, |x, y| x && y)
     }
     /// The automaton with variable v fixed to n (the track removed).
     pub fn fix(&self, a: &Dfa, v: u32, n: u128) -> Result<Dfa> {

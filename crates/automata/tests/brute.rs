@@ -253,7 +253,9 @@ fn minimization_is_canonical() {
     }
     // x ≡ 0 mod 6 three ways
     let n = Numeration::Base(2);
-    let a = Fo::linear(vec![(0, 1)], 0, Rel::Cong(6)).automaton(&n).unwrap();
+    let a = Fo::linear(vec![(0, 1)], 0, Rel::Cong(6))
+        .automaton(&n)
+        .unwrap();
     let b = Fo::exists(1, Fo::linear(vec![(0, 1), (1, -6)], 0, Rel::Eq))
         .automaton(&n)
         .unwrap();

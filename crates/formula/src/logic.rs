@@ -138,12 +138,22 @@ impl Compiler {
                 let (tb, fb) = self.condition(b, env)?;
                 (Fo::or(ta, Fo::and(fa.clone(), tb)), Fo::and(fa, fb))
             }
-            Kind::Binary(op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) => {
+            Kind::Binary(
+                op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
+                a,
+                b,
+            ) => {
                 let ta = self.term(a, env)?;
                 let tb = self.term(b, env)?;
                 let d = ta.lin.add(&tb.lin, -1).ok_or_else(|| overflow(e.col))?;
                 let neg = d.scale(-1).ok_or_else(|| overflow(e.col))?;
-                let lt = |x: &Lin| Lin { terms: x.terms.clone(), c: x.c.saturating_add(1) }.rel(Rel::Le);
+                let lt = |x: &Lin| {
+                    Lin {
+                        terms: x.terms.clone(),
+                        c: x.c.saturating_add(1),
+                    }
+                    .rel(Rel::Le)
+                };
                 let (yes, no) = match op {
                     BinOp::Eq => (d.rel(Rel::Eq), Fo::not(d.rel(Rel::Eq))),
                     BinOp::Ne => (Fo::not(d.rel(Rel::Eq)), d.rel(Rel::Eq)),
@@ -215,7 +225,15 @@ impl Compiler {
             aux.extend(a);
             cond = Fo::and(cond, c);
             let z = self.fresh();
-            cond = Fo::and(cond, Fo::Atom(Atom::Digitwise { op, x: acc, y: v, z }));
+            cond = Fo::and(
+                cond,
+                Fo::Atom(Atom::Digitwise {
+                    op,
+                    x: acc,
+                    y: v,
+                    z,
+                }),
+            );
             aux.push(z);
             acc = z;
         }
@@ -234,14 +252,18 @@ impl Compiler {
                 column: col,
                 what: format!(
                     "{what} is digit-wise in base {b}: prove it with --numeration base{}",
-                    if b == 2 { "2".to_string() } else { format!("-{b}") }
+                    if b == 2 {
+                        "2".to_string()
+                    } else {
+                        format!("-{b}")
+                    }
                 ),
             })
         }
     }
 
     /// A value defined by a condition: z with (c ∧ z = 1) ∨ (¬c ∧ z = 0).
-    fn from_condition(&mut self, e: &Expr, env: &[u32]) -> R<Term> {
+    fn value_of_condition(&mut self, e: &Expr, env: &[u32]) -> R<Term> {
         let (t, f) = self.condition(e, env)?;
         let z = self.fresh();
         let one = Fo::linear(vec![(z, 1)], -1, Rel::Eq);
@@ -304,7 +326,7 @@ impl Compiler {
                     ..t
                 }
             }
-            Kind::Unary(UnOp::Not, _) => self.from_condition(e, env)?,
+            Kind::Unary(UnOp::Not, _) => self.value_of_condition(e, env)?,
             Kind::Binary(op, a, b) => {
                 if matches!(
                     op,
@@ -317,7 +339,7 @@ impl Compiler {
                         | BinOp::LogAnd
                         | BinOp::LogOr
                 ) {
-                    return self.from_condition(e, env);
+                    return self.value_of_condition(e, env);
                 }
                 let ta = self.term(a, env)?;
                 let tb = self.term(b, env)?;
@@ -353,10 +375,8 @@ impl Compiler {
                         } else {
                             (eq(&t.lin)?, eq(&acc.lin)?)
                         };
-                        let cond = Fo::exists_all(
-                            &aux,
-                            Fo::or(Fo::and(le, first), Fo::and(gt, second)),
-                        );
+                        let cond =
+                            Fo::exists_all(&aux, Fo::or(Fo::and(le, first), Fo::and(gt, second)));
                         acc = Term {
                             lin: Lin::var(z),
                             aux: vec![z],
@@ -368,7 +388,13 @@ impl Compiler {
                 Func::Abs => {
                     let t = self.term(&args[0], env)?;
                     let neg = t.lin.scale(-1).ok_or_else(|| overflow(col))?;
-                    let pos = Fo::not(Lin { terms: t.lin.terms.clone(), c: t.lin.c.saturating_add(1) }.rel(Rel::Le));
+                    let pos = Fo::not(
+                        Lin {
+                            terms: t.lin.terms.clone(),
+                            c: t.lin.c.saturating_add(1),
+                        }
+                        .rel(Rel::Le),
+                    );
                     let c = (
                         Fo::exists_all(&t.aux, Fo::and(t.cond.clone(), pos.clone())),
                         Fo::exists_all(&t.aux, Fo::and(t.cond.clone(), Fo::not(pos))),
@@ -567,11 +593,16 @@ impl Compiler {
                         let lin = b.lin.scale(k).ok_or_else(|| overflow(col))?;
                         Term { lin, ..b }
                     }
-                    _ => return Err(refuse("'*' of two non-constant terms (multiplication is only by constants)")),
+                    _ => {
+                        return Err(refuse(
+                            "'*' of two non-constant terms (multiplication is only by constants)",
+                        ))
+                    }
                 }
             }
             BinOp::Div | BinOp::Mod | BinOp::Shl | BinOp::Shr => {
-                let k = self.constant_of(&b, col, "the right operand of '/', '%', '<<' and '>>'")?;
+                let k =
+                    self.constant_of(&b, col, "the right operand of '/', '%', '<<' and '>>'")?;
                 match op {
                     BinOp::Div if k > 0 => self.div_const(a, k, col)?,
                     BinOp::Div => return Err(refuse("'/' by a constant ≤ 0")),
@@ -604,7 +635,7 @@ impl Compiler {
                 };
                 self.digitwise(dop, vec![a, b], col)?
             }
-            _ => unreachable!("conditions are compiled by from_condition"),
+            _ => unreachable!("conditions are compiled by value_of_condition"),
         })
     }
 }

@@ -215,7 +215,10 @@ pub(crate) fn floor_phi(n: i64) -> Result<i64, Fault> {
         return Err("floor_phi needs n ≥ 0");
     }
     let n = n as u128;
-    let square = n.checked_mul(n).and_then(|m| m.checked_mul(5)).ok_or(OVERFLOW)?;
+    let square = n
+        .checked_mul(n)
+        .and_then(|m| m.checked_mul(5))
+        .ok_or(OVERFLOW)?;
     let root = square.isqrt();
     i64::try_from((n + root) / 2).map_err(|_| OVERFLOW)
 }

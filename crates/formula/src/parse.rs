@@ -97,9 +97,12 @@ impl Func {
     fn arity(&self) -> (usize, usize) {
         match self {
             Func::Min | Func::Max => (1, usize::MAX),
-            Func::Abs | Func::FloorLog2 | Func::Popcount | Func::Fib | Func::ZeckLow | Func::FloorPhi => {
-                (1, 1)
-            }
+            Func::Abs
+            | Func::FloorLog2
+            | Func::Popcount
+            | Func::Fib
+            | Func::ZeckLow
+            | Func::FloorPhi => (1, 1),
             Func::NimsumB | Func::NNimsum => (1, usize::MAX),
             Func::Sigma(_) => (0, usize::MAX),
         }

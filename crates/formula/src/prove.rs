@@ -229,6 +229,14 @@ pub struct ProveOptions<'a> {
     pub constants: Vec<(String, i64)>,
 }
 
+/// One condition to decide: name, meaning, Walnut command, its violations.
+type Check<'a> = (
+    &'static str,
+    String,
+    String,
+    Box<dyn Fn() -> Result<Dfa, ProveError> + 'a>,
+);
+
 /// Names of the automata variables: X = 0..m, X′ = m..2m, then g and v.
 struct Layout {
     m: u32,
@@ -249,11 +257,7 @@ impl Layout {
     }
 }
 
-fn compile_text(
-    text: &str,
-    names: &[String],
-    what: &str,
-) -> Result<Formula, ProveError> {
+fn compile_text(text: &str, names: &[String], what: &str) -> Result<Formula, ProveError> {
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
     Formula::compile(text, &refs).map_err(|error| ProveError::Formula {
         what: what.into(),
@@ -303,7 +307,10 @@ pub fn prove(
     let env_rel: Vec<u32> = (0..2 * m).collect();
     let (rel_t, _) = comp
         .condition(&rel_f.tree, &env_rel)
-        .map_err(not_expressible("the game's move relation", &relation.options))?;
+        .map_err(not_expressible(
+            "the game's move relation",
+            &relation.options,
+        ))?;
     let mv = rel_t.automaton(&num)?;
 
     let legal = match &relation.positions {
@@ -338,7 +345,10 @@ pub fn prove(
     let xs = lay.x();
     let ys = lay.y();
     let xn: Vec<String> = names.iter().map(|n| walnut_name(n)).collect();
-    let yn: Vec<String> = names.iter().map(|n| format!("{}p", walnut_name(n))).collect();
+    let yn: Vec<String> = names
+        .iter()
+        .map(|n| format!("{}p", walnut_name(n)))
+        .collect();
     let q = format!("?{}", num.walnut_name());
     let xl = xn.join(",");
     let yl = yn.join(",");
@@ -397,10 +407,18 @@ pub fn prove(
             let m2 = m;
             let to_y = |w: u32| if w < m2 { w + m2 } else { w };
             let phi_y_g = phi.renamed(to_y)?; // (Y, g)
-            let phi_y_v = phi.renamed(|w| if w < m2 { w + m2 } else if w == g { v } else { w })?;
+            let phi_y_v = phi.renamed(|w| {
+                if w < m2 {
+                    w + m2
+                } else if w == g {
+                    v
+                } else {
+                    w
+                }
+            })?;
             let phi_x_v = phi.renamed(|w| if w == g { v } else { w })?;
             let defined = phi.project(g)?; // X
-            let checks: Vec<(&'static str, String, String, Box<dyn Fn() -> Result<Dfa, ProveError>>)> = vec![
+            let checks: Vec<Check<'_>> = vec![
                 (
                     "defined",
                     format!("{what} is a natural number at every position"),
@@ -461,7 +479,7 @@ pub fn prove(
             tracks.push(xn.clone());
             let m2 = m;
             let pset_y = pset.renamed(|w| w + m2)?;
-            let checks: Vec<(&'static str, String, String, Box<dyn Fn() -> Result<Dfa, ProveError>>)> = vec![
+            let checks: Vec<Check<'_>> = vec![
                 (
                     "defined",
                     format!("{what} is defined (true or false) at every position"),
@@ -542,9 +560,9 @@ fn least(bad: &Dfa, xs: &[u32], num: &Numeration) -> Result<Vec<(u32, BigUint)>,
         }
     }
     let decode = |d: &[u32]| -> Result<BigUint, ProveError> {
-        num.decode(d).map(BigUint::from).ok_or_else(|| {
-            ProveError::TooLarge("the counterexample has more than 128 bits".into())
-        })
+        num.decode(d)
+            .map(BigUint::from)
+            .ok_or_else(|| ProveError::TooLarge("the counterexample has more than 128 bits".into()))
     };
     let wx = only_x.least_word().expect("non-empty");
     let mut out = Vec::new();
@@ -588,10 +606,7 @@ fn counterexample(
     let show = |p: &[BigUint]| plan::position_text(p);
     let eval_at = |p: &[BigUint]| -> Option<Result<i64, String>> {
         let (_, coords) = variables(game);
-        let xs: Option<Vec<i64>> = coords
-            .iter()
-            .map(|&c| i64::try_from(&p[c]).ok())
-            .collect();
+        let xs: Option<Vec<i64>> = coords.iter().map(|&c| i64::try_from(&p[c]).ok()).collect();
         xs.map(|xs| formula.eval(&xs).map_err(|e| e.to_string()))
     };
     let claim_word = |p: &[BigUint]| -> String {
@@ -600,12 +615,20 @@ fn counterexample(
             (_, Some(Err(e))) => e,
             (Claim::Grundy, Some(Ok(v))) => format!("φ = {v}"),
             (Claim::PPositions, Some(Ok(v))) => {
-                if v != 0 { "claimed P".into() } else { "claimed N".into() }
+                if v != 0 {
+                    "claimed P".into()
+                } else {
+                    "claimed N".into()
+                }
             }
         }
     };
     let explanation = match statement {
-        "defined" => format!("at {} the claim is not defined over N ({})", show(&position), claim_word(&position)),
+        "defined" => format!(
+            "at {} the claim is not defined over N ({})",
+            show(&position),
+            claim_word(&position)
+        ),
         "SG1" | "P1" => {
             let y = option.clone().unwrap_or_default();
             format!(
@@ -675,7 +698,11 @@ fn counterexample(
         differs.then(|| {
             (
                 p.to_vec(),
-                format!("{actual} by {}, the claim says {}", r.method.detail, claim_word(p)),
+                format!(
+                    "{actual} by {}, the claim says {}",
+                    r.method.detail,
+                    claim_word(p)
+                ),
             )
         })
     };

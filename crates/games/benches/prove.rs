@@ -19,8 +19,22 @@ fn main() {
     let b2 = Numeration::Base(2);
     let fib = Numeration::Fib;
     let mut items: Vec<(String, &str, Claim, String, Numeration, bool)> = vec![
-        ("Bouton, 2 heaps".into(), "nim", Claim::Grundy, "x xor y".into(), b2, true),
-        ("Bouton, 3 heaps".into(), "nim(heaps=3)", Claim::Grundy, "x0 xor x1 xor x2".into(), b2, true),
+        (
+            "Bouton, 2 heaps".into(),
+            "nim",
+            Claim::Grundy,
+            "x xor y".into(),
+            b2,
+            true,
+        ),
+        (
+            "Bouton, 3 heaps".into(),
+            "nim(heaps=3)",
+            Claim::Grundy,
+            "x0 xor x1 xor x2".into(),
+            b2,
+            true,
+        ),
     ];
     let ryuoh: Vec<String> = (1..=6).map(|p| format!("ryuoh(p={p})")).collect();
     for (p, spec) in (1..=6).zip(&ryuoh) {
@@ -52,7 +66,7 @@ fn main() {
         ("refute wrong Wythoff pairing p = up(n)".into(), "wythoff", Claim::PPositions,
          "min(x, y) == floor_phi(abs(x - y) + 1) - 1".into(), fib, false),
     ]);
-    println!("{:<40} {:>10}  {}", "item", "seconds", "verdict");
+    println!("{:<40} {:>10}  verdict", "item", "seconds");
     let mut worst: f64 = 0.0;
     for (name, spec, claim, text, num, want) in &items {
         let game = parse_game(spec).unwrap();
@@ -65,7 +79,10 @@ fn main() {
             verdict = match (&p.verdict, want) {
                 (Verdict::Proved, true) => "proved".into(),
                 (Verdict::False(c), false) => {
-                    format!("false at {}", nimlab_engine::plan::position_text(&c.position))
+                    format!(
+                        "false at {}",
+                        nimlab_engine::plan::position_text(&c.position)
+                    )
                 }
                 _ => "UNEXPECTED".into(),
             };

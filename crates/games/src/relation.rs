@@ -85,7 +85,9 @@ pub(crate) fn gamma_relation(
         if names.iter().any(|n| n == w) {
             return Some(format!("{w}_"));
         }
-        alias(w).map(|i| format!("{}_", names[i])).or_else(|| param(w))
+        alias(w)
+            .map(|i| format!("{}_", names[i]))
+            .or_else(|| param(w))
     };
     let mut parts: Vec<String> = Vec::new();
     let sum: Vec<String> = (0..m).map(c).collect();
@@ -152,6 +154,10 @@ pub(crate) fn gamma_relation(
     }
     Some(MoveRelation {
         options: parts.join(" && "),
-        positions: positions.map(|p| substitute(p, &|w| alias(w).map(|i| names[i].clone()).or_else(|| param(w)))),
+        positions: positions.map(|p| {
+            substitute(p, &|w| {
+                alias(w).map(|i| names[i].clone()).or_else(|| param(w))
+            })
+        }),
     })
 }

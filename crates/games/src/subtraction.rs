@@ -111,7 +111,11 @@ impl Game for Subtraction {
     fn capabilities(&self) -> Capabilities<'_> {
         // n′ = n − s for some s ∈ S
         let n = self.coordinate_names().remove(0);
-        let takes: Vec<String> = self.s.iter().map(|s| format!("{n} - {n}_ == {s}")).collect();
+        let takes: Vec<String> = self
+            .s
+            .iter()
+            .map(|s| format!("{n} - {n}_ == {s}"))
+            .collect();
         Capabilities {
             big: Some(self),
             sequence: Some(self),

@@ -19,8 +19,22 @@ fn proved(spec: &str, claim: Claim, text: &str, num: Numeration) {
         2 => 24,
         _ => 10,
     };
-    let c = check_box(&*game, text, claim, &[], size, &TableOptions::default(), 5, false).unwrap();
-    assert_eq!(c.report.mismatch_count, 0, "{spec} '{text}': {:?}", c.report.mismatches);
+    let c = check_box(
+        &*game,
+        text,
+        claim,
+        &[],
+        size,
+        &TableOptions::default(),
+        5,
+        false,
+    )
+    .unwrap();
+    assert_eq!(
+        c.report.mismatch_count, 0,
+        "{spec} '{text}': {:?}",
+        c.report.mismatches
+    );
 }
 
 /// The least violation's position and the position where the solver disagrees.
@@ -74,11 +88,21 @@ fn ryuoh_theorem_3_1() {
 #[test]
 fn subtraction_games() {
     proved("subtraction(s={1,2,3})", Claim::Grundy, "n % 4", B2);
-    proved("subtraction(s={1,2,3})", Claim::PPositions, "n % 4 == 0", B2);
+    proved(
+        "subtraction(s={1,2,3})",
+        Claim::PPositions,
+        "n % 4 == 0",
+        B2,
+    );
     // S = {2, 3}: G = 0,0,1,1,2, 0,0,1,1,2 … (period 5, no preperiod); S = {1, 4}:
     // period 5 with values 0,1,0,1,2
     proved("subtraction(s={2,3})", Claim::Grundy, "(n % 5) / 2", B2);
-    proved("subtraction(s={1,4})", Claim::Grundy, "if n % 5 == 4 then 2 else n % 5 % 2", B2);
+    proved(
+        "subtraction(s={1,4})",
+        Claim::Grundy,
+        "if n % 5 == 4 then 2 else n % 5 % 2",
+        B2,
+    );
     // S = {2, 4, 7}: preperiod 8 (0 0 1 1 2 2 0 3), then period 3 (1 0 2)
     let s247 = "if n < 6 then n / 2 else if n == 6 then 0 else if n == 7 then 3 \
                 else if n % 3 == 2 then 1 else if n % 3 == 0 then 0 else 2";
@@ -111,7 +135,14 @@ fn not_expressible_is_named() {
     let e = prove(&*game, Claim::Grundy, "x * y", B2, &Default::default()).unwrap_err();
     assert!(matches!(e, ProveError::NotExpressible { .. }), "{e}");
     assert!(e.to_string().contains("column 3"), "{e}");
-    let e = prove(&*game, Claim::Grundy, "popcount(x) + y", B2, &Default::default()).unwrap_err();
+    let e = prove(
+        &*game,
+        Claim::Grundy,
+        "popcount(x) + y",
+        B2,
+        &Default::default(),
+    )
+    .unwrap_err();
     assert!(e.to_string().contains("popcount"), "{e}");
 }
 
@@ -167,7 +198,12 @@ fn chocolate_staircase_bars() {
     // f(t) = ⌊t/2⌋ satisfies condition (a): G = y ⊕ z
     proved("chocolate-staircase(f=t/2)", Claim::Grundy, "y xor z", B2);
     proved("chocolate-staircase(f=t/4)", Claim::Grundy, "y xor z", B2);
-    proved("chocolate-staircase(f=t/2, strip=true)", Claim::PPositions, "x xor y xor z == 0", B2);
+    proved(
+        "chocolate-staircase(f=t/2, strip=true)",
+        Claim::PPositions,
+        "x xor y xor z == 0",
+        B2,
+    );
     // ⌊t/3⌋ fails (a): G({1,3}) = 4, not 1 ⊕ 3
     refuted("chocolate-staircase(f=t/3)", Claim::Grundy, "y xor z", B2);
 }
@@ -202,7 +238,13 @@ fn move_relations_match_the_options() {
         vars.extend(names.iter().map(|n| format!("{n}_")));
         let refs: Vec<&str> = vars.iter().map(String::as_str).collect();
         let f = Formula::compile(&rel.options, &refs).unwrap();
-        let side: u64 = if m == 1 { 40 } else if m == 2 { 9 } else { 5 };
+        let side: u64 = if m == 1 {
+            40
+        } else if m == 2 {
+            9
+        } else {
+            5
+        };
         let cells = side.pow(m as u32);
         let unpack = |mut i: u64| -> Vec<u64> {
             (0..m)
@@ -239,8 +281,23 @@ fn move_relations_match_the_options() {
 #[test]
 fn take_away_games_and_rules_files() {
     // Irie, Theorem 4.3 for β = [2..]: C^β is an SG system of σ² (= xor)
-    proved("takeaway(dim=2, moves=Cbeta(beta=[2..]))", Claim::Grundy, "x xor y", B2);
-    proved("takeaway(dim=3, moves=Cbeta(beta=[2..]))", Claim::Grundy, "x0 xor x1 xor x2", B2);
+    proved(
+        "takeaway(dim=2, moves=Cbeta(beta=[2..]))",
+        Claim::Grundy,
+        "x xor y",
+        B2,
+    );
+    proved(
+        "takeaway(dim=3, moves=Cbeta(beta=[2..]))",
+        Claim::Grundy,
+        "x0 xor x1 xor x2",
+        B2,
+    );
     // a rules file: its params (p = 3) are folded into the relation and the claim
-    proved("rules(file=../../examples/ryuoh.toml)", Claim::Grundy, "(x+y)%3 + 3*((x/3) xor (y/3))", B2);
+    proved(
+        "rules(file=../../examples/ryuoh.toml)",
+        Claim::Grundy,
+        "(x+y)%3 + 3*((x/3) xor (y/3))",
+        B2,
+    );
 }

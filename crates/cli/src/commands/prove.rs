@@ -60,7 +60,9 @@ pub struct ProveArgs {
 fn parse_numeration(text: &str) -> std::result::Result<Numeration, String> {
     let t = text.trim().to_ascii_lowercase();
     let bad = || {
-        format!("unknown numeration '{text}': use base2, base-B with 2 ≤ B ≤ 16 (e.g. base-3), or fib")
+        format!(
+            "unknown numeration '{text}': use base2, base-B with 2 ≤ B ≤ 16 (e.g. base-3), or fib"
+        )
     };
     match t.as_str() {
         "fib" | "zeckendorf" | "fibonacci" => Ok(Numeration::Fib),
@@ -121,7 +123,9 @@ pub fn run(ctx: &Context, args: ProveArgs) -> Result<Status> {
             let value = proof_json(&proof);
             args.out.emit(|out| ctx.print_json(out, &value))?;
         }
-        PlainFormat::Text => args.out.emit(|out| write_text(out, &proof, args.walnut.as_deref()))?,
+        PlainFormat::Text => args
+            .out
+            .emit(|out| write_text(out, &proof, args.walnut.as_deref()))?,
     }
     Ok(match proof.verdict {
         Verdict::Proved => Status::Ok,
@@ -149,7 +153,11 @@ fn write_text(out: &mut dyn Write, p: &Proof, walnut: Option<&Path>) -> std::io:
         Claim::Grundy => writeln!(out, "claim:      G = {}", p.formula)?,
         Claim::PPositions => writeln!(out, "claim:      P iff {}", p.formula)?,
     }
-    writeln!(out, "numeration: {} (msd first)", numeration_name(&p.numeration))?;
+    writeln!(
+        out,
+        "numeration: {} (msd first)",
+        numeration_name(&p.numeration)
+    )?;
     writeln!(out, "moves:      {}", p.relation.options)?;
     if let Some(pos) = &p.relation.positions {
         writeln!(out, "positions:  {pos}")?;
@@ -178,13 +186,15 @@ fn write_text(out: &mut dyn Write, p: &Proof, walnut: Option<&Path>) -> std::io:
             p.seconds
         )?,
         Verdict::False(c) => {
-            writeln!(out, "result:     false ({}): {}", c.statement, c.explanation)?;
+            writeln!(
+                out,
+                "result:     false ({}): {}",
+                c.statement, c.explanation
+            )?;
             match &c.confirmed {
-                Some((at, why)) => writeln!(
-                    out,
-                    "re-check:   at {}: {why}",
-                    plan::position_text(at)
-                )?,
+                Some((at, why)) => {
+                    writeln!(out, "re-check:   at {}: {why}", plan::position_text(at))?
+                }
                 None => writeln!(out, "re-check:   not confirmed: {}", c.recheck_note)?,
             }
         }
