@@ -17,6 +17,7 @@ use nimlab_engine::capability::{
 };
 use nimlab_engine::picture::{BarColumn, BarGame, BarPicture};
 use nimlab_engine::table::{describe_box, GrundyTable, INVALID};
+use nimlab_engine::theorem::ProofClaim;
 use nimlab_engine::theorem::{describe_window, Verdict};
 use nimlab_engine::{Coord, Error, Game, MemoryLimit, Result, Theorem};
 use nimlab_formula::{Column, Formula};
@@ -926,7 +927,11 @@ fn theorems() -> Vec<Theorem> {
                 ));
                 Ok(Verdict::all(parts))
             },
-        ),
+        )
+        .with_claims(vec![
+            ProofClaim::grundy("chocolate-staircase(f=t/2)", "y xor z", "base2"),
+            ProofClaim::grundy("chocolate-staircase(f=t/4)", "y xor z", "base2"),
+        ]),
         Theorem::new(
             "chocolate-staircase.strip-p-positions",
             "With the strip of x squares: when f satisfies (a), the P-positions of {x,y,z} are \
@@ -965,7 +970,12 @@ fn theorems() -> Vec<Theorem> {
                 }
                 Ok(Verdict::all(parts))
             },
-        ),
+        )
+        .with_claims(vec![ProofClaim::p_positions(
+            "chocolate-staircase(f=t/2, strip=true)",
+            "x xor y xor z == 0",
+            "base2",
+        )]),
         Theorem::new(
             "chocolate-staircase.kernel",
             "The staircase kernel and the closed form agree with brute force (mex over the \

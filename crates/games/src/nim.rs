@@ -4,6 +4,7 @@ use crate::{Args, Family, Param};
 use nimlab_engine::big::{BigAnalysis, BigPosition, BigUint};
 use nimlab_engine::capability::{BigPositions, Capabilities, MoveRelation};
 use nimlab_engine::nimarith::nim_sum;
+use nimlab_engine::theorem::ProofClaim;
 use nimlab_engine::theorem::{check_grundy_formula, Verdict};
 use nimlab_engine::{Coord, Game, Result, Theorem};
 
@@ -247,7 +248,11 @@ fn theorems() -> Vec<Theorem> {
                 .collect::<Result<Vec<_>>>()?;
             Ok(Verdict::all(parts))
         },
-    )]
+    )
+    .with_claims(vec![
+        ProofClaim::grundy("nim", "x xor y", "base2"),
+        ProofClaim::grundy("nim(heaps=3)", "x0 xor x1 xor x2", "base2"),
+    ])]
 }
 
 /// The `nim` family.

@@ -7,6 +7,7 @@ use nimlab_engine::big::{BigAnalysis, BigPosition, BigUint};
 use nimlab_engine::capability::{BigPositions, Capabilities, MoveRelation};
 use nimlab_engine::kernels::line::{for_each_rook_option, LineMoves};
 use nimlab_engine::nimarith::nimhoff;
+use nimlab_engine::theorem::ProofClaim;
 use nimlab_engine::theorem::{check_grundy_formula, Verdict};
 use nimlab_engine::{Coord, Game, Result, Theorem};
 
@@ -239,7 +240,15 @@ fn theorems() -> Vec<Theorem> {
                 .collect::<Result<Vec<_>>>()?;
             Ok(Verdict::all(parts))
         },
-    )]
+    )
+    .with_claims(vec![
+        ProofClaim::grundy("ryuoh(p=1)", "(x+y)%1 + 1*((x/1) xor (y/1))", "base2"),
+        ProofClaim::grundy("ryuoh(p=2)", "(x+y)%2 + 2*((x/2) xor (y/2))", "base2"),
+        ProofClaim::grundy("ryuoh(p=3)", "(x+y)%3 + 3*((x/3) xor (y/3))", "base2"),
+        ProofClaim::grundy("ryuoh(p=4)", "(x+y)%4 + 4*((x/4) xor (y/4))", "base2"),
+        ProofClaim::grundy("ryuoh(p=5)", "(x+y)%5 + 5*((x/5) xor (y/5))", "base2"),
+        ProofClaim::grundy("ryuoh(p=6)", "(x+y)%6 + 6*((x/6) xor (y/6))", "base2"),
+    ])]
 }
 
 /// The `ryuoh` family.

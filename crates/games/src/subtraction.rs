@@ -13,6 +13,7 @@ use crate::{format_set, Args, Family, Param};
 use nimlab_engine::big::{BigAnalysis, BigPosition, BigUint};
 use nimlab_engine::capability::{BigPositions, Capabilities, MoveRelation, SequenceKernel};
 use nimlab_engine::periodicity::Periodicity;
+use nimlab_engine::theorem::ProofClaim;
 use nimlab_engine::theorem::{check_p_positions, Verdict};
 use nimlab_engine::MemoryLimit;
 use nimlab_engine::{Coord, Error, Game, Outcome, Result, Theorem};
@@ -717,7 +718,12 @@ fn theorems() -> Vec<Theorem> {
                     .collect::<Result<Vec<_>>>()?;
                 Ok(Verdict::all(parts))
             },
-        ),
+        )
+        .with_claims(vec![
+            ProofClaim::grundy("subtraction(s={1,2,3})", "n % 4", "base2"),
+            ProofClaim::p_positions("subtraction(s={1,2,3})", "n % 4 == 0", "base2"),
+            ProofClaim::grundy("subtraction(s={1,2,3,4,5})", "n % 6", "base2"),
+        ]),
         Theorem::new(
             "subtraction.window-period",
             "For a finite S, if the max(S) values from n = a repeat from n = a + p, then \

@@ -57,7 +57,8 @@ pub struct ProveArgs {
     out: OutputArgs,
 }
 
-fn parse_numeration(text: &str) -> std::result::Result<Numeration, String> {
+/// `base2`, `base-B`, `fib` (also for `theorems prove`).
+pub(crate) fn parse_numeration(text: &str) -> std::result::Result<Numeration, String> {
     let t = text.trim().to_ascii_lowercase();
     let bad = || {
         format!(
