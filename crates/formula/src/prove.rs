@@ -625,7 +625,7 @@ fn counterexample(
     };
     let explanation = match statement {
         "defined" => format!(
-            "at {} the claim is not defined over N ({})",
+            "at {} the claim is not a natural number ({})",
             show(&position),
             claim_word(&position)
         ),
