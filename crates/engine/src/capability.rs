@@ -146,6 +146,63 @@ pub trait Components: Send + Sync {
     fn box_ranges(&self) -> Vec<Range<usize>>;
 }
 
+/// The game's move relation written in nimlab's formula language, so that claims about
+/// it can be decided for all positions by automata (`nimlab prove`). `options` is a
+/// condition over the coordinates and the option's coordinates — each coordinate name
+/// followed by `_` (`x_` is x′) — true exactly when X′ is an option of X. It must agree
+/// with [`Game::for_each_option`] on legal positions (the games' tests compare them).
+///
+/// ```
+/// use nimlab_engine::capability::MoveRelation;
+/// let nim2 = MoveRelation::new("(x_ < x && y_ == y) || (x_ == x && y_ < y)");
+/// assert!(nim2.positions.is_none());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveRelation {
+    /// X′ is an option of X (a condition over the coordinates and their `_` copies).
+    pub options: String,
+    /// Which tuples are positions (a condition over the coordinates); `None`: all of
+    /// N^m.
+    pub positions: Option<String>,
+}
+
+impl MoveRelation {
+    /// A relation whose positions are all of N^m.
+    pub fn new(options: impl Into<String>) -> Self {
+        MoveRelation {
+            options: options.into(),
+            positions: None,
+        }
+    }
+
+    /// The options of m heaps of Nim: exactly one coordinate decreases.
+    ///
+    /// ```
+    /// use nimlab_engine::capability::MoveRelation;
+    /// let r = MoveRelation::one_coordinate_decreases(&["x".into(), "y".into()]);
+    /// assert_eq!(r.options, "(x_ < x && y_ == y) || (x_ == x && y_ < y)");
+    /// ```
+    pub fn one_coordinate_decreases(names: &[String]) -> Self {
+        let parts: Vec<String> = (0..names.len())
+            .map(|i| {
+                let terms: Vec<String> = names
+                    .iter()
+                    .enumerate()
+                    .map(|(j, n)| {
+                        if i == j {
+                            format!("{n}_ < {n}")
+                        } else {
+                            format!("{n}_ == {n}")
+                        }
+                    })
+                    .collect();
+                format!("({})", terms.join(" && "))
+            })
+            .collect();
+        MoveRelation::new(parts.join(" || "))
+    }
+}
+
 /// Everything a game offers beyond its core. Build with struct update syntax:
 /// `Capabilities { big: Some(self), ..Capabilities::none() }`.
 #[derive(Default)]
@@ -179,6 +236,8 @@ pub struct Capabilities<'a> {
     /// A closed form for the game's n-player classes (Theorems A and B for Nim), taken
     /// up by the `nplayer(…)` transform.
     pub nplayer_closed_form: Option<&'a dyn crate::nplayer::NPlayerClosedForm>,
+    /// The move relation as a formula, for proofs by automata.
+    pub move_relation: Option<MoveRelation>,
 }
 
 impl Capabilities<'_> {
@@ -229,6 +288,9 @@ impl Capabilities<'_> {
         }
         if self.nplayer_closed_form.is_some() {
             out.push("n-player-closed-form");
+        }
+        if self.move_relation.is_some() {
+            out.push("move-relation");
         }
         out
     }

@@ -122,7 +122,48 @@ pub struct Theorem {
     pub statement: String,
     /// Where it comes from (a seed file, a paper).
     pub source: String,
+    /// Instances of the theorem that `nimlab prove` can decide for every position.
+    pub claims: Vec<ProofClaim>,
     check: Box<CheckFn>,
+}
+
+/// One instance of a theorem as a claim for `nimlab prove`: a game, a Grundy formula
+/// or P-position predicate, and the numeration its automata read.
+///
+/// ```
+/// use nimlab_engine::theorem::ProofClaim;
+/// let c = ProofClaim::grundy("nim", "x xor y", "base2");
+/// assert!(!c.p_positions);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProofClaim {
+    /// The game's spec, e.g. `ryuoh(p=3)`.
+    pub game: String,
+    /// Whether `formula` is a P-position predicate (else a Grundy formula).
+    pub p_positions: bool,
+    /// The formula or predicate.
+    pub formula: String,
+    /// `base2`, `base-B` or `fib`.
+    pub numeration: String,
+}
+
+impl ProofClaim {
+    /// A Grundy formula claim.
+    pub fn grundy(game: &str, formula: &str, numeration: &str) -> Self {
+        ProofClaim {
+            game: game.into(),
+            p_positions: false,
+            formula: formula.into(),
+            numeration: numeration.into(),
+        }
+    }
+    /// A P-position predicate claim.
+    pub fn p_positions(game: &str, predicate: &str, numeration: &str) -> Self {
+        ProofClaim {
+            p_positions: true,
+            ..ProofClaim::grundy(game, predicate, numeration)
+        }
+    }
 }
 
 impl Theorem {
@@ -137,8 +178,15 @@ impl Theorem {
             id: id.into(),
             statement: statement.into(),
             source: source.into(),
+            claims: Vec::new(),
             check: Box::new(check),
         }
+    }
+
+    /// The theorem with instances `nimlab prove` can decide for every position.
+    pub fn with_claims(mut self, claims: Vec<ProofClaim>) -> Self {
+        self.claims = claims;
+        self
     }
 
     /// Runs the check.

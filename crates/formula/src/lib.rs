@@ -43,7 +43,8 @@
 //! last base repeats, so `beta=[p, 2]` = `beta=[p, 2..]` is σ^[p]), `nnimsum(n, a1, …)` (the n-nim sum of n-player Nim), `fib(k)` (Fibonacci
 //! numbers in the seeds' convention **f1 = 1, f2 = 2, f3 = 3, f4 = 5, …**, with f0 = 1),
 //! `zeck_low(n)` (ℓ(n): the smallest Fibonacci number in n's Zeckendorf representation,
-//! n ≥ 1). Constants: `true` = 1, `false` = 0. Variables are named by the caller.
+//! n ≥ 1), `floor_phi(n)` (⌊n·φ⌋ with φ the golden ratio, n ≥ 0: the lower Wythoff
+//! numbers). Constants: `true` = 1, `false` = 0. Variables are named by the caller.
 //!
 //! ## Evaluation
 //!
@@ -56,8 +57,10 @@
 mod batch;
 pub mod check;
 pub mod guess;
+mod logic;
 mod ops;
 mod parse;
+pub mod prove;
 
 use parse::{BinOp, Expr, Kind, UnOp};
 use std::fmt;

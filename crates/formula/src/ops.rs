@@ -205,7 +205,22 @@ pub(crate) fn call(func: &Func, args: &[i64]) -> Result<i64, Fault> {
         }
         Func::Fib => fib(args[0]),
         Func::ZeckLow => zeck_low(args[0]),
+        Func::FloorPhi => floor_phi(args[0]),
     }
+}
+
+/// ⌊n·φ⌋, φ = (1 + √5)/2, exactly: ⌊(n + ⌊√(5n²)⌋)/2⌋ (√5·n is irrational for n > 0).
+pub(crate) fn floor_phi(n: i64) -> Result<i64, Fault> {
+    if n < 0 {
+        return Err("floor_phi needs n ≥ 0");
+    }
+    let n = n as u128;
+    let square = n
+        .checked_mul(n)
+        .and_then(|m| m.checked_mul(5))
+        .ok_or(OVERFLOW)?;
+    let root = square.isqrt();
+    i64::try_from((n + root) / 2).map_err(|_| OVERFLOW)
 }
 
 #[cfg(test)]
@@ -218,6 +233,21 @@ mod tests {
         assert_eq!(f, vec![1, 1, 2, 3, 5, 8, 13, 21]);
         assert!(fib(200).is_err());
         assert!(fib(-1).is_err());
+    }
+
+    #[test]
+    fn floor_phi_matches_the_wythoff_pairs() {
+        // the lower Wythoff sequence: the least number not yet used, paired with it + n
+        let mut used = std::collections::HashSet::new();
+        for n in 0..2000i64 {
+            let a = (0..).find(|a| !used.contains(a)).unwrap();
+            used.insert(a);
+            used.insert(a + n);
+            assert_eq!(floor_phi(n).unwrap(), a, "n = {n}");
+        }
+        assert_eq!(floor_phi(1 << 40).unwrap(), 1779047184767);
+        assert!(floor_phi(i64::MAX).is_err());
+        assert!(floor_phi(-1).is_err());
     }
 
     #[test]

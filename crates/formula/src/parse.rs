@@ -74,6 +74,7 @@ pub(crate) enum Func {
     NNimsum,
     Fib,
     ZeckLow,
+    FloorPhi,
 }
 
 /// Names of the built-in functions, for messages and docs.
@@ -88,6 +89,7 @@ pub const FUNCTIONS: &[&str] = &[
     "nnimsum",
     "fib",
     "zeck_low",
+    "floor_phi",
 ];
 
 impl Func {
@@ -95,7 +97,12 @@ impl Func {
     fn arity(&self) -> (usize, usize) {
         match self {
             Func::Min | Func::Max => (1, usize::MAX),
-            Func::Abs | Func::FloorLog2 | Func::Popcount | Func::Fib | Func::ZeckLow => (1, 1),
+            Func::Abs
+            | Func::FloorLog2
+            | Func::Popcount
+            | Func::Fib
+            | Func::ZeckLow
+            | Func::FloorPhi => (1, 1),
             Func::NimsumB | Func::NNimsum => (1, usize::MAX),
             Func::Sigma(_) => (0, usize::MAX),
         }
@@ -433,6 +440,7 @@ impl Parser<'_> {
             "nnimsum" => Func::NNimsum,
             "fib" => Func::Fib,
             "zeck_low" => Func::ZeckLow,
+            "floor_phi" => Func::FloorPhi,
             "sigma" => Func::Sigma(MixedRadix::new(vec![2]).expect("2 is a base")),
             _ => {
                 return Err(FormulaError::new(

@@ -12,9 +12,12 @@
 use crate::nim::Nim;
 use crate::{Args, Family, Param};
 use nimlab_engine::big::{BigAnalysis, BigPosition, BigUint};
-use nimlab_engine::capability::{BigPositions, Capabilities, Decomposition, TableKernel};
+use nimlab_engine::capability::{
+    BigPositions, Capabilities, Decomposition, MoveRelation, TableKernel,
+};
 use nimlab_engine::picture::{BarColumn, BarGame, BarPicture};
 use nimlab_engine::table::{describe_box, GrundyTable, INVALID};
+use nimlab_engine::theorem::ProofClaim;
 use nimlab_engine::theorem::{describe_window, Verdict};
 use nimlab_engine::{Coord, Error, Game, MemoryLimit, Result, Theorem};
 use nimlab_formula::{Column, Formula};
@@ -528,16 +531,70 @@ impl Game for ChocolateStaircase {
             Some(_) => Capabilities {
                 decomposition: Some(Decomposition::Parts(self)),
                 bar: Some(self),
+                move_relation: Some(self.move_relation()),
                 ..Capabilities::none()
             },
             None => Capabilities {
                 big: Some(self),
                 table_kernel: Some(self),
                 bar: Some(self),
+                move_relation: Some(self.move_relation()),
                 ..Capabilities::none()
             },
         }
     }
+}
+
+impl ChocolateStaircase {
+    /// The moves of CB(f, y, z) as a formula (for `nimlab prove`): a horizontal cut
+    /// {v, z}, v < y, or a vertical cut {min(y, f(w)), w}, w < z; positions have
+    /// y ≤ f(z). With the strip, also {u, y, z} for u < x.
+    ///
+    /// ```
+    /// use nimlab_games::chocolate_staircase::ChocolateStaircase;
+    /// let r = ChocolateStaircase::new("t/2", false).unwrap().move_relation();
+    /// assert_eq!(r.positions.as_deref(), Some("y <= ((z)/2)"));
+    /// ```
+    pub fn move_relation(&self) -> MoveRelation {
+        let f = |arg: &str| format!("({})", substitute_t(self.f.text(), arg));
+        let bar = format!(
+            "(y_ < y && z_ == z) || (z_ < z && y_ == min(y, {}))",
+            f("z_")
+        );
+        let options = if self.strip {
+            format!("(x_ < x && y_ == y && z_ == z) || (x_ == x && ({bar}))")
+        } else {
+            bar
+        };
+        MoveRelation {
+            options,
+            positions: Some(format!("y <= {}", f("z"))),
+        }
+    }
+}
+
+/// `text` with every identifier `t` replaced by `(name)`.
+fn substitute_t(text: &str, name: &str) -> String {
+    let mut out = String::new();
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        if word == "t" {
+            out.push_str(&format!("({name})"));
+        } else {
+            out.push_str(word);
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_alphanumeric() || c == '_' {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
 }
 
 /// With the strip, {x, y, z} is the sum of the Nim heap x and the bar CB(f, y, z).
@@ -870,7 +927,11 @@ fn theorems() -> Vec<Theorem> {
                 ));
                 Ok(Verdict::all(parts))
             },
-        ),
+        )
+        .with_claims(vec![
+            ProofClaim::grundy("chocolate-staircase(f=t/2)", "y xor z", "base2"),
+            ProofClaim::grundy("chocolate-staircase(f=t/4)", "y xor z", "base2"),
+        ]),
         Theorem::new(
             "chocolate-staircase.strip-p-positions",
             "With the strip of x squares: when f satisfies (a), the P-positions of {x,y,z} are \
@@ -909,7 +970,12 @@ fn theorems() -> Vec<Theorem> {
                 }
                 Ok(Verdict::all(parts))
             },
-        ),
+        )
+        .with_claims(vec![ProofClaim::p_positions(
+            "chocolate-staircase(f=t/2, strip=true)",
+            "x xor y xor z == 0",
+            "base2",
+        )]),
         Theorem::new(
             "chocolate-staircase.kernel",
             "The staircase kernel and the closed form agree with brute force (mex over the \

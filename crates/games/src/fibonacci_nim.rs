@@ -16,8 +16,9 @@
 use crate::{Args, Family, Param};
 use nimlab_engine::big::{BigAnalysis, BigUint};
 use nimlab_engine::capability::{
-    BigPositions, Capabilities, StrategyTable, TableKernel, TextTable,
+    BigPositions, Capabilities, MoveRelation, StrategyTable, TableKernel, TextTable,
 };
+use nimlab_engine::theorem::ProofClaim;
 use nimlab_engine::theorem::{describe_window, CheckContext, Verdict};
 use nimlab_engine::{grundy_table, Coord, Error, Game, GrundyTable, MemoryLimit, Outcome};
 use nimlab_engine::{Result, Theorem};
@@ -108,8 +109,14 @@ impl Game for FibonacciNim {
         }
     }
     fn capabilities(&self) -> Capabilities<'_> {
+        // take t = heap − heap′ with 1 ≤ t ≤ limit; the next limit is min(k·t, heap′)
+        let relation = format!(
+            "heap_ < heap && heap - heap_ <= limit && limit_ == min({} * (heap - heap_), heap_)",
+            self.k
+        );
         Capabilities {
             big: Some(self),
+            move_relation: Some(MoveRelation::new(relation)),
             table_kernel: Some(self),
             strategy_table: Some(self),
             ..Capabilities::none()
@@ -659,7 +666,12 @@ fn theorems() -> Vec<Theorem> {
                     ("starts".into(), starts),
                 ]))
             },
-        ),
+        )
+        .with_claims(vec![ProofClaim::p_positions(
+            "fibonacci-nim(k=1)",
+            "heap == 0 || heap - (heap & (heap - 1)) > limit",
+            "base2",
+        )]),
         Theorem::new(
             "fibonacci-nim.game-iii",
             "Game III (k = 2, Fibonacci Nim): w(n) = ℓ(n), the smallest Fibonacci number in \
@@ -677,7 +689,12 @@ fn theorems() -> Vec<Theorem> {
                     ("starts".into(), starts),
                 ]))
             },
-        ),
+        )
+        .with_claims(vec![ProofClaim::p_positions(
+            "fibonacci-nim(k=2)",
+            "heap == 0 || zeck_low(heap) > limit",
+            "fib",
+        )]),
         Theorem::new(
             "fibonacci-nim.general-k",
             "Any k ≥ 1 (Schwenk): with H₁ = 1, H_{j+1} = H_j + H_m (m least with k·H_m ≥ H_j), \

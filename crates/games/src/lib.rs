@@ -27,6 +27,7 @@ pub mod octal_census;
 pub mod octal_check;
 pub mod octal_frontier;
 pub mod pass;
+pub mod relation;
 pub mod rules;
 pub mod ryuoh;
 pub mod sg_system;

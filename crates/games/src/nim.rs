@@ -2,9 +2,10 @@
 
 use crate::{Args, Family, Param};
 use nimlab_engine::big::{BigAnalysis, BigPosition, BigUint};
-use nimlab_engine::capability::{BigPositions, Capabilities};
+use nimlab_engine::capability::{BigPositions, Capabilities, MoveRelation};
 use nimlab_engine::nimarith::nim_sum;
 use nimlab_engine::plan;
+use nimlab_engine::theorem::ProofClaim;
 use nimlab_engine::theorem::{check_grundy_formula, Verdict};
 use nimlab_engine::{Coord, Game, Result, TableOptions, Theorem};
 
@@ -43,6 +44,9 @@ impl Game for Nim {
             big: Some(&Bouton),
             misere_big: Some(&BoutonMisere),
             nplayer_closed_form: Some(&crate::nplayer_nim::Kano),
+            move_relation: Some(MoveRelation::one_coordinate_decreases(
+                &self.coordinate_names(),
+            )),
             ..Capabilities::none()
         }
     }
@@ -313,7 +317,11 @@ fn theorems() -> Vec<Theorem> {
                 .collect::<Result<Vec<_>>>()?;
             Ok(Verdict::all(parts))
         },
-    )]
+    )
+    .with_claims(vec![
+        ProofClaim::grundy("nim", "x xor y", "base2"),
+        ProofClaim::grundy("nim(heaps=3)", "x0 xor x1 xor x2", "base2"),
+    ])]
 }
 
 /// The `nim` family.

@@ -523,6 +523,24 @@ impl Game for RulesGame {
     fn coordinate_names(&self) -> Vec<String> {
         self.names.clone()
     }
+    fn capabilities(&self) -> nimlab_engine::capability::Capabilities<'_> {
+        use crate::relation::{gamma_relation, GammaMoves};
+        let moves = match &self.moves {
+            Moves::List(l) => GammaMoves::List(l),
+            Moves::Named(set) => GammaMoves::Named(set),
+            Moves::Predicate { formula, .. } => GammaMoves::Predicate(formula.text()),
+        };
+        nimlab_engine::capability::Capabilities {
+            move_relation: gamma_relation(
+                &self.names,
+                moves,
+                self.take_and_put,
+                self.positions.as_ref().map(|p| p.text()),
+                &self.params,
+            ),
+            ..nimlab_engine::capability::Capabilities::none()
+        }
+    }
     fn is_downward_closed(&self) -> bool {
         !self.take_and_put
     }

@@ -4,9 +4,10 @@
 
 use crate::{Args, Family, Param};
 use nimlab_engine::big::{BigAnalysis, BigPosition, BigUint};
-use nimlab_engine::capability::{BigPositions, Capabilities};
+use nimlab_engine::capability::{BigPositions, Capabilities, MoveRelation};
 use nimlab_engine::kernels::line::{for_each_rook_option, LineMoves};
 use nimlab_engine::nimarith::nimhoff;
+use nimlab_engine::theorem::ProofClaim;
 use nimlab_engine::theorem::{check_grundy_formula, Verdict};
 use nimlab_engine::{Coord, Game, Result, Theorem};
 
@@ -98,6 +99,22 @@ impl Ryuoh {
     }
 }
 
+impl Ryuoh {
+    /// The moves as a formula (for `nimlab prove`): a rook move, or a diagonal step
+    /// (s, t) with s, t ≥ 1 and s + t ≤ p − 1.
+    ///
+    /// ```
+    /// use nimlab_games::ryuoh::Ryuoh;
+    /// assert!(Ryuoh { p: 3 }.move_relation().options.contains("<= 2"));
+    /// ```
+    pub fn move_relation(&self) -> MoveRelation {
+        MoveRelation::new(format!(
+            "(x_ < x && y_ == y) || (x_ == x && y_ < y) || (x_ < x && y_ < y && (x - x_) + (y - y_) <= {})",
+            self.p.saturating_sub(1)
+        ))
+    }
+}
+
 impl Game for Ryuoh {
     fn spec(&self) -> String {
         format!("ryuoh(p={})", self.p)
@@ -135,6 +152,7 @@ impl Game for Ryuoh {
                 diagonal_band: 0,
                 steps: self.diagonal_steps(),
             }),
+            move_relation: Some(self.move_relation()),
             ..Capabilities::none()
         }
     }
@@ -222,7 +240,15 @@ fn theorems() -> Vec<Theorem> {
                 .collect::<Result<Vec<_>>>()?;
             Ok(Verdict::all(parts))
         },
-    )]
+    )
+    .with_claims(vec![
+        ProofClaim::grundy("ryuoh(p=1)", "(x+y)%1 + 1*((x/1) xor (y/1))", "base2"),
+        ProofClaim::grundy("ryuoh(p=2)", "(x+y)%2 + 2*((x/2) xor (y/2))", "base2"),
+        ProofClaim::grundy("ryuoh(p=3)", "(x+y)%3 + 3*((x/3) xor (y/3))", "base2"),
+        ProofClaim::grundy("ryuoh(p=4)", "(x+y)%4 + 4*((x/4) xor (y/4))", "base2"),
+        ProofClaim::grundy("ryuoh(p=5)", "(x+y)%5 + 5*((x/5) xor (y/5))", "base2"),
+        ProofClaim::grundy("ryuoh(p=6)", "(x+y)%6 + 6*((x/6) xor (y/6))", "base2"),
+    ])]
 }
 
 /// The `ryuoh` family.

@@ -14,6 +14,7 @@ use crate::takeaway::{
     MoveSet,
 };
 use nimlab_engine::nimarith::{nim_sum, nim_sum_base, nimhoff, MixedRadix};
+use nimlab_engine::theorem::ProofClaim;
 use nimlab_engine::theorem::Verdict;
 use nimlab_engine::{Error, Result, Theorem};
 use nimlab_formula::Formula;
@@ -1199,7 +1200,15 @@ pub fn theorems() -> Vec<Theorem> {
                 }
                 Ok(Verdict::all(parts))
             },
-        ),
+        )
+        .with_claims(vec![
+            ProofClaim::grundy("takeaway(dim=2, moves=Cbeta(beta=[2..]))", "x xor y", "base2"),
+            ProofClaim::grundy(
+                "takeaway(dim=3, moves=Cbeta(beta=[2..]))",
+                "x0 xor x1 xor x2",
+                "base2",
+            ),
+        ]),
         Theorem::new(
             "irie.thm-4.4",
             "Theorem 4.4 (1): the least weight of an SG system of σ^{β,m} is min{m, sup(β_L − 1)}",

@@ -11,8 +11,9 @@
 
 use crate::{format_set, Args, Family, Param};
 use nimlab_engine::big::{BigAnalysis, BigPosition, BigUint};
-use nimlab_engine::capability::{BigPositions, Capabilities, SequenceKernel};
+use nimlab_engine::capability::{BigPositions, Capabilities, MoveRelation, SequenceKernel};
 use nimlab_engine::periodicity::Periodicity;
+use nimlab_engine::theorem::ProofClaim;
 use nimlab_engine::theorem::{check_p_positions, Verdict};
 use nimlab_engine::MemoryLimit;
 use nimlab_engine::{Coord, Error, Game, Knob, Outcome, Result, Theorem};
@@ -109,9 +110,17 @@ impl Game for Subtraction {
         }
     }
     fn capabilities(&self) -> Capabilities<'_> {
+        // n′ = n − s for some s ∈ S
+        let n = self.coordinate_names().remove(0);
+        let takes: Vec<String> = self
+            .s
+            .iter()
+            .map(|s| format!("{n} - {n}_ == {s}"))
+            .collect();
         Capabilities {
             big: Some(self),
             sequence: Some(self),
+            move_relation: Some(MoveRelation::new(takes.join(" || "))),
             ..Capabilities::none()
         }
     }
@@ -737,7 +746,12 @@ fn theorems() -> Vec<Theorem> {
                     .collect::<Result<Vec<_>>>()?;
                 Ok(Verdict::all(parts))
             },
-        ),
+        )
+        .with_claims(vec![
+            ProofClaim::grundy("subtraction(s={1,2,3})", "n % 4", "base2"),
+            ProofClaim::p_positions("subtraction(s={1,2,3})", "n % 4 == 0", "base2"),
+            ProofClaim::grundy("subtraction(s={1,2,3,4,5})", "n % 6", "base2"),
+        ]),
         Theorem::new(
             "subtraction.window-period",
             "For a finite S, if the max(S) values from n = a repeat from n = a + p, then \

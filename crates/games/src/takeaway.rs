@@ -632,6 +632,27 @@ impl Game for Takeaway {
     fn max_options(&self, pos: &[Coord]) -> Option<u128> {
         Some(self.candidates(pos).min(1e30) as u128)
     }
+    fn capabilities(&self) -> nimlab_engine::capability::Capabilities<'_> {
+        use crate::relation::{gamma_relation, GammaMoves};
+        let (moves, take_and_put) = match &self.moves {
+            MoveSet::List(l) => (GammaMoves::List(l), true),
+            MoveSet::Predicate {
+                formula,
+                take_and_put,
+            } => (GammaMoves::Predicate(formula.text()), *take_and_put),
+            named => (GammaMoves::Named(named), false),
+        };
+        nimlab_engine::capability::Capabilities {
+            move_relation: gamma_relation(
+                &self.coordinate_names(),
+                moves,
+                take_and_put,
+                self.positions.as_ref().map(|p| p.text()),
+                &[],
+            ),
+            ..nimlab_engine::capability::Capabilities::none()
+        }
+    }
 }
 
 fn build(args: &Args) -> Result<Box<dyn Game>> {

@@ -5,8 +5,9 @@ pub mod strategy;
 
 use crate::{Args, Family, Param};
 use nimlab_engine::big::BigUint;
-use nimlab_engine::capability::{BigPositions, Capabilities};
+use nimlab_engine::capability::{BigPositions, Capabilities, MoveRelation};
 use nimlab_engine::kernels::line::{for_each_rook_option, LineMoves};
+use nimlab_engine::theorem::ProofClaim;
 use nimlab_engine::theorem::{check_p_positions, Verdict};
 use nimlab_engine::{Coord, Game, Result, Theorem};
 
@@ -44,6 +45,9 @@ impl Game for Wythoff {
                 diagonal_band: 1,
                 steps: vec![],
             }),
+            move_relation: Some(MoveRelation::new(
+                "(x_ < x && y_ == y) || (x_ == x && y_ < y) || (x_ < x && x - x_ == y - y_)",
+            )),
             ..Capabilities::none()
         }
     }
@@ -180,7 +184,8 @@ fn build(args: &Args) -> Result<Box<dyn Game>> {
 }
 
 fn theorems() -> Vec<Theorem> {
-    let mut list = vec![Theorem::new(
+    let mut list =
+        vec![Theorem::new(
         "wythoff.p-positions",
         "The P-positions of Wythoff's game are {p_n, p_n + n}, p_n the least positive \
          integer not used by earlier pairs",
@@ -201,7 +206,10 @@ fn theorems() -> Vec<Theorem> {
             })?;
             Ok(Verdict::all(vec![(String::new(), v)]))
         },
-    )];
+    )
+    .with_claims(vec![
+        ProofClaim::p_positions("wythoff", "min(x, y) == floor_phi(abs(x - y))", "fib"),
+    ])];
     list.extend(strategy::theorems());
     list
 }

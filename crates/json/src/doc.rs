@@ -384,6 +384,9 @@ pub struct TheoremDoc {
     pub statement: String,
     /// The paper it comes from.
     pub source: String,
+    /// The games for which it is stated as a claim that automata can prove for all
+    /// positions (`theorems prove`); empty when it is verified on windows only.
+    pub provable_for: Vec<String>,
 }
 
 impl TheoremDoc {
@@ -393,6 +396,7 @@ impl TheoremDoc {
             id: t.id.clone(),
             statement: t.statement.clone(),
             source: t.source.clone(),
+            provable_for: t.claims.iter().map(|c| c.game.clone()).collect(),
         }
     }
 }

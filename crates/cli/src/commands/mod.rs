@@ -12,6 +12,7 @@ pub mod misere_census;
 pub mod misere_quotient;
 pub mod periodicity;
 pub mod play;
+pub mod prove;
 pub mod sg_system;
 pub mod sweep;
 pub mod table;

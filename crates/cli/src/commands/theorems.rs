@@ -35,11 +35,123 @@ enum Action {
         #[arg(long)]
         id: Option<String>,
     },
+    /// Prove every expressible instance for ALL positions with automata (`nimlab
+    /// prove`); theorems without one are left to `verify`. Exit 1 if any is false.
+    Prove {
+        /// Only the theorem with this id (or id prefix).
+        #[arg(long)]
+        id: Option<String>,
+    },
+}
+
+/// Whether a theorem has instances provable for all positions or is verified on
+/// windows only.
+fn status(t: &nimlab_engine::Theorem) -> String {
+    if t.claims.is_empty() {
+        "verified on windows (nimlab theorems verify)".into()
+    } else {
+        let games: Vec<&str> = t.claims.iter().map(|c| c.game.as_str()).collect();
+        format!(
+            "provable for all positions for {} (nimlab theorems prove); verified on windows",
+            games.join(", ")
+        )
+    }
+}
+
+/// `theorems prove`: every claim of the chosen theorems, by automata.
+fn prove_all(
+    ctx: &Context,
+    args: &TheoremsArgs,
+    format: PlainFormat,
+    id: Option<String>,
+) -> Result<Status> {
+    use nimlab_formula::check::Claim;
+    use nimlab_formula::prove::{prove, ProveOptions, Verdict as ProofVerdict};
+    let theorems = nimlab_games::all_theorems();
+    let chosen: Vec<_> = theorems
+        .iter()
+        .filter(|t| {
+            id.as_ref()
+                .is_none_or(|i| t.id == *i || t.id.starts_with(i.as_str()))
+        })
+        .collect();
+    if chosen.is_empty() {
+        return Err(Error::input(format!(
+            "no theorem with id '{}' (see nimlab theorems)",
+            id.unwrap_or_default()
+        )));
+    }
+    let mut sink = args.out.open()?;
+    let mut all = true;
+    let mut report = Vec::new();
+    for t in chosen {
+        if t.claims.is_empty() {
+            if format == PlainFormat::Text {
+                writeln!(
+                    sink,
+                    "{}: no claim expressible for automata (see theorems verify)",
+                    t.id
+                )
+                .map_err(|e| sink.error(e))?;
+            }
+            continue;
+        }
+        for c in &t.claims {
+            let game = nimlab_games::parse_game(&c.game)?;
+            let num = super::prove::parse_numeration(&c.numeration).map_err(Error::input)?;
+            let claim = if c.p_positions {
+                Claim::PPositions
+            } else {
+                Claim::Grundy
+            };
+            let opts = ProveOptions {
+                table: ctx.table_options(),
+                constants: vec![],
+            };
+            let proof = prove(&*game, claim, &c.formula, num, &opts)
+                .map_err(|e| Error::input(format!("{}: {}: {e}", t.id, c.game)))?;
+            let proved = matches!(proof.verdict, ProofVerdict::Proved);
+            all &= proved;
+            match format {
+                PlainFormat::Text => writeln!(
+                    sink,
+                    "{}: {} {} '{}': {} ({:.3} s)",
+                    t.id,
+                    c.game,
+                    if c.p_positions { "P iff" } else { "G =" },
+                    c.formula,
+                    if proved {
+                        "proved for all positions"
+                    } else {
+                        "FALSE"
+                    },
+                    proof.seconds
+                )
+                .and_then(|()| sink.flush())
+                .map_err(|e| sink.error(e))?,
+                PlainFormat::Json => report.push(json!({
+                    "id": t.id, "game": c.game, "formula": c.formula,
+                    "p_positions": c.p_positions, "numeration": c.numeration,
+                    "proved": proved, "seconds": proof.seconds,
+                })),
+            }
+        }
+    }
+    if format == PlainFormat::Json {
+        ctx.print_json(&mut sink, &json!({ "proved": all, "results": report }))
+            .map_err(|e| sink.error(e))?;
+    }
+    sink.finish()?;
+    Ok(if all { Status::Ok } else { Status::Failed })
 }
 
 pub fn run(ctx: &Context, args: TheoremsArgs) -> Result<Status> {
     let format = args.out.format(args.format, PlainFormat::Text)?;
     let theorems = nimlab_games::all_theorems();
+    if let Some(Action::Prove { id }) = &args.action {
+        let id = id.clone();
+        return prove_all(ctx, &args, format, id);
+    }
     match args.action.unwrap_or(Action::List) {
         Action::List => {
             args.out.emit(|out| match format {
@@ -53,8 +165,11 @@ pub fn run(ctx: &Context, args: TheoremsArgs) -> Result<Status> {
                     for t in &theorems {
                         writeln!(
                             out,
-                            "{}\n    {}\n    source: {}",
-                            t.id, t.statement, t.source
+                            "{}\n    {}\n    source: {}\n    status: {}",
+                            t.id,
+                            t.statement,
+                            t.source,
+                            status(t)
                         )?;
                     }
                     Ok(())
@@ -119,5 +234,6 @@ pub fn run(ctx: &Context, args: TheoremsArgs) -> Result<Status> {
             sink.finish()?;
             Ok(if all_hold { Status::Ok } else { Status::Failed })
         }
+        Action::Prove { .. } => unreachable!("handled above"),
     }
 }

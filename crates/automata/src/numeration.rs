@@ -1,0 +1,402 @@
+//! Numeration systems and their basic relations as automata: base b, and Zeckendorf
+//! (Fibonacci) numeration with weights 1, 2, 3, 5, 8, … .
+
+use crate::dfa::Dfa;
+use crate::{Error, Result};
+
+/// How natural numbers are written as digit strings (msd first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Numeration {
+    /// Base b ≥ 2: digits 0..b−1, weights b^i; every digit string is valid.
+    Base(u32),
+    /// Zeckendorf: digits 0/1, weights W₀ = 1, W₁ = 2, W_{i+1} = W_i + W_{i−1}; valid
+    /// strings have no two adjacent 1s (every n has exactly one).
+    Fib,
+}
+
+/// A linear relation Σ aᵢ·vᵢ + c ⋈ 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Rel {
+    /// = 0
+    Eq,
+    /// ≤ 0
+    Le,
+    /// ≡ 0 (mod m), m ≥ 1
+    Cong(u64),
+}
+
+/// Digit-by-digit relations z = op(x, y) (no carries).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DigitOp {
+    /// (x + y) mod b: ⊕ in base 2, Flanigan's σ^b in base b.
+    SumMod,
+    /// min(x, y) digitwise: `&` in base 2.
+    Min,
+    /// max(x, y) digitwise: `|` in base 2.
+    Max,
+}
+
+/// Largest state value the linear automata may reach before they give up (they never do
+/// for the coefficient sizes formulas use; this keeps a bug from looping forever).
+const STATE_BOUND: i128 = 1 << 40;
+
+impl Numeration {
+    /// Digits per position.
+    pub fn digits(&self) -> u32 {
+        match self {
+            Numeration::Base(b) => *b,
+            Numeration::Fib => 2,
+        }
+    }
+
+    /// Name as Walnut writes it (`msd_2`, `msd_fib`).
+    pub fn walnut_name(&self) -> String {
+        match self {
+            Numeration::Base(b) => format!("msd_{b}"),
+            Numeration::Fib => "msd_fib".into(),
+        }
+    }
+
+    /// The automaton of valid words on every track of `vars`.
+    pub fn valid(&self, vars: &[u32]) -> Result<Dfa> {
+        match self {
+            Numeration::Base(b) => Dfa::constant(*b, vars.to_vec(), true),
+            Numeration::Fib => {
+                // state: bitmask of tracks whose last digit was 1
+                Dfa::explore(
+                    2,
+                    vars.to_vec(),
+                    0u64,
+                    |&m, l| {
+                        let mut next = 0u64;
+                        for (i, &d) in l.iter().enumerate() {
+                            if d == 1 {
+                                if m >> i & 1 == 1 {
+                                    return None;
+                                }
+                                next |= 1 << i;
+                            }
+                        }
+                        Some(next)
+                    },
+                    |_| true,
+                )
+            }
+        }
+    }
+
+    /// Σ aᵢ·vᵢ + c ⋈ 0 over valid words (coefficients of a repeated variable add up).
+    ///
+    /// ```
+    /// use nimlab_automata::{Numeration, Rel};
+    /// let n = Numeration::Base(2);
+    /// // x = 2y + 1 on tracks (x, y)
+    /// let a = n.linear(&[(0, 1), (1, -2)], -1, Rel::Eq).unwrap();
+    /// assert!(a.accepts(&[n.encode(7, 3), n.encode(3, 3)]));
+    /// assert!(!a.accepts(&[n.encode(6, 3), n.encode(3, 3)]));
+    /// ```
+    pub fn linear(&self, terms: &[(u32, i64)], c: i64, rel: Rel) -> Result<Dfa> {
+        let total: i128 = terms.iter().map(|t| (t.1 as i128).abs()).sum();
+        if !matches!(rel, Rel::Cong(_)) && (c as i128).abs() > 64 * (total + 1) {
+            // A large constant would need about |c| states; as Walnut does, spell it
+            // as a word instead: ∃w. w = |c| ∧ Σ aᵢvᵢ ± w ⋈ 0 (a few states per digit).
+            let w = u32::MAX;
+            let sign = if c > 0 { 1 } else { -1 };
+            let mut t = terms.to_vec();
+            t.push((w, sign));
+            let rel_auto = self.linear(&t, 0, rel)?;
+            let word = self.constant(w, c.unsigned_abs() as u128)?;
+            return rel_auto.product(&word, |a, b| a && b)?.project(w);
+        }
+        let mut vars: Vec<u32> = terms.iter().map(|t| t.0).collect();
+        vars.sort_unstable();
+        vars.dedup();
+        let mut coef = vec![0i128; vars.len()];
+        for &(v, a) in terms {
+            let i = vars.binary_search(&v).unwrap();
+            coef[i] += a as i128;
+        }
+        let c = c as i128;
+        let total: i128 = coef.iter().map(|a| a.abs()).sum();
+        let bound = total.max(c.abs());
+        if let Rel::Cong(0) = rel {
+            return Err(Error::Input("congruence modulo 0".into()));
+        }
+        let base = self.digits();
+        #[derive(Clone, PartialEq, Eq, Hash)]
+        enum S {
+            V(i128, i128),
+            Yes,
+            No,
+        }
+        let weigh = |l: &[u32]| -> i128 { coef.iter().zip(l).map(|(a, &d)| a * d as i128).sum() };
+        let too_big = || Error::TooLarge("a linear relation with too large coefficients".into());
+        let mut overflow = false;
+        let dfa = match self {
+            Numeration::Base(b) => {
+                let b = *b as i128;
+                Dfa::explore(
+                    base,
+                    vars.clone(),
+                    S::V(0, 0),
+                    |s, l| {
+                        let S::V(r, _) = s else {
+                            return Some(s.clone());
+                        };
+                        let r2 = b * r + weigh(l);
+                        match rel {
+                            Rel::Cong(m) => Some(S::V(r2.rem_euclid(m as i128), 0)),
+                            Rel::Eq => (r2.abs() <= bound).then_some(S::V(r2, 0)),
+                            Rel::Le => Some(if r2 > bound {
+                                S::No
+                            } else if r2 < -bound {
+                                S::Yes
+                            } else {
+                                S::V(r2, 0)
+                            }),
+                        }
+                    },
+                    |s| match s {
+                        S::Yes => true,
+                        S::No => false,
+                        S::V(r, _) => match rel {
+                            Rel::Eq => r + c == 0,
+                            Rel::Le => r + c <= 0,
+                            Rel::Cong(m) => (r + c).rem_euclid(m as i128) == 0,
+                        },
+                    },
+                )?
+            }
+            Numeration::Fib => {
+                // After reading down to position k the value read is a·W_k + b·W_{k−1}
+                // (W_{−1} = 1); a digit d at position k−1 gives (a + b + d, a); at the
+                // end the value is a + b.
+                let slack = 3 * total + c.abs();
+                Dfa::explore(
+                    2,
+                    vars.clone(),
+                    S::V(0, 0),
+                    |s, l| {
+                        let S::V(a, b) = s else {
+                            return Some(s.clone());
+                        };
+                        let (a2, b2) = (a + b + weigh(l), *a);
+                        if a2.abs() > STATE_BOUND || b2.abs() > STATE_BOUND {
+                            overflow = true;
+                            return None;
+                        }
+                        match rel {
+                            Rel::Cong(m) => {
+                                let m = m as i128;
+                                Some(S::V(a2.rem_euclid(m), b2.rem_euclid(m)))
+                            }
+                            _ => {
+                                // a·ρ + b for ρ = W_k/W_{k−1} ∈ [1, 2]
+                                let (lo, hi) = {
+                                    let (u, v) = (a2 + b2, 2 * a2 + b2);
+                                    (u.min(v), u.max(v))
+                                };
+                                if lo > slack {
+                                    if rel == Rel::Eq {
+                                        None
+                                    } else {
+                                        Some(S::No)
+                                    }
+                                } else if hi < -slack {
+                                    if rel == Rel::Eq {
+                                        None
+                                    } else {
+                                        Some(S::Yes)
+                                    }
+                                } else {
+                                    Some(S::V(a2, b2))
+                                }
+                            }
+                        }
+                    },
+                    |s| match s {
+                        S::Yes => true,
+                        S::No => false,
+                        S::V(a, b) => match rel {
+                            Rel::Eq => a + b + c == 0,
+                            Rel::Le => a + b + c <= 0,
+                            Rel::Cong(m) => (a + b + c).rem_euclid(m as i128) == 0,
+                        },
+                    },
+                )?
+            }
+        };
+        if overflow {
+            return Err(too_big());
+        }
+        let valid = self.valid(&vars)?;
+        dfa.product(&valid, |a, b| a && b)
+    }
+
+    /// v = n: the digits of n after any number of leading zeros.
+    pub fn constant(&self, v: u32, n: u128) -> Result<Dfa> {
+        let digits = self.encode(n, 0);
+        let len = digits.len();
+        Dfa::explore(
+            self.digits(),
+            vec![v],
+            0usize,
+            |&i, l| {
+                if i < len && l[0] == digits[i] {
+                    Some(i + 1)
+                } else if i == 0 && l[0] == 0 {
+                    Some(0)
+                } else {
+                    None
+                }
+            },
+            |&i| i == len,
+        )
+    }
+
+    /// z = op(x, y) digit by digit (base b only; x, y, z distinct variables).
+    pub fn digitwise(&self, op: DigitOp, x: u32, y: u32, z: u32) -> Result<Dfa> {
+        let Numeration::Base(b) = *self else {
+            return Err(Error::Input(
+                "digit-wise operations need a base-b numeration".into(),
+            ));
+        };
+        let mut vars = vec![x, y, z];
+        vars.sort_unstable();
+        let (ix, iy, iz) = (
+            vars.binary_search(&x).unwrap(),
+            vars.binary_search(&y).unwrap(),
+            vars.binary_search(&z).unwrap(),
+        );
+        Dfa::explore(
+            b,
+            vars,
+            (),
+            |_, l| {
+                let (dx, dy) = (l[ix], l[iy]);
+                let want = match op {
+                    DigitOp::SumMod => (dx + dy) % b,
+                    DigitOp::Min => dx.min(dy),
+                    DigitOp::Max => dx.max(dy),
+                };
+                (l[iz] == want).then_some(())
+            },
+            |_| true,
+        )
+    }
+
+    /// z = ℓ(n): z is the single digit 1 at the position of n's last non-zero digit
+    /// (Zeckendorf: the smallest Fibonacci number in n; base b: the lowest power of b
+    /// in n times … only for b = 2 is this the lowest set bit). n ≥ 1.
+    pub fn lowest_term(&self, n: u32, z: u32) -> Result<Dfa> {
+        let base = self.digits();
+        if base != 2 {
+            return Err(Error::Input(
+                "the lowest term needs base 2 or Zeckendorf numeration".into(),
+            ));
+        }
+        let vars = if n < z { vec![n, z] } else { vec![z, n] };
+        let (i_n, i_z) = if n < z { (0, 1) } else { (1, 0) };
+        let a = Dfa::explore(
+            2,
+            vars.clone(),
+            false,
+            |&done, l| match (done, l[i_n], l[i_z]) {
+                (false, _, 0) => Some(false),
+                (false, 1, 1) => Some(true),
+                (true, 0, 0) => Some(true),
+                _ => None,
+            },
+            |&done| done,
+        )?;
+        a.product(&self.valid(&vars)?, |a, b| a && b)
+    }
+
+    /// z = x with a 0 appended (x ≠ z): reading msd first, each digit of z is the digit
+    /// of x one place lower, so the state is the last digit of z read.
+    pub fn up(&self, x: u32, z: u32) -> Result<Dfa> {
+        let vars = if x < z { vec![x, z] } else { vec![z, x] };
+        let (ix, iz) = if x < z { (0, 1) } else { (1, 0) };
+        let a = Dfa::explore(
+            self.digits(),
+            vars.clone(),
+            0u32,
+            |&last_z, l| (l[ix] == last_z).then_some(l[iz]),
+            |&last_z| last_z == 0,
+        )?;
+        a.product(&self.valid(&vars)?, |a, b| a && b)
+    }
+
+    /// The digits of n (msd first), padded with leading zeros to `len` (longer if
+    /// needed).
+    pub fn encode(&self, n: u128, len: usize) -> Vec<u32> {
+        let mut out = Vec::new();
+        match self {
+            Numeration::Base(b) => {
+                let mut m = n;
+                while m > 0 {
+                    out.push((m % *b as u128) as u32);
+                    m /= *b as u128;
+                }
+            }
+            Numeration::Fib => {
+                let w = fib_weights(n);
+                let mut m = n;
+                for &x in w.iter().rev() {
+                    if x <= m {
+                        out.push(1);
+                        m -= x;
+                    } else {
+                        out.push(0);
+                    }
+                }
+                out.reverse();
+            }
+        }
+        while out.last() == Some(&0) {
+            out.pop();
+        }
+        while out.len() < len {
+            out.push(0);
+        }
+        out.reverse();
+        out
+    }
+
+    /// The value of a digit string (msd first); `None` if it does not fit in u128.
+    pub fn decode(&self, digits: &[u32]) -> Option<u128> {
+        match self {
+            Numeration::Base(b) => digits.iter().try_fold(0u128, |acc, &d| {
+                acc.checked_mul(*b as u128)?.checked_add(d as u128)
+            }),
+            Numeration::Fib => {
+                let (mut w0, mut w1) = (1u128, 2u128);
+                let mut sum = 0u128;
+                for &d in digits.iter().rev() {
+                    if d == 1 {
+                        sum = sum.checked_add(w0)?;
+                    }
+                    let w2 = w0.checked_add(w1);
+                    w0 = w1;
+                    w1 = w2.unwrap_or(u128::MAX);
+                }
+                Some(sum)
+            }
+        }
+    }
+}
+
+/// The Zeckendorf weights 1, 2, 3, 5, … up to the largest ≤ n (at least [1]).
+fn fib_weights(n: u128) -> Vec<u128> {
+    let mut w = vec![1u128];
+    let mut next = 2u128;
+    while next <= n {
+        let last = *w.last().unwrap();
+        w.push(next);
+        match next.checked_add(last) {
+            Some(x) => next = x,
+            None => break,
+        }
+    }
+    w
+}

@@ -1,0 +1,139 @@
+//! `nimlab prove`: exit codes, JSON, the Walnut files, hostile input.
+
+use serde_json::Value;
+use std::process::{Command, Output};
+
+fn nimlab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nimlab"))
+        .args(args)
+        .output()
+        .expect("nimlab runs")
+}
+
+fn code(out: &Output) -> i32 {
+    out.status.code().unwrap_or(-1)
+}
+
+#[test]
+fn proved_false_and_not_expressible_have_their_exit_codes() {
+    let ok = nimlab(&[
+        "prove",
+        "ryuoh(p=4)",
+        "--formula",
+        "(x+y)%4 + 4*((x/4) xor (y/4))",
+    ]);
+    assert_eq!(code(&ok), 0, "{}", String::from_utf8_lossy(&ok.stderr));
+    assert!(String::from_utf8_lossy(&ok.stdout).contains("proved for all positions"));
+
+    let wrong = nimlab(&["prove", "ryuoh(p=3)", "--formula", "x xor y"]);
+    assert_eq!(code(&wrong), 1);
+    let text = String::from_utf8_lossy(&wrong.stdout).to_string();
+    assert!(text.contains("false (SG1): 1,1"), "{text}");
+    assert!(text.contains("re-check:   at 1,1: G = 2"), "{text}");
+
+    let bad = nimlab(&["prove", "nim", "--formula", "x * y"]);
+    assert_eq!(code(&bad), 2);
+    let err = String::from_utf8_lossy(&bad.stderr).to_string();
+    assert!(
+        err.contains("not expressible") && err.contains("column 3"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn json_gives_the_counterexample_beyond_2_to_the_40() {
+    let out = nimlab(&[
+        "prove",
+        "nim",
+        "--formula",
+        "if x >= 2^40 then 0 else x xor y",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code(&out), 1);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["result"]["proved"], false);
+    assert_eq!(v["result"]["position"][0], "1099511627776");
+    assert_eq!(v["result"]["confirmed"]["position"][0], "1099511627776");
+}
+
+#[test]
+fn walnut_files_are_written() {
+    let dir = std::env::temp_dir().join(format!("nimlab-walnut-{}", std::process::id()));
+    let out = nimlab(&[
+        "prove",
+        "fibonacci-nim(k=2)",
+        "--p-positions",
+        "heap == 0 || zeck_low(heap) > limit",
+        "--numeration",
+        "fib",
+        "--walnut",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+    let commands = std::fs::read_to_string(dir.join("prove.txt")).unwrap();
+    assert!(commands.contains("eval nimlab_p1 \"?msd_fib"), "{commands}");
+    let pset = std::fs::read_to_string(dir.join("pset.txt")).unwrap();
+    assert!(pset.starts_with("msd_fib msd_fib\n"), "{pset}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn hostile_input_is_one_line_and_exit_2() {
+    for args in [
+        vec!["prove", "nim", "--formula", "x ⊕ y"],
+        vec!["prove", "nim", "--formula", "x + 99999999999999999999999"],
+        vec![
+            "prove",
+            "nim",
+            "--formula",
+            "x xor y",
+            "--numeration",
+            "base-1",
+        ],
+        vec![
+            "prove",
+            "nim",
+            "--formula",
+            "x xor y",
+            "--numeration",
+            "base99",
+        ],
+        vec![
+            "prove",
+            "nim",
+            "--formula",
+            "x xor y",
+            "--numeration",
+            "fib",
+        ],
+        vec!["prove", "grundy-game", "--formula", "n % 3"],
+        vec![
+            "prove",
+            "nim",
+            "--formula",
+            "x xor y",
+            "--walnut",
+            "/dev/null/x",
+        ],
+        vec!["prove", "nim", "--formula", "(x - y) / 2 + y"],
+        vec![
+            "prove",
+            "nim",
+            "--p-positions",
+            "popcount(x) == popcount(y)",
+        ],
+    ] {
+        let out = nimlab(&args);
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        assert_eq!(code(&out), 2, "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    // a full disk is an error, not a panic
+    if std::path::Path::new("/dev/full").exists() {
+        let out = nimlab(&["prove", "nim", "--formula", "x xor y", "-o", "/dev/full"]);
+        assert_eq!(code(&out), 2);
+    }
+}

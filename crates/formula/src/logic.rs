@@ -1,0 +1,641 @@
+//! Formulas of the language → first-order statements over N ([`nimlab_automata::Fo`]).
+//!
+//! A term becomes a linear combination with integer coefficients of natural-valued
+//! variables: the free variables and *auxiliary* ones, each defined by a relation
+//! (`q = ⌊L/m⌋` is `m·q ≤ L ≤ m·q + m − 1`, `z = a xor b` a digit-wise automaton, …).
+//! The definitions form a condition that holds exactly when every value the formula's
+//! evaluation computes is defined; auxiliary values are natural numbers, so a negative
+//! argument of `xor`, `/` … makes the condition false rather than wrong. A condition
+//! compiles to a pair (true and defined, false and defined), which keeps the
+//! short-circuit meaning of `&&`, `||` and `if`.
+
+use crate::parse::{BinOp, Expr, Func, Kind, UnOp};
+use nimlab_automata::{Atom, DigitOp, Fo, Numeration, Rel};
+
+/// A piece of a formula the automata cannot express, with its column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotExpressible {
+    /// 1-based column of the operator or function.
+    pub column: usize,
+    /// What it is and why not.
+    pub what: String,
+}
+
+type R<T> = Result<T, NotExpressible>;
+
+/// Σ aᵢ·vᵢ + c.
+#[derive(Debug, Clone, Default)]
+struct Lin {
+    terms: Vec<(u32, i64)>,
+    c: i64,
+}
+
+impl Lin {
+    fn constant(&self) -> Option<i64> {
+        self.terms.iter().all(|t| t.1 == 0).then_some(self.c)
+    }
+    fn scale(&self, k: i64) -> Option<Lin> {
+        Some(Lin {
+            terms: self
+                .terms
+                .iter()
+                .map(|&(v, a)| a.checked_mul(k).map(|b| (v, b)))
+                .collect::<Option<_>>()?,
+            c: self.c.checked_mul(k)?,
+        })
+    }
+    fn add(&self, o: &Lin, sign: i64) -> Option<Lin> {
+        let mut terms = self.terms.clone();
+        for &(v, a) in &o.terms {
+            terms.push((v, a.checked_mul(sign)?));
+        }
+        Some(Lin {
+            terms,
+            c: self.c.checked_add(o.c.checked_mul(sign)?)?,
+        })
+    }
+    fn var(v: u32) -> Lin {
+        Lin {
+            terms: vec![(v, 1)],
+            c: 0,
+        }
+    }
+    /// The single variable this is, if it is one.
+    fn as_var(&self) -> Option<u32> {
+        match (self.terms.as_slice(), self.c) {
+            ([(v, 1)], 0) => Some(*v),
+            _ => None,
+        }
+    }
+    fn rel(&self, rel: Rel) -> Fo {
+        Fo::linear(self.terms.clone(), self.c, rel)
+    }
+}
+
+/// A compiled term: its value is `lin` where `cond` holds (over the free and the
+/// auxiliary variables `aux`, to be bound by ∃ around the use).
+struct Term {
+    lin: Lin,
+    aux: Vec<u32>,
+    cond: Fo,
+}
+
+impl Term {
+    fn plain(lin: Lin) -> Term {
+        Term {
+            lin,
+            aux: vec![],
+            cond: Fo::Const(true),
+        }
+    }
+}
+
+/// The compiler: numeration, the variables of the formula, fresh variable numbers.
+pub(crate) struct Compiler {
+    pub num: Numeration,
+    next: u32,
+}
+
+fn overflow(col: usize) -> NotExpressible {
+    NotExpressible {
+        column: col,
+        what: "a coefficient too large for 64 bits".into(),
+    }
+}
+
+impl Compiler {
+    /// Auxiliary variables are numbered from `first_aux` up (above every variable the
+    /// caller uses, so that the caller's variables come first in witnesses).
+    pub fn new(num: Numeration, first_aux: u32) -> Self {
+        Compiler {
+            num,
+            next: first_aux,
+        }
+    }
+
+    /// A fresh variable.
+    pub fn fresh(&mut self) -> u32 {
+        self.next += 1;
+        self.next - 1
+    }
+
+    /// The condition `e` with formula variable i meaning automaton variable `env[i]`:
+    /// (true and defined, false and defined).
+    pub fn condition(&mut self, e: &Expr, env: &[u32]) -> R<(Fo, Fo)> {
+        Ok(match &e.kind {
+            Kind::Num(v) => (Fo::Const(*v != 0), Fo::Const(*v == 0)),
+            Kind::Unary(UnOp::Not, a) => {
+                let (t, f) = self.condition(a, env)?;
+                (f, t)
+            }
+            Kind::Binary(BinOp::LogAnd, a, b) => {
+                let (ta, fa) = self.condition(a, env)?;
+                let (tb, fb) = self.condition(b, env)?;
+                (Fo::and(ta.clone(), tb), Fo::or(fa, Fo::and(ta, fb)))
+            }
+            Kind::Binary(BinOp::LogOr, a, b) => {
+                let (ta, fa) = self.condition(a, env)?;
+                let (tb, fb) = self.condition(b, env)?;
+                (Fo::or(ta, Fo::and(fa.clone(), tb)), Fo::and(fa, fb))
+            }
+            Kind::Binary(
+                op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
+                a,
+                b,
+            ) => {
+                let ta = self.term(a, env)?;
+                let tb = self.term(b, env)?;
+                let d = ta.lin.add(&tb.lin, -1).ok_or_else(|| overflow(e.col))?;
+                let neg = d.scale(-1).ok_or_else(|| overflow(e.col))?;
+                let lt = |x: &Lin| {
+                    Lin {
+                        terms: x.terms.clone(),
+                        c: x.c.saturating_add(1),
+                    }
+                    .rel(Rel::Le)
+                };
+                let (yes, no) = match op {
+                    BinOp::Eq => (d.rel(Rel::Eq), Fo::not(d.rel(Rel::Eq))),
+                    BinOp::Ne => (Fo::not(d.rel(Rel::Eq)), d.rel(Rel::Eq)),
+                    BinOp::Lt => (lt(&d), neg.rel(Rel::Le)),
+                    BinOp::Le => (d.rel(Rel::Le), lt(&neg)),
+                    BinOp::Gt => (lt(&neg), d.rel(Rel::Le)),
+                    _ => (neg.rel(Rel::Le), lt(&d)),
+                };
+                let aux: Vec<u32> = ta.aux.iter().chain(&tb.aux).copied().collect();
+                let cond = Fo::and(ta.cond, tb.cond);
+                (
+                    Fo::exists_all(&aux, Fo::and(cond.clone(), yes)),
+                    Fo::exists_all(&aux, Fo::and(cond, no)),
+                )
+            }
+            Kind::If(c, a, b) => {
+                let (tc, fc) = self.condition(c, env)?;
+                let (ta, fa) = self.condition(a, env)?;
+                let (tb, fb) = self.condition(b, env)?;
+                (
+                    Fo::or(Fo::and(tc.clone(), ta), Fo::and(fc.clone(), tb)),
+                    Fo::or(Fo::and(tc, fa), Fo::and(fc, fb)),
+                )
+            }
+            _ => {
+                // a number used as a condition: non-zero is true
+                let t = self.term(e, env)?;
+                let eq = t.lin.rel(Rel::Eq);
+                (
+                    Fo::exists_all(&t.aux, Fo::and(t.cond.clone(), Fo::not(eq.clone()))),
+                    Fo::exists_all(&t.aux, Fo::and(t.cond, eq)),
+                )
+            }
+        })
+    }
+
+    /// z = the value of `e` (z a variable of the caller): defined and equal.
+    pub fn value(&mut self, e: &Expr, env: &[u32], z: u32) -> R<Fo> {
+        let t = self.term(e, env)?;
+        let eq = Lin::var(z)
+            .add(&t.lin, -1)
+            .ok_or_else(|| overflow(e.col))?
+            .rel(Rel::Eq);
+        Ok(Fo::exists_all(&t.aux, Fo::and(t.cond, eq)))
+    }
+
+    /// A natural-valued variable equal to the term (the term's own variable if it is
+    /// one; else a fresh one defined by an equation).
+    fn natural(&mut self, t: Term, col: usize) -> R<(u32, Vec<u32>, Fo)> {
+        if let Some(v) = t.lin.as_var() {
+            return Ok((v, t.aux, t.cond));
+        }
+        let z = self.fresh();
+        let eq = Lin::var(z)
+            .add(&t.lin, -1)
+            .ok_or_else(|| overflow(col))?
+            .rel(Rel::Eq);
+        let mut aux = t.aux;
+        aux.push(z);
+        Ok((z, aux, Fo::and(t.cond, eq)))
+    }
+
+    fn digitwise(&mut self, op: DigitOp, args: Vec<Term>, col: usize) -> R<Term> {
+        let mut it = args.into_iter();
+        let first = it.next().expect("at least one argument");
+        let (mut acc, mut aux, mut cond) = self.natural(first, col)?;
+        for t in it {
+            let (v, a, c) = self.natural(t, col)?;
+            aux.extend(a);
+            cond = Fo::and(cond, c);
+            let z = self.fresh();
+            cond = Fo::and(
+                cond,
+                Fo::Atom(Atom::Digitwise {
+                    op,
+                    x: acc,
+                    y: v,
+                    z,
+                }),
+            );
+            aux.push(z);
+            acc = z;
+        }
+        Ok(Term {
+            lin: Lin::var(acc),
+            aux,
+            cond,
+        })
+    }
+
+    fn need_base(&self, b: u32, col: usize, what: &str) -> R<()> {
+        if self.num == Numeration::Base(b) {
+            Ok(())
+        } else {
+            Err(NotExpressible {
+                column: col,
+                what: format!(
+                    "{what} is digit-wise in base {b}: prove it with --numeration base{}",
+                    if b == 2 {
+                        "2".to_string()
+                    } else {
+                        format!("-{b}")
+                    }
+                ),
+            })
+        }
+    }
+
+    /// A value defined by a condition: z with (c ∧ z = 1) ∨ (¬c ∧ z = 0).
+    fn value_of_condition(&mut self, e: &Expr, env: &[u32]) -> R<Term> {
+        let (t, f) = self.condition(e, env)?;
+        let z = self.fresh();
+        let one = Fo::linear(vec![(z, 1)], -1, Rel::Eq);
+        let zero = Fo::linear(vec![(z, 1)], 0, Rel::Eq);
+        Ok(Term {
+            lin: Lin::var(z),
+            aux: vec![z],
+            cond: Fo::or(Fo::and(t, one), Fo::and(f, zero)),
+        })
+    }
+
+    /// z = if c then a else b, with a and b's definitions inside their branches.
+    fn choose(&mut self, c: (Fo, Fo), a: Term, b: Term, col: usize) -> R<Term> {
+        let z = self.fresh();
+        let branch = |t: Term| -> R<Fo> {
+            let eq = Lin::var(z)
+                .add(&t.lin, -1)
+                .ok_or_else(|| overflow(col))?
+                .rel(Rel::Eq);
+            Ok(Fo::exists_all(&t.aux, Fo::and(t.cond, eq)))
+        };
+        let (tc, fc) = c;
+        let cond = Fo::or(Fo::and(tc, branch(a)?), Fo::and(fc, branch(b)?));
+        Ok(Term {
+            lin: Lin::var(z),
+            aux: vec![z],
+            cond,
+        })
+    }
+
+    fn constant_of(&self, t: &Term, col: usize, what: &str) -> R<i64> {
+        if !t.aux.is_empty() {
+            return Err(NotExpressible {
+                column: col,
+                what: format!("{what} must be a constant"),
+            });
+        }
+        t.lin.constant().ok_or_else(|| NotExpressible {
+            column: col,
+            what: format!("{what} must be a constant"),
+        })
+    }
+
+    fn term(&mut self, e: &Expr, env: &[u32]) -> R<Term> {
+        let col = e.col;
+        let refuse = |what: &str| NotExpressible {
+            column: col,
+            what: what.to_string(),
+        };
+        Ok(match &e.kind {
+            Kind::Num(v) => Term::plain(Lin {
+                terms: vec![],
+                c: *v,
+            }),
+            Kind::Var(i) => Term::plain(Lin::var(env[*i])),
+            Kind::Unary(UnOp::Neg, a) => {
+                let t = self.term(a, env)?;
+                Term {
+                    lin: t.lin.scale(-1).ok_or_else(|| overflow(col))?,
+                    ..t
+                }
+            }
+            Kind::Unary(UnOp::Not, _) => self.value_of_condition(e, env)?,
+            Kind::Binary(op, a, b) => {
+                if matches!(
+                    op,
+                    BinOp::Eq
+                        | BinOp::Ne
+                        | BinOp::Lt
+                        | BinOp::Le
+                        | BinOp::Gt
+                        | BinOp::Ge
+                        | BinOp::LogAnd
+                        | BinOp::LogOr
+                ) {
+                    return self.value_of_condition(e, env);
+                }
+                let ta = self.term(a, env)?;
+                let tb = self.term(b, env)?;
+                self.binary(*op, ta, tb, col)?
+            }
+            Kind::If(c, a, b) => {
+                let c = self.condition(c, env)?;
+                let ta = self.term(a, env)?;
+                let tb = self.term(b, env)?;
+                self.choose(c, ta, tb, col)?
+            }
+            Kind::Call(func, args) => match func {
+                Func::Min | Func::Max => {
+                    let mut it = args.iter();
+                    let mut acc = self.term(it.next().expect("arity"), env)?;
+                    for a in it {
+                        let t = self.term(a, env)?;
+                        // acc ≤ t decides which one min (max) takes
+                        let d = acc.lin.add(&t.lin, -1).ok_or_else(|| overflow(col))?;
+                        let aux: Vec<u32> = acc.aux.iter().chain(&t.aux).copied().collect();
+                        let both = Fo::and(acc.cond.clone(), t.cond.clone());
+                        let le = Fo::and(both.clone(), d.rel(Rel::Le));
+                        let gt = Fo::and(both, Fo::not(d.rel(Rel::Le)));
+                        let z = self.fresh();
+                        let eq = |x: &Lin| -> R<Fo> {
+                            Ok(Lin::var(z)
+                                .add(x, -1)
+                                .ok_or_else(|| overflow(col))?
+                                .rel(Rel::Eq))
+                        };
+                        let (first, second) = if *func == Func::Min {
+                            (eq(&acc.lin)?, eq(&t.lin)?)
+                        } else {
+                            (eq(&t.lin)?, eq(&acc.lin)?)
+                        };
+                        let cond =
+                            Fo::exists_all(&aux, Fo::or(Fo::and(le, first), Fo::and(gt, second)));
+                        acc = Term {
+                            lin: Lin::var(z),
+                            aux: vec![z],
+                            cond,
+                        };
+                    }
+                    acc
+                }
+                Func::Abs => {
+                    let t = self.term(&args[0], env)?;
+                    let neg = t.lin.scale(-1).ok_or_else(|| overflow(col))?;
+                    let pos = Fo::not(
+                        Lin {
+                            terms: t.lin.terms.clone(),
+                            c: t.lin.c.saturating_add(1),
+                        }
+                        .rel(Rel::Le),
+                    );
+                    let c = (
+                        Fo::exists_all(&t.aux, Fo::and(t.cond.clone(), pos.clone())),
+                        Fo::exists_all(&t.aux, Fo::and(t.cond.clone(), Fo::not(pos))),
+                    );
+                    let tn = Term {
+                        lin: neg,
+                        aux: t.aux.clone(),
+                        cond: t.cond.clone(),
+                    };
+                    self.choose(c, t, tn, col)?
+                }
+                Func::NimsumB => {
+                    let b = self.term(&args[0], env)?;
+                    let b = self.constant_of(&b, col, "the base of nimsum_b")?;
+                    if !(2..=16).contains(&b) {
+                        return Err(refuse("nimsum_b: the base must be between 2 and 16 here"));
+                    }
+                    self.need_base(b as u32, col, "nimsum_b")?;
+                    if args.len() == 1 {
+                        return Ok(Term::plain(Lin::default()));
+                    }
+                    let ts = args[1..]
+                        .iter()
+                        .map(|a| self.term(a, env))
+                        .collect::<R<Vec<_>>>()?;
+                    self.digitwise(DigitOp::SumMod, ts, col)?
+                }
+                Func::Sigma(beta) => {
+                    let (prefix, period) = beta.parts();
+                    let ts = args
+                        .iter()
+                        .map(|a| self.term(a, env))
+                        .collect::<R<Vec<_>>>()?;
+                    if ts.is_empty() {
+                        return Ok(Term::plain(Lin::default()));
+                    }
+                    if period.len() == 1 && prefix.iter().all(|&b| b == period[0]) {
+                        // σ^b: the digit-wise sum in base b
+                        let b = period[0];
+                        self.need_base(b as u32, col, "sigma with a constant base")?;
+                        self.digitwise(DigitOp::SumMod, ts, col)?
+                    } else if beta.is_b_2_2() && !prefix.is_empty() {
+                        // σ^[p] = p·(⊕ ⌊xᵢ/p⌋) + (Σ xᵢ mod p)
+                        self.need_base(2, col, "sigma with beta = [p, 2..]")?;
+                        let p = prefix[0] as i64;
+                        let mut sum = Term::plain(Lin::default());
+                        let mut quots = Vec::new();
+                        for t in ts {
+                            let (v, aux, cond) = self.natural(t, col)?;
+                            sum.lin = sum.lin.add(&Lin::var(v), 1).ok_or_else(|| overflow(col))?;
+                            sum.aux.extend(aux);
+                            sum.cond = Fo::and(sum.cond, cond);
+                            let q = self.div_const(Term::plain(Lin::var(v)), p, col)?;
+                            quots.push(q);
+                        }
+                        let xor = self.digitwise(DigitOp::SumMod, quots, col)?;
+                        let r = self.mod_const(sum, p, col)?;
+                        let lin = xor
+                            .lin
+                            .scale(p)
+                            .and_then(|l| l.add(&r.lin, 1))
+                            .ok_or_else(|| overflow(col))?;
+                        Term {
+                            lin,
+                            aux: xor.aux.into_iter().chain(r.aux).collect(),
+                            cond: Fo::and(xor.cond, r.cond),
+                        }
+                    } else {
+                        return Err(refuse(
+                            "sigma with this beta (only constant bases and [p, 2..] are expressible)",
+                        ));
+                    }
+                }
+                Func::ZeckLow => {
+                    if self.num != Numeration::Fib {
+                        return Err(refuse(
+                            "zeck_low is automatic in Zeckendorf numeration: prove it with --numeration fib",
+                        ));
+                    }
+                    let t = self.term(&args[0], env)?;
+                    let (n, mut aux, cond) = self.natural(t, col)?;
+                    let z = self.fresh();
+                    aux.push(z);
+                    Term {
+                        lin: Lin::var(z),
+                        aux,
+                        cond: Fo::and(cond, Fo::Atom(Atom::LowestTerm { n, z })),
+                    }
+                }
+                Func::FloorPhi => {
+                    if self.num != Numeration::Fib {
+                        return Err(refuse(
+                            "floor_phi is automatic in Zeckendorf numeration: prove it with --numeration fib",
+                        ));
+                    }
+                    // ⌊nφ⌋ = up(n − 1) + 1 for n ≥ 1 (up appends a 0 to the Zeckendorf
+                    // digits), and 0 for n = 0
+                    let t = self.term(&args[0], env)?;
+                    let (n, mut aux, cond) = self.natural(t, col)?;
+                    let (pm, u, z) = (self.fresh(), self.fresh(), self.fresh());
+                    aux.push(z);
+                    let zero = Fo::and(
+                        Fo::linear(vec![(n, 1)], 0, Rel::Eq),
+                        Fo::linear(vec![(z, 1)], 0, Rel::Eq),
+                    );
+                    let pos = Fo::exists_all(
+                        &[pm, u],
+                        Fo::and(
+                            Fo::linear(vec![(pm, 1), (n, -1)], 1, Rel::Eq),
+                            Fo::and(
+                                Fo::Atom(Atom::Up { x: pm, z: u }),
+                                Fo::linear(vec![(z, 1), (u, -1)], -1, Rel::Eq),
+                            ),
+                        ),
+                    );
+                    Term {
+                        lin: Lin::var(z),
+                        aux,
+                        cond: Fo::and(cond, Fo::or(zero, pos)),
+                    }
+                }
+                Func::FloorLog2 => return Err(refuse("floor_log2 (not a synchronized relation)")),
+                Func::Popcount => return Err(refuse("popcount (not a synchronized relation)")),
+                Func::NNimsum => return Err(refuse("nnimsum (binary columns read in base n)")),
+                Func::Fib => return Err(refuse("fib(k) (exponential in k)")),
+            },
+        })
+    }
+
+    fn div_const(&mut self, t: Term, m: i64, col: usize) -> R<Term> {
+        // q = ⌊L/m⌋ (q natural): m·q ≤ L ≤ m·q + m − 1
+        let q = self.fresh();
+        let mq = Lin::var(q).scale(m).ok_or_else(|| overflow(col))?;
+        let low = mq.add(&t.lin, -1).ok_or_else(|| overflow(col))?;
+        let high = t
+            .lin
+            .add(&mq, -1)
+            .map(|mut l| {
+                l.c = l.c.saturating_sub(m - 1);
+                l
+            })
+            .ok_or_else(|| overflow(col))?;
+        let mut aux = t.aux;
+        aux.push(q);
+        Ok(Term {
+            lin: Lin::var(q),
+            aux,
+            cond: Fo::and(t.cond, Fo::and(low.rel(Rel::Le), high.rel(Rel::Le))),
+        })
+    }
+
+    fn mod_const(&mut self, t: Term, m: i64, col: usize) -> R<Term> {
+        // r = L mod m: r ≤ m − 1 and L − r ≡ 0 (mod m); defined for negative L too
+        let m = m.unsigned_abs() as i64;
+        let r = self.fresh();
+        let bound = Fo::linear(vec![(r, 1)], -(m - 1), Rel::Le);
+        let cong = t
+            .lin
+            .add(&Lin::var(r), -1)
+            .ok_or_else(|| overflow(col))?
+            .rel(Rel::Cong(m as u64));
+        let mut aux = t.aux;
+        aux.push(r);
+        Ok(Term {
+            lin: Lin::var(r),
+            aux,
+            cond: Fo::and(t.cond, Fo::and(bound, cong)),
+        })
+    }
+
+    fn binary(&mut self, op: BinOp, a: Term, b: Term, col: usize) -> R<Term> {
+        let refuse = |what: &str| NotExpressible {
+            column: col,
+            what: what.to_string(),
+        };
+        let join = |a: Term, b: Term, lin: Lin| Term {
+            lin,
+            aux: a.aux.into_iter().chain(b.aux).collect(),
+            cond: Fo::and(a.cond, b.cond),
+        };
+        Ok(match op {
+            BinOp::Add | BinOp::Sub => {
+                let s = if op == BinOp::Add { 1 } else { -1 };
+                let lin = a.lin.add(&b.lin, s).ok_or_else(|| overflow(col))?;
+                join(a, b, lin)
+            }
+            BinOp::Mul => {
+                let ka = a.aux.is_empty().then(|| a.lin.constant()).flatten();
+                let kb = b.aux.is_empty().then(|| b.lin.constant()).flatten();
+                match (ka, kb) {
+                    (_, Some(k)) => {
+                        let lin = a.lin.scale(k).ok_or_else(|| overflow(col))?;
+                        Term { lin, ..a }
+                    }
+                    (Some(k), _) => {
+                        let lin = b.lin.scale(k).ok_or_else(|| overflow(col))?;
+                        Term { lin, ..b }
+                    }
+                    _ => {
+                        return Err(refuse(
+                            "'*' of two non-constant terms (multiplication is only by constants)",
+                        ))
+                    }
+                }
+            }
+            BinOp::Div | BinOp::Mod | BinOp::Shl | BinOp::Shr => {
+                let k =
+                    self.constant_of(&b, col, "the right operand of '/', '%', '<<' and '>>'")?;
+                match op {
+                    BinOp::Div if k > 0 => self.div_const(a, k, col)?,
+                    BinOp::Div => return Err(refuse("'/' by a constant ≤ 0")),
+                    BinOp::Mod if k != 0 => self.mod_const(a, k, col)?,
+                    BinOp::Mod => return Err(refuse("'%' by 0")),
+                    BinOp::Shl if (0..62).contains(&k) => {
+                        let lin = a.lin.scale(1 << k).ok_or_else(|| overflow(col))?;
+                        Term { lin, ..a }
+                    }
+                    BinOp::Shr if (0..62).contains(&k) => self.div_const(a, 1 << k, col)?,
+                    _ => return Err(refuse("a shift by a constant outside 0..61")),
+                }
+            }
+            BinOp::Pow => {
+                return Err(refuse(
+                    "'^' (power) of a variable (not a synchronized relation)",
+                ))
+            }
+            BinOp::Xor | BinOp::And | BinOp::Or => {
+                let name = match op {
+                    BinOp::Xor => "xor",
+                    BinOp::And => "'&'",
+                    _ => "'|'",
+                };
+                self.need_base(2, col, name)?;
+                let dop = match op {
+                    BinOp::Xor => DigitOp::SumMod,
+                    BinOp::And => DigitOp::Min,
+                    _ => DigitOp::Max,
+                };
+                self.digitwise(dop, vec![a, b], col)?
+            }
+            _ => unreachable!("conditions are compiled by value_of_condition"),
+        })
+    }
+}

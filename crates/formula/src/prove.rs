@@ -1,0 +1,745 @@
+//! Proofs for every position: a Grundy formula or a P-position predicate, decided with
+//! automata from the game's move relation ([`MoveRelation`]).
+//!
+//! A Grundy claim φ is the Grundy function iff, at every position X, (SG1) no option Y
+//! has φ(Y) = φ(X) and (SG2) every v < φ(X) is φ(Y) of some option Y (the game is
+//! short, so induction on the rank closes the argument). A P-set claim is right iff no
+//! move goes from P to P and every position outside P has a move into P. Each
+//! condition is a first-order statement over N; its *violations* form a set of
+//! positions that an automaton recognizes, and the condition holds iff that automaton
+//! accepts nothing. When it accepts something, its least word is the least
+//! counterexample, which is then re-checked by the planner ([`plan::value`]).
+//!
+//! ```
+//! use nimlab_formula::check::Claim;
+//! use nimlab_formula::prove::{prove, Numeration, Verdict};
+//! use nimlab_engine::{capability::{Capabilities, MoveRelation}, Coord, Game};
+//! struct Nim2;
+//! impl Game for Nim2 {
+//!     fn spec(&self) -> String { "nim".into() }
+//!     fn dimension(&self) -> usize { 2 }
+//!     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+//!         for u in 0..p[0] { visit(&[u, p[1]]); }
+//!         for v in 0..p[1] { visit(&[p[0], v]); }
+//!     }
+//!     fn capabilities(&self) -> Capabilities<'_> {
+//!         Capabilities {
+//!             move_relation: Some(MoveRelation::one_coordinate_decreases(&self.coordinate_names())),
+//!             ..Capabilities::none()
+//!         }
+//!     }
+//! }
+//! let proof = prove(&Nim2, Claim::Grundy, "x xor y", Numeration::Base(2), &Default::default()).unwrap();
+//! assert!(matches!(proof.verdict, Verdict::Proved));
+//! let wrong = prove(&Nim2, Claim::Grundy, "x + y", Numeration::Base(2), &Default::default()).unwrap();
+//! assert!(matches!(wrong.verdict, Verdict::False(_)));
+//! ```
+
+use crate::check::{compile_for, variables, Claim};
+use crate::logic::{Compiler, NotExpressible};
+use crate::{Formula, FormulaError};
+use nimlab_automata::{walnut, Dfa, Fo, Rel};
+use nimlab_engine::big::BigUint;
+use nimlab_engine::capability::MoveRelation;
+use nimlab_engine::{plan, Coord, Game, TableOptions};
+use std::fmt;
+use std::time::Instant;
+
+pub use nimlab_automata::Numeration;
+
+/// Why a claim could not be decided.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProveError {
+    /// The game does not declare its move relation.
+    NoMoveRelation(String),
+    /// The claim (or the game's relation) does not parse.
+    Formula {
+        /// which text: "the claim", "the move relation" …
+        what: String,
+        /// the parse error
+        error: FormulaError,
+    },
+    /// A piece of the claim has no automaton.
+    NotExpressible {
+        /// which text
+        what: String,
+        /// the text
+        text: String,
+        /// the piece and why
+        piece: NotExpressible,
+    },
+    /// An intermediate value of the claim is negative at some position, where the
+    /// automata (over N) cannot follow it.
+    NegativeIntermediate(String),
+    /// An automaton beyond the limits.
+    TooLarge(String),
+    /// Anything else the input does not allow.
+    Input(String),
+}
+
+impl fmt::Display for ProveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProveError::NoMoveRelation(g) => write!(
+                f,
+                "{g} does not declare its move relation as a formula, so it cannot be proved with automata"
+            ),
+            ProveError::Formula { what, error } => write!(f, "{what}: {error}"),
+            ProveError::NotExpressible { what, text, piece } => {
+                let snippet: String = text.chars().skip(piece.column.saturating_sub(1)).take(24).collect();
+                write!(
+                    f,
+                    "not expressible: {} at column {} of {what} ('{}…'): {}",
+                    piece.what.split(' ').next().unwrap_or(""),
+                    piece.column,
+                    snippet.trim_end(),
+                    piece.what
+                )
+            }
+            ProveError::NegativeIntermediate(s) => write!(f, "not expressible: {s}"),
+            ProveError::TooLarge(s) => write!(f, "{s}"),
+            ProveError::Input(s) => write!(f, "{s}"),
+        }
+    }
+}
+
+impl std::error::Error for ProveError {}
+
+impl From<nimlab_automata::Error> for ProveError {
+    fn from(e: nimlab_automata::Error) -> Self {
+        match e {
+            nimlab_automata::Error::TooLarge(s) => ProveError::TooLarge(format!(
+                "the proof needs {s}; the automata limit is {} transitions",
+                nimlab_automata::MAX_ENTRIES
+            )),
+            nimlab_automata::Error::Input(s) => ProveError::Input(s),
+        }
+    }
+}
+
+/// One condition decided.
+#[derive(Debug, Clone)]
+pub struct Statement {
+    /// Short name: `defined`, `SG1`, `SG2`, `P1`, `P2`.
+    pub name: &'static str,
+    /// The condition in words.
+    pub meaning: String,
+    /// The condition as a Walnut command over the automata of [`Proof::automata`].
+    pub walnut: String,
+    /// Whether it holds for every position.
+    pub holds: bool,
+    /// States of the automaton of its violations.
+    pub states: usize,
+    /// Seconds spent deciding it.
+    pub seconds: f64,
+}
+
+/// A position where the claim fails, with the brute-force re-check.
+#[derive(Debug, Clone)]
+pub struct Counterexample {
+    /// The condition violated.
+    pub statement: &'static str,
+    /// The least position X violating it.
+    pub position: Vec<BigUint>,
+    /// The option Y involved (SG1, P1).
+    pub option: Option<Vec<BigUint>>,
+    /// The value v with no option of value v (SG2).
+    pub value: Option<BigUint>,
+    /// What the violation means, in words.
+    pub explanation: String,
+    /// The re-check: a position where the solver's value differs from the claim, with
+    /// both values in words; `None` if the re-check could not run (see `recheck_note`).
+    pub confirmed: Option<(Vec<BigUint>, String)>,
+    /// How the re-check went.
+    pub recheck_note: String,
+}
+
+/// The verdict.
+#[derive(Debug, Clone)]
+pub enum Verdict {
+    /// Every condition holds for every position.
+    Proved,
+    /// A condition fails; the least counterexample.
+    False(Box<Counterexample>),
+}
+
+/// A decided claim.
+#[derive(Debug, Clone)]
+pub struct Proof {
+    /// The game's spec.
+    pub game: String,
+    /// Grundy formula or P-position predicate.
+    pub claim: Claim,
+    /// The claim's text.
+    pub formula: String,
+    /// The numeration the automata read.
+    pub numeration: Numeration,
+    /// The move relation used.
+    pub relation: MoveRelation,
+    /// The conditions, in the order decided (stops at the first that fails).
+    pub statements: Vec<Statement>,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Named automata the statements use (`move`, `phi` or `pset`, `legal` …).
+    pub automata: Vec<(String, Dfa)>,
+    /// Names of the automata's tracks, per automaton (for Walnut).
+    pub tracks: Vec<Vec<String>>,
+    /// Total seconds.
+    pub seconds: f64,
+}
+
+impl Proof {
+    /// The Walnut command file: the statements as `eval` commands. The automata go in
+    /// Walnut's `Automata Library/` as `NAME.txt` ([`Proof::walnut_automata`]).
+    pub fn walnut_commands(&self) -> String {
+        let mut out = format!(
+            "# nimlab prove {} --{} '{}' ({})\n# Copy the .txt automata into Walnut's \"Automata Library/\" first.\n",
+            self.game,
+            match self.claim {
+                Claim::Grundy => "formula",
+                Claim::PPositions => "p-positions",
+            },
+            self.formula,
+            self.numeration.walnut_name()
+        );
+        for ((name, _), tracks) in self.automata.iter().zip(&self.tracks) {
+            out.push_str(&format!("# {name}({})\n", tracks.join(",")));
+        }
+        for s in &self.statements {
+            out.push_str(&format!("# {}: {}\n{}\n", s.name, s.meaning, s.walnut));
+        }
+        out
+    }
+
+    /// (file name, Walnut text) of every automaton.
+    pub fn walnut_automata(&self) -> Vec<(String, String)> {
+        self.automata
+            .iter()
+            .map(|(n, d)| (format!("{n}.txt"), walnut::to_text(d, &self.numeration)))
+            .collect()
+    }
+}
+
+/// Options of [`prove`].
+#[derive(Default)]
+pub struct ProveOptions<'a> {
+    /// For the brute-force re-check of a counterexample.
+    pub table: TableOptions<'a>,
+    /// Named constants the claim may use (a rules file's parameters).
+    pub constants: Vec<(String, i64)>,
+}
+
+/// One condition to decide: name, meaning, Walnut command, its violations.
+type Check<'a> = (
+    &'static str,
+    String,
+    String,
+    Box<dyn Fn() -> Result<Dfa, ProveError> + 'a>,
+);
+
+/// Names of the automata variables: X = 0..m, X′ = m..2m, then g and v.
+struct Layout {
+    m: u32,
+}
+
+impl Layout {
+    fn x(&self) -> Vec<u32> {
+        (0..self.m).collect()
+    }
+    fn y(&self) -> Vec<u32> {
+        (self.m..2 * self.m).collect()
+    }
+    fn g(&self) -> u32 {
+        2 * self.m
+    }
+    fn v(&self) -> u32 {
+        2 * self.m + 1
+    }
+}
+
+fn compile_text(text: &str, names: &[String], what: &str) -> Result<Formula, ProveError> {
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    Formula::compile(text, &refs).map_err(|error| ProveError::Formula {
+        what: what.into(),
+        error,
+    })
+}
+
+fn not_expressible(what: &str, text: &str) -> impl Fn(NotExpressible) -> ProveError {
+    let (what, text) = (what.to_string(), text.to_string());
+    move |piece| ProveError::NotExpressible {
+        what: what.clone(),
+        text: text.clone(),
+        piece,
+    }
+}
+
+/// Decides `claim` (a Grundy formula or a P-position predicate over the game's
+/// coordinate names) for every position of `game`, reading numbers in `num`.
+pub fn prove(
+    game: &dyn Game,
+    claim: Claim,
+    text: &str,
+    num: Numeration,
+    opts: &ProveOptions<'_>,
+) -> Result<Proof, ProveError> {
+    let start = Instant::now();
+    let relation = game
+        .capabilities()
+        .move_relation
+        .ok_or_else(|| ProveError::NoMoveRelation(game.spec()))?;
+    if let Numeration::Base(b) = num {
+        if !(2..=16).contains(&b) {
+            return Err(ProveError::Input(format!(
+                "the base of the numeration must be between 2 and 16, got {b}"
+            )));
+        }
+    }
+    let names = game.coordinate_names();
+    let m = names.len() as u32;
+    let lay = Layout { m };
+    let mut comp = Compiler::new(num, 2 * m + 2);
+
+    // the move relation, over X and X′
+    let mut rel_names = names.clone();
+    rel_names.extend(names.iter().map(|n| format!("{n}_")));
+    let rel_f = compile_text(&relation.options, &rel_names, "the game's move relation")?;
+    let env_rel: Vec<u32> = (0..2 * m).collect();
+    let (rel_t, _) = comp
+        .condition(&rel_f.tree, &env_rel)
+        .map_err(not_expressible(
+            "the game's move relation",
+            &relation.options,
+        ))?;
+    let mv = rel_t.automaton(&num)?;
+
+    let legal = match &relation.positions {
+        Some(p) => {
+            let f = compile_text(p, &names, "the game's positions")?;
+            let env: Vec<u32> = (0..m).collect();
+            let (t, _) = comp
+                .condition(&f.tree, &env)
+                .map_err(not_expressible("the game's positions", p))?;
+            Some(t.automaton(&num)?)
+        }
+        None => None,
+    };
+
+    // the claim over X (aliases x0, x1 … map to their coordinates)
+    let constants: Vec<(&str, i64)> = opts
+        .constants
+        .iter()
+        .map(|(n, v)| (n.as_str(), *v))
+        .collect();
+    let claim_f = compile_for(game, text, &constants).map_err(|error| ProveError::Formula {
+        what: "the claim".into(),
+        error,
+    })?;
+    let (_, coords) = variables(game);
+    let env_x: Vec<u32> = coords.iter().map(|&c| c as u32).collect();
+    let what = match claim {
+        Claim::Grundy => "the formula",
+        Claim::PPositions => "the predicate",
+    };
+
+    let xs = lay.x();
+    let ys = lay.y();
+    let xn: Vec<String> = names.iter().map(|n| walnut_name(n)).collect();
+    let yn: Vec<String> = names
+        .iter()
+        .map(|n| format!("{}p", walnut_name(n)))
+        .collect();
+    let q = format!("?{}", num.walnut_name());
+    let xl = xn.join(",");
+    let yl = yn.join(",");
+    let legal_pre = |vars: &str| {
+        if legal.is_some() {
+            format!("$legal({vars}) & ")
+        } else {
+            String::new()
+        }
+    };
+    let mut automata = vec![("move".to_string(), mv.clone())];
+    let mut tracks = vec![xn.iter().chain(&yn).cloned().collect::<Vec<_>>()];
+    if let Some(l) = &legal {
+        automata.push(("legal".into(), l.clone()));
+        tracks.push(xn.clone());
+    }
+    let with_legal = |d: Dfa| -> Result<Dfa, ProveError> {
+        Ok(match &legal {
+            Some(l) => num.and(l, &d)?,
+            None => d,
+        })
+    };
+
+    let mut statements = Vec::new();
+    let mut verdict = Verdict::Proved;
+    // Each check: (name, meaning, walnut, violations automaton) → decided in order.
+    let mut decide = |name: &'static str,
+                      meaning: String,
+                      walnut: String,
+                      bad: &dyn Fn() -> Result<Dfa, ProveError>|
+     -> Result<Option<Dfa>, ProveError> {
+        let t = Instant::now();
+        let d = bad()?;
+        let holds = d.is_empty();
+        statements.push(Statement {
+            name,
+            meaning,
+            walnut,
+            holds,
+            states: d.states(),
+            seconds: t.elapsed().as_secs_f64(),
+        });
+        Ok((!holds).then_some(d))
+    };
+
+    match claim {
+        Claim::Grundy => {
+            let val = comp
+                .value(&claim_f.tree, &env_x, lay.g())
+                .map_err(not_expressible(what, text))?;
+            let phi = val.automaton(&num)?; // (X, g)
+            automata.push(("phi".into(), phi.clone()));
+            tracks.push(xn.iter().cloned().chain(["g".to_string()]).collect());
+            let g = lay.g();
+            let v = lay.v();
+            let m2 = m;
+            let to_y = |w: u32| if w < m2 { w + m2 } else { w };
+            let phi_y_g = phi.renamed(to_y)?; // (Y, g)
+            let phi_y_v = phi.renamed(|w| {
+                if w < m2 {
+                    w + m2
+                } else if w == g {
+                    v
+                } else {
+                    w
+                }
+            })?;
+            let phi_x_v = phi.renamed(|w| if w == g { v } else { w })?;
+            let defined = phi.project(g)?; // X
+            let checks: Vec<Check<'_>> = vec![
+                (
+                    "defined",
+                    format!("{what} is a natural number at every position"),
+                    format!("eval nimlab_defined \"{q} A{xl} {}E g $phi({xl},g)\";", legal_pre(&xl).replace(" & ", " => ")),
+                    Box::new(|| with_legal(num.not(&defined)?)),
+                ),
+                (
+                    "SG1",
+                    "no option Y of X has φ(Y) = φ(X)".into(),
+                    format!(
+                        "eval nimlab_sg1 \"{q} A{xl},{yl},g ({}$move({xl},{yl}) & $phi({xl},g)) => ~$phi({yl},g)\";",
+                        legal_pre(&xl)
+                    ),
+                    Box::new(|| {
+                        let a = num.and(&mv, &phi)?;
+                        let b = num.and(&a, &phi_y_g)?.project(g)?;
+                        with_legal(b)
+                    }),
+                ),
+                (
+                    "SG2",
+                    "for every v < φ(X) some option Y of X has φ(Y) = v".into(),
+                    format!(
+                        "eval nimlab_sg2 \"{q} A{xl},g,v ({}$phi({xl},g) & v<g) => E{yl} $move({xl},{yl}) & $phi({yl},v)\";",
+                        legal_pre(&xl)
+                    ),
+                    Box::new(|| {
+                        let below = Fo::linear(vec![(v, 1), (g, -1)], 1, Rel::Le).automaton(&num)?;
+                        let lhs = num.and(&phi, &below)?.project(g)?; // (X, v)
+                        let reach = num.and(&mv, &phi_y_v)?;
+                        let mut reach = reach;
+                        for &y in &ys {
+                            reach = reach.project(y)?;
+                        }
+                        let bad = num.and(&lhs, &num.not(&reach)?)?;
+                        with_legal(bad)
+                    }),
+                ),
+            ];
+            let _ = &phi_x_v;
+            for (name, meaning, wal, bad) in checks {
+                if let Some(d) = decide(name, meaning, wal, &*bad)? {
+                    let cx = counterexample(game, claim, &claim_f, name, &d, &lay, &num, opts)?;
+                    verdict = Verdict::False(Box::new(cx));
+                    break;
+                }
+            }
+        }
+        Claim::PPositions => {
+            let (t, f) = comp
+                .condition(&claim_f.tree, &env_x)
+                .map_err(not_expressible(what, text))?;
+            let pset = t.automaton(&num)?;
+            let nset = f.automaton(&num)?;
+            automata.push(("pset".into(), pset.clone()));
+            tracks.push(xn.clone());
+            automata.push(("nset".into(), nset.clone()));
+            tracks.push(xn.clone());
+            let m2 = m;
+            let pset_y = pset.renamed(|w| w + m2)?;
+            let checks: Vec<Check<'_>> = vec![
+                (
+                    "defined",
+                    format!("{what} is defined (true or false) at every position"),
+                    format!("eval nimlab_defined \"{q} A{xl} {}($pset({xl}) | $nset({xl}))\";", legal_pre(&xl).replace(" & ", " => ")),
+                    Box::new(|| {
+                        let either = num.or(&pset, &nset)?;
+                        with_legal(num.not(&either)?)
+                    }),
+                ),
+                (
+                    "P1",
+                    "no move goes from a claimed P-position to a claimed P-position".into(),
+                    format!(
+                        "eval nimlab_p1 \"{q} A{xl},{yl} ({}$pset({xl}) & $move({xl},{yl})) => ~$pset({yl})\";",
+                        legal_pre(&xl)
+                    ),
+                    Box::new(|| {
+                        let a = num.and(&pset, &mv)?;
+                        with_legal(num.and(&a, &pset_y)?)
+                    }),
+                ),
+                (
+                    "P2",
+                    "every other position has a move to a claimed P-position".into(),
+                    format!(
+                        "eval nimlab_p2 \"{q} A{xl} ({}$nset({xl})) => E{yl} $move({xl},{yl}) & $pset({yl})\";",
+                        legal_pre(&xl)
+                    ),
+                    Box::new(|| {
+                        let mut reach = num.and(&mv, &pset_y)?;
+                        for &y in &ys {
+                            reach = reach.project(y)?;
+                        }
+                        with_legal(num.and(&nset, &num.not(&reach)?)?)
+                    }),
+                ),
+            ];
+            for (name, meaning, wal, bad) in checks {
+                if let Some(d) = decide(name, meaning, wal, &*bad)? {
+                    let cx = counterexample(game, claim, &claim_f, name, &d, &lay, &num, opts)?;
+                    verdict = Verdict::False(Box::new(cx));
+                    break;
+                }
+            }
+        }
+    }
+    let _ = xs;
+    Ok(Proof {
+        game: game.spec(),
+        claim,
+        formula: text.to_string(),
+        numeration: num,
+        relation,
+        statements,
+        verdict,
+        automata,
+        tracks,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// A coordinate name as a Walnut variable (letters and digits).
+fn walnut_name(n: &str) -> String {
+    let s: String = n.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
+    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("v{s}")
+    } else {
+        s
+    }
+}
+
+/// The least word of `bad` (X first, then the rest with X fixed), decoded.
+fn least(bad: &Dfa, xs: &[u32], num: &Numeration) -> Result<Vec<(u32, BigUint)>, ProveError> {
+    let mut only_x = bad.clone();
+    for &v in bad.vars() {
+        if !xs.contains(&v) {
+            only_x = only_x.project(v)?;
+        }
+    }
+    let decode = |d: &[u32]| -> Result<BigUint, ProveError> {
+        num.decode(d)
+            .map(BigUint::from)
+            .ok_or_else(|| ProveError::TooLarge("the counterexample has more than 128 bits".into()))
+    };
+    let wx = only_x.least_word().expect("non-empty");
+    let mut out = Vec::new();
+    let mut rest = bad.clone();
+    for (v, d) in only_x.vars().iter().zip(&wx) {
+        let n = num.decode(d).unwrap_or(0);
+        out.push((*v, decode(d)?));
+        rest = num.fix(&rest, *v, n)?;
+    }
+    if !rest.vars().is_empty() {
+        let w = rest.least_word().expect("the fixed X has a witness");
+        for (v, d) in rest.vars().iter().zip(&w) {
+            out.push((*v, decode(d)?));
+        }
+    }
+    Ok(out)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn counterexample(
+    game: &dyn Game,
+    claim: Claim,
+    formula: &Formula,
+    statement: &'static str,
+    bad: &Dfa,
+    lay: &Layout,
+    num: &Numeration,
+    opts: &ProveOptions<'_>,
+) -> Result<Counterexample, ProveError> {
+    let xs = lay.x();
+    let vals = least(bad, &xs, num)?;
+    let get = |v: u32| vals.iter().find(|p| p.0 == v).map(|p| p.1.clone());
+    let position: Vec<BigUint> = xs.iter().map(|&v| get(v).unwrap_or_default()).collect();
+    let option: Option<Vec<BigUint>> = lay
+        .y()
+        .iter()
+        .map(|&v| get(v))
+        .collect::<Option<Vec<_>>>()
+        .filter(|_| matches!(statement, "SG1" | "P1"));
+    let value = get(lay.v()).filter(|_| statement == "SG2");
+    let show = |p: &[BigUint]| plan::position_text(p);
+    let eval_at = |p: &[BigUint]| -> Option<Result<i64, String>> {
+        let (_, coords) = variables(game);
+        let xs: Option<Vec<i64>> = coords.iter().map(|&c| i64::try_from(&p[c]).ok()).collect();
+        xs.map(|xs| formula.eval(&xs).map_err(|e| e.to_string()))
+    };
+    let claim_word = |p: &[BigUint]| -> String {
+        match (claim, eval_at(p)) {
+            (_, None) => "beyond 64-bit evaluation".into(),
+            (_, Some(Err(e))) => e,
+            (Claim::Grundy, Some(Ok(v))) => format!("φ = {v}"),
+            (Claim::PPositions, Some(Ok(v))) => {
+                if v != 0 {
+                    "claimed P".into()
+                } else {
+                    "claimed N".into()
+                }
+            }
+        }
+    };
+    let explanation = match statement {
+        "defined" => format!(
+            "at {} the claim is not a natural number ({})",
+            show(&position),
+            claim_word(&position)
+        ),
+        "SG1" | "P1" => {
+            let y = option.clone().unwrap_or_default();
+            format!(
+                "{} ({}) has the option {} ({})",
+                show(&position),
+                claim_word(&position),
+                show(&y),
+                claim_word(&y)
+            )
+        }
+        "SG2" => format!(
+            "{} ({}) has no option Y with φ(Y) = {}",
+            show(&position),
+            claim_word(&position),
+            value.clone().unwrap_or_default()
+        ),
+        _ => format!(
+            "{} ({}) has no option claimed P",
+            show(&position),
+            claim_word(&position)
+        ),
+    };
+    // "defined" fails because of a negative intermediate value while the formula itself
+    // evaluates fine: not a counterexample, a limit of the method.
+    if statement == "defined" {
+        if let Some(Ok(v)) = eval_at(&position) {
+            if claim == Claim::PPositions || v >= 0 {
+                return Err(ProveError::NegativeIntermediate(format!(
+                    "at {} an intermediate value of the claim is negative (it evaluates to {v}); the automata work with natural numbers — rewrite it, e.g. with if … then … else",
+                    show(&position)
+                )));
+            }
+        }
+    }
+    // re-check: the solver's values at X, Y, and (SG2) X's options
+    let mut candidates = vec![position.clone()];
+    if let Some(y) = &option {
+        candidates.push(y.clone());
+    }
+    let mut confirmed = None;
+    let mut notes = Vec::new();
+    let check = |p: &[BigUint], notes: &mut Vec<String>| -> Option<(Vec<BigUint>, String)> {
+        let r = match plan::value(game, p, &opts.table) {
+            Ok(r) => r,
+            Err(e) => {
+                notes.push(format!("{}: {e}", show(p)));
+                return None;
+            }
+        };
+        let claimed = eval_at(p);
+        let differs = match (claim, &claimed) {
+            (Claim::Grundy, Some(Ok(v))) => match &r.grundy {
+                Some(g) => i64::try_from(g).map(|g| g != *v).unwrap_or(true),
+                None => false,
+            },
+            (Claim::PPositions, Some(Ok(v))) => {
+                (*v != 0) != (r.outcome == nimlab_engine::Outcome::P)
+            }
+            (_, Some(Err(_))) => true,
+            (_, None) => false,
+        };
+        let actual = match &r.grundy {
+            Some(g) => format!("G = {g}"),
+            None => format!("{}-position", r.outcome.as_str()),
+        };
+        notes.push(format!("{}: {actual} by {}", show(p), r.method.id));
+        differs.then(|| {
+            (
+                p.to_vec(),
+                format!(
+                    "{actual} by {}, the claim says {}",
+                    r.method.detail,
+                    claim_word(p)
+                ),
+            )
+        })
+    };
+    for c in &candidates {
+        if let Some(hit) = check(c, &mut notes) {
+            confirmed = Some(hit);
+            break;
+        }
+    }
+    if confirmed.is_none() && matches!(statement, "SG2" | "P2") {
+        // the claim is right at X, so it is wrong at an option of X
+        let small: Option<Vec<Coord>> = position.iter().map(|c| Coord::try_from(c).ok()).collect();
+        if let Some(p) = small {
+            let mut opts_list = Vec::new();
+            game.for_each_option(&p, &mut |o| {
+                if opts_list.len() < 10_000 {
+                    opts_list.push(o.to_vec())
+                }
+            });
+            for o in opts_list {
+                let ob: Vec<BigUint> = o.iter().map(|&c| BigUint::from(c)).collect();
+                let mut quiet = Vec::new();
+                if let Some(hit) = check(&ob, &mut quiet) {
+                    notes.push(quiet.pop().unwrap_or_default());
+                    confirmed = Some(hit);
+                    break;
+                }
+            }
+        }
+    }
+    Ok(Counterexample {
+        statement,
+        position,
+        option,
+        value,
+        explanation,
+        confirmed,
+        recheck_note: notes.join("; "),
+    })
+}

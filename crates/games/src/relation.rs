@@ -1,0 +1,163 @@
+//! Move relations of take-away games Γ(P, C) as formulas (for `nimlab prove`): X′ is
+//! an option of X iff C = X − X′ is a move of C, Σ cᵢ > 0, and X′ ∈ P.
+
+use crate::takeaway::MoveSet;
+use nimlab_engine::capability::MoveRelation;
+
+/// `text` with every identifier replaced by `map(identifier)` where that is `Some`.
+///
+/// ```
+/// use nimlab_games::relation::substitute;
+/// let s = substitute("c0 + x0*2 <= p", &|w| match w {
+///     "c0" => Some("(x - x_)".into()),
+///     "p" => Some("(3)".into()),
+///     _ => None,
+/// });
+/// assert_eq!(s, "(x - x_) + x0*2 <= (3)");
+/// ```
+pub fn substitute(text: &str, map: &dyn Fn(&str) -> Option<String>) -> String {
+    let mut out = String::new();
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        if !word.is_empty() {
+            // a number's digits are not an identifier
+            let is_ident = !word.starts_with(|c: char| c.is_ascii_digit());
+            match map(word).filter(|_| is_ident) {
+                Some(r) => out.push_str(&r),
+                None => out.push_str(word),
+            }
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_alphanumeric() || c == '_' {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+/// The moves of Γ(P, C), as far as they are expressible.
+pub(crate) enum GammaMoves<'a> {
+    /// An explicit list of move vectors.
+    List(&'a [Vec<i64>]),
+    /// A predicate over c0, c1, …, the coordinates and the aliases x0, x1, ….
+    Predicate(&'a str),
+    /// A named set.
+    Named(&'a MoveSet),
+}
+
+/// The relation of Γ(P, C) over coordinates `names`, with `params` folded in. `None`
+/// when the move set is not expressible (C^β and A^β except C^β with β = [2..]).
+pub(crate) fn gamma_relation(
+    names: &[String],
+    moves: GammaMoves<'_>,
+    take_and_put: bool,
+    positions: Option<&str>,
+    params: &[(String, i64)],
+) -> Option<MoveRelation> {
+    let m = names.len();
+    let param = |w: &str| {
+        params
+            .iter()
+            .find(|(n, _)| n == w)
+            .map(|(_, v)| format!("({v})"))
+    };
+    let alias = |w: &str| -> Option<usize> {
+        let i: usize = w.strip_prefix('x')?.parse().ok()?;
+        (i < m && !names.iter().any(|n| n == w)).then_some(i)
+    };
+    // c_i = (x_i − x_i′)
+    let c = |i: usize| format!("({} - {}_)", names[i], names[i]);
+    let on_x = |w: &str| -> Option<String> {
+        if let Some(i) = w.strip_prefix('c').and_then(|d| d.parse::<usize>().ok()) {
+            if i < m && !names.iter().any(|n| n == w) {
+                return Some(c(i));
+            }
+        }
+        alias(w).map(|i| names[i].clone()).or_else(|| param(w))
+    };
+    let on_y = |w: &str| -> Option<String> {
+        if names.iter().any(|n| n == w) {
+            return Some(format!("{w}_"));
+        }
+        alias(w)
+            .map(|i| format!("{}_", names[i]))
+            .or_else(|| param(w))
+    };
+    let mut parts: Vec<String> = Vec::new();
+    let sum: Vec<String> = (0..m).map(c).collect();
+    parts.push(format!("{} > 0", sum.join(" + ")));
+    let mut positive = !take_and_put;
+    match moves {
+        GammaMoves::List(list) => {
+            let alts: Vec<String> = list
+                .iter()
+                .map(|v| {
+                    let eqs: Vec<String> = v
+                        .iter()
+                        .enumerate()
+                        .map(|(i, k)| format!("{} == {k}", c(i)))
+                        .collect();
+                    format!("({})", eqs.join(" && "))
+                })
+                .collect();
+            parts.push(format!("({})", alts.join(" || ")));
+        }
+        GammaMoves::Predicate(p) => parts.push(format!("({})", substitute(p, &on_x))),
+        GammaMoves::Named(MoveSet::Nim) => {
+            positive = true;
+            let alts: Vec<String> = (0..m)
+                .map(|i| {
+                    let zero: Vec<String> = (0..m)
+                        .filter(|&j| j != i)
+                        .map(|j| format!("{} == 0", c(j)))
+                        .collect();
+                    if zero.is_empty() {
+                        "true".into()
+                    } else {
+                        format!("({})", zero.join(" && "))
+                    }
+                })
+                .collect();
+            parts.push(format!("({})", alts.join(" || ")));
+        }
+        GammaMoves::Named(MoveSet::CBeta(beta)) => {
+            let (prefix, period) = beta.parts();
+            if !(period == [2] && prefix.iter().all(|&b| b == 2)) {
+                return None;
+            }
+            // β = [2..]: ord₂(Σcᵢ) = minᵢ ord₂(cᵢ) over cᵢ > 0, via the lowest set bit
+            // lb(n) = n − (n & (n − 1)) (n ≥ 1); a zero component stands in with lb(Σc),
+            // which is never below the minimum.
+            positive = true;
+            let s = format!("({})", sum.join(" + "));
+            let lb = |t: &str| format!("({t} - ({t} & ({t} - 1)))");
+            let terms: Vec<String> = (0..m)
+                .map(|i| format!("(if {} > 0 then {} else {})", c(i), lb(&c(i)), lb(&s)))
+                .collect();
+            parts.push(format!("{} == min({})", lb(&s), terms.join(", ")));
+        }
+        GammaMoves::Named(_) => return None,
+    }
+    if positive {
+        for n in names {
+            parts.push(format!("{n}_ <= {n}"));
+        }
+    }
+    if let Some(p) = positions {
+        parts.push(format!("({})", substitute(p, &on_y)));
+    }
+    Some(MoveRelation {
+        options: parts.join(" && "),
+        positions: positions.map(|p| {
+            substitute(p, &|w| {
+                alias(w).map(|i| names[i].clone()).or_else(|| param(w))
+            })
+        }),
+    })
+}
