@@ -2,7 +2,7 @@
 //! random moments and resumed from its checkpoint gives the very values of an
 //! uninterrupted run; `census frontier` resumes too; damaged checkpoints are refused.
 
-mod common;
+use crate::common;
 use common::nimlab;
 use serde_json::Value;
 use std::path::Path;

@@ -2,6 +2,7 @@
 //! per file keeps a cold `cargo test --workspace --release` short. A new file in
 //! tests/ must be listed here (`every_test_file_is_in_the_suite` checks it).
 
+mod census_run;
 mod certificate;
 mod check;
 mod common;
@@ -17,10 +18,12 @@ mod octal;
 mod output;
 mod periodicity;
 mod play;
+mod prove;
 mod rules;
 mod sg_system;
 mod surfaces;
 mod table_big_outputs;
+mod worksheet;
 mod wythoff_big;
 
 #[test]

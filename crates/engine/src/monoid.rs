@@ -386,7 +386,7 @@ pub fn format_word_ascii(w: &[u32]) -> String {
     let parts: Vec<String> = w
         .iter()
         .enumerate()
-        .filter(|(_, &k)| k > 0)
+        .filter(|&(_, &k)| k > 0)
         .map(|(i, &k)| {
             if k == 1 {
                 generator_name(i)

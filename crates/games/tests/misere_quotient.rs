@@ -5,7 +5,7 @@
 //! from the papers as exact tests.
 
 use nimlab_engine::misere_quotient::{MisereQuotient, QuotientOptions};
-use nimlab_engine::{Coord, Game, Solver};
+use nimlab_engine::{Coord, Solver};
 use nimlab_games::parse_game;
 
 /// Every multiset of `count` heaps of sizes 1..=`max`, sizes non-decreasing.

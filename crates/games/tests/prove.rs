@@ -1,7 +1,7 @@
 //! `prove` on the seeds' theorems: each proved claim also passes `check` on a window,
 //! and each refuted claim's counterexample is confirmed by the solver.
 
-use nimlab_engine::{Game, TableOptions};
+use nimlab_engine::TableOptions;
 use nimlab_formula::check::{check_box, Claim};
 use nimlab_formula::prove::{prove, Numeration, ProveError, Verdict};
 use nimlab_games::parse_game;

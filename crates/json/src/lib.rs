@@ -344,6 +344,7 @@ pub fn misere_quotient_json(
     q: &nimlab_engine::misere_quotient::MisereQuotient,
 ) -> Value {
     use nimlab_engine::monoid::{format_word, generator_name};
+    use serde_json::json;
     let gens: Vec<Value> = q
         .generator_heaps
         .iter()

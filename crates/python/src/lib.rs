@@ -562,7 +562,7 @@ impl PyGame {
         use nimlab_engine::misere_quotient::{MisereQuotient, QuotientOptions};
         let game = &*self.game;
         let limits = QuotientOptions {
-            memory_limit: self.limits.table_options().memory_limit,
+            memory_limit: self.limits.memory,
             ..QuotientOptions::default()
         };
         let q = py

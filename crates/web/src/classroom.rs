@@ -4,8 +4,8 @@
 //! library ([`nimlab_engine::classroom`], [`nimlab_json::worksheet`]).
 
 use super::{
-    compute, json_bytes, load_game, position_text, table_dims, Answer, ApiError, AppState, Body,
-    GameRequest,
+    compute, game_key, json_bytes, lane_of_size, load_game, position_text, table_dims, Answer,
+    ApiError, AppState, Body, GameRequest, Lane,
 };
 use axum::extract::State;
 use nimlab_engine::classroom::{deal, explain_value, Difficulty};
@@ -65,7 +65,8 @@ fn parse(body: Body) -> Result<ClassroomRequest, ApiError> {
 /// Why a position has its value: the mex worked out, a sum's nim-sum, the closed form.
 pub(crate) async fn explain(State(state): State<Arc<AppState>>, body: Body) -> Answer {
     let req = parse(body)?;
-    compute(&state, move |opts| {
+    let key = game_key(&req.game_request());
+    compute(&state, key, Lane::Light, move |opts| {
         let g = req.game_request();
         let game = load_game(&g)?.game;
         let pos = plan::read_position(&*game, &position_text(&g)?)?;
@@ -80,7 +81,8 @@ pub(crate) async fn explain(State(state): State<Arc<AppState>>, body: Body) -> A
 /// A seeded set of challenges ("P or N?", "make the winning move") with the answers.
 pub(crate) async fn challenge(State(state): State<Arc<AppState>>, body: Body) -> Answer {
     let req = parse(body)?;
-    compute(&state, move |opts| {
+    let key = game_key(&req.game_request());
+    compute(&state, key, Lane::Light, move |opts| {
         let game = load_game(&req.game_request())?.game;
         let difficulty = Difficulty::parse(req.difficulty.as_deref().unwrap_or("easy"))?;
         let seed = req.seed.unwrap_or(1);
@@ -105,7 +107,8 @@ pub(crate) async fn challenge(State(state): State<Arc<AppState>>, body: Body) ->
 /// the exercise and the answers.
 pub(crate) async fn worksheet(State(state): State<Arc<AppState>>, body: Body) -> Answer {
     let req = parse(body)?;
-    compute(&state, move |opts| {
+    let (key, lane) = (game_key(&req.game_request()), lane_of_size(req.size));
+    compute(&state, key, lane, move |opts| {
         let source = load_game(&req.game_request())?;
         let game = &*source.game;
         let dims = table_dims(game, req.size)?;

@@ -614,25 +614,31 @@ const MAX_QUOTIENT_HEAP: u64 = 200;
 /// 30): elements with their P-status, heap → element, and the multiplication table.
 async fn misere_quotient(State(state): State<Arc<AppState>>, body: Body) -> Answer {
     let req = parse_request(body)?;
-    compute(&state, move |opts| {
-        let game = load_game(&req)?.game;
-        let max_heap = req.size.unwrap_or(30);
-        if max_heap > MAX_QUOTIENT_HEAP {
-            return Err(ApiError::bad(format!(
-                "\"size\" (the largest heap) must be at most {MAX_QUOTIENT_HEAP}"
-            )));
-        }
-        let limits = nimlab_engine::misere_quotient::QuotientOptions {
-            memory_limit: opts.memory_limit,
-            time_limit: Some(std::time::Duration::from_secs(30)),
-            ..Default::default()
-        };
-        let q = nimlab_engine::misere_quotient::MisereQuotient::of_game(&*game, max_heap, &limits)?;
-        Ok(json_bytes(&nimlab_json::misere_quotient_json(
-            &game.spec(),
-            &q,
-        )))
-    })
+    compute(
+        &state,
+        game_key(&req),
+        Lane::Heavy,
+        move |opts: &TableOptions| {
+            let game = load_game(&req)?.game;
+            let max_heap = req.size.unwrap_or(30);
+            if max_heap > MAX_QUOTIENT_HEAP {
+                return Err(ApiError::bad(format!(
+                    "\"size\" (the largest heap) must be at most {MAX_QUOTIENT_HEAP}"
+                )));
+            }
+            let limits = nimlab_engine::misere_quotient::QuotientOptions {
+                memory_limit: opts.memory_limit,
+                time_limit: Some(std::time::Duration::from_secs(30)),
+                ..Default::default()
+            };
+            let q =
+                nimlab_engine::misere_quotient::MisereQuotient::of_game(&*game, max_heap, &limits)?;
+            Ok(json_bytes(&nimlab_json::misere_quotient_json(
+                &game.spec(),
+                &q,
+            )))
+        },
+    )
     .await
 }
 

@@ -3,6 +3,7 @@
 //! tests/ must be listed here (`every_test_file_is_in_the_suite` checks it).
 
 mod api;
+mod classroom;
 mod load;
 
 #[test]

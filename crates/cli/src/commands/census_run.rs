@@ -277,7 +277,7 @@ fn drive(
                     stopped_by: None,
                     figures,
                     n: found.values.len() as u64,
-                    sha256: crate::certificate::values_hash(&found.values),
+                    sha256: nimlab_json::certificate::values_hash(&found.values),
                     period: found.period,
                     seconds,
                     cpu_seconds,
@@ -298,7 +298,7 @@ fn drive(
                     stopped_by: control.stopped_by,
                     figures: octal_frontier::figures(values, split, rare, last),
                     n: values.len() as u64,
-                    sha256: crate::certificate::values_hash(values),
+                    sha256: nimlab_json::certificate::values_hash(values),
                     period: None,
                     seconds,
                     cpu_seconds,
@@ -402,7 +402,7 @@ pub fn run(ctx: &Context, args: RunArgs) -> Result<Status> {
         args.checkpoint_every,
     )?;
     if let (Some(path), Some(per)) = (&args.certificate, &report.period) {
-        let cert = crate::certificate::build(&game, per)?;
+        let cert = nimlab_json::certificate::build(&game, per)?;
         let mut sink = Sink::open(Some(path))?;
         crate::json::write(&mut sink, &cert, false).map_err(|e| sink.error(e))?;
         sink.finish()?;

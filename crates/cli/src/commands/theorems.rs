@@ -5,6 +5,7 @@ use crate::Status;
 use nimlab_engine::theorem::{CheckContext, Verdict};
 use nimlab_engine::{Error, Result};
 use nimlab_json::doc;
+use serde_json::json;
 use std::io::Write;
 
 /// List the registered theorems, or verify them against brute force.
