@@ -135,3 +135,37 @@ fn kayles_quotient_is_stable_from_heap_27() {
     assert_eq!(q.changes, vec![1, 2, 5, 9, 12, 25, 27]);
     assert_eq!((q.size(), q.p_size()), (40, 9));
 }
+
+#[test]
+fn the_planner_answers_many_heaps_of_misere_kayles_from_the_quotient() {
+    use nimlab_engine::plan;
+    use nimlab_engine::TableOptions;
+    let game = parse_game("misere(octal(code=0.77))").unwrap();
+    let inner = parse_game("octal(code=0.77)").unwrap();
+    let heaps: Vec<Coord> = (0..1000u64).map(|i| 1 + (i * 7) % 20).collect();
+    let pos: Vec<nimlab_engine::big::BigUint> = heaps.iter().map(|&h| h.into()).collect();
+    let r = plan::moves(game.as_ref(), &pos, &TableOptions::default()).unwrap();
+    assert_eq!(r.method.id, "misere-quotient");
+    let q = quotient("0.77", 20);
+    assert_eq!(r.outcome == nimlab_engine::Outcome::P, q.is_p(&heaps));
+    // Every option is marked winning exactly when the quotient calls it P; an
+    // N-position has a winning move, a P-position none.
+    let options = r.options.expect("options listed");
+    let a = q
+        .analyse(&heaps, &|h, visit| inner.for_each_option(&[h], visit))
+        .unwrap();
+    assert_eq!(options.len(), a.options.len());
+    for o in &options {
+        let small: Vec<Coord> = o.position.iter().map(|c| c.try_into().unwrap()).collect();
+        assert_eq!(o.winning, q.is_p(&small));
+    }
+    assert_eq!(
+        r.winning_moves.is_empty(),
+        r.outcome == nimlab_engine::Outcome::P
+    );
+    // Small positions keep the exact solver and its misère Grundy value.
+    let small: Vec<nimlab_engine::big::BigUint> = [3u64, 5, 7].iter().map(|&h| h.into()).collect();
+    let s = plan::value(game.as_ref(), &small, &TableOptions::default()).unwrap();
+    assert_ne!(s.method.id, "misere-quotient");
+    assert!(s.grundy.is_some());
+}
