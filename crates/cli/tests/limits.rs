@@ -94,6 +94,19 @@ fn hours_of_work_are_refused_with_an_estimate() {
         &["sweep", "subtraction", "--max", "3000000", "--size", "1"],
         "would take about",
     );
+    // Half a million diagonal steps per cell (ryuoh p = 1024): estimated, not run.
+    refused(&["table", "ryuoh(p=1024)", "--size", "1024"], "--force");
+    refused(
+        &[
+            "check",
+            "ryuoh(p=1024)",
+            "--formula",
+            "x xor y",
+            "--size",
+            "512",
+        ],
+        "--force",
+    );
 }
 
 #[test]

@@ -271,6 +271,18 @@ pub fn grundy_table(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Res
             &format!("{} for {}", describe_box(dims), game.spec()),
             needed,
         )?;
+        // Every cell visits each diagonal step: Ryuoh Nim with p = 1024 has half a
+        // million of them, hours over a 1024 × 1024 box.
+        check_work(
+            &format!(
+                "the line kernel on {} over the {}",
+                game.spec(),
+                describe_box(dims)
+            ),
+            cell_count(dims)? as u128,
+            moves.steps.len() as u128,
+            opts.force,
+        )?;
         let values = crate::kernels::line::line_table(
             &moves,
             game.terminal_value(),
