@@ -1,6 +1,6 @@
 //! `nimlab misere-quotient` and `census misere`: known answers and hostile input.
 
-mod common;
+use crate::common;
 use common::nimlab;
 
 #[test]

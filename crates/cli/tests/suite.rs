@@ -13,6 +13,7 @@ mod foundation;
 mod guess;
 mod hostile_input;
 mod limits;
+mod misere_quotient;
 mod nplayer;
 mod octal;
 mod output;

@@ -60,22 +60,10 @@ impl<'g> Solver<'g> {
     /// A solver of the values `rule` gives (e.g. n-player classes of a two-player
     /// game under a ranking), memoizing within `limit`.
     pub fn with_rule(game: &'g dyn Game, rule: ValueRule<'g>, limit: MemoryLimit) -> Self {
-        if !rule.is_grundy() {
-            // Classes do not add up over heaps: no nim-sum, no misère multiset kernel.
-            return Solver {
-                game,
-                memo: FxHashMap::default(),
-                limit,
-                progress: &crate::progress::NoProgress,
-                force: true,
-                scratch: MexScratch::default(),
-                values: Vec::new(),
-                heaps: false,
-                multiset: None,
-                rule,
-                sort_heaps: crate::capability::is_heap_multiset(game),
-            };
-        }
+        // Classes do not add up over heaps: no nim-sum, no misère multiset kernel; a
+        // heap multiset is memoized with its heaps sorted instead.
+        let grundy = rule.is_grundy();
+        let sum_of_heaps = crate::capability::is_sum_of_heaps(game);
         Solver {
             game,
             memo: FxHashMap::default(),
@@ -84,12 +72,11 @@ impl<'g> Solver<'g> {
             force: true,
             scratch: MexScratch::default(),
             values: Vec::new(),
-            heaps: crate::capability::is_sum_of_heaps(game),
-            multiset: (game.capabilities().heap_multiset
-                && !crate::capability::is_sum_of_heaps(game))
-            .then(|| crate::kernels::multiset::HeapMultisetSolver::new(game)),
+            heaps: grundy && sum_of_heaps,
+            multiset: (grundy && game.capabilities().heap_multiset && !sum_of_heaps)
+                .then(|| crate::kernels::multiset::HeapMultisetSolver::new(game)),
             rule,
-            sort_heaps: false,
+            sort_heaps: !grundy && crate::capability::is_heap_multiset(game),
         }
     }
 
