@@ -658,7 +658,10 @@ fn periodic(
     if claim == Claim::PPositions && per.saltus != 0 {
         return Vec::new();
     }
-    vec![(periodic_text(&per, n, claim), "arithmetic-periodic sequence")]
+    vec![(
+        periodic_text(&per, n, claim),
+        "arithmetic-periodic sequence",
+    )]
 }
 
 /// The formula of a periodic sequence (`per.values`: 0/1 flags of the P-positions for
