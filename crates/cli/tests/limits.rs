@@ -42,9 +42,10 @@ fn memory_is_estimated_before_allocating() {
         &with(&["table", "wythoff", "--size", "100000"]),
         "needs about",
     );
+    // The tables' memory is estimated (and refused) before their time.
     refused(
         &with(&["theorems", "verify", "--size", "100000"]),
-        "would take about",
+        "needs about",
     );
     refused(
         &with(&["table", "nim(heaps=1000000000)", "--size", "1"]),
@@ -64,7 +65,8 @@ fn memory_is_estimated_before_allocating() {
     refused(
         &[
             "--max-memory",
-            "20M",
+            // Below a dense table of the box (301 × 301 × 2 cells, 725 KB) too.
+            "600K",
             "--force",
             "value",
             "pass(nim)",

@@ -241,3 +241,31 @@ fn guess_uses_the_period_the_game_proves() {
     assert!(out.contains("a third of the training window"), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn rules_file_values_take_the_dense_table_and_agree_with_it() {
+    let rules = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/knight.toml");
+    let t = json(&[
+        "table", "--rules", rules, "--size", "41", "--format", "json",
+    ]);
+    for (x, y) in [(40u64, 39u64), (17, 33), (0, 5)] {
+        let pos = format!("{x},{y}");
+        let v = json(&["moves", "--rules", rules, &pos, "--format", "json"]);
+        assert_eq!(v["grundy"], t["values"][y as usize][x as usize], "{pos}");
+        assert!(
+            v["method_detail"]
+                .as_str()
+                .unwrap()
+                .contains("over the box"),
+            "{v}"
+        );
+        // Every option's value is the table's too.
+        for o in v["options"].as_array().unwrap() {
+            let (ox, oy) = (
+                o["position"][0].as_u64().unwrap(),
+                o["position"][1].as_u64().unwrap(),
+            );
+            assert_eq!(o["grundy"], t["values"][oy as usize][ox as usize]);
+        }
+    }
+}

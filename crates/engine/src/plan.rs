@@ -1326,7 +1326,8 @@ pub fn position_text(pos: &[BigUint]) -> String {
 /// hash look-up per option where the table pays an array read (about ten times less;
 /// e.g. rook-and-knight moves at (1000, 999): 145 s memoized, 7.8 s as a table). Games
 /// the solver shortens (sums of heaps, heap multisets, decompositions) keep the solver,
-/// and so does a box whose table would not fit in memory.
+/// and so do a box whose table would not fit in memory and work the solver's estimate
+/// refuses.
 fn dense_is_cheaper(game: &dyn Game, p: &[Coord], opts: &TableOptions) -> Option<Vec<usize>> {
     let caps = game.capabilities();
     if !game.is_downward_closed()
@@ -1343,7 +1344,12 @@ fn dense_is_cheaper(game: &dyn Game, p: &[Coord], opts: &TableOptions) -> Option
         .map(|&c| c.checked_add(1).and_then(|d| usize::try_from(d).ok()))
         .collect::<Option<Vec<usize>>>()?;
     let bytes = crate::table::estimate_table_bytes(&dims, true).ok()?;
-    (bytes <= opts.memory_limit.bytes()).then_some(dims)
+    // Only work the solver itself would take on: a refusal stays a refusal (with its
+    // estimate), the table only makes accepted work cheaper.
+    let positions = cell_count(&dims).ok()? as u128;
+    let options = crate::table::options_bound(game, p);
+    let accepted = crate::table::check_work("", positions, options, opts.force).is_ok();
+    (accepted && bytes <= opts.memory_limit.bytes()).then_some(dims)
 }
 
 /// The error of a window of heaps beyond what memory can index.
