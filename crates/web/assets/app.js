@@ -315,6 +315,32 @@ async function checkFormula() {
   }
 }
 
+// ---- proof for every position (automata) -----------------------------------
+
+async function proveFormula() {
+  const text = $("formula").value.trim();
+  const claim = document.querySelector("input[name=claim]:checked").value;
+  const out = $("check-result");
+  out.className = "";
+  out.textContent = "proving…";
+  try {
+    const body = { ...gameFields(), numeration: $("numeration").value };
+    if (text) body[claim] = text;
+    const r = await api("prove", body);
+    const res = r.result;
+    out.className = res.proved ? "good" : "bad";
+    if (res.proved) {
+      out.textContent = `proved for all positions (${r.statements.length} statements, ${r.seconds.toFixed(3)} s)`;
+    } else {
+      const again = res.confirmed ? ` — the solver: at ${res.confirmed.position.join(",")}: ${res.confirmed.why}` : "";
+      out.textContent = `false (${res.statement}): ${res.explanation}${again}`;
+    }
+  } catch (e) {
+    out.className = "bad";
+    out.textContent = e.message;
+  }
+}
+
 // ---- play -----------------------------------------------------------------
 
 const game = { spec: null, pos: null, turn: "human", history: [], over: false, report: null, bar: null, log: [] };
@@ -628,6 +654,7 @@ async function init() {
   showParams();
   $("show-table").addEventListener("click", showTable);
   $("check").addEventListener("click", checkFormula);
+  $("prove").addEventListener("click", proveFormula);
   $("play-start").addEventListener("click", startGame);
   $("play-undo").addEventListener("click", undo);
   for (const id of ["misere", "pass"]) $(id).addEventListener("change", showTable);
