@@ -10,7 +10,7 @@ games, from the same Rust library as the ``nimlab`` command line.
 """
 
 from os import PathLike
-from typing import Any, List, Optional, Sequence, Tuple, TypedDict, Union, overload
+from typing import Any, Dict, List, Optional, Sequence, Tuple, TypedDict, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -147,6 +147,16 @@ class Game:
     ) -> CheckReport:
         """Compare a claimed Grundy formula (or P-position predicate) with the values
         computed from the rules on the box [0, size)^d (``nimlab check``)."""
+    def prove(
+        self,
+        formula: Optional[str] = None,
+        *,
+        p_positions: Optional[str] = None,
+        numeration: str = "base2",
+    ) -> Dict[str, Any]:
+        """Prove a Grundy formula (or P-position predicate) for EVERY position with
+        automata (``nimlab prove``): proved, statements, and the least counterexample
+        (re-checked by the solver) when false. Raises InputError when not expressible."""
     @overload
     def periodicity(self, up_to: Optional[int] = None) -> PeriodicityReport: ...
     @overload

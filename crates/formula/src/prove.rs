@@ -220,6 +220,48 @@ impl Proof {
     }
 }
 
+/// Reads a numeration's name: `base2`, `base-B` (B = 2..16; also `baseB`), `fib`.
+///
+/// ```
+/// use nimlab_formula::prove::{parse_numeration, numeration_name, Numeration};
+/// assert_eq!(parse_numeration("base-3"), Ok(Numeration::Base(3)));
+/// assert_eq!(parse_numeration("fib"), Ok(Numeration::Fib));
+/// assert!(parse_numeration("base1").is_err());
+/// assert_eq!(numeration_name(&Numeration::Base(2)), "base2");
+/// ```
+pub fn parse_numeration(text: &str) -> Result<Numeration, String> {
+    let t = text.trim().to_ascii_lowercase();
+    let bad = || {
+        format!(
+            "unknown numeration '{text}': use base2, base-B with 2 ≤ B ≤ 16 (e.g. base-3), or fib"
+        )
+    };
+    match t.as_str() {
+        "fib" | "zeckendorf" | "fibonacci" => Ok(Numeration::Fib),
+        _ => {
+            let digits = t
+                .strip_prefix("base-")
+                .or_else(|| t.strip_prefix("base"))
+                .ok_or_else(bad)?;
+            let b: u32 = digits.parse().map_err(|_| bad())?;
+            if (2..=16).contains(&b) {
+                Ok(Numeration::Base(b))
+            } else {
+                Err(bad())
+            }
+        }
+    }
+}
+
+/// The name [`parse_numeration`] reads.
+pub fn numeration_name(n: &Numeration) -> String {
+    match n {
+        Numeration::Base(2) => "base2".into(),
+        Numeration::Base(b) => format!("base-{b}"),
+        Numeration::Fib => "fib".into(),
+    }
+}
+
 /// Options of [`prove`].
 #[derive(Default)]
 pub struct ProveOptions<'a> {

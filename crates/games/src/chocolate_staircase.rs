@@ -556,7 +556,12 @@ impl ChocolateStaircase {
     /// assert_eq!(r.positions.as_deref(), Some("y <= ((z)/2)"));
     /// ```
     pub fn move_relation(&self) -> MoveRelation {
-        let f = |arg: &str| format!("({})", substitute_t(self.f.text(), arg));
+        let f = |arg: &str| {
+            let t = crate::relation::substitute(self.f.text(), &|w| {
+                (w == "t").then(|| format!("({arg})"))
+            });
+            format!("({t})")
+        };
         let bar = format!(
             "(y_ < y && z_ == z) || (z_ < z && y_ == min(y, {}))",
             f("z_")
@@ -571,30 +576,6 @@ impl ChocolateStaircase {
             positions: Some(format!("y <= {}", f("z"))),
         }
     }
-}
-
-/// `text` with every identifier `t` replaced by `(name)`.
-fn substitute_t(text: &str, name: &str) -> String {
-    let mut out = String::new();
-    let mut word = String::new();
-    let flush = |word: &mut String, out: &mut String| {
-        if word == "t" {
-            out.push_str(&format!("({name})"));
-        } else {
-            out.push_str(word);
-        }
-        word.clear();
-    };
-    for c in text.chars() {
-        if c.is_alphanumeric() || c == '_' {
-            word.push(c);
-        } else {
-            flush(&mut word, &mut out);
-            out.push(c);
-        }
-    }
-    flush(&mut word, &mut out);
-    out
 }
 
 /// With the strip, {x, y, z} is the sum of the Nim heap x and the bar CB(f, y, z).

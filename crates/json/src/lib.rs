@@ -425,3 +425,57 @@ mod tests {
         assert_eq!(uint(&BigUint::from(7u8)), json!(7));
     }
 }
+
+/// The answer of `nimlab prove` (and `/api/prove`, Python's `Game.prove`): the claim,
+/// the automata's sizes, each condition decided, and the verdict with the least
+/// counterexample and its re-check. Numbers of positions are strings (any size).
+pub fn proof_json(p: &nimlab_formula::prove::Proof) -> Value {
+    use nimlab_formula::check::Claim;
+    use nimlab_formula::prove::{numeration_name, Verdict};
+    let statements: Vec<Value> = p
+        .statements
+        .iter()
+        .map(|s| {
+            json!({
+                "name": s.name,
+                "meaning": s.meaning,
+                "holds": s.holds,
+                "states": s.states,
+                "seconds": s.seconds,
+                "walnut": s.walnut,
+            })
+        })
+        .collect();
+    let automata: Vec<Value> = p
+        .automata
+        .iter()
+        .zip(&p.tracks)
+        .map(|((n, d), t)| json!({"name": n, "tracks": t, "states": d.states()}))
+        .collect();
+    let nums = |v: &[BigUint]| -> Vec<String> { v.iter().map(|b| b.to_string()).collect() };
+    let verdict = match &p.verdict {
+        Verdict::Proved => json!({"proved": true}),
+        Verdict::False(c) => json!({
+            "proved": false,
+            "statement": c.statement,
+            "position": nums(&c.position),
+            "option": c.option.as_deref().map(nums),
+            "value": c.value.as_ref().map(|v| v.to_string()),
+            "explanation": c.explanation,
+            "confirmed": c.confirmed.as_ref().map(|(at, why)| json!({"position": nums(at), "why": why})),
+            "recheck": c.recheck_note,
+        }),
+    };
+    json!({
+        "game": p.game,
+        "claim": match p.claim { Claim::Grundy => "formula", Claim::PPositions => "p_positions" },
+        "text": p.formula,
+        "numeration": numeration_name(&p.numeration),
+        "moves": p.relation.options,
+        "positions": p.relation.positions,
+        "automata": automata,
+        "statements": statements,
+        "result": verdict,
+        "seconds": p.seconds,
+    })
+}

@@ -609,6 +609,102 @@ impl PyGame {
         Ok(d)
     }
 
+    /// Proves a Grundy formula (or, with `p_positions`, a P-position predicate) for
+    /// EVERY position with automata, like `nimlab prove`. `numeration` is `'base2'`,
+    /// `'base-B'` or `'fib'`. Returns a dict: proved, game, claim, formula, numeration,
+    /// statements (each {name, meaning, holds, states, seconds}), seconds, and when
+    /// false counterexample {statement, position, option, value, explanation,
+    /// confirmed_at, confirmed}. Raises NimlabError when the claim is not expressible.
+    #[pyo3(signature = (formula = None, *, p_positions = None, numeration = "base2"))]
+    fn prove<'py>(
+        &self,
+        py: Python<'py>,
+        formula: Option<String>,
+        p_positions: Option<String>,
+        numeration: &str,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        use nimlab_formula::prove::{
+            numeration_name, parse_numeration, prove, ProveOptions, Verdict as ProofVerdict,
+        };
+        let (claim, text) = match (formula, p_positions) {
+            (Some(_), Some(_)) => {
+                return Err(input_err("give a formula or p_positions, not both"));
+            }
+            (Some(f), None) => (Claim::Grundy, f),
+            (None, Some(p)) => (Claim::PPositions, p),
+            (None, None) => match (&self.closed_form, &self.p_positions) {
+                (Some(f), _) => (Claim::Grundy, f.clone()),
+                (None, Some(p)) => (Claim::PPositions, p.clone()),
+                (None, None) => {
+                    return Err(input_err(format!(
+                        "give a formula or p_positions ({} declares no closed form)",
+                        self.game.spec()
+                    )))
+                }
+            },
+        };
+        let num = parse_numeration(numeration).map_err(input_err)?;
+        let game = &*self.game;
+        let constants = self.constants.clone();
+        let opts = ProveOptions {
+            table: self.limits.table_options(),
+            constants,
+        };
+        let proof = py
+            .detach(|| prove(game, claim, &text, num, &opts))
+            .map_err(|e| input_err(e.to_string()))?;
+        let d = PyDict::new(py);
+        d.set_item("proved", matches!(proof.verdict, ProofVerdict::Proved))?;
+        d.set_item("game", &proof.game)?;
+        d.set_item(
+            "claim",
+            match claim {
+                Claim::Grundy => "formula",
+                Claim::PPositions => "p_positions",
+            },
+        )?;
+        d.set_item("formula", &text)?;
+        d.set_item("numeration", numeration_name(&proof.numeration))?;
+        let statements = proof
+            .statements
+            .iter()
+            .map(|s| {
+                let sd = PyDict::new(py);
+                sd.set_item("name", s.name)?;
+                sd.set_item("meaning", &s.meaning)?;
+                sd.set_item("holds", s.holds)?;
+                sd.set_item("states", s.states)?;
+                sd.set_item("seconds", s.seconds)?;
+                Ok(sd)
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        d.set_item("statements", statements)?;
+        d.set_item("seconds", proof.seconds)?;
+        if let ProofVerdict::False(c) = &proof.verdict {
+            let cd = PyDict::new(py);
+            cd.set_item("statement", c.statement)?;
+            cd.set_item("position", PyTuple::new(py, &c.position)?)?;
+            match &c.option {
+                Some(o) => cd.set_item("option", PyTuple::new(py, o)?)?,
+                None => cd.set_item("option", py.None())?,
+            }
+            cd.set_item("value", c.value.clone())?;
+            cd.set_item("explanation", &c.explanation)?;
+            match &c.confirmed {
+                Some((at, why)) => {
+                    cd.set_item("confirmed_at", PyTuple::new(py, at)?)?;
+                    cd.set_item("confirmed", why)?;
+                }
+                None => {
+                    cd.set_item("confirmed_at", py.None())?;
+                    cd.set_item("confirmed", py.None())?;
+                }
+            }
+            d.set_item("counterexample", cd)?;
+        }
+        Ok(d)
+    }
+
     /// Preperiod and period of the Grundy sequence of a one-heap game: proven when the
     /// game can prove it (subtraction, octal games), else observed on n < up_to. A dict
     /// (preperiod, period, saltus, values, block, proven, proof, checked_up_to, method),

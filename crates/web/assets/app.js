@@ -587,6 +587,32 @@ async function checkFormula() {
   }
 }
 
+// ---- proof for every position (automata) -----------------------------------
+
+async function proveFormula() {
+  const text = $("formula").value.trim();
+  const claim = document.querySelector("input[name=claim]:checked").value;
+  const out = $("check-result");
+  out.className = "";
+  out.textContent = "proving…";
+  try {
+    const body = { ...gameFields(), numeration: $("numeration").value };
+    if (text) body[claim] = text;
+    const r = await api("prove", body);
+    const res = r.result;
+    out.className = res.proved ? "good" : "bad";
+    if (res.proved) {
+      out.textContent = `proved for all positions (${r.statements.length} statements, ${r.seconds.toFixed(3)} s)`;
+    } else {
+      const again = res.confirmed ? ` — the solver: at ${res.confirmed.position.join(",")}: ${res.confirmed.why}` : "";
+      out.textContent = `false (${res.statement}): ${res.explanation}${again}`;
+    }
+  } catch (e) {
+    out.className = "bad";
+    out.textContent = e.message;
+  }
+}
+
 // ---- play -----------------------------------------------------------------
 
 // `turn`: the seat to move (0 = the first player); `you`: the seat the person holds.
@@ -1228,6 +1254,7 @@ async function init() {
   $("show-table").addEventListener("click", showTable);
   $("spec").addEventListener("keydown", (ev) => { if (ev.key === "Enter") showTable(); });
   $("check").addEventListener("click", checkFormula);
+  $("prove").addEventListener("click", proveFormula);
   $("play-start").addEventListener("click", startGame);
   $("play-undo").addEventListener("click", undo);
   $("ch-deal").addEventListener("click", deal);

@@ -371,6 +371,8 @@ struct GameRequest {
     size: Option<u64>,
     formula: Option<String>,
     p_positions: Option<String>,
+    /// `/api/prove`: how the automata read numbers (`base2`, `base-B`, `fib`).
+    numeration: Option<String>,
     limit: Option<usize>,
     level: Option<String>,
     seed: Option<u64>,
@@ -503,6 +505,7 @@ pub fn router(config: ServeConfig) -> Router {
         .route("/api/misere-quotient", post(misere_quotient))
         .route("/api/table", post(table))
         .route("/api/check", post(check))
+        .route("/api/prove", post(prove))
         .route("/api/play", post(play_move))
         .route("/api/bar", post(bar))
         .route("/api/certify", post(certify))
@@ -726,6 +729,46 @@ async fn check(State(state): State<Arc<AppState>>, body: Body) -> Answer {
             Ok(json_bytes(&nimlab_json::check_json(game, &checked)))
         },
     )
+    .await
+}
+
+/// `/api/prove`: decides the formula (or P-position predicate) for every position with
+/// automata, as `nimlab prove`; the answer is [`nimlab_json::proof_json`].
+async fn prove(State(state): State<Arc<AppState>>, body: Body) -> Answer {
+    use nimlab_formula::check::Claim;
+    use nimlab_formula::prove::{parse_numeration, prove, ProveOptions};
+    let req = parse_request(body)?;
+    compute(&state, move |opts| {
+        let source = load_game(&req)?;
+        let game = &*source.game;
+        let (claim, text) = match (&req.formula, &req.p_positions) {
+            (Some(f), None) => (Claim::Grundy, f.clone()),
+            (None, Some(p)) => (Claim::PPositions, p.clone()),
+            (None, None) => match (&source.closed_form, &source.p_positions) {
+                (Some(f), _) => (Claim::Grundy, f.clone()),
+                (None, Some(p)) => (Claim::PPositions, p.clone()),
+                (None, None) => return Err(ApiError::bad("give \"formula\" or \"p_positions\"")),
+            },
+            (Some(_), Some(_)) => {
+                return Err(ApiError::bad(
+                    "give \"formula\" or \"p_positions\", not both",
+                ))
+            }
+        };
+        let num = parse_numeration(req.numeration.as_deref().unwrap_or("base2"))
+            .map_err(ApiError::bad)?;
+        let options = ProveOptions {
+            table: TableOptions {
+                memory_limit: opts.memory_limit,
+                progress: opts.progress,
+                force: false,
+            },
+            constants: source.constants.clone(),
+        };
+        let proof =
+            prove(game, claim, &text, num, &options).map_err(|e| ApiError::bad(e.to_string()))?;
+        Ok(json_bytes(&nimlab_json::proof_json(&proof)))
+    })
     .await
 }
 

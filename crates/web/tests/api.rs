@@ -430,3 +430,31 @@ async fn positions_are_capped_and_their_answers_bounded() {
         assert_eq!(s, StatusCode::OK, "{game}: {v}");
     }
 }
+
+#[tokio::test]
+async fn formulas_are_proved_for_every_position() {
+    let (s, v) = post(
+        "/api/prove",
+        json!({"game": "ryuoh(p=3)", "formula": "(x+y)%3 + 3*((x/3) xor (y/3))"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["result"]["proved"], true);
+    let (_, v) = post(
+        "/api/prove",
+        json!({"game": "wythoff", "p_positions": "min(x,y) == floor_phi(abs(x-y))", "numeration": "fib"}),
+    )
+    .await;
+    assert_eq!(v["result"]["proved"], true);
+    let (s, v) = post(
+        "/api/prove",
+        json!({"game": "ryuoh(p=3)", "formula": "x xor y"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["result"]["proved"], false);
+    assert_eq!(v["result"]["position"], json!(["1", "1"]));
+    let (s, v) = post("/api/prove", json!({"game": "nim", "formula": "x * y"})).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert_eq!(error_kind(&v), "bad-request");
+}

@@ -7,7 +7,6 @@ use nimlab_engine::{plan, Error, Result};
 use nimlab_formula::check::Claim;
 use nimlab_formula::prove::{prove, Numeration, Proof, ProveError, ProveOptions, Verdict};
 use nimlab_games::source as game_source;
-use serde_json::json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -59,35 +58,7 @@ pub struct ProveArgs {
 
 /// `base2`, `base-B`, `fib` (also for `theorems prove`).
 pub(crate) fn parse_numeration(text: &str) -> std::result::Result<Numeration, String> {
-    let t = text.trim().to_ascii_lowercase();
-    let bad = || {
-        format!(
-            "unknown numeration '{text}': use base2, base-B with 2 ≤ B ≤ 16 (e.g. base-3), or fib"
-        )
-    };
-    match t.as_str() {
-        "fib" | "zeckendorf" | "fibonacci" => Ok(Numeration::Fib),
-        _ => {
-            let digits = t
-                .strip_prefix("base-")
-                .or_else(|| t.strip_prefix("base"))
-                .ok_or_else(bad)?;
-            let b: u32 = digits.parse().map_err(|_| bad())?;
-            if (2..=16).contains(&b) {
-                Ok(Numeration::Base(b))
-            } else {
-                Err(bad())
-            }
-        }
-    }
-}
-
-fn numeration_name(n: &Numeration) -> String {
-    match n {
-        Numeration::Base(2) => "base2".into(),
-        Numeration::Base(b) => format!("base-{b}"),
-        Numeration::Fib => "fib".into(),
-    }
+    nimlab_formula::prove::parse_numeration(text)
 }
 
 pub fn run(ctx: &Context, args: ProveArgs) -> Result<Status> {
@@ -121,7 +92,7 @@ pub fn run(ctx: &Context, args: ProveArgs) -> Result<Status> {
     }
     match format {
         PlainFormat::Json => {
-            let value = proof_json(&proof);
+            let value = nimlab_json::proof_json(&proof);
             args.out.emit(|out| ctx.print_json(out, &value))?;
         }
         PlainFormat::Text => args
@@ -157,7 +128,7 @@ fn write_text(out: &mut dyn Write, p: &Proof, walnut: Option<&Path>) -> std::io:
     writeln!(
         out,
         "numeration: {} (msd first)",
-        numeration_name(&p.numeration)
+        nimlab_formula::prove::numeration_name(&p.numeration)
     )?;
     writeln!(out, "moves:      {}", p.relation.options)?;
     if let Some(pos) = &p.relation.positions {
@@ -209,55 +180,4 @@ fn write_text(out: &mut dyn Write, p: &Proof, walnut: Option<&Path>) -> std::io:
         )?;
     }
     Ok(())
-}
-
-fn proof_json(p: &Proof) -> serde_json::Value {
-    let statements: Vec<serde_json::Value> = p
-        .statements
-        .iter()
-        .map(|s| {
-            json!({
-                "name": s.name,
-                "meaning": s.meaning,
-                "holds": s.holds,
-                "states": s.states,
-                "seconds": s.seconds,
-                "walnut": s.walnut,
-            })
-        })
-        .collect();
-    let automata: Vec<serde_json::Value> = p
-        .automata
-        .iter()
-        .zip(&p.tracks)
-        .map(|((n, d), t)| json!({"name": n, "tracks": t, "states": d.states()}))
-        .collect();
-    let nums = |v: &[nimlab_engine::big::BigUint]| -> Vec<String> {
-        v.iter().map(|b| b.to_string()).collect()
-    };
-    let verdict = match &p.verdict {
-        Verdict::Proved => json!({"proved": true}),
-        Verdict::False(c) => json!({
-            "proved": false,
-            "statement": c.statement,
-            "position": nums(&c.position),
-            "option": c.option.as_deref().map(nums),
-            "value": c.value.as_ref().map(|v| v.to_string()),
-            "explanation": c.explanation,
-            "confirmed": c.confirmed.as_ref().map(|(at, why)| json!({"position": nums(at), "why": why})),
-            "recheck": c.recheck_note,
-        }),
-    };
-    json!({
-        "game": p.game,
-        "claim": match p.claim { Claim::Grundy => "formula", Claim::PPositions => "p_positions" },
-        "text": p.formula,
-        "numeration": numeration_name(&p.numeration),
-        "moves": p.relation.options,
-        "positions": p.relation.positions,
-        "automata": automata,
-        "statements": statements,
-        "result": verdict,
-        "seconds": p.seconds,
-    })
 }
