@@ -623,6 +623,7 @@ impl PyGame {
         p_positions: Option<String>,
         numeration: &str,
     ) -> PyResult<Bound<'py, PyDict>> {
+        use nimlab_formula::check::Claim;
         use nimlab_formula::prove::{
             numeration_name, parse_numeration, prove, ProveOptions, Verdict as ProofVerdict,
         };
@@ -646,13 +647,18 @@ impl PyGame {
         let num = parse_numeration(numeration).map_err(input_err)?;
         let game = &*self.game;
         let constants = self.constants.clone();
-        let opts = ProveOptions {
-            table: self.limits.table_options(),
-            constants,
-        };
-        let proof = py
-            .detach(|| prove(game, claim, &text, num, &opts))
-            .map_err(|e| input_err(e.to_string()))?;
+        let proof = interruptible(py, self.limits, |opts| {
+            let opts = ProveOptions {
+                table: TableOptions {
+                    memory_limit: opts.memory_limit,
+                    progress: opts.progress,
+                    force: opts.force,
+                },
+                constants,
+            };
+            prove(game, claim, &text, num, &opts)
+        })?
+        .map_err(|e| input_err(e.to_string()))?;
         let d = PyDict::new(py);
         d.set_item("proved", matches!(proof.verdict, ProofVerdict::Proved))?;
         d.set_item("game", &proof.game)?;

@@ -738,37 +738,45 @@ async fn prove(State(state): State<Arc<AppState>>, body: Body) -> Answer {
     use nimlab_formula::check::Claim;
     use nimlab_formula::prove::{parse_numeration, prove, ProveOptions};
     let req = parse_request(body)?;
-    compute(&state, move |opts| {
-        let source = load_game(&req)?;
-        let game = &*source.game;
-        let (claim, text) = match (&req.formula, &req.p_positions) {
-            (Some(f), None) => (Claim::Grundy, f.clone()),
-            (None, Some(p)) => (Claim::PPositions, p.clone()),
-            (None, None) => match (&source.closed_form, &source.p_positions) {
-                (Some(f), _) => (Claim::Grundy, f.clone()),
+    // Automata may grow large before they are minimized: the heavy lane.
+    compute(
+        &state,
+        game_key(&req),
+        Lane::Heavy,
+        move |opts: &TableOptions| {
+            let source = load_game(&req)?;
+            let game = &*source.game;
+            let (claim, text) = match (&req.formula, &req.p_positions) {
+                (Some(f), None) => (Claim::Grundy, f.clone()),
                 (None, Some(p)) => (Claim::PPositions, p.clone()),
-                (None, None) => return Err(ApiError::bad("give \"formula\" or \"p_positions\"")),
-            },
-            (Some(_), Some(_)) => {
-                return Err(ApiError::bad(
-                    "give \"formula\" or \"p_positions\", not both",
-                ))
-            }
-        };
-        let num = parse_numeration(req.numeration.as_deref().unwrap_or("base2"))
-            .map_err(ApiError::bad)?;
-        let options = ProveOptions {
-            table: TableOptions {
-                memory_limit: opts.memory_limit,
-                progress: opts.progress,
-                force: false,
-            },
-            constants: source.constants.clone(),
-        };
-        let proof =
-            prove(game, claim, &text, num, &options).map_err(|e| ApiError::bad(e.to_string()))?;
-        Ok(json_bytes(&nimlab_json::proof_json(&proof)))
-    })
+                (None, None) => match (&source.closed_form, &source.p_positions) {
+                    (Some(f), _) => (Claim::Grundy, f.clone()),
+                    (None, Some(p)) => (Claim::PPositions, p.clone()),
+                    (None, None) => {
+                        return Err(ApiError::bad("give \"formula\" or \"p_positions\""))
+                    }
+                },
+                (Some(_), Some(_)) => {
+                    return Err(ApiError::bad(
+                        "give \"formula\" or \"p_positions\", not both",
+                    ))
+                }
+            };
+            let num = parse_numeration(req.numeration.as_deref().unwrap_or("base2"))
+                .map_err(ApiError::bad)?;
+            let options = ProveOptions {
+                table: TableOptions {
+                    memory_limit: opts.memory_limit,
+                    progress: opts.progress,
+                    force: false,
+                },
+                constants: source.constants.clone(),
+            };
+            let proof = prove(game, claim, &text, num, &options)
+                .map_err(|e| ApiError::bad(e.to_string()))?;
+            Ok(json_bytes(&nimlab_json::proof_json(&proof)))
+        },
+    )
     .await
 }
 
