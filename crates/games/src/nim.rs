@@ -139,15 +139,14 @@ fn most_moves(pos: &[BigUint], opts: &TableOptions) -> usize {
 }
 
 /// The moves that set one heap to `target ⊕ (the others' sum)`, for each heap where
-/// that lowers it; one per heap size (equal heaps give the same position up to order),
-/// at most `most` (then the list is incomplete: `false`).
+/// that lowers it (equal heaps give distinct positions: a position is a tuple), at most
+/// `most` (then the list is incomplete: `false`).
 fn moves_to_sum(pos: &[BigUint], target: &BigUint, most: usize) -> (Vec<BigPosition>, bool) {
     let total = nim_sum_big(pos);
     let mut out = Vec::new();
-    let mut seen = std::collections::HashSet::new();
     for (i, h) in pos.iter().enumerate() {
         let want = &total ^ h ^ target;
-        if &want < h && seen.insert(h) {
+        if &want < h {
             if out.len() >= most {
                 return (out, false);
             }
@@ -222,11 +221,7 @@ impl BoutonMisere {
         let ones = pos.iter().filter(|h| **h == one).count();
         let large = pos.iter().filter(|h| **h > one).count();
         let mut out = Vec::new();
-        let mut seen = std::collections::HashSet::new();
         for (i, h) in pos.iter().enumerate() {
-            if !seen.insert(h) {
-                continue; // an equal heap gives the same positions
-            }
             // Few candidates per heap: lowering it to 0, 1, or the value that fixes the sum.
             let mut wants = vec![BigUint::default(), one.clone(), &total ^ h ^ target];
             wants.sort();
