@@ -195,3 +195,40 @@ fn png_marks_mismatches() {
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// An n-player game's table holds classes: `check` says so in words and in JSON.
+#[test]
+fn check_of_an_n_player_game_compares_classes() {
+    let out = nimlab(&["check", "nplayer(nim,n=3)", "--formula", "0", "--size", "4"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("position  class  formula"), "{text}");
+    assert!(!text.contains("grundy"), "{text}");
+    let v = json(&nimlab(&[
+        "check",
+        "nplayer(nim,n=3)",
+        "--formula",
+        "0",
+        "--size",
+        "4",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(v["compared"], "class");
+    let first = &v["mismatches"][0];
+    assert!(first.get("grundy").is_none() && first["class"].as_u64().unwrap() > 0);
+    // "Always class 0" as a predicate fails exactly where the formula 0 does.
+    let p = json(&nimlab(&[
+        "check",
+        "nplayer(nim,n=3)",
+        "--p-positions",
+        "x == x",
+        "--size",
+        "4",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(p["mismatch_count"], v["mismatch_count"]);
+    let out = nimlab(&["check", "nplayer(nim,n=3)", "--p-positions", "x == x", "--size", "4"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("class 1") && !text.contains("grundy"), "{text}");
+}

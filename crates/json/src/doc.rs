@@ -459,8 +459,13 @@ pub struct VerifyDoc {
 pub struct MismatchDoc {
     /// The position.
     pub position: Vec<Nat>,
-    /// Its Grundy value.
-    pub grundy: u32,
+    /// Its Grundy value (a two-player game).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grundy: Option<u32>,
+    /// Its class index (an n-player game: 0 is the class of positions the previous
+    /// player wins, as in the game's tables).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub class: Option<u32>,
     /// What the formula (or predicate: 0 false, else true) gave.
     pub formula: i64,
 }
@@ -474,6 +479,9 @@ pub struct CheckDoc {
     pub claim: &'static str,
     /// The claim's text.
     pub formula: String,
+    /// What the table holds and a formula is compared with: `grundy` (Grundy values) or
+    /// `class` (the class indices of an n-player game).
+    pub compared: &'static str,
     /// The box: coordinate i runs over 0..box[i].
     #[serde(rename = "box")]
     pub dims: Vec<usize>,
@@ -491,10 +499,12 @@ impl CheckDoc {
     /// The document of the check `c` of `game`.
     pub fn new(game: &dyn Game, c: &nimlab_formula::check::Checked) -> Self {
         let r = &c.report;
+        let classes = game.capabilities().nplayer.is_some();
         CheckDoc {
             game: game.spec(),
             claim: c.claim.id(),
             formula: c.text.clone(),
+            compared: if classes { "class" } else { "grundy" },
             dims: c.dims.clone(),
             checked: Nat::from(r.checked),
             holds: r.mismatch_count == 0,
@@ -504,7 +514,8 @@ impl CheckDoc {
                 .iter()
                 .map(|m| MismatchDoc {
                     position: m.position.iter().map(|&c| Nat::from(c)).collect(),
-                    grundy: m.grundy,
+                    grundy: (!classes).then_some(m.grundy),
+                    class: classes.then_some(m.grundy),
                     formula: m.formula,
                 })
                 .collect(),

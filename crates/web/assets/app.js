@@ -579,7 +579,7 @@ async function checkFormula() {
     out.className = r.holds ? "good" : "bad";
     out.textContent = r.holds
       ? `holds on all ${r.checked} positions`
-      : `${r.mismatch_count} mismatch${r.mismatch_count === 1 ? "" : "es"} in ${r.checked} positions (outlined in red); first at ${r.mismatches[0].position.join(",")}: G = ${r.mismatches[0].grundy}, formula ${r.mismatches[0].formula}`;
+      : `${r.mismatch_count} mismatch${r.mismatch_count === 1 ? "" : "es"} in ${r.checked} positions (outlined in red); first at ${r.mismatches[0].position.join(",")}: ${r.compared === "class" ? `class ${r.mismatches[0].class}` : `G = ${r.mismatches[0].grundy}`}, formula ${r.mismatches[0].formula}`;
     draw();
   } catch (e) {
     out.className = "bad";

@@ -138,7 +138,7 @@ pub fn run(ctx: &Context, args: CheckArgs) -> Result<Status> {
                 table_time.as_secs_f64(),
                 (total_time - table_time).as_secs_f64()
             )?;
-            write_text_verdict(out, &report, claim)
+            write_text_verdict(out, &report, claim, game.capabilities().nplayer.is_some())
         })?,
         CheckFormat::Png => {
             let pixels = draw(&table, report.mask.as_deref().unwrap_or(&[]))?;
@@ -167,14 +167,30 @@ pub fn run(ctx: &Context, args: CheckArgs) -> Result<Status> {
     })
 }
 
-fn write_text_verdict(out: &mut dyn Write, report: &Report, claim: Claim) -> io::Result<()> {
+/// `classes`: the table holds the class indices of an n-player game, not Grundy values.
+fn write_text_verdict(
+    out: &mut dyn Write,
+    report: &Report,
+    claim: Claim,
+    classes: bool,
+) -> io::Result<()> {
+    let (value, zero) = if classes {
+        ("class", "the positions of class 0")
+    } else {
+        ("grundy", "the P-positions")
+    };
     if report.mismatch_count == 0 {
         return writeln!(
             out,
             "result:   no mismatch: {}",
-            match claim {
-                Claim::Grundy => "the formula equals the Grundy value at every position",
-                Claim::PPositions => "the predicate holds exactly at the P-positions",
+            match (claim, classes) {
+                (Claim::Grundy, false) => {
+                    "the formula equals the Grundy value at every position".to_string()
+                }
+                (Claim::Grundy, true) => {
+                    "the formula equals the class index at every position".to_string()
+                }
+                (Claim::PPositions, _) => format!("the predicate holds exactly at {zero}"),
             }
         );
     }
@@ -201,22 +217,23 @@ fn write_text_verdict(out: &mut dyn Write, report: &Report, claim: Claim) -> io:
             ],
             Claim::PPositions => [
                 format_position(&m.position),
-                if m.grundy == 0 {
-                    "P (grundy 0)".to_string()
-                } else {
-                    format!("N (grundy {})", m.grundy)
+                match (m.grundy, classes) {
+                    (0, false) => "P (grundy 0)".to_string(),
+                    (g, false) => format!("N (grundy {g})"),
+                    (c, true) => format!("class {c}"),
                 },
-                if m.formula != 0 {
-                    "true: says P".to_string()
-                } else {
-                    "false: says N".to_string()
+                match (m.formula != 0, classes) {
+                    (true, false) => "true: says P".to_string(),
+                    (false, false) => "false: says N".to_string(),
+                    (true, true) => "true: says class 0".to_string(),
+                    (false, true) => "false: says not class 0".to_string(),
                 },
             ],
         })
         .collect();
     let header = match claim {
-        Claim::Grundy => ["position", "grundy", "formula"],
-        Claim::PPositions => ["position", "outcome", "predicate"],
+        Claim::Grundy => ["position", value, "formula"],
+        Claim::PPositions => ["position", if classes { value } else { "outcome" }, "predicate"],
     };
     let widths: Vec<usize> = (0..3)
         .map(|i| {
