@@ -73,7 +73,10 @@ class Report(TypedDict, total=False):
     options: Optional[List[OptionInfo]]
     options_note: Optional[str]
 
-class Mismatch(TypedDict):
+class Mismatch(TypedDict, total=False):
+    """A position where the claim differs: ``grundy`` (two players) or ``class`` (the
+    class index of an n-player game), and what the formula gave."""
+
     position: Tuple[int, ...]
     grundy: int
     formula: int
@@ -82,6 +85,7 @@ class CheckReport(TypedDict):
     game: str
     claim: str
     formula: str
+    compared: str
     box: List[int]
     checked: int
     holds: bool
@@ -140,13 +144,17 @@ class Game:
     def check(
         self,
         formula: Optional[str] = None,
-        size: int = 64,
+        size: Optional[int] = None,
         *,
         p_positions: Optional[str] = None,
-        limit: int = 1000,
+        limit: Optional[int] = None,
     ) -> CheckReport:
         """Compare a claimed Grundy formula (or P-position predicate) with the values
-        computed from the rules on the box [0, size)^d (``nimlab check``)."""
+        computed from the rules on the box [0, size)^d (``nimlab check``; size and limit
+        default to the CLI's: 64 and 1000)."""
+    def misere_quotient(self, max_heap: int = 30) -> Dict[str, Any]:
+        """The misère quotient of a take-and-break game to ``max_heap`` (``nimlab
+        misere-quotient --format json``): size, P-portion, presentation, heap elements."""
     def prove(
         self,
         formula: Optional[str] = None,
@@ -207,10 +215,35 @@ def sweep(
     max: int,
     size: int,
     *,
-    shard: Tuple[int, int] = (0, 1),
-    up_to: int = 10_000_000,
+    shard: Optional[Tuple[int, int]] = None,
+    up_to: Optional[int] = None,
+    max_memory: Union[int, str, None] = None,
 ) -> List[SweepRow]:
-    """Proven periods of every member of a family (``nimlab sweep``), one shard."""
+    """Proven periods of every member of a family (``nimlab sweep``), one shard
+    (default ``(0, 1)``: all), periods searched below ``up_to`` (default 10**7): the
+    ``results`` of the CLI's JSON. Ctrl-C stops it."""
 
 def merge_sweep(parts: Sequence[Sequence[SweepRow]]) -> List[SweepRow]:
     """Join the shards of a sweep into the unsharded result, in its order."""
+
+def census(
+    digits: int,
+    *,
+    base: Optional[int] = None,
+    whole: Optional[Sequence[int]] = None,
+    up_to: Optional[int] = None,
+    shard: Optional[Tuple[int, int]] = None,
+    done: Optional[Sequence[dict[str, Any]]] = None,
+    max_memory: Union[int, str, None] = None,
+    force: bool = False,
+) -> List[dict[str, Any]]:
+    """The octal census (``nimlab census octal``): one line per code w.d1…dD (base 8 or
+    16, whole parts 0/4), solved with a proven period below ``up_to`` (default 2**16) or
+    unsolved with its sparse-space figures, in census order. ``done``: lines of an
+    earlier run with the same settings, skipped and kept (resuming). Ctrl-C stops it."""
+
+def merge_census(
+    lines: Sequence[dict[str, Any]], *, max_memory: Union[int, str, None] = None
+) -> dict[str, Any]:
+    """Join census lines (shards, or the CLI's JSON-lines files read with ``json``) into
+    ``nimlab census merge``'s document: count, games (each once, by census index), solved."""

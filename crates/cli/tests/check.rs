@@ -228,7 +228,17 @@ fn check_of_an_n_player_game_compares_classes() {
         "json",
     ]));
     assert_eq!(p["mismatch_count"], v["mismatch_count"]);
-    let out = nimlab(&["check", "nplayer(nim,n=3)", "--p-positions", "x == x", "--size", "4"]);
+    let out = nimlab(&[
+        "check",
+        "nplayer(nim,n=3)",
+        "--p-positions",
+        "x == x",
+        "--size",
+        "4",
+    ]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("class 1") && !text.contains("grundy"), "{text}");
+    assert!(
+        text.contains("class 1") && !text.contains("grundy"),
+        "{text}"
+    );
 }

@@ -127,7 +127,18 @@ fn main() {
     );
 
     println!("== sweep: all 3-element subtraction sets with max ≤ 30");
-    let (rows, t_sweep) = time(|| sweep(30, 3, 0, 1, 10_000_000).unwrap());
+    let (rows, t_sweep) = time(|| {
+        sweep(
+            &nimlab_games::SweepRequest {
+                max: 30,
+                size: 3,
+                shard: (0, 1),
+                up_to: 10_000_000,
+            },
+            &nimlab_engine::NoProgress,
+        )
+        .unwrap()
+    });
     println!(
         "  {} sets in {:.3} s wall (parallel); longest: {:?} period {:?}",
         rows.len(),
@@ -145,7 +156,18 @@ fn main() {
             .max()
     });
     println!("  same sets one after another: {}", secs(t_serial));
-    let (rows, t_big) = time(|| sweep(50, 4, 0, 1, 10_000_000).unwrap());
+    let (rows, t_big) = time(|| {
+        sweep(
+            &nimlab_games::SweepRequest {
+                max: 50,
+                size: 4,
+                shard: (0, 1),
+                up_to: 10_000_000,
+            },
+            &nimlab_engine::NoProgress,
+        )
+        .unwrap()
+    });
     let (_, t_big_serial) = time(|| {
         rows.iter()
             .map(|r| {

@@ -80,11 +80,84 @@ pub struct Family {
 pub struct Sweep {
     /// What the members are called, e.g. "sets".
     pub members: &'static str,
-    /// Runs the sweep over shard `shard` of `shards`: `(max, size, shard, shards,
-    /// search_limit)`; rows sorted as [`subtraction::sweep_order`] says.
-    pub run: fn(u64, u64, u64, u64, u64) -> Result<Vec<subtraction::SweepRow>>,
+    /// Runs the sweep; rows sorted as [`subtraction::sweep_order`] says. Reports one
+    /// unit of `progress` per member (a progress that unwinds stops the sweep).
+    pub run: fn(&SweepRequest, &dyn nimlab_engine::Progress) -> Result<Vec<subtraction::SweepRow>>,
     /// How many members the family of `(max, size)` has, if it fits in u64.
     pub count: fn(u64, u64) -> Option<u64>,
+}
+
+/// What a sweep visits: every member of size `size` with largest element ≤ `max`, the
+/// share `shard.0` of `shard.1` of them (by index mod `shard.1`), each searched for a
+/// period below `up_to`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SweepRequest {
+    /// Largest element of the members.
+    pub max: u64,
+    /// Number of elements of each member.
+    pub size: u64,
+    /// `(i, k)`: the members whose index is ≡ i (mod k).
+    pub shard: (u64, u64),
+    /// Per member, search heaps below this for the repeating window.
+    pub up_to: u64,
+}
+
+/// A family's sweep (every surface runs it through here): the family's rows, or an
+/// input error naming the families that have one.
+///
+/// ```
+/// use nimlab_games::{sweep, SweepRequest};
+/// let req = SweepRequest { max: 6, size: 2, shard: (0, 1), up_to: 10_000 };
+/// let rows = sweep("subtraction", &req, &nimlab_engine::NoProgress).unwrap();
+/// assert_eq!(rows.len(), 15); // every 2-element subset of {1..6}
+/// assert!(sweep("wythoff", &req, &nimlab_engine::NoProgress).is_err());
+/// ```
+pub fn sweep(
+    family_name: &str,
+    request: &SweepRequest,
+    progress: &dyn nimlab_engine::Progress,
+) -> Result<Vec<subtraction::SweepRow>> {
+    let (fam, sweeper) = sweeper(family_name)?;
+    let _ = fam;
+    (sweeper.run)(request, progress)
+}
+
+/// The family named `family_name` and its sweep, or an input error naming the
+/// families that have one.
+pub fn sweeper(family_name: &str) -> Result<(&'static Family, &'static Sweep)> {
+    let fam = family(family_name)?;
+    match fam.sweep {
+        Some(s) => Ok((fam, s)),
+        None => {
+            let able: Vec<&str> = catalog()
+                .iter()
+                .filter(|f| f.sweep.is_some())
+                .map(|f| f.name)
+                .collect();
+            Err(Error::input(format!(
+                "{} has no sweep (families with one: {})",
+                fam.name,
+                able.join(", ")
+            )))
+        }
+    }
+}
+
+/// Joins the rows of a sweep's shards into the rows of the unsharded sweep, in its
+/// order (a member listed twice must have the same period both times).
+pub fn merge_sweep(mut rows: Vec<subtraction::SweepRow>) -> Result<Vec<subtraction::SweepRow>> {
+    rows.sort_by(|a, b| a.set.cmp(&b.set));
+    for w in rows.windows(2) {
+        if w[0].set == w[1].set && w[0].period != w[1].period {
+            return Err(Error::input(format!(
+                "two shards disagree about {}",
+                format_set(&w[0].set)
+            )));
+        }
+    }
+    rows.dedup_by(|a, b| a.set == b.set);
+    rows.sort_by(subtraction::sweep_order);
+    Ok(rows)
 }
 
 /// Every family of the catalog.

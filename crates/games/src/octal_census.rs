@@ -19,7 +19,7 @@
 
 use crate::octal::Octal;
 use nimlab_engine::periodicity::Periodicity;
-use nimlab_engine::{Error, Knob, NoProgress, Result};
+use nimlab_engine::{Error, Knob, NoProgress, Progress, Result};
 use rayon::prelude::*;
 
 /// The canonical codes with `digits` digits after the point and whole part in
@@ -166,8 +166,18 @@ pub struct CensusEntry {
 
 /// Solves one code: the Guy–Smith period if one is proven below `up_to` terms.
 pub fn solve(code: &str, base: u32, up_to: u64) -> Result<CensusEntry> {
+    solve_with(code, base, up_to, &NoProgress)
+}
+
+/// As [`solve`], reporting to `progress`.
+pub fn solve_with(
+    code: &str,
+    base: u32,
+    up_to: u64,
+    progress: &dyn Progress,
+) -> Result<CensusEntry> {
     let game = Octal::parse(code, base)?;
-    let found = game.rules().search_period(up_to, &NoProgress);
+    let found = game.rules().search_period(up_to, progress);
     Ok(CensusEntry {
         code: code.to_string(),
         spec: game.spec_text().to_string(),
@@ -182,8 +192,34 @@ pub fn solve(code: &str, base: u32, up_to: u64) -> Result<CensusEntry> {
 /// Solves `codes` in parallel (every core), calling `done` with each entry as soon as
 /// it is found (in no particular order).
 pub fn run(codes: &[String], base: u32, up_to: u64, done: &(dyn Fn(Result<CensusEntry>) + Sync)) {
+    run_with(codes, base, up_to, &NoProgress, done)
+}
+
+/// As [`run`], each game's search reporting to `progress` with steps of 0 (so that a
+/// progress that stops the computation by unwinding stops it within a game); the
+/// caller counts the games.
+pub fn run_with(
+    codes: &[String],
+    base: u32,
+    up_to: u64,
+    progress: &dyn Progress,
+    done: &(dyn Fn(Result<CensusEntry>) + Sync),
+) {
+    let beat = Heartbeat(progress);
     codes
         .par_iter()
         .with_max_len(1)
-        .for_each(|c| done(solve(c, base, up_to)));
+        .for_each(|c| done(solve_with(c, base, up_to, &beat)));
+}
+
+/// Forwards only that work goes on (steps of 0) to the census's own progress.
+struct Heartbeat<'a>(&'a dyn Progress);
+
+impl Progress for Heartbeat<'_> {
+    fn start(&self, _total: u64, _what: &str) {
+        self.0.advance(0)
+    }
+    fn advance(&self, _delta: u64) {
+        self.0.advance(0)
+    }
 }

@@ -606,19 +606,23 @@ pub fn count_sets(max: u64, size: u64) -> Option<u64> {
 /// concatenation with [`sweep_order`] gives the unsharded result.
 ///
 /// ```
-/// use nimlab_games::subtraction::sweep;
-/// let rows = sweep(30, 3, 0, 1, 1_000_000).unwrap();
+/// use nimlab_games::{subtraction::sweep, SweepRequest};
+/// let req = SweepRequest { max: 30, size: 3, shard: (0, 1), up_to: 1_000_000 };
+/// let rows = sweep(&req, &nimlab_engine::NoProgress).unwrap();
 /// assert_eq!(rows.len(), 4060);
 /// assert_eq!(rows[0].set, vec![9, 20, 29]);
 /// assert_eq!(rows[0].period.unwrap().1, 378);
 /// ```
 pub fn sweep(
-    max: u64,
-    size: u64,
-    shard: u64,
-    shards: u64,
-    search_limit: u64,
+    request: &crate::SweepRequest,
+    progress: &dyn nimlab_engine::Progress,
 ) -> Result<Vec<SweepRow>> {
+    let crate::SweepRequest {
+        max,
+        size,
+        shard: (shard, shards),
+        up_to: search_limit,
+    } = *request;
     if size == 0 || max == 0 {
         let (knob, value) = if max == 0 {
             (Knob::Max, max)
@@ -709,6 +713,7 @@ pub fn sweep(
             combo[j] = combo[j - 1] + 1;
         }
     }
+    progress.start(sets.len() as u64, "sets");
     let mut rows: Vec<SweepRow> = sets
         .into_par_iter()
         .with_min_len(64) // sets are cheap: hand them out in batches
@@ -716,9 +721,11 @@ pub fn sweep(
             let period = certify_period(&set, search_limit)
                 .ok()
                 .map(|p| (p.preperiod, p.period));
+            progress.advance(1);
             SweepRow { set, period }
         })
         .collect();
+    progress.finish();
     rows.par_sort_by(sweep_order);
     Ok(rows)
 }
@@ -996,10 +1003,30 @@ mod tests {
 
     #[test]
     fn sweep_shards_reassemble_the_whole() {
-        let whole = sweep(14, 3, 0, 1, 100_000).unwrap();
+        let whole = sweep(
+            &crate::SweepRequest {
+                max: 14,
+                size: 3,
+                shard: (0, 1),
+                up_to: 100_000,
+            },
+            &nimlab_engine::NoProgress,
+        )
+        .unwrap();
         assert_eq!(whole.len() as u64, count_sets(14, 3).unwrap());
         let mut merged: Vec<SweepRow> = (0..3)
-            .flat_map(|i| sweep(14, 3, i, 3, 100_000).unwrap())
+            .flat_map(|i| {
+                sweep(
+                    &crate::SweepRequest {
+                        max: 14,
+                        size: 3,
+                        shard: (i, 3),
+                        up_to: 100_000,
+                    },
+                    &nimlab_engine::NoProgress,
+                )
+                .unwrap()
+            })
             .collect();
         merged.sort_by(sweep_order);
         assert_eq!(merged, whole);
@@ -1007,7 +1034,25 @@ mod tests {
             let per = certify_period(&row.set, 100_000).unwrap();
             assert_eq!(row.period, Some((per.preperiod, per.period)));
         }
-        assert!(sweep(5, 6, 0, 1, 10).is_err());
-        assert!(sweep(5, 2, 3, 3, 10).is_err());
+        assert!(sweep(
+            &crate::SweepRequest {
+                max: 5,
+                size: 6,
+                shard: (0, 1),
+                up_to: 10
+            },
+            &nimlab_engine::NoProgress
+        )
+        .is_err());
+        assert!(sweep(
+            &crate::SweepRequest {
+                max: 5,
+                size: 2,
+                shard: (3, 3),
+                up_to: 10
+            },
+            &nimlab_engine::NoProgress
+        )
+        .is_err());
     }
 }

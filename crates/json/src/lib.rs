@@ -8,6 +8,7 @@
 //!   2^53 − 1 and strings (decimal digits) beyond, so that every JSON reader (JavaScript,
 //!   jq, pandas) reads them exactly.
 
+pub mod census;
 pub mod classroom;
 pub mod worksheet;
 

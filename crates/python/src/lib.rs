@@ -14,7 +14,6 @@ use nimlab_engine::{
     Error, Game as EngineGame, MemoryLimit, NoProgress, Progress, TableOptions, INVALID,
 };
 use nimlab_formula::check::{CheckRequest, Declared};
-use nimlab_games::subtraction::{sweep_order, SweepRow};
 use nimlab_json::doc;
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::create_exception;
@@ -914,78 +913,143 @@ fn verify<'py>(
     doc_py(py, &list)
 }
 
-fn sweep_row_dict<'py>(py: Python<'py>, r: &SweepRow) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("s", r.set.clone())?;
-    d.set_item("preperiod", r.period.map(|p| p.0))?;
-    d.set_item("period", r.period.map(|p| p.1))?;
-    Ok(d)
+/// A shard `(i, k)` from Python: two naturals with 0 ≤ i < k, else `InputError`.
+fn shard_arg(value: &Bound<'_, PyAny>) -> PyResult<(u64, u64)> {
+    let bad = || input_err("shard must be a pair (i, k) of ints with 0 ≤ i < k");
+    let pair = value.cast::<PyTuple>().map_err(|_| bad())?;
+    if pair.len() != 2 {
+        return Err(bad());
+    }
+    Ok((
+        count_arg(&pair.get_item(0)?, "shard[0]")?,
+        count_arg(&pair.get_item(1)?, "shard[1]")?,
+    ))
 }
 
 /// Proven preperiods and periods of every member of a family (`nimlab sweep`; the
 /// family `subtraction`: every set of `size` elements with max ≤ `max`). `shard=(i, k)`
 /// takes the members whose lexicographic index is ≡ i (mod k), like `--shard i/k`:
 /// run the k shards anywhere (Dask workers, Slurm array jobs) and join them with
-/// `merge_sweep`. Rows are dicts {s, preperiod, period} as in the CLI's JSON "results",
-/// sorted by period descending, preperiod descending, then set.
+/// `merge_sweep`. Rows are dicts {s, preperiod, period}, the CLI's JSON "results",
+/// sorted by period descending, preperiod descending, then set. Ctrl-C stops it.
 #[pyfunction]
-#[pyo3(signature = (family, max, size, *, shard = (0, 1), up_to = 10_000_000))]
+#[pyo3(signature = (family, max, size, *, shard = None, up_to = None, max_memory = None))]
 fn sweep<'py>(
     py: Python<'py>,
     family: &str,
-    max: u64,
-    size: u64,
-    shard: (u64, u64),
-    up_to: u64,
-) -> PyResult<Vec<Bound<'py, PyDict>>> {
-    let fam = nimlab_games::family(family).map_err(py_err)?;
-    let Some(sweeper) = fam.sweep else {
-        let able: Vec<&str> = nimlab_games::catalog()
-            .iter()
-            .filter(|f| f.sweep.is_some())
-            .map(|f| f.name)
-            .collect();
-        return Err(input_err(format!(
-            "{} has no sweep (families with one: {})",
-            fam.name,
-            able.join(", ")
-        )));
+    max: &Bound<'py, PyAny>,
+    size: &Bound<'py, PyAny>,
+    shard: Option<&Bound<'py, PyAny>>,
+    up_to: Option<&Bound<'py, PyAny>>,
+    max_memory: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let request = nimlab_games::SweepRequest {
+        max: count_arg(max, "max")?,
+        size: count_arg(size, "size")?,
+        shard: match shard {
+            Some(s) if !s.is_none() => shard_arg(s)?,
+            _ => (0, 1),
+        },
+        up_to: opt_count(up_to, "up_to")?.unwrap_or(10_000_000),
     };
-    let (i, k) = shard;
-    if k == 0 || i >= k {
-        return Err(input_err(format!(
-            "shard ({i}, {k}) does not exist: need 0 ≤ i < k"
-        )));
-    }
-    let rows = py
-        .detach(|| (sweeper.run)(max, size, i, k, up_to))
-        .map_err(py_err)?;
-    rows.iter().map(|r| sweep_row_dict(py, r)).collect()
+    let limits = Limits::from_python(max_memory, false)?;
+    let doc = interruptible(py, limits, |opts| {
+        nimlab_json::census::sweep(family, &request, None, opts)
+    })?
+    .map_err(py_err)?;
+    doc_py(py, &doc.results)
 }
 
 /// Joins the shards of a sweep (lists of rows from `sweep(..., shard=(i, k))`) into
 /// the rows of the unsharded sweep, in its order.
 #[pyfunction]
-fn merge_sweep<'py>(
+fn merge_sweep<'py>(py: Python<'py>, parts: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let json = py.import("json")?;
+    let text: String = json.call_method1("dumps", (parts,))?.extract()?;
+    let parts: Vec<Vec<nimlab_json::census::SweepRowDoc>> =
+        serde_json::from_str(&text).map_err(|e| {
+            input_err(format!(
+                "merge_sweep takes lists of sweep rows {{s, preperiod, period}}: {e}"
+            ))
+        })?;
+    let rows = nimlab_json::census::merge_sweep(&parts).map_err(py_err)?;
+    doc_py(py, &rows)
+}
+
+/// The octal census (`nimlab census octal`): every code w.d1…dD with `digits` digits
+/// after the point (base 8 or 16, whole parts `whole`), each solved (a period proven
+/// below `up_to` heaps) or left unsolved with its sparse-space figures. Returns the
+/// census lines (dicts, the CLI's JSON lines) in census order. `shard=(i, k)` takes the
+/// codes whose census index is ≡ i (mod k); `done` (lines of an earlier run with the
+/// same settings) are skipped and kept, so an interrupted census resumes. Ctrl-C stops it.
+#[pyfunction]
+#[pyo3(signature = (digits, *, base = None, whole = None, up_to = None, shard = None, done = None, max_memory = None, force = false))]
+#[allow(clippy::too_many_arguments)]
+fn census<'py>(
     py: Python<'py>,
-    parts: Vec<Vec<Bound<'py, PyDict>>>,
-) -> PyResult<Vec<Bound<'py, PyDict>>> {
-    let mut rows = Vec::new();
-    for row in parts.iter().flatten() {
-        let field = |key: &str| -> PyResult<Bound<'py, PyAny>> {
-            row.get_item(key)?
-                .ok_or_else(|| input_err(format!("a sweep row has no '{key}'")))
-        };
-        let set: Vec<u64> = field("s")?.extract()?;
-        let pre: Option<u64> = field("preperiod")?.extract()?;
-        let per: Option<u64> = field("period")?.extract()?;
-        rows.push(SweepRow {
-            set,
-            period: pre.zip(per),
-        });
+    digits: &Bound<'py, PyAny>,
+    base: Option<&Bound<'py, PyAny>>,
+    whole: Option<Vec<Bound<'py, PyAny>>>,
+    up_to: Option<&Bound<'py, PyAny>>,
+    shard: Option<&Bound<'py, PyAny>>,
+    done: Option<&Bound<'py, PyAny>>,
+    max_memory: Option<&Bound<'py, PyAny>>,
+    force: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let digits = usize_arg(digits, "digits")?;
+    let base = opt_count(base, "base")?.unwrap_or(8);
+    let base = u32::try_from(base).unwrap_or(u32::MAX);
+    let wholes = match whole {
+        None => vec![0u8],
+        Some(list) => list
+            .iter()
+            .map(|w| count_arg(w, "whole").map(|n| u8::try_from(n).unwrap_or(u8::MAX)))
+            .collect::<PyResult<Vec<u8>>>()?,
+    };
+    let shard = match shard {
+        Some(s) if !s.is_none() => shard_arg(s)?,
+        _ => (0, 1),
+    };
+    let up_to = opt_count(up_to, "up_to")?.unwrap_or(1 << 16);
+    let earlier = census_lines_arg(py, done)?;
+    let shape =
+        nimlab_json::census::CensusShape::new(digits, base, &wholes, shard).map_err(py_err)?;
+    let census = nimlab_json::census::OctalCensus::new(shape, up_to).map_err(py_err)?;
+    let limits = Limits::from_python(max_memory, force)?;
+    let lines =
+        interruptible(py, limits, |opts| census.collect(&earlier, opts))?.map_err(py_err)?;
+    doc_py(py, &lines)
+}
+
+/// Census lines from Python: a list of dicts (or None).
+fn census_lines_arg(py: Python<'_>, lines: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Value>> {
+    let Some(lines) = lines.filter(|l| !l.is_none()) else {
+        return Ok(Vec::new());
+    };
+    let json = py.import("json")?;
+    let text: String = json.call_method1("dumps", (lines,))?.extract()?;
+    let values: Vec<Value> = serde_json::from_str(&text)
+        .map_err(|e| input_err(format!("census lines must be a list of dicts: {e}")))?;
+    nimlab_json::census::lines_from_values(&values).map_err(py_err)
+}
+
+/// Joins census lines (from `census(..., shard=(i, k))` runs, or read from the CLI's
+/// JSON-lines files) into the merged document {count, games, solved} of `nimlab census
+/// merge`: sorted by census index, each game once; lines that disagree raise InputError.
+#[pyfunction]
+#[pyo3(signature = (lines, *, max_memory = None))]
+fn merge_census<'py>(
+    py: Python<'py>,
+    lines: &Bound<'py, PyAny>,
+    max_memory: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let limits = Limits::from_python(max_memory, false)?;
+    let lines = census_lines_arg(py, Some(lines))?;
+    let mut merged = nimlab_json::census::CensusMerge::new(limits.memory);
+    for (i, line) in lines.iter().enumerate() {
+        merged.add(line, &format!("line {i}")).map_err(py_err)?;
     }
-    rows.sort_by(sweep_order);
-    rows.iter().map(|r| sweep_row_dict(py, r)).collect()
+    doc_py(py, &merged.document().map_err(py_err)?)
 }
 
 /// nimlab: Sprague–Grundy values, tables, conjecture checks and theorems for impartial
@@ -1008,5 +1072,7 @@ fn nimlab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(certify, m)?)?;
     m.add_function(wrap_pyfunction!(sweep, m)?)?;
     m.add_function(wrap_pyfunction!(merge_sweep, m)?)?;
+    m.add_function(wrap_pyfunction!(census, m)?)?;
+    m.add_function(wrap_pyfunction!(merge_census, m)?)?;
     Ok(())
 }

@@ -74,6 +74,20 @@ def test_bad_arguments_are_input_errors():
         lambda: g.check("n % 2", -5),
         lambda: nimlab.game(123),
         lambda: nimlab.verify(size=-1),
+        lambda: nimlab.sweep("subtraction", -1, 2),
+        lambda: nimlab.sweep("subtraction", 10, 2**70),
+        lambda: nimlab.sweep("subtraction", 10, 2, shard=(-1, 2)),
+        lambda: nimlab.sweep("subtraction", 10, 2, shard="0/2"),
+        lambda: nimlab.sweep("wythoff", 10, 2),
+        lambda: nimlab.merge_sweep([[{"s": [1, 2], "preperiod": -1, "period": 3}]]),
+        lambda: nimlab.merge_sweep([[{"set": [1, 2]}]]),
+        lambda: nimlab.census(1, base=0),
+        lambda: nimlab.census(1, base=37),
+        lambda: nimlab.census(-1),
+        lambda: nimlab.census(1, up_to=0),
+        lambda: nimlab.census(1, whole=[1]),
+        lambda: nimlab.census(1, shard=(2, 2)),
+        lambda: nimlab.merge_census([{"code": "0.9"}]),
     ):
         with pytest.raises(nimlab.InputError):
             call()

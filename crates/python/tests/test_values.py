@@ -132,6 +132,30 @@ def test_sweep_shards_merge_to_the_whole():
     assert nimlab.merge_sweep(parts) == whole
 
 
+def test_census_is_the_clis_and_resumes(cli, tmp_path):
+    import json
+
+    lines = nimlab.census(2, up_to=4096)
+    out = tmp_path / "c.jsonl"
+    code, _, err = cli("census", "octal", "--digits", "2", "--up-to", "4096", "-o", str(out))
+    assert code == 0, err
+    from_cli = sorted((json.loads(l) for l in out.read_text().splitlines()), key=lambda l: l["index"])
+    for l in from_cli:
+        l.pop("schema", None)
+    assert lines == from_cli
+    # Shards, each resumed from half of its own lines, merge to the whole census.
+    shards = []
+    for i in range(3):
+        part = nimlab.census(2, up_to=4096, shard=(i, 3))
+        assert nimlab.census(2, up_to=4096, shard=(i, 3), done=part[::2]) == part
+        shards.extend(part)
+    merged = nimlab.merge_census(shards)
+    assert merged["count"] == len(lines) and merged["games"] == lines
+    assert merged["solved"] == sum(l["status"] == "solved" for l in lines)
+    with pytest.raises(nimlab.InputError, match="other settings"):
+        nimlab.census(2, up_to=2048, done=lines)
+
+
 @pytest.mark.parametrize("spec", ["ryuoh(p=3)", "wythoff", "nim(heaps=3)"])
 def test_repr_and_properties(spec):
     g = nimlab.game(spec)

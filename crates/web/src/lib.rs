@@ -381,6 +381,13 @@ struct GameRequest {
 }
 
 fn parse_request(body: Result<Bytes, BytesRejection>) -> Result<GameRequest, ApiError> {
+    parse_body(body)
+}
+
+/// A request body of type `T` (JSON, at most [`MAX_BODY_BYTES`]).
+fn parse_body<T: serde::de::DeserializeOwned>(
+    body: Result<Bytes, BytesRejection>,
+) -> Result<T, ApiError> {
     let body = body.map_err(|e| {
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::new(
@@ -509,6 +516,8 @@ pub fn router(config: ServeConfig) -> Router {
         .route("/api/play", post(play_move))
         .route("/api/bar", post(bar))
         .route("/api/certify", post(certify))
+        .route("/api/sweep", post(sweep))
+        .route("/api/census", post(census))
         .route("/api/explain", post(classroom::explain))
         .route("/api/challenge", post(classroom::challenge))
         .route("/api/worksheet", post(classroom::worksheet))
@@ -835,6 +844,74 @@ async fn certify(State(state): State<Arc<AppState>>, body: Body) -> Answer {
             }
         },
     )
+    .await
+}
+
+/// `/api/sweep`: a family's sweep, one shard (the document of `nimlab sweep`).
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+struct SweepBody {
+    family: String,
+    max: u64,
+    set_size: u64,
+    #[serde(default)]
+    shard: Option<(u64, u64)>,
+    #[serde(default)]
+    up_to: Option<u64>,
+    #[serde(default)]
+    count: Option<usize>,
+}
+
+async fn sweep(State(state): State<Arc<AppState>>, body: Body) -> Answer {
+    let req: SweepBody = parse_body(body)?;
+    let key = format!("sweep {}", req.family);
+    compute(&state, key, Lane::Heavy, move |opts| {
+        let request = nimlab_games::SweepRequest {
+            max: req.max,
+            size: req.set_size,
+            shard: req.shard.unwrap_or((0, 1)),
+            up_to: req.up_to.unwrap_or(10_000_000),
+        };
+        let doc = nimlab_json::census::sweep(&req.family, &request, req.count, opts)?;
+        Ok(json_bytes(&nimlab_json::doc::to_value(&doc)))
+    })
+    .await
+}
+
+/// `/api/census`: the octal census of a shape, one shard (the lines of `nimlab census
+/// octal`, merged as `census merge` merges them).
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+struct CensusBody {
+    digits: usize,
+    #[serde(default)]
+    base: Option<u32>,
+    #[serde(default)]
+    whole: Option<Vec<u8>>,
+    #[serde(default)]
+    up_to: Option<u64>,
+    #[serde(default)]
+    shard: Option<(u64, u64)>,
+}
+
+async fn census(State(state): State<Arc<AppState>>, body: Body) -> Answer {
+    let req: CensusBody = parse_body(body)?;
+    compute(&state, "census".into(), Lane::Heavy, move |opts| {
+        use nimlab_json::census::{CensusMerge, CensusShape, OctalCensus};
+        let shape = CensusShape::new(
+            req.digits,
+            req.base.unwrap_or(8),
+            req.whole.as_deref().unwrap_or(&[0]),
+            req.shard.unwrap_or((0, 1)),
+        )?;
+        let census = OctalCensus::new(shape, req.up_to.unwrap_or(1 << 16))?;
+        let lines = census.collect(&[], opts)?;
+        let mut merged = CensusMerge::new(opts.memory_limit);
+        for (i, l) in lines.iter().enumerate() {
+            merged.add(l, &format!("line {i}"))?;
+        }
+        Ok(json_bytes(&merged.document()?))
+    })
     .await
 }
 

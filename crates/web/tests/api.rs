@@ -458,3 +458,51 @@ async fn formulas_are_proved_for_every_position() {
     assert_eq!(s, StatusCode::BAD_REQUEST);
     assert_eq!(error_kind(&v), "bad-request");
 }
+
+/// Sweeps and censuses answer through the library the CLI runs: the same documents.
+#[tokio::test]
+async fn sweeps_and_censuses_are_the_librarys() {
+    use nimlab_games::SweepRequest;
+    let (s, v) = post(
+        "/api/sweep",
+        json!({"family": "subtraction", "max": 9, "set_size": 3, "shard": [1, 2]}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let request = SweepRequest {
+        max: 9,
+        size: 3,
+        shard: (1, 2),
+        up_to: 10_000_000,
+    };
+    let doc = nimlab_json::census::sweep("subtraction", &request, None, &TableOptions::default())
+        .unwrap();
+    let mut expected = nimlab_json::doc::to_value(&doc);
+    expected["schema"] = json!(1);
+    assert_eq!(v, expected);
+    // Each row's period, from the plain definition (a repeated window).
+    for row in v["results"].as_array().unwrap().iter().take(5) {
+        let set: Vec<u64> = serde_json::from_value(row["s"].clone()).unwrap();
+        let per = nimlab_games::subtraction::certify_period(&set, 1 << 20).unwrap();
+        assert_eq!(row["period"], json!(per.period));
+    }
+    let (s, e) = post(
+        "/api/sweep",
+        json!({"family": "wythoff", "max": 9, "set_size": 3}),
+    )
+    .await;
+    assert_eq!((s, error_kind(&e)), (StatusCode::BAD_REQUEST, "input"));
+    let (s, c) = post("/api/census", json!({"digits": 1, "up_to": 1024})).await;
+    assert_eq!(s, StatusCode::OK, "{c}");
+    assert_eq!(c["count"], json!(7));
+    let kayles_like = &c["games"].as_array().unwrap()[2]; // census order: 0.1, 0.2, 0.3
+    let entry = nimlab_games::octal_census::solve("0.3", 8, 1024).unwrap();
+    assert_eq!(kayles_like["code"], "0.3");
+    assert_eq!(kayles_like["period"], json!(entry.period.unwrap().period));
+    let (s, e) = post("/api/census", json!({"digits": 1, "base": 37})).await;
+    assert_eq!((s, error_kind(&e)), (StatusCode::BAD_REQUEST, "input"));
+    assert!(
+        e["error"]["message"].as_str().unwrap().contains("base"),
+        "{e}"
+    );
+}

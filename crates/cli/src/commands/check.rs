@@ -124,11 +124,12 @@ pub fn run(ctx: &Context, args: CheckArgs) -> Result<Status> {
         }
         CheckFormat::Text => args.out.emit(|out| {
             writeln!(out, "game:     {}", game.spec())?;
-            let label = match claim {
-                Claim::Grundy => "formula:",
-                Claim::PPositions => "P iff:",
+            let label = match (claim, game.capabilities().nplayer.is_some()) {
+                (Claim::Grundy, _) => "formula:",
+                (Claim::PPositions, false) => "P iff:",
+                (Claim::PPositions, true) => "class 0 iff:",
             };
-            writeln!(out, "{label:<10}{text}")?;
+            writeln!(out, "{label:<9} {text}")?;
             writeln!(
                 out,
                 "checked:  {} positions in {} ({:.3} s: table {:.3} s, formula {:.3} s)",
@@ -233,7 +234,11 @@ fn write_text_verdict(
         .collect();
     let header = match claim {
         Claim::Grundy => ["position", value, "formula"],
-        Claim::PPositions => ["position", if classes { value } else { "outcome" }, "predicate"],
+        Claim::PPositions => [
+            "position",
+            if classes { value } else { "outcome" },
+            "predicate",
+        ],
     };
     let widths: Vec<usize> = (0..3)
         .map(|i| {

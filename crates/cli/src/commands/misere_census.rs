@@ -1,10 +1,10 @@
 //! `nimlab census misere`: the misère quotient of every octal code of a shape.
 
-use super::census::{open_append, read_lines};
 use super::Context;
 use crate::Status;
 use nimlab_engine::{Error, Progress, Result};
 use nimlab_games::{misere_census, octal_census};
+use nimlab_json::census::{open_append, read_lines};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::io::Write;

@@ -2,10 +2,9 @@
 
 use super::{Context, OutputArgs, PlainFormat};
 use crate::Status;
-use nimlab_engine::{Error, Progress, Result};
-use nimlab_games::format_set;
-use nimlab_games::subtraction::SweepRow;
-use serde_json::json;
+use nimlab_engine::{Error, Result};
+use nimlab_games::{format_set, SweepRequest};
+use nimlab_json::census::sweep;
 
 /// Every subtraction set of a given size with max ≤ M: proven preperiod and period,
 /// sorted by period (longest first), then preperiod (longest first), then the set.
@@ -64,78 +63,49 @@ pub(crate) fn parse_shard(text: &str) -> std::result::Result<(u64, u64), Error> 
 
 pub fn run(ctx: &Context, args: SweepArgs) -> Result<Status> {
     let format = args.out.format(args.format, PlainFormat::Text)?;
-    let family = nimlab_games::family(&args.family)?;
-    let Some(sweeper) = family.sweep else {
-        let able: Vec<&str> = nimlab_games::catalog()
-            .iter()
-            .filter(|f| f.sweep.is_some())
-            .map(|f| f.name)
-            .collect();
-        return Err(Error::input(format!(
-            "{} has no sweep (families with one: {})",
-            family.name,
-            able.join(", ")
-        )));
+    let (family, sweeper) = nimlab_games::sweeper(&args.family)?;
+    let request = SweepRequest {
+        max: args.max,
+        size: args.size,
+        shard: args.shard,
+        up_to: args.up_to,
     };
+    let doc = sweep(family.name, &request, args.top, &ctx.table_options())?;
     let (shard, shards) = args.shard;
-    ctx.progress.busy(&format!("sweeping {}", family.name));
-    let rows = (sweeper.run)(args.max, args.size, shard, shards, args.up_to);
-    ctx.progress.finish();
-    let rows = rows?;
-    let total = (sweeper.count)(args.max, args.size).unwrap_or(u64::MAX);
-    let shown: &[SweepRow] = &rows[..args.top.unwrap_or(rows.len()).min(rows.len())];
-    let order = "period descending, then preperiod descending, then set ascending";
     args.out.emit(|out| match format {
-        PlainFormat::Json => {
-            let results: Vec<_> = shown
-                .iter()
-                .map(|r| match r.period {
-                    Some((pre, per)) => json!({"s": r.set, "preperiod": pre, "period": per}),
-                    None => json!({"s": r.set, "preperiod": null, "period": null}),
-                })
-                .collect();
-            ctx.print_json(
-                out,
-                &json!({
-                    "family": family.name,
-                    "max": crate::json::int(args.max),
-                    "size": crate::json::int(args.size),
-                    "shard": format!("{shard}/{shards}"),
-                    "sets_in_family": crate::json::int(total),
-                    "sets_in_shard": crate::json::int(rows.len() as u64),
-                    "sorted_by": order,
-                    "proven": true,
-                    "results": results,
-                }),
-            )
-        }
+        PlainFormat::Json => ctx.print_json(out, &nimlab_json::doc::to_value(&doc)),
         PlainFormat::Text => {
             writeln!(
                 out,
-                "{} {} of size {} with max ≤ {}: {} (shard {shard}/{shards} of {total}); \
-                 proven periods, sorted by {order}",
+                "{} {} of size {} with max ≤ {}: {} (shard {shard}/{shards} of {}); \
+                 proven periods, sorted by {}",
                 family.name,
                 sweeper.members,
                 args.size,
                 args.max,
-                rows.len(),
+                doc.sets_in_shard.0,
+                doc.sets_in_family
+                    .as_ref()
+                    .map_or("more than 2^64".to_string(), |n| n.0.to_string()),
+                doc.sorted_by,
             )?;
-            let width = shown
+            let width = doc
+                .results
                 .iter()
-                .map(|r| format_set(&r.set).len())
+                .map(|r| format_set(&r.s).len())
                 .max()
                 .unwrap_or(1)
                 .max(3);
             writeln!(out, "{:<width$} {:>10} {:>8}", "set", "preperiod", "period")?;
-            for r in shown {
-                match r.period {
-                    Some((pre, per)) => {
-                        writeln!(out, "{:<width$} {pre:>10} {per:>8}", format_set(&r.set))?
+            for r in &doc.results {
+                match (r.preperiod, r.period) {
+                    (Some(pre), Some(per)) => {
+                        writeln!(out, "{:<width$} {pre:>10} {per:>8}", format_set(&r.s))?
                     }
-                    None => writeln!(
+                    _ => writeln!(
                         out,
                         "{:<width$} {:>10} {:>8}",
-                        format_set(&r.set),
+                        format_set(&r.s),
                         "-",
                         format!("none below {}", args.up_to)
                     )?,
