@@ -269,3 +269,39 @@ fn rules_file_values_take_the_dense_table_and_agree_with_it() {
         }
     }
 }
+
+/// A sum with one part of any length (Nim's heaps) takes that part at any length, in
+/// groups or flat; its value is the nim-sum of the parts' values (Sprague–Grundy).
+#[test]
+fn a_sum_part_of_any_length_takes_any_number_of_heaps() {
+    let grundy = |spec: &str, pos: &str| -> u64 {
+        json(&["value", spec, pos, "--format", "json"])["grundy"]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{spec} at {pos}"))
+    };
+    for (heaps, flat) in [
+        ("1,2,4", "3,5,1,2,4"),
+        ("7", "3,5,7"),
+        ("1,2,3,4,5,6", "3,5,1,2,3,4,5,6"),
+    ] {
+        let parts = grundy("wythoff", "3,5") ^ grundy("nim", heaps);
+        assert_eq!(grundy("sum(wythoff,nim)", &format!("3,5;{heaps}")), parts);
+        assert_eq!(grundy("sum(wythoff,nim)", flat), parts);
+        let nplayer = json(&[
+            "value",
+            "nplayer(sum(wythoff,nim),n=2)",
+            flat,
+            "--format",
+            "json",
+        ]);
+        assert_eq!(
+            nplayer["class"].as_u64(),
+            Some((parts != 0) as u64),
+            "{flat}"
+        );
+    }
+    // Two parts of any length: the groups cannot be stored flat; the error says how.
+    let (code, _, err) = common::nimlab(&["value", "sum(nim,nim(heaps=1))", "3,5,6;2"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("heaps=3") && err.lines().count() == 1, "{err}");
+}

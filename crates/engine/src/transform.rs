@@ -406,6 +406,9 @@ pub struct Sum {
     offsets: Vec<usize>,
     /// Whether each part is stored as its coordinate count, then its coordinates.
     counted: bool,
+    /// The one part (if exactly one) that takes any number of coordinates (Nim's heaps):
+    /// a flat position's length then says how many it has.
+    flexible: Option<usize>,
 }
 
 impl Sum {
@@ -440,10 +443,19 @@ impl Sum {
             offsets.push(end);
         }
         let counted = parts.iter().any(|p| !p.keeps_dimension());
+        let mut any_length = (0..parts.len()).filter(|&i| {
+            let d = parts[i].dimension();
+            parts[i].accepts_dimension(d + 1) || (d > 1 && parts[i].accepts_dimension(d - 1))
+        });
+        let flexible = match (any_length.next(), any_length.next()) {
+            (Some(j), None) if !counted => Some(j),
+            _ => None,
+        };
         Ok(Sum {
             parts,
             offsets,
             counted,
+            flexible,
         })
     }
 
@@ -455,8 +467,28 @@ impl Sum {
         count: impl Fn(usize) -> Option<usize>,
     ) -> Option<Vec<Range<usize>>> {
         if !self.counted {
-            return (len == self.dimension())
-                .then(|| self.offsets.windows(2).map(|w| w[0]..w[1]).collect());
+            if len == self.dimension() {
+                return Some(self.offsets.windows(2).map(|w| w[0]..w[1]).collect());
+            }
+            // The flexible part has the coordinates the others leave.
+            let j = self.flexible?;
+            let fixed = self.dimension() - (self.offsets[j + 1] - self.offsets[j]);
+            let k = len.checked_sub(fixed).filter(|&k| k >= 1)?;
+            if !self.parts[j].accepts_dimension(k) {
+                return None;
+            }
+            let mut at = 0;
+            return Some(
+                self.parts
+                    .iter()
+                    .enumerate()
+                    .map(|(i, g)| {
+                        let n = if i == j { k } else { g.dimension() };
+                        at += n;
+                        at - n..at
+                    })
+                    .collect(),
+            );
         }
         let mut out = Vec::with_capacity(self.parts.len());
         let mut at = 0usize;
@@ -531,6 +563,7 @@ impl Game for Sum {
             m >= 2 * self.parts.len()
         } else {
             m == self.dimension()
+                || (self.flexible.is_some() && self.ranges_by(m, |_| None).is_some())
         }
     }
     fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
@@ -619,12 +652,15 @@ impl Game for Sum {
         let n = self.parts.len();
         let per_part: Vec<BigPosition> = if groups.len() == n {
             groups
-        } else if groups.len() == 1 && groups[0].len() == self.dimension() {
-            // One flat list: each part takes its usual number of coordinates.
-            self.offsets
-                .windows(2)
-                .map(|w| groups[0][w[0]..w[1]].to_vec())
-                .collect()
+        } else if let (1, Some(ranges)) = (
+            groups.len(),
+            (!self.counted)
+                .then(|| self.ranges_by(groups[0].len(), |_| None))
+                .flatten(),
+        ) {
+            // One flat list: each part takes its usual number of coordinates (the one
+            // part of any length takes the rest).
+            ranges.into_iter().map(|r| groups[0][r].to_vec()).collect()
         } else {
             return Err(Error::input(format!(
                 "{} has {n} parts: write one position per part separated by ';' (e.g. {}), \
@@ -636,6 +672,22 @@ impl Game for Sum {
         };
         let mut read = Vec::with_capacity(n);
         for (i, (g, p)) in self.parts.iter().zip(per_part).enumerate() {
+            let fixed = !self.counted && self.flexible != Some(i);
+            if fixed && p.len() != g.dimension() && g.accepts_dimension(p.len()) {
+                // Two parts of any length: a flat position could not say where one ends.
+                return Err(Error::input(format!(
+                    "part {} ({}) is written with {} coordinate{} in this sum ({}), got {}: \
+                     where two parts take any number, each part's parameters fix it \
+                     (e.g. heaps={})",
+                    i + 1,
+                    g.spec(),
+                    g.dimension(),
+                    if g.dimension() == 1 { "" } else { "s" },
+                    g.coordinate_names().join(","),
+                    p.len(),
+                    p.len()
+                )));
+            }
             if !g.accepts_dimension(p.len()) {
                 return Err(Error::input(format!(
                     "part {} ({}) takes {} coordinate{}, got {}",
