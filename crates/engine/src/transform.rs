@@ -654,9 +654,13 @@ impl Game for Sum {
             groups
         } else if let (1, Some(ranges)) = (
             groups.len(),
-            (!self.counted)
-                .then(|| self.ranges_by(groups[0].len(), |_| None))
-                .flatten(),
+            if groups[0].len() == self.dimension() {
+                Some(self.offsets.windows(2).map(|w| w[0]..w[1]).collect())
+            } else if self.counted {
+                None
+            } else {
+                self.ranges_by(groups[0].len(), |_| None)
+            },
         ) {
             // One flat list: each part takes its usual number of coordinates (the one
             // part of any length takes the rest).

@@ -169,3 +169,67 @@ def test_certificates(cli, cli_json, web, tmp_path):
         code, out, err = cli("certify", str(path))
         assert code == 2 and out == "" and key in err
         assert web("certify", {"certificate": bad})["error"]["kind"] == "input"
+
+
+# One small position of every family that is not a transform (the transforms are built
+# on these); `rules` is covered by the rules-file tests above.
+LEAVES = {
+    "nim": ("nim", "3,5,6"),
+    "subtraction": ("subtraction(s={1,3,4})", "10"),
+    "wythoff": ("wythoff", "3,5"),
+    "ryuoh": ("ryuoh(p=3)", "7,4"),
+    "fibonacci-nim": ("fibonacci-nim", "10"),
+    "octal": ("octal(code=0.77)", "7"),
+    "grundy-game": ("grundy-game", "9"),
+    "chocolate": ("chocolate", "2,3,1"),
+    "chocolate-staircase": ("chocolate-staircase(f=t/2)", "1,3"),
+    "nplayer-nim": ("nplayer-nim(n=3)", "2,3"),
+    "takeaway": ("takeaway", "3,5"),
+    "welter": ("welter", "1,3,6"),
+}
+TRANSFORM_FAMILIES = {"misere", "pass", "sum", "nplayer", "rules"}
+# Each transform of a game at a position (the pass flag after the position, a
+# Wythoff position after the sum's ";").
+TRANSFORMS = [
+    ("{g}", "{p}"),
+    ("misere({g})", "{p}"),
+    ("pass({g})", "{p},1"),
+    ("sum({g},wythoff)", "{p};1,2"),
+    ("nplayer({g},n=3)", "{p}"),
+    ("misere(pass({g}))", "{p},0"),
+    ("nplayer(sum({g},wythoff),n=3)", "{p};1,2"),
+]
+EVERY_CASE = [
+    (t.format(g=g), q.format(p=p)) for (g, p) in LEAVES.values() for (t, q) in TRANSFORMS
+]
+
+
+def test_every_family_has_a_leaf():
+    families = {f["name"] for f in nimlab.games()}
+    assert families - TRANSFORM_FAMILIES == set(LEAVES)
+
+
+@pytest.mark.parametrize("spec, pos", EVERY_CASE)
+def test_every_transform_of_every_family_on_every_surface(cli, web, spec, pos):
+    """`value` and `moves` through the CLI, the web API and Python: the same document,
+    or the same refusal (a transform that does not apply, e.g. misère of an n-player
+    game)."""
+    for query in ("value", "moves"):
+        code, out, err = cli(query, spec, pos, "--format", "json")
+        on_web = web(query, {"game": spec, "position": pos})
+        g = None
+        try:
+            g = nimlab.game(spec)
+            py = g.analyse(pos) if query == "value" else g.moves(pos)
+            py_error = None
+        except nimlab.NimlabError as e:
+            py, py_error = None, str(e)
+        if code == 2:
+            message = err.strip().removeprefix("nimlab: error: ").split(" (see nimlab")[0]
+            assert on_web["error"]["message"] == message, (spec, pos)
+            assert py_error == message, (spec, pos)
+            continue
+        assert code == 0, err
+        want = without_schema(json.loads(out))
+        assert without_schema(on_web) == want, (spec, pos, query)
+        assert _bigs_equal(plain(py), want), (spec, pos, query)
