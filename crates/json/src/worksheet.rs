@@ -59,7 +59,7 @@ impl Blanks {
         let mut b = vec![false; nx * ny];
         let bad = |what: &str| {
             Error::input(format!(
-                "--blank: cannot read '{}' (a cell x,y, P, all, row=y, col=x or random=K)",
+                "the cells to blank: cannot read '{}' (a cell x,y, P, all, row=y, col=x or random=K)",
                 what.chars().take(40).collect::<String>()
             ))
         };
@@ -67,7 +67,7 @@ impl Blanks {
             let v: usize = s.trim().parse().map_err(|_| bad(what))?;
             if v >= below {
                 return Err(Error::input(format!(
-                    "--blank: {what} lies outside the table (coordinates below {below})"
+                    "the cells to blank: {what} lies outside the table (coordinates below {below})"
                 )));
             }
             Ok(v)

@@ -982,6 +982,39 @@ pub fn serve(
     })
 }
 
+/// Bytes read ahead to recognise a request that is not HTTP.
+const PEEK_BYTES: usize = 4096;
+
+/// The JSON 400 answer for a connection whose first bytes are not an HTTP/1 request
+/// (read ahead without consuming them): the HTTP layer would answer a bare 400. `None`
+/// when they are (or may still become) a request, or nothing came in time: the HTTP
+/// layer serves the connection, its own limits and time-out included.
+async fn malformed_request(stream: &tokio::net::TcpStream, wait: Duration) -> Option<Vec<u8>> {
+    let mut buf = vec![0u8; PEEK_BYTES];
+    let n = tokio::time::timeout(wait, stream.peek(&mut buf))
+        .await
+        .ok()?
+        .ok()?;
+    let mut headers = [httparse::EMPTY_HEADER; 128];
+    let why = match httparse::Request::new(&mut headers).parse(&buf[..n]) {
+        Ok(_) | Err(httparse::Error::TooManyHeaders) => return None,
+        Err(e) => e,
+    };
+    let body = json_bytes(&serde_json::json!({
+        "error": {"kind": "bad-request", "message": format!("not an HTTP/1 request: {why}")},
+    }))
+    .0;
+    let body = String::from_utf8_lossy(&body);
+    Some(
+        format!(
+            "HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\
+             connection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .into_bytes(),
+    )
+}
+
 /// Serves the explorer on `listener` until the process ends: HTTP/1.1 with a header
 /// read time-out ([`ServeConfig::header_timeout`]), so a client that never finishes
 /// its headers is disconnected.
@@ -1011,6 +1044,13 @@ pub async fn serve_listener(
         };
         let service = TowerToHyperService::new(app.clone());
         tokio::spawn(async move {
+            let mut stream = stream;
+            if let Some(reply) = malformed_request(&stream, header_timeout).await {
+                use tokio::io::AsyncWriteExt;
+                let _ = stream.write_all(&reply).await;
+                let _ = stream.shutdown().await;
+                return;
+            }
             let _ = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(header_timeout)

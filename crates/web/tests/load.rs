@@ -281,3 +281,38 @@ async fn slow_headers_are_cut_off() {
         tokio::time::timeout(std::time::Duration::from_secs(10), s.read_to_end(&mut out)).await;
     assert!(read.is_ok(), "the connection is still open");
 }
+
+/// Bytes that are not an HTTP request get a JSON 400 like every other error (the HTTP
+/// layer alone would answer a bare 400); a request sent in pieces is still served.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bytes_that_are_not_http_get_a_json_400() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(nimlab_web::serve_listener(
+        listener,
+        nimlab_web::ServeConfig::default(),
+    ));
+    for garbage in [
+        &b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03"[..],
+        b"GET /\x00 HTTP/1.1\r\n\r\n",
+        b"HELLO WORLD\r\n\r\n",
+        "GÉT / HTTP/1.1\r\n\r\n".as_bytes(),
+    ] {
+        let (status, body) = http(addr, garbage).await.unwrap();
+        assert_eq!(status, 400, "{garbage:?}");
+        let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(v["error"]["kind"], "bad-request", "{body}");
+        assert!(body.starts_with("{\"schema\":1,"), "{body}");
+    }
+    // The request line first, the rest a little later.
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let raw = post("/api/value", r#"{"game":"wythoff","position":"3,5"}"#);
+    s.write_all(&raw[..10]).await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    s.write_all(&raw[10..]).await.unwrap();
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).await.unwrap();
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.starts_with("HTTP/1.1 200"), "{text}");
+    assert!(text.contains("\"grundy\":0"), "{text}");
+}
