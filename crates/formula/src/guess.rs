@@ -38,7 +38,9 @@
 use crate::check::{compare, compile_for, Claim, Mismatch};
 use crate::{Column, Formula};
 use nimlab_engine::periodicity::{find_arithmetic_period, Periodicity};
-use nimlab_engine::{Coord, Error, Game, GrundyTable, Progress, Result, INVALID};
+use nimlab_engine::{
+    Coord, Error, Game, GrundyTable, MemoryLimit, Progress, Result, TableOptions, INVALID,
+};
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
@@ -235,7 +237,11 @@ pub fn guess(
     claim: Claim,
     progress: &dyn Progress,
 ) -> Result<Guess> {
-    guess_with(training, names, verification, claim, progress, None)
+    let opts = TableOptions {
+        progress,
+        ..TableOptions::default()
+    };
+    guess_with(training, names, verification, claim, &opts, None)
 }
 
 /// As [`guess`], with the period the game proves (one coordinate: [`proven_period`]):
@@ -257,7 +263,8 @@ pub fn guess(
 ///     preperiod: 0, period: 4, saltus: 0, values: block.to_vec(),
 ///     checked_up_to: 100, proof: Some("a proof".into()),
 /// };
-/// let g = guess_with(&table, &names, None, Claim::Grundy, &NoProgress, Some(&proven)).unwrap();
+/// let opts = nimlab_engine::TableOptions::default();
+/// let g = guess_with(&table, &names, None, Claim::Grundy, &opts, Some(&proven)).unwrap();
 /// assert!(g.found.iter().any(|f| f.family == "proven period"));
 /// ```
 pub fn guess_with(
@@ -265,9 +272,10 @@ pub fn guess_with(
     names: &[String],
     verification: Option<&GrundyTable>,
     claim: Claim,
-    progress: &dyn Progress,
+    opts: &TableOptions,
     known: Option<&Periodicity>,
 ) -> Result<Guess> {
+    let progress = opts.progress;
     let d = training.dims().len();
     if names.len() != d {
         return Err(Error::input(format!(
@@ -314,7 +322,15 @@ pub fn guess_with(
     // Enumeration keeps value vectors of whole tree levels: it screens a strided sample
     // of the cells (exact checks on every cell follow for whatever it proposes).
     let sample = cells.sample(if max_size >= 7 { 256 } else { 4096 });
-    let (mut enumerated, count) = enumerate(&sample, names, claim, max_size, progress);
+    let (mut enumerated, count) = enumerate(
+        &sample,
+        names,
+        claim,
+        max_size,
+        progress,
+        opts.memory_limit,
+        &mut limits,
+    );
     // Near misses counted on the sample: scale to the whole window for the ranking.
     let (whole, part) = (cells.values.len() as u64, sample.values.len().max(1) as u64);
     for c in enumerated.iter_mut().filter(|c| c.mismatches > 0) {
@@ -844,8 +860,15 @@ fn enumerate(
     claim: Claim,
     max_size: usize,
     progress: &dyn Progress,
+    memory: MemoryLimit,
+    limits: &mut Vec<String>,
 ) -> (Vec<Candidate>, u64) {
     let n = cells.values.len();
+    // What the kept trees hold (value vectors, texts, the de-duplication set), counted
+    // against half the memory limit: the search stops growing trees when it is reached.
+    let budget = memory.bytes() / 2;
+    let mut held = 0u64;
+    let cost = |e: &Expr| (e.vals.len() * 8 + e.text.len() + 96) as u64;
     let mut seen: HashSet<u64> = HashSet::new();
     let mut levels: Vec<Vec<Expr>> = vec![Vec::new(); max_size + 1];
     let mut leaves: Vec<Expr> = names
@@ -864,6 +887,7 @@ fn enumerate(
     }));
     for e in leaves {
         if seen.insert(key(&e.vals)) {
+            held += cost(&e);
             levels[1].push(e);
         }
     }
@@ -903,7 +927,7 @@ fn enumerate(
         screened += 1;
     }
     let mut size = 3;
-    while size <= max_size {
+    'sizes: while size <= max_size {
         // Trees of `size` nodes: an operator over (l, size − 1 − l) nodes.
         let mut pairs: Vec<(usize, usize)> = Vec::new();
         let mut l = 1;
@@ -944,10 +968,19 @@ fn enumerate(
                     if seen.insert(key(&e.vals)) {
                         screened += 1;
                         consider(&e, &mut out, &mut best);
+                        held += if last { 24 } else { cost(&e) };
                         if !last {
                             fresh.push(e);
                         }
                     }
+                }
+                if held > budget {
+                    limits.push(format!(
+                        "formulas of {size} or more symbols were searched only in part: the \
+                         trees kept reached half the memory limit ({})",
+                        nimlab_engine::error::human_bytes(memory.bytes())
+                    ));
+                    break 'sizes;
                 }
             }
         }
@@ -1023,5 +1056,33 @@ mod tests {
         assert!(g.found.is_empty());
         assert!(!g.nearest.is_empty());
         assert!(g.nearest[0].first_counterexample.is_some());
+    }
+
+    #[test]
+    fn the_enumeration_stops_at_the_memory_limit_and_says_so() {
+        // Values no small formula fits: the enumeration runs to its largest trees.
+        let t = table2(16, |x, y| ((x * 7 + y * 13) ^ (x * y)) as u32 % 11);
+        let tight = TableOptions {
+            memory_limit: MemoryLimit::new(512 << 10),
+            ..TableOptions::default()
+        };
+        let names = names(&["x", "y"]);
+        let small = guess_with(&t, &names, None, Claim::Grundy, &tight, None).unwrap();
+        assert!(
+            small.limits.iter().any(|l| l.contains("memory limit")),
+            "{:?}",
+            small.limits
+        );
+        let whole = guess_with(
+            &t,
+            &names,
+            None,
+            Claim::Grundy,
+            &TableOptions::default(),
+            None,
+        )
+        .unwrap();
+        assert!(whole.limits.iter().all(|l| !l.contains("memory limit")));
+        assert!(small.searched < whole.searched);
     }
 }

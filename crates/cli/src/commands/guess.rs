@@ -117,7 +117,7 @@ pub fn run(ctx: &Context, args: GuessArgs) -> Result<Status> {
         &names,
         verification.as_ref(),
         claim,
-        &ctx.progress,
+        &ctx.table_options(),
         known.as_ref(),
     )?;
     let what = match claim {
