@@ -231,13 +231,18 @@ impl BigPositions for Welter {
             return Some(Err(Error::input(why)));
         }
         let g = welter_big(pos);
+        let method = "Welter's function (Conway, On Numbers and Games, ch. 13)";
+        if pos.len() > MAX_HEAPS_WITH_MOVES {
+            // The value takes n log n steps, the winning moves n² (a trie per heap).
+            let mut a = BigAnalysis::exact(pos.to_vec(), g, Vec::new(), method);
+            a.all_winning_moves = a.outcome == nimlab_engine::Outcome::P;
+            a.method = format!(
+                "{method}; winning moves are listed for at most {MAX_HEAPS_WITH_MOVES} heaps"
+            );
+            return Some(Ok(a));
+        }
         let moves = moves_to_welter_value(pos, &BigUint::default());
-        Some(Ok(BigAnalysis::exact(
-            pos.to_vec(),
-            g,
-            moves,
-            "Welter's function (Conway, On Numbers and Games, ch. 13)",
-        )))
+        Some(Ok(BigAnalysis::exact(pos.to_vec(), g, moves, method)))
     }
     fn grundy_small(&self, pos: &[Coord]) -> Option<u32> {
         if distinct_error(pos).is_some() {
@@ -248,9 +253,13 @@ impl BigPositions for Welter {
             .filter(|&g| g != u32::MAX)
     }
     fn moves_to_value(&self, pos: &[BigUint], target: &BigUint) -> Option<Vec<BigPosition>> {
-        Some(moves_to_welter_value(pos, target))
+        (pos.len() <= MAX_HEAPS_WITH_MOVES).then(|| moves_to_welter_value(pos, target))
     }
 }
+
+/// Most heaps whose winning moves are listed (finding them costs n² trie steps: about a
+/// second at this size).
+pub const MAX_HEAPS_WITH_MOVES: usize = 1024;
 
 /// Largest number of heaps (a table's dimension).
 pub const MAX_HEAPS: i64 = 64;

@@ -264,3 +264,27 @@ fn every_catalog_game_forwards_its_capabilities_through_the_box() {
         assert!(!direct.capabilities().names().is_empty(), "{spec}");
     }
 }
+
+/// Welter positions of many heaps: the value (n log n) always, the winning moves (n²)
+/// up to the cap; beyond it the answer says so instead of listing none silently.
+#[test]
+fn welter_lists_winning_moves_up_to_its_cap() {
+    use nimlab_engine::big::BigUint;
+    use nimlab_games::welter::{welter_big, MAX_HEAPS_WITH_MOVES};
+    let game = nimlab_games::parse_game("welter").unwrap();
+    let opts = nimlab_engine::TableOptions::default();
+    for n in [40, MAX_HEAPS_WITH_MOVES + 1] {
+        let heaps: Vec<BigUint> = (1..=n as u64).map(|h| BigUint::from(h * 3)).collect();
+        let r = nimlab_engine::plan::value(&*game, &heaps, &opts).unwrap();
+        assert_eq!(r.grundy, Some(welter_big(&heaps)));
+        if n <= MAX_HEAPS_WITH_MOVES {
+            assert!(r.all_winning_moves && !r.winning_moves.is_empty());
+            for m in &r.winning_moves {
+                assert_eq!(welter_big(m), BigUint::default());
+            }
+        } else {
+            assert!(!r.all_winning_moves && r.winning_moves.is_empty());
+            assert!(r.method.detail.contains("at most"), "{}", r.method.detail);
+        }
+    }
+}
