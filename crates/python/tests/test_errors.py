@@ -127,6 +127,10 @@ print("ready", flush=True)
 try:
     if sys.argv[2] == "table":
         g.table(240)
+    elif sys.argv[2] == "sweep":
+        nimlab.sweep("subtraction", 70, 4)
+    elif sys.argv[2] == "census":
+        nimlab.census(3, up_to=2**18)
     else:
         g.value((239, 239))
     print("finished", flush=True)
@@ -135,7 +139,7 @@ except KeyboardInterrupt:
 """
 
 
-@pytest.mark.parametrize("what", ["table", "value"])
+@pytest.mark.parametrize("what", ["table", "value", "sweep", "census"])
 def test_ctrl_c_interrupts_a_computation_promptly(tmp_path, what):
     import signal
     import subprocess
