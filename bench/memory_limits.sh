@@ -47,6 +47,10 @@ run "value nplayer(octal(code=0.77),n=3) 100" value 'nplayer(octal(code=0.77),n=
 run "table wythoff --size 4096 --format json" table wythoff --size 4096 --format json
 run "check wythoff --formula 'x xor y' --size 4096" check wythoff --formula 'x xor y' --size 4096
 run "value ryuoh(p=1024) 3,5" value 'ryuoh(p=1024)' 3,5
-# The formula search: its trees are de-duplicated in slices of 8 MiB.
+# The formula search: its trees are de-duplicated in slices of 8 MiB and counted.
 run "guess wythoff --size 64 --verify-size 4096" guess wythoff --size 64 --verify-size 4096
+WELTER=$(awk 'BEGIN { for (i = 1; i <= 20001; i++) printf (i > 1 ? ",%d" : "%d"), i }')
+run "value welter 1,2,…,20001" value welter "$WELTER"
+run "sweep subtraction --max 40 --set-size 4 --format json" sweep subtraction --max 40 --set-size 4 --format json
+run "census octal --digits 2 --up-to 1048576" census octal --digits 2 --up-to 1048576
 exit $over
