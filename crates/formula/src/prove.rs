@@ -262,6 +262,76 @@ pub fn numeration_name(n: &Numeration) -> String {
     }
 }
 
+/// The numeration in which the digit-wise pieces of `text` (a formula over `game`'s
+/// coordinates) are automatic: `fib` for `zeck_low` and `floor_phi`, base b for
+/// `nimsum_b(b, …)` and `sigma(beta=…)` whose repeating base is b, base 2 otherwise
+/// (and when pieces disagree: the claim is then refused as not expressible). Used by
+/// `guess --prove` and `theorems prove`, which have no `--numeration` of their own.
+///
+/// ```
+/// use nimlab_formula::prove::{suggest_numeration, Numeration};
+/// use nimlab_engine::{Coord, Game};
+/// struct Line;
+/// impl Game for Line {
+///     fn spec(&self) -> String { "line".into() }
+///     fn dimension(&self) -> usize { 2 }
+///     fn for_each_option(&self, _: &[Coord], _: &mut dyn FnMut(&[Coord])) {}
+/// }
+/// assert_eq!(suggest_numeration(&Line, "x xor y"), Numeration::Base(2));
+/// assert_eq!(suggest_numeration(&Line, "nimsum_b(3, x, y)"), Numeration::Base(3));
+/// assert_eq!(suggest_numeration(&Line, "sigma(x, y, beta=[2,3..])"), Numeration::Base(3));
+/// assert_eq!(suggest_numeration(&Line, "zeck_low(x + 1) + y"), Numeration::Fib);
+/// ```
+pub fn suggest_numeration(game: &dyn Game, text: &str) -> Numeration {
+    use crate::parse::{Expr, Func, Kind};
+    fn walk(e: &Expr, out: &mut Vec<Numeration>) {
+        match &e.kind {
+            Kind::Num(_) | Kind::Var(_) => {}
+            Kind::Unary(_, a) => walk(a, out),
+            Kind::Binary(_, a, b) => {
+                walk(a, out);
+                walk(b, out);
+            }
+            Kind::If(c, a, b) => {
+                walk(c, out);
+                walk(a, out);
+                walk(b, out);
+            }
+            Kind::Call(func, args) => {
+                match func {
+                    Func::ZeckLow | Func::FloorPhi => out.push(Numeration::Fib),
+                    Func::NimsumB => {
+                        if let Some(Kind::Num(b)) = args.first().map(|a| &a.kind) {
+                            if (2..=16).contains(b) {
+                                out.push(Numeration::Base(*b as u32));
+                            }
+                        }
+                    }
+                    Func::Sigma(beta) => {
+                        let (_, period) = beta.parts();
+                        if period.len() == 1 && (2..=16).contains(&period[0]) {
+                            out.push(Numeration::Base(period[0] as u32));
+                        }
+                    }
+                    _ => {}
+                }
+                for a in args {
+                    walk(a, out);
+                }
+            }
+        }
+    }
+    let Ok(f) = compile_for(game, text, &[]) else {
+        return Numeration::Base(2);
+    };
+    let mut hints = Vec::new();
+    walk(&f.tree, &mut hints);
+    match hints.first() {
+        Some(&n) if hints.iter().all(|&h| h == n) => n,
+        _ => Numeration::Base(2),
+    }
+}
+
 /// Options of [`prove`].
 #[derive(Default)]
 pub struct ProveOptions<'a> {
