@@ -227,15 +227,32 @@ impl Proof {
 /// assert_eq!(parse_numeration("base-3"), Ok(Numeration::Base(3)));
 /// assert_eq!(parse_numeration("fib"), Ok(Numeration::Fib));
 /// assert!(parse_numeration("base1").is_err());
+/// assert_eq!(parse_numeration("mixed([2,3..])"), Ok(Numeration::Base(3)));
+/// assert!(parse_numeration("mixed([2,(3,5)..])").is_err());
 /// assert_eq!(numeration_name(&Numeration::Base(2)), "base2");
 /// ```
 pub fn parse_numeration(text: &str) -> Result<Numeration, String> {
     let t = text.trim().to_ascii_lowercase();
     let bad = || {
         format!(
-            "unknown numeration '{text}': use base2, base-B with 2 ≤ B ≤ 16 (e.g. base-3), or fib"
+            "unknown numeration '{text}': use base2, base-B with 2 ≤ B ≤ 16 (e.g. base-3), mixed(BETA) (e.g. mixed([2,3..])), or fib"
         )
     };
+    if let Some(inner) = t.strip_prefix("mixed(").and_then(|r| r.strip_suffix(')')) {
+        // an eventually constant mixed radix (β₀, …, β_{k−1}, b, b, …) is read in base b,
+        // its prefix by division by β₀⋯β_{k−1} (exact for every claim the compiler
+        // accepts: σ^β and C^β split the same way)
+        let beta = nimlab_engine::nimarith::MixedRadix::parse(inner)
+            .map_err(|e| format!("mixed({inner}): {e}"))?;
+        let (_, period) = beta.parts();
+        return match period {
+            [b] if (2..=16).contains(b) => Ok(Numeration::Base(*b as u32)),
+            _ => Err(format!(
+                "mixed({inner}): only a prefix followed by one repeating base b ≤ 16 is automatic here \
+                 (a repeating block of several bases is not supported)"
+            )),
+        };
+    }
     match t.as_str() {
         "fib" | "zeckendorf" | "fibonacci" => Ok(Numeration::Fib),
         _ => {
