@@ -296,7 +296,7 @@ pub fn numeration_name(n: &Numeration) -> String {
 /// }
 /// assert_eq!(suggest_numeration(&Line, "x xor y"), Numeration::Base(2));
 /// assert_eq!(suggest_numeration(&Line, "nimsum_b(3, x, y)"), Numeration::Base(3));
-/// assert_eq!(suggest_numeration(&Line, "sigma(x, y, beta=[2,3..])"), Numeration::Base(3));
+/// assert_eq!(suggest_numeration(&Line, "sigma(beta=[2,3..], x, y)"), Numeration::Base(3));
 /// assert_eq!(suggest_numeration(&Line, "zeck_low(x + 1) + y"), Numeration::Fib);
 /// ```
 pub fn suggest_numeration(game: &dyn Game, text: &str) -> Numeration {
