@@ -142,9 +142,7 @@ fn random_atom(rng: &mut Rng, num: &Numeration, vars: u32) -> Fo {
             let (n, z) = (v(rng), v(rng));
             if n == z {
                 Fo::Const(true)
-            } else if matches!(num, Numeration::Base(b) if *b != 2) {
-                Fo::Atom(Atom::LowRepunit { n, z })
-            } else if rng.below(2) == 0 && matches!(num, Numeration::Base(_)) {
+            } else if matches!(num, Numeration::Base(b) if *b != 2 || rng.below(2) == 0) {
                 Fo::Atom(Atom::LowRepunit { n, z })
             } else {
                 Fo::Atom(Atom::LowestTerm { n, z })
