@@ -49,3 +49,50 @@ fn guess_prove_exit_codes() {
     let bad = nimlab(&["guess", "--from-table", "t.csv", "--prove"]);
     assert_eq!(code(&bad), 2);
 }
+
+#[test]
+fn irie_c_beta_in_mixed_radix() {
+    let game = "takeaway(dim=2, moves=Cbeta(beta=[2,3..]))";
+    let ok = nimlab(&[
+        "prove",
+        game,
+        "--formula",
+        "sigma(beta=[2,3..], x, y)",
+        "--numeration",
+        "mixed([2,3..])",
+    ]);
+    assert_eq!(code(&ok), 0, "{}", String::from_utf8_lossy(&ok.stderr));
+    // the proved formula also agrees with brute force on a window
+    let c = nimlab(&[
+        "check",
+        game,
+        "--formula",
+        "sigma(beta=[2,3..], x, y)",
+        "--size",
+        "40",
+    ]);
+    assert_eq!(code(&c), 0);
+    // σ^[3..] is not the SG function of C^[2,3..]: the solver confirms the counterexample
+    let wrong = nimlab(&[
+        "prove",
+        game,
+        "--formula",
+        "sigma(beta=[3..], x, y)",
+        "--numeration",
+        "mixed([2,3..])",
+    ]);
+    assert_eq!(code(&wrong), 1);
+    let t = String::from_utf8_lossy(&wrong.stdout).to_string();
+    assert!(t.contains("re-check:   at "), "{t}");
+    // a repeating block of several bases: refused, one line, exit 2
+    let bad = nimlab(&[
+        "prove",
+        game,
+        "--formula",
+        "x",
+        "--numeration",
+        "mixed([2,(3,5)..])",
+    ]);
+    assert_eq!(code(&bad), 2);
+    assert_eq!(String::from_utf8_lossy(&bad.stderr).lines().count(), 1);
+}
