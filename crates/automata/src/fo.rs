@@ -36,6 +36,15 @@ pub enum Atom {
         /// x shifted up
         z: u32,
     },
+    /// z = 1…1 in base b, one 1 at each place from n's lowest non-zero digit down:
+    /// (b^(ord_b(n)+1) − 1)/(b − 1) (n ≥ 1; base b only). It is
+    /// `nimsum_b(b, n, n − 1, …, n − 1)` and orders numbers by their b-adic order.
+    LowRepunit {
+        /// the number
+        n: u32,
+        /// the repunit
+        z: u32,
+    },
     /// z = the lowest term of n (n ≥ 1).
     LowestTerm {
         /// the number
@@ -151,7 +160,9 @@ impl Fo {
                     add(v, bound)
                 }
             }
-            Fo::Atom(Atom::LowestTerm { n, z }) | Fo::Atom(Atom::Up { x: n, z }) => {
+            Fo::Atom(Atom::LowestTerm { n, z })
+            | Fo::Atom(Atom::LowRepunit { n, z })
+            | Fo::Atom(Atom::Up { x: n, z }) => {
                 for v in [*n, *z] {
                     add(v, bound)
                 }
@@ -184,6 +195,7 @@ impl Fo {
             Fo::Atom(Atom::Linear { terms, c, rel }) => num.linear(terms, *c, *rel)?,
             Fo::Atom(Atom::Digitwise { op, x, y, z }) => num.digitwise(*op, *x, *y, *z)?,
             Fo::Atom(Atom::LowestTerm { n, z }) => num.lowest_term(*n, *z)?,
+            Fo::Atom(Atom::LowRepunit { n, z }) => num.low_repunit(*n, *z)?,
             Fo::Atom(Atom::Up { x, z }) => num.up(*x, *z)?,
             Fo::Not(a) => {
                 let a = a.automaton_with(num, stats)?;
@@ -200,12 +212,88 @@ impl Fo {
                 let b = b.automaton_with(num, stats)?;
                 and_or(num, &a, &b, false)?
             }
-            Fo::Exists(v, a) => a.automaton_with(num, stats)?.project(*v)?,
+            Fo::Exists(v, a) => {
+                // the block ∃v₁…vₙ. body, with the quantifiers pushed inwards
+                let mut vars = vec![*v];
+                let mut body: &Fo = a;
+                while let Fo::Exists(w, b) = body {
+                    vars.push(*w);
+                    body = b;
+                }
+                exists_block(num, &vars, body, stats)?
+            }
         };
         stats.steps += 1;
         stats.max_states = stats.max_states.max(d.states());
         Ok(d)
     }
+}
+
+/// ∃vars. body with miniscoping: ∃ distributes over ∨, and over a conjunction each
+/// variable is eliminated from the product of only the conjuncts that mention it (the
+/// one whose product has the fewest tracks first), so that the alphabet stays small.
+fn exists_block(num: &Numeration, vars: &[u32], body: &Fo, stats: &mut Stats) -> Result<Dfa> {
+    if let Fo::Or(a, b) = body {
+        let a = exists_block(num, vars, a, stats)?;
+        let b = exists_block(num, vars, b, stats)?;
+        return and_or(num, &a, &b, false);
+    }
+    let mut conj: Vec<&Fo> = Vec::new();
+    let mut stack = vec![body];
+    while let Some(f) = stack.pop() {
+        match f {
+            Fo::And(a, b) => {
+                stack.push(b);
+                stack.push(a);
+            }
+            f => conj.push(f),
+        }
+    }
+    let mut autos: Vec<Dfa> = conj
+        .iter()
+        .map(|f| f.automaton_with(num, stats))
+        .collect::<Result<_>>()?;
+    let mut todo: Vec<u32> = vars.to_vec();
+    while !todo.is_empty() {
+        // the variable whose conjuncts together have the fewest tracks
+        let (i, _) = todo
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| {
+                let mut all: Vec<u32> = autos
+                    .iter()
+                    .filter(|a| a.vars().contains(&v))
+                    .flat_map(|a| a.vars().iter().copied())
+                    .collect();
+                all.sort_unstable();
+                all.dedup();
+                (i, all.len())
+            })
+            .min_by_key(|&(_, n)| n)
+            .expect("non-empty");
+        let v = todo.swap_remove(i);
+        let (with, without): (Vec<Dfa>, Vec<Dfa>) =
+            autos.into_iter().partition(|a| a.vars().contains(&v));
+        autos = without;
+        let mut it = with.into_iter();
+        if let Some(first) = it.next() {
+            let mut acc = first;
+            for a in it {
+                acc = and_or(num, &acc, &a, true)?;
+                stats.max_states = stats.max_states.max(acc.states());
+            }
+            autos.push(acc.project(v)?);
+        }
+    }
+    let mut it = autos.into_iter();
+    let mut acc = match it.next() {
+        Some(a) => a,
+        None => Dfa::constant(num.digits(), vec![], true)?,
+    };
+    for a in it {
+        acc = and_or(num, &acc, &a, true)?;
+    }
+    Ok(acc)
 }
 
 /// Product of two automata; tracks present in only one get their validity from the

@@ -312,6 +312,31 @@ impl Numeration {
         a.product(&self.valid(&vars)?, |a, b| a && b)
     }
 
+    /// z = (b^(ord_b(n)+1) − 1)/(b − 1) (n ≥ 1, base b, n ≠ z): reading msd first, z
+    /// is 0 above n's lowest non-zero digit and 1 from there down, where n's digits
+    /// are 0. Three states: before, after, dead.
+    pub fn low_repunit(&self, n: u32, z: u32) -> Result<Dfa> {
+        let Numeration::Base(b) = *self else {
+            return Err(Error::Input(
+                "the b-adic order needs a base-b numeration".into(),
+            ));
+        };
+        let vars = if n < z { vec![n, z] } else { vec![z, n] };
+        let (i_n, i_z) = if n < z { (0, 1) } else { (1, 0) };
+        Dfa::explore(
+            b,
+            vars,
+            false,
+            |&after, l| match (after, l[i_n], l[i_z]) {
+                (false, _, 0) => Some(false),
+                (false, d, 1) if d != 0 => Some(true),
+                (true, 0, 1) => Some(true),
+                _ => None,
+            },
+            |&after| after,
+        )
+    }
+
     /// z = x with a 0 appended (x ≠ z): reading msd first, each digit of z is the digit
     /// of x one place lower, so the state is the last digit of z read.
     pub fn up(&self, x: u32, z: u32) -> Result<Dfa> {

@@ -80,6 +80,23 @@ fn truth(f: &Fo, num: &Numeration, vals: &mut Vec<u64>, bound: u64) -> bool {
             };
             n >= 1 && vals[*z as usize] == low
         }
+        Fo::Atom(Atom::LowRepunit { n, z }) => {
+            let Numeration::Base(b) = num else {
+                unreachable!("base b only")
+            };
+            let n = vals[*n as usize];
+            if n == 0 {
+                return false;
+            }
+            // (b^(ord+1) − 1)/(b − 1), by brute force
+            let (mut m, mut want, mut place) = (n, 1, 1);
+            while m % *b as u64 == 0 {
+                m /= *b as u64;
+                place *= *b as u64;
+                want += place;
+            }
+            vals[*z as usize] == want
+        }
         Fo::Atom(Atom::Up { x, z }) => {
             let mut d = num.encode(vals[*x as usize] as u128, 0);
             d.push(0);
@@ -125,8 +142,8 @@ fn random_atom(rng: &mut Rng, num: &Numeration, vars: u32) -> Fo {
             let (n, z) = (v(rng), v(rng));
             if n == z {
                 Fo::Const(true)
-            } else if matches!(num, Numeration::Base(b) if *b != 2) {
-                Fo::Const(false)
+            } else if matches!(num, Numeration::Base(b) if *b != 2 || rng.below(2) == 0) {
+                Fo::Atom(Atom::LowRepunit { n, z })
             } else {
                 Fo::Atom(Atom::LowestTerm { n, z })
             }

@@ -20,6 +20,7 @@ mod output;
 mod periodicity;
 mod play;
 mod prove;
+mod prove_guess;
 mod rules;
 mod sg_system;
 mod surfaces;

@@ -90,6 +90,36 @@ impl Term {
     }
 }
 
+/// Structural equality of two expressions (columns ignored).
+fn same(a: &Expr, b: &Expr) -> bool {
+    match (&a.kind, &b.kind) {
+        (Kind::Num(x), Kind::Num(y)) => x == y,
+        (Kind::Var(x), Kind::Var(y)) => x == y,
+        (Kind::Unary(o, x), Kind::Unary(p, y)) => o == p && same(x, y),
+        (Kind::Binary(o, x1, x2), Kind::Binary(p, y1, y2)) => {
+            o == p && same(x1, y1) && same(x2, y2)
+        }
+        (Kind::If(a1, a2, a3), Kind::If(b1, b2, b3)) => {
+            same(a1, b1) && same(a2, b2) && same(a3, b3)
+        }
+        (Kind::Call(f, xs), Kind::Call(g, ys)) => {
+            f == g && xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same(x, y))
+        }
+        _ => false,
+    }
+}
+
+/// `n` when `args` is n, n − 1, …, n − 1 with b − 1 copies of n − 1.
+fn repunit_argument(b: i64, args: &[Expr]) -> Option<&Expr> {
+    let (n, rest) = args.split_first()?;
+    (rest.len() as i64 == b - 1
+        && rest.iter().all(|a| match &a.kind {
+            Kind::Binary(BinOp::Sub, x, one) => matches!(one.kind, Kind::Num(1)) && same(x, n),
+            _ => false,
+        }))
+    .then_some(n)
+}
+
 /// The compiler: numeration, the variables of the formula, fresh variable numbers.
 pub(crate) struct Compiler {
     pub num: Numeration,
@@ -416,6 +446,20 @@ impl Compiler {
                     if args.len() == 1 {
                         return Ok(Term::plain(Lin::default()));
                     }
+                    if let Some(n) = repunit_argument(b, &args[1..]) {
+                        // nimsum_b(b, n, n − 1, …, n − 1) (b − 1 copies): n and n − 1
+                        // differ digit-wise by 1 exactly from n's lowest non-zero digit
+                        // down, so this is 1…1 there: one atom instead of b sums
+                        let t = self.term(n, env)?;
+                        let (v, mut aux, cond) = self.natural(t, col)?;
+                        let z = self.fresh();
+                        aux.push(z);
+                        return Ok(Term {
+                            lin: Lin::var(z),
+                            aux,
+                            cond: Fo::and(cond, Fo::Atom(Atom::LowRepunit { n: v, z })),
+                        });
+                    }
                     let ts = args[1..]
                         .iter()
                         .map(|a| self.term(a, env))
@@ -436,35 +480,69 @@ impl Compiler {
                         let b = period[0];
                         self.need_base(b as u32, col, "sigma with a constant base")?;
                         self.digitwise(DigitOp::SumMod, ts, col)?
-                    } else if beta.is_b_2_2() && !prefix.is_empty() {
-                        // σ^[p] = p·(⊕ ⌊xᵢ/p⌋) + (Σ xᵢ mod p)
-                        self.need_base(2, col, "sigma with beta = [p, 2..]")?;
-                        let p = prefix[0] as i64;
-                        let mut sum = Term::plain(Lin::default());
-                        let mut quots = Vec::new();
+                    } else if period.len() == 1 && (2..=16).contains(&period[0]) {
+                        // β = (β₀, …, β_{k−1}, b, b, …): with P = β₀⋯β_{k−1},
+                        // σ^β(X) = Σ_{L<k} β^L·((Σᵢ digit_L(xᵢ)) mod β_L) + P·σ^b(⌊xᵢ/P⌋),
+                        // digit_L(x) = ⌊x/β^L⌋ mod β_L: the prefix by division, the
+                        // rest digit-wise in base b ([p, 2..] is σ^[p] of Fraenkel and
+                        // Lorberbom: p·(⊕ ⌊xᵢ/p⌋) + (Σ xᵢ mod p)).
+                        let b = period[0];
+                        self.need_base(b as u32, col, "sigma with a repeating base")?;
+                        let mut places = vec![1i64];
+                        for &bl in prefix {
+                            let last = *places.last().expect("non-empty");
+                            places.push(last.checked_mul(bl as i64).ok_or_else(|| overflow(col))?);
+                        }
+                        let big_p = *places.last().expect("non-empty");
+                        let mut vars = Vec::new();
+                        let mut total = Term::plain(Lin::default());
                         for t in ts {
                             let (v, aux, cond) = self.natural(t, col)?;
-                            sum.lin = sum.lin.add(&Lin::var(v), 1).ok_or_else(|| overflow(col))?;
-                            sum.aux.extend(aux);
-                            sum.cond = Fo::and(sum.cond, cond);
-                            let q = self.div_const(Term::plain(Lin::var(v)), p, col)?;
-                            quots.push(q);
+                            total.aux.extend(aux);
+                            total.cond = Fo::and(total.cond, cond);
+                            vars.push(v);
                         }
-                        let xor = self.digitwise(DigitOp::SumMod, quots, col)?;
-                        let r = self.mod_const(sum, p, col)?;
-                        let lin = xor
-                            .lin
-                            .scale(p)
-                            .and_then(|l| l.add(&r.lin, 1))
-                            .ok_or_else(|| overflow(col))?;
-                        Term {
-                            lin,
-                            aux: xor.aux.into_iter().chain(r.aux).collect(),
-                            cond: Fo::and(xor.cond, r.cond),
+                        for (l, &bl) in prefix.iter().enumerate() {
+                            // Σᵢ digit_L(xᵢ), then mod β_L, weighted by β^L
+                            let mut sum = Term::plain(Lin::default());
+                            for &v in &vars {
+                                let d = if l == 0 {
+                                    Term::plain(Lin::var(v))
+                                } else {
+                                    self.div_const(Term::plain(Lin::var(v)), places[l], col)?
+                                };
+                                let d = self.mod_const(d, bl as i64, col)?;
+                                sum.lin = sum.lin.add(&d.lin, 1).ok_or_else(|| overflow(col))?;
+                                sum.aux.extend(d.aux);
+                                sum.cond = Fo::and(sum.cond, d.cond);
+                            }
+                            let r = self.mod_const(sum, bl as i64, col)?;
+                            let w = r.lin.scale(places[l]).ok_or_else(|| overflow(col))?;
+                            total.lin = total.lin.add(&w, 1).ok_or_else(|| overflow(col))?;
+                            total.aux.extend(r.aux);
+                            total.cond = Fo::and(total.cond, r.cond);
                         }
+                        let mut quots = Vec::new();
+                        for &v in &vars {
+                            quots.push(if big_p == 1 {
+                                Term::plain(Lin::var(v))
+                            } else {
+                                self.div_const(Term::plain(Lin::var(v)), big_p, col)?
+                            });
+                        }
+                        let high = if quots.len() == 1 {
+                            quots.pop().expect("one")
+                        } else {
+                            self.digitwise(DigitOp::SumMod, quots, col)?
+                        };
+                        let w = high.lin.scale(big_p).ok_or_else(|| overflow(col))?;
+                        total.lin = total.lin.add(&w, 1).ok_or_else(|| overflow(col))?;
+                        total.aux.extend(high.aux);
+                        total.cond = Fo::and(total.cond, high.cond);
+                        total
                     } else {
                         return Err(refuse(
-                            "sigma with this beta (only constant bases and [p, 2..] are expressible)",
+                            "sigma with this beta (expressible: a prefix and then one repeating base b ≤ 16, read in base b; a repeating block of several bases is not)",
                         ));
                     }
                 }

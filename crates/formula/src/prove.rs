@@ -227,15 +227,32 @@ impl Proof {
 /// assert_eq!(parse_numeration("base-3"), Ok(Numeration::Base(3)));
 /// assert_eq!(parse_numeration("fib"), Ok(Numeration::Fib));
 /// assert!(parse_numeration("base1").is_err());
+/// assert_eq!(parse_numeration("mixed([2,3..])"), Ok(Numeration::Base(3)));
+/// assert!(parse_numeration("mixed([2,(3,5)..])").is_err());
 /// assert_eq!(numeration_name(&Numeration::Base(2)), "base2");
 /// ```
 pub fn parse_numeration(text: &str) -> Result<Numeration, String> {
     let t = text.trim().to_ascii_lowercase();
     let bad = || {
         format!(
-            "unknown numeration '{text}': use base2, base-B with 2 ≤ B ≤ 16 (e.g. base-3), or fib"
+            "unknown numeration '{text}': use base2, base-B with 2 ≤ B ≤ 16 (e.g. base-3), mixed(BETA) (e.g. mixed([2,3..])), or fib"
         )
     };
+    if let Some(inner) = t.strip_prefix("mixed(").and_then(|r| r.strip_suffix(')')) {
+        // an eventually constant mixed radix (β₀, …, β_{k−1}, b, b, …) is read in base b,
+        // its prefix by division by β₀⋯β_{k−1} (exact for every claim the compiler
+        // accepts: σ^β and C^β split the same way)
+        let beta = nimlab_engine::nimarith::MixedRadix::parse(inner)
+            .map_err(|e| format!("mixed({inner}): {e}"))?;
+        let (_, period) = beta.parts();
+        return match period {
+            [b] if (2..=16).contains(b) => Ok(Numeration::Base(*b as u32)),
+            _ => Err(format!(
+                "mixed({inner}): only a prefix followed by one repeating base b ≤ 16 is automatic here \
+                 (a repeating block of several bases is not supported)"
+            )),
+        };
+    }
     match t.as_str() {
         "fib" | "zeckendorf" | "fibonacci" => Ok(Numeration::Fib),
         _ => {
@@ -259,6 +276,76 @@ pub fn numeration_name(n: &Numeration) -> String {
         Numeration::Base(2) => "base2".into(),
         Numeration::Base(b) => format!("base-{b}"),
         Numeration::Fib => "fib".into(),
+    }
+}
+
+/// The numeration in which the digit-wise pieces of `text` (a formula over `game`'s
+/// coordinates) are automatic: `fib` for `zeck_low` and `floor_phi`, base b for
+/// `nimsum_b(b, …)` and `sigma(beta=…)` whose repeating base is b, base 2 otherwise
+/// (and when pieces disagree: the claim is then refused as not expressible). Used by
+/// `guess --prove` and `theorems prove`, which have no `--numeration` of their own.
+///
+/// ```
+/// use nimlab_formula::prove::{suggest_numeration, Numeration};
+/// use nimlab_engine::{Coord, Game};
+/// struct Line;
+/// impl Game for Line {
+///     fn spec(&self) -> String { "line".into() }
+///     fn dimension(&self) -> usize { 2 }
+///     fn for_each_option(&self, _: &[Coord], _: &mut dyn FnMut(&[Coord])) {}
+/// }
+/// assert_eq!(suggest_numeration(&Line, "x xor y"), Numeration::Base(2));
+/// assert_eq!(suggest_numeration(&Line, "nimsum_b(3, x, y)"), Numeration::Base(3));
+/// assert_eq!(suggest_numeration(&Line, "sigma(beta=[2,3..], x, y)"), Numeration::Base(3));
+/// assert_eq!(suggest_numeration(&Line, "zeck_low(x + 1) + y"), Numeration::Fib);
+/// ```
+pub fn suggest_numeration(game: &dyn Game, text: &str) -> Numeration {
+    use crate::parse::{Expr, Func, Kind};
+    fn walk(e: &Expr, out: &mut Vec<Numeration>) {
+        match &e.kind {
+            Kind::Num(_) | Kind::Var(_) => {}
+            Kind::Unary(_, a) => walk(a, out),
+            Kind::Binary(_, a, b) => {
+                walk(a, out);
+                walk(b, out);
+            }
+            Kind::If(c, a, b) => {
+                walk(c, out);
+                walk(a, out);
+                walk(b, out);
+            }
+            Kind::Call(func, args) => {
+                match func {
+                    Func::ZeckLow | Func::FloorPhi => out.push(Numeration::Fib),
+                    Func::NimsumB => {
+                        if let Some(Kind::Num(b)) = args.first().map(|a| &a.kind) {
+                            if (2..=16).contains(b) {
+                                out.push(Numeration::Base(*b as u32));
+                            }
+                        }
+                    }
+                    Func::Sigma(beta) => {
+                        let (_, period) = beta.parts();
+                        if period.len() == 1 && (2..=16).contains(&period[0]) {
+                            out.push(Numeration::Base(period[0] as u32));
+                        }
+                    }
+                    _ => {}
+                }
+                for a in args {
+                    walk(a, out);
+                }
+            }
+        }
+    }
+    let Ok(f) = compile_for(game, text, &[]) else {
+        return Numeration::Base(2);
+    };
+    let mut hints = Vec::new();
+    walk(&f.tree, &mut hints);
+    match hints.first() {
+        Some(&n) if hints.iter().all(|&h| h == n) => n,
+        _ => Numeration::Base(2),
     }
 }
 

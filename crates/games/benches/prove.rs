@@ -18,6 +18,7 @@ fn peak_rss_mib() -> Option<f64> {
 fn main() {
     let b2 = Numeration::Base(2);
     let fib = Numeration::Fib;
+    let b3 = Numeration::Base(3);
     let mut items: Vec<(String, &str, Claim, String, Numeration, bool)> = vec![
         (
             "Bouton, 2 heaps".into(),
@@ -59,6 +60,11 @@ fn main() {
          "min(x, y) == floor_phi(abs(x - y))".into(), fib, true),
         ("Irie C^β, β = [2..], m = 2".into(), "takeaway(dim=2, moves=Cbeta(beta=[2..]))", Claim::Grundy, "x xor y".into(), b2, true),
         ("Irie C^β, β = [2..], m = 3".into(), "takeaway(dim=3, moves=Cbeta(beta=[2..]))", Claim::Grundy, "x0 xor x1 xor x2".into(), b2, true),
+        ("Irie C^β, β = [3..], m = 2".into(), "takeaway(dim=2, moves=Cbeta(beta=[3..]))", Claim::Grundy, "sigma(beta=[3..], x, y)".into(), b3, true),
+        ("Irie C^β, β = [2,3..], m = 2".into(), "takeaway(dim=2, moves=Cbeta(beta=[2,3..]))", Claim::Grundy, "sigma(beta=[2,3..], x, y)".into(), b3, true),
+        ("Irie C^β, β = [3..], m = 3".into(), "takeaway(dim=3, moves=Cbeta(beta=[3..]))", Claim::Grundy, "sigma(beta=[3..], x0, x1, x2)".into(), b3, true),
+        ("Irie C^β, β = [2,3..], m = 3".into(), "takeaway(dim=3, moves=Cbeta(beta=[2,3..]))", Claim::Grundy, "sigma(beta=[2,3..], x0, x1, x2)".into(), b3, true),
+        ("refute σ^[3..] for C^[2,3..]".into(), "takeaway(dim=2, moves=Cbeta(beta=[2,3..]))", Claim::Grundy, "sigma(beta=[3..], x, y)".into(), b3, false),
         ("staircase CB(t/2, y, z)".into(), "chocolate-staircase(f=t/2)", Claim::Grundy, "y xor z".into(), b2, true),
         ("refute x xor y for Ryuoh p = 3".into(), "ryuoh(p=3)", Claim::Grundy, "x xor y".into(), b2, false),
         ("refute: wrong only for x ≥ 2^40".into(), "nim", Claim::Grundy,

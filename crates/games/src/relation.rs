@@ -126,11 +126,9 @@ pub(crate) fn gamma_relation(
                 .collect();
             parts.push(format!("({})", alts.join(" || ")));
         }
-        GammaMoves::Named(MoveSet::CBeta(beta)) => {
-            let (prefix, period) = beta.parts();
-            if !(period == [2] && prefix.iter().all(|&b| b == 2)) {
-                return None;
-            }
+        GammaMoves::Named(MoveSet::CBeta(beta))
+            if beta.parts().1 == [2] && beta.parts().0.iter().all(|&b| b == 2) =>
+        {
             // β = [2..]: ord₂(Σcᵢ) = minᵢ ord₂(cᵢ) over cᵢ > 0, via the lowest set bit
             // lb(n) = n − (n & (n − 1)) (n ≥ 1); a zero component stands in with lb(Σc),
             // which is never below the minimum.
@@ -141,6 +139,49 @@ pub(crate) fn gamma_relation(
                 .map(|i| format!("(if {} > 0 then {} else {})", c(i), lb(&c(i)), lb(&s)))
                 .collect();
             parts.push(format!("{} == min({})", lb(&s), terms.join(", ")));
+        }
+        GammaMoves::Named(MoveSet::CBeta(beta)) => {
+            // β = (β₀, …, β_{k−1}, b, b, …): ord_β(Σcᵢ) = minᵢ ord_β(cᵢ) over cᵢ > 0,
+            // through a value V(n) (n ≥ 1) increasing with ord_β(n): L for the first
+            // L < k with β^{L+1} ∤ n, else k − 1 + R(n / P) with P = β₀⋯β_{k−1} and
+            // R(n) = nimsum_b(b, n, n − 1, …, n − 1) (b − 1 copies of n − 1) =
+            // (b^{ord_b(n)+1} − 1)/(b − 1): n and n − 1 differ digit-wise by 1 exactly
+            // on the trailing zeros and the lowest non-zero digit.
+            let (prefix, period) = beta.parts();
+            let [b] = period else {
+                return None;
+            };
+            if *b > 16 {
+                return None;
+            }
+            positive = true;
+            let r = |t: &str| {
+                let mut args = vec![b.to_string(), t.to_string()];
+                args.extend((1..*b).map(|_| format!("({t} - 1)")));
+                format!("nimsum_b({})", args.join(", "))
+            };
+            let mut places = vec![1u64];
+            for &bl in prefix {
+                places.push(places.last()?.checked_mul(bl)?);
+            }
+            let k = prefix.len();
+            let v = |t: &str| {
+                let big_p = places[k];
+                let mut out = if big_p == 1 {
+                    r(t)
+                } else {
+                    format!("{} + {}", k as i64 - 1, r(&format!("({t} / {big_p})")))
+                };
+                for l in (0..k).rev() {
+                    out = format!("(if {t} % {} != 0 then {l} else {out})", places[l + 1]);
+                }
+                format!("({out})")
+            };
+            let s = format!("({})", sum.join(" + "));
+            let terms: Vec<String> = (0..m)
+                .map(|i| format!("(if {} > 0 then {} else {})", c(i), v(&c(i)), v(&s)))
+                .collect();
+            parts.push(format!("{} == min({})", v(&s), terms.join(", ")));
         }
         GammaMoves::Named(_) => return None,
     }

@@ -1208,6 +1208,26 @@ pub fn theorems() -> Vec<Theorem> {
                 "x0 xor x1 xor x2",
                 "base2",
             ),
+            ProofClaim::grundy(
+                "takeaway(dim=2, moves=Cbeta(beta=[3..]))",
+                "sigma(beta=[3..], x, y)",
+                "base-3",
+            ),
+            ProofClaim::grundy(
+                "takeaway(dim=2, moves=Cbeta(beta=[2,3..]))",
+                "sigma(beta=[2,3..], x, y)",
+                "mixed([2,3..])",
+            ),
+            ProofClaim::grundy(
+                "takeaway(dim=3, moves=Cbeta(beta=[3..]))",
+                "sigma(beta=[3..], x0, x1, x2)",
+                "base-3",
+            ),
+            ProofClaim::grundy(
+                "takeaway(dim=3, moves=Cbeta(beta=[2,3..]))",
+                "sigma(beta=[2,3..], x0, x1, x2)",
+                "mixed([2,3..])",
+            ),
         ]),
         Theorem::new(
             "irie.thm-4.4",

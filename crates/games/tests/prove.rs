@@ -226,6 +226,10 @@ fn move_relations_match_the_options() {
         "takeaway(dim=2, moves=C1)",
         "takeaway(dim=2, moves=Cbeta(beta=[2..]))",
         "takeaway(dim=3, moves=Cbeta(beta=[2..]))",
+        "takeaway(dim=2, moves=Cbeta(beta=[3..]))",
+        "takeaway(dim=2, moves=Cbeta(beta=[2,3..]))",
+        "takeaway(dim=2, moves=Cbeta(beta=[4,2,3..]))",
+        "takeaway(dim=3, moves=Cbeta(beta=[3..]))",
         "rules(file=../../examples/ryuoh.toml)",
         "rules(file=../../examples/moore3.toml)",
     ];
@@ -293,6 +297,28 @@ fn take_away_games_and_rules_files() {
         "x0 xor x1 xor x2",
         B2,
     );
+    // Theorem 4.3 for β = [3..] and [2,3..] (read in base 3, the prefix by division)
+    for beta in ["[3..]", "[2,3..]"] {
+        proved(
+            &format!("takeaway(dim=2, moves=Cbeta(beta={beta}))"),
+            Claim::Grundy,
+            &format!("sigma(beta={beta}, x, y)"),
+            Numeration::Base(3),
+        );
+    }
+    // σ^[3..] is not the SG function of C^[2,3..] (nor the other way round)
+    refuted(
+        "takeaway(dim=2, moves=Cbeta(beta=[2,3..]))",
+        Claim::Grundy,
+        "sigma(beta=[3..], x, y)",
+        Numeration::Base(3),
+    );
+    refuted(
+        "takeaway(dim=2, moves=Cbeta(beta=[3..]))",
+        Claim::Grundy,
+        "sigma(beta=[2,3..], x, y)",
+        Numeration::Base(3),
+    );
     // a rules file: its params (p = 3) are folded into the relation and the claim
     proved(
         "rules(file=../../examples/ryuoh.toml)",
@@ -300,4 +326,44 @@ fn take_away_games_and_rules_files() {
         "(x+y)%3 + 3*((x/3) xor (y/3))",
         B2,
     );
+}
+
+/// The automaton of g = σ^β(x, y) (β = prefix then one repeating base, read in that
+/// base) against the engine's σ^β on a window: accepts exactly the true triples.
+#[test]
+fn mixed_radix_sigma_automaton_matches_brute_force() {
+    use nimlab_engine::nimarith::MixedRadix;
+    for (beta, base) in [
+        ("[3..]", 3u32),
+        ("[2,3..]", 3),
+        ("[4,2,3..]", 3),
+        ("[3,2..]", 2),
+    ] {
+        let spec = format!("takeaway(dim=2, moves=Cbeta(beta={beta}))");
+        let game = parse_game(&spec).unwrap();
+        let num = Numeration::Base(base);
+        let text = format!("sigma(beta={beta}, x, y)");
+        let proof = prove(&*game, Claim::Grundy, &text, num, &Default::default())
+            .unwrap_or_else(|e| panic!("{spec}: {e}"));
+        let phi = &proof.automata.iter().find(|(n, _)| n == "phi").unwrap().1;
+        let r = MixedRadix::parse(beta).unwrap();
+        for x in 0..40u64 {
+            for y in 0..40u64 {
+                let g = r.sigma(&[x, y]).unwrap();
+                for (cand, want) in [(g, true), (g + 1, false), (g.saturating_sub(1), g == 0)] {
+                    let len = 8;
+                    let tracks = [
+                        num.encode(x as u128, len),
+                        num.encode(y as u128, len),
+                        num.encode(cand as u128, len),
+                    ];
+                    assert_eq!(
+                        phi.accepts(&tracks),
+                        want,
+                        "{beta}: σ({x},{y}) = {g}, tried {cand}"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -43,6 +43,10 @@ pub struct GuessArgs {
     /// Search predicates for the P-positions (value 0) instead of the Grundy values.
     #[arg(long)]
     p_positions: bool,
+    /// Then prove each formula found for ALL positions with automata (as `nimlab
+    /// prove`, in the numeration its functions need). Exit 0 if one is proved.
+    #[arg(long, conflicts_with = "from_table")]
+    prove: bool,
     /// Output format. Default: from the --output extension, else text.
     #[arg(long, value_enum)]
     format: Option<PlainFormat>,
@@ -58,6 +62,7 @@ pub fn run(ctx: &Context, args: GuessArgs) -> Result<Status> {
         Claim::Grundy
     };
     let mut known = None;
+    let mut loaded = None;
     let (label, names, training, verification) = match &args.from_table {
         Some(path) => {
             if args.size.is_some() || args.verify_size.is_some() {
@@ -104,12 +109,14 @@ pub fn run(ctx: &Context, args: GuessArgs) -> Result<Status> {
             let verification =
                 nimlab_engine::plan::computed_table(game, &game.table_box(vsize), &opts)?.table;
             known = nimlab_formula::guess::proven_period(game, &opts);
-            (
+            let out = (
                 game.spec(),
                 game.coordinate_names(),
                 training,
                 Some(verification),
-            )
+            );
+            loaded = Some(source);
+            out
         }
     };
     let result = nimlab_formula::guess::guess_with(
@@ -120,6 +127,15 @@ pub fn run(ctx: &Context, args: GuessArgs) -> Result<Status> {
         &ctx.table_options(),
         known.as_ref(),
     )?;
+    // --prove: each formula found, by the same library call as `nimlab prove`
+    let proofs: Vec<Option<ProofLine>> = match (&loaded, args.prove) {
+        (Some(source), true) => result
+            .found
+            .iter()
+            .map(|f| Some(prove_found(ctx, source, claim, &f.formula)))
+            .collect(),
+        _ => result.found.iter().map(|_| None).collect(),
+    };
     let what = match claim {
         Claim::Grundy => "grundy",
         Claim::PPositions => "p_positions",
@@ -133,26 +149,96 @@ pub fn run(ctx: &Context, args: GuessArgs) -> Result<Status> {
                 "verification": verification.as_ref().map(|t| t.dims().to_vec()),
                 "searched": crate::json::int(result.searched),
                 "limits": result.limits,
-                "found": result.found.iter().map(|f| json!({
-                    "formula": f.formula,
-                    "size": f.size,
-                    "family": f.family,
-                    "windows": f.windows.iter().map(|(b, n)| json!({"box": b, "checked": crate::json::int(*n)})).collect::<Vec<_>>(),
-                })).collect::<Vec<_>>(),
+                "found": result.found.iter().zip(&proofs).map(|(f, p)| {
+                    let mut v = json!({
+                        "formula": f.formula,
+                        "size": f.size,
+                        "family": f.family,
+                        "windows": f.windows.iter().map(|(b, n)| json!({"box": b, "checked": crate::json::int(*n)})).collect::<Vec<_>>(),
+                    });
+                    if let Some(p) = p {
+                        v["proof"] = p.json.clone();
+                    }
+                    v
+                }).collect::<Vec<_>>(),
                 "failed_verification": result.failed_verification.iter().map(near_json).collect::<Vec<_>>(),
                 "nearest": result.nearest.iter().map(near_json).collect::<Vec<_>>(),
             });
             args.out.emit(|out| ctx.print_json(out, &value))?;
         }
-        PlainFormat::Text => args
-            .out
-            .emit(|out| write_text(out, &label, claim, &result, &training, &verification))?,
+        PlainFormat::Text => args.out.emit(|out| {
+            write_text(
+                out,
+                &label,
+                claim,
+                &result,
+                &training,
+                &verification,
+                &proofs,
+            )
+        })?,
     }
-    Ok(if result.found.is_empty() {
-        Status::Failed
+    let ok = if args.prove {
+        proofs.iter().flatten().any(|p| p.proved)
     } else {
-        Status::Ok
-    })
+        !result.found.is_empty()
+    };
+    Ok(if ok { Status::Ok } else { Status::Failed })
+}
+
+/// The verdict of `nimlab prove` on one formula `guess` found.
+struct ProofLine {
+    proved: bool,
+    text: String,
+    json: serde_json::Value,
+}
+
+fn prove_found(
+    ctx: &Context,
+    source: &nimlab_games::source::GameSource,
+    claim: Claim,
+    formula: &str,
+) -> ProofLine {
+    use nimlab_formula::prove::{
+        numeration_name, prove, suggest_numeration, ProveOptions, Verdict,
+    };
+    let game = &*source.game;
+    let num = suggest_numeration(game, formula);
+    let opts = ProveOptions {
+        table: ctx.table_options(),
+        constants: source.constants.clone(),
+    };
+    let name = numeration_name(&num);
+    match prove(game, claim, formula, num, &opts) {
+        Ok(p) => {
+            let proved = matches!(p.verdict, Verdict::Proved);
+            let text = match &p.verdict {
+                Verdict::Proved => format!("proved for all positions ({name}, {:.3} s)", p.seconds),
+                Verdict::False(c) => format!(
+                    "FALSE ({}): {}{}",
+                    c.statement,
+                    c.explanation,
+                    match &c.confirmed {
+                        Some((at, why)) => format!(
+                            "; re-check at {}: {why}",
+                            nimlab_engine::plan::position_text(at)
+                        ),
+                        None => String::new(),
+                    }
+                ),
+            };
+            ProofLine {
+                proved,
+                text,
+                json: nimlab_json::proof_json(&p),
+            }
+        }
+        Err(e) => ProofLine {
+            proved: false,
+            text: format!("not proved: {e}"),
+            json: json!({"numeration": name, "result": {"proved": false, "error": e.to_string()}}),
+        },
+    }
 }
 
 fn near_json(n: &Near) -> serde_json::Value {
@@ -176,6 +262,7 @@ fn write_text(
     g: &Guess,
     training: &GrundyTable,
     verification: &Option<GrundyTable>,
+    proofs: &[Option<ProofLine>],
 ) -> std::io::Result<()> {
     writeln!(out, "game:      {label}")?;
     let windows = match verification {
@@ -202,7 +289,7 @@ fn write_text(
         writeln!(out, "result:    none found in the search space")?;
     } else {
         writeln!(out, "found (simplest first):")?;
-        for f in &g.found {
+        for (f, proof) in g.found.iter().zip(proofs) {
             let checked: Vec<String> = f
                 .windows
                 .iter()
@@ -216,6 +303,9 @@ fn write_text(
                 f.family,
                 checked.join(", ")
             )?;
+            if let Some(p) = proof {
+                writeln!(out, "      prove: {}", p.text)?;
+            }
         }
     }
     let near = |out: &mut dyn Write, n: &Near| -> std::io::Result<()> {

@@ -21,7 +21,7 @@ nimlab prove 'subtraction(s={1,2,3})' --formula 'n % 4'\n  \
 nimlab prove 'fibonacci-nim(k=2)' --p-positions 'heap == 0 || zeck_low(heap) > limit' --numeration fib\n  \
 nimlab prove wythoff --p-positions 'min(x,y) == floor_phi(abs(x-y))' --numeration fib --walnut out/\n\n\
 Expressible: + - constants, * / % << >> by constants, comparisons, && || ! if, min max abs;\n\
-xor & | in base 2, nimsum_b(b, …) and sigma(beta=[b..]) in base b, sigma(beta=[p,2..]) in base 2;\n\
+xor & | in base 2; nimsum_b(b, …) in base b; sigma(beta=[β0,…,b..]) in base b (= mixed(beta));\n\
 zeck_low and floor_phi in Zeckendorf (fib).")]
 pub struct ProveArgs {
     /// Game, e.g. 'ryuoh(p=4)' (it must declare its move relation).
@@ -42,7 +42,8 @@ pub struct ProveArgs {
     #[arg(long = "p-positions", value_name = "PRED", allow_hyphen_values = true)]
     p_positions: Option<String>,
     /// How the automata read numbers: base2 (default), base-B (B = 2..16), fib
-    /// (Zeckendorf: 1, 2, 3, 5, 8, …).
+    /// (Zeckendorf: 1, 2, 3, 5, 8, …), mixed(BETA) for a mixed radix that ends in one
+    /// repeating base b (e.g. mixed([2,3..]): read in base b, the prefix by division).
     #[arg(long, value_name = "NUM", default_value = "base2", value_parser = parse_numeration)]
     numeration: Numeration,
     /// Also write the statements as Walnut commands (prove.txt) and the automata in
