@@ -262,7 +262,7 @@ mod avx2 {
                         set.table.as_ptr() as *const __m128i
                     )),
                     _mm256_broadcastsi128_si256(_mm_loadu_si128(
-                        set.table.as_ptr().add(16) as *const __m128i,
+                        set.table.as_ptr().add(16) as *const __m128i
                     )),
                 )
             };

@@ -22,6 +22,7 @@
 use crate::periodicity::Periodicity;
 use crate::split_scan::{self, ByteSet};
 
+mod dense;
 pub mod run;
 
 /// The most heaps one move may leave (hexadecimal codes go up to 3).
@@ -507,6 +508,12 @@ pub struct SparseSequence {
     mean_scan: f64,
     /// Tiles whatever the scans (tests: every code's tiles checked).
     always_tiles: bool,
+    /// The dense route whatever the rare count (tests).
+    always_dense: bool,
+    /// Heaps of the dense route done again by the plain mex (see `dense`).
+    dense_fallbacks: u64,
+    /// Stamps of the options with a part in a dense tile (see `dense`).
+    near: Vec<u32>,
     /// The values again, narrow, for the tiles' vector scans.
     narrow: Narrow,
 }
@@ -535,6 +542,9 @@ impl SparseSequence {
             witness_slot: 0,
             mean_scan: 0.0,
             always_tiles: false,
+            always_dense: false,
+            dense_fallbacks: 0,
+            near: Vec::new(),
             narrow: Narrow::default(),
         }
     }
@@ -569,6 +579,7 @@ impl SparseSequence {
         }
         self.values.reserve(len - self.values.len());
         while self.values.len() < len {
+            self.extend_dense(len);
             self.extend_in_tiles(len);
             if self.values.len() >= len {
                 break;
@@ -1022,7 +1033,7 @@ impl Narrow {
         }
     }
     fn push(&mut self, v: u32) {
-        debug_assert!(v < NARROW_MAX);
+        debug_assert!(v >> self.low_bits < 256);
         let top = (v >> self.low_bits) as u8;
         self.bigs += usize::from(top != 0);
         self.values.push(v as u16);
