@@ -428,7 +428,13 @@ mod tests {
         for round in 0..600 {
             let len = (next() % 200) as usize;
             // Top bytes mostly 0 and 1, as the values of Grundy's game past 2^8.
-            let top = |r: u64| if r % 5 == 0 { (r >> 8) as u8 % 4 } else { 0 };
+            let top = |r: u64| {
+                if r.is_multiple_of(5) {
+                    (r >> 8) as u8 % 4
+                } else {
+                    0
+                }
+            };
             let low: Vec<u8> = (0..len).map(|_| next() as u8).collect();
             let high: Vec<u8> = (0..len).map(|_| next() as u8).collect();
             let low_tops: Vec<u8> = (0..len).map(|_| top(next())).collect();
