@@ -40,6 +40,8 @@ const DENSE_MAX: u32 = 1 << 15;
 /// order.
 struct FarScan {
     left: Vec<u16>,
+    /// Every value below this is an option or in `left`.
+    next: u32,
 }
 
 /// The values a far pass looks for, grouped by top for [`split_scan::next_hit_planes`];
@@ -140,7 +142,7 @@ impl SparseSequence {
     /// G(n) from the far pass's leftovers and the options with a part in the tile
     /// (which starts at `s`), G(0), …, G(n − 1) known.
     fn finish_dense(&mut self, n: usize, s: usize, far: FarScan) -> u32 {
-        let FarScan { left } = far;
+        let FarScan { left, next } = far;
         let g = &self.values;
         // Options with a part in the tile: stamped n + 1 in `near`.
         let near = &mut self.near;
@@ -177,23 +179,54 @@ impl SparseSequence {
         if let Some(&v) = left.iter().find(|&&v| near[usize::from(v)] != stamp) {
             return u32::from(v);
         }
-        // Every wanted value is an option: the plain mex.
+        // Every value below `next` is an option: the vector scan over all the splits
+        // (the narrow values hold G(0), …, G(n − 1)) for the next values, [`WANT`] at a
+        // time.
         self.dense_fallbacks += 1;
-        let g = &self.values;
-        let hit = &mut self.hit;
-        hit.clear(self.max);
-        for (k, &d) in self.rules.digits.iter().enumerate() {
-            if k > n || d == 0 {
-                continue;
+        let bound = (self.max + 1).next_power_of_two();
+        let mut marks = vec![0u8; bound as usize + 1];
+        let mut lo = next;
+        loop {
+            marks[..lo.min(bound + 1) as usize].fill(1);
+            for (k, &d) in self.rules.digits.iter().enumerate() {
+                if k > n || d == 0 {
+                    continue;
+                }
+                let m = n - k;
+                if d & 1 != 0 && m == 0 && k > 0 {
+                    marks[0] = 1;
+                }
+                if d & 2 != 0 && m >= 1 && k > 0 {
+                    marks[g[m] as usize] = 1;
+                }
             }
-            let m = n - k;
-            super::hit_take_without_split(hit, d, k, m, g);
-            if d & 4 != 0 && m >= 2 {
-                let last = last_split(m, distinct);
-                hit.mark_splits(&g[1..last + 1], &g[m - last..m]);
+            let mut wanted = Looking::default();
+            let mut hi = lo;
+            while wanted.len < WANT && hi <= bound {
+                if marks[hi as usize] == 0 {
+                    wanted.insert(hi, self.narrow.low_bits);
+                }
+                hi += 1;
             }
+            for (k, &d) in self.rules.digits.iter().enumerate() {
+                if d & 4 != 0 && k <= n && n - k >= 2 {
+                    let m = n - k;
+                    scan(
+                        &self.narrow,
+                        m,
+                        1,
+                        last_split(m, distinct) + 1,
+                        &mut wanted,
+                        &mut marks,
+                        hi,
+                    );
+                }
+            }
+            if let Some(v) = (lo..hi).find(|&v| marks[v as usize] == 0) {
+                return v;
+            }
+            lo = hi;
         }
-        hit.mex()
     }
 }
 
@@ -268,7 +301,7 @@ fn far_scan(
         .filter(|&v| marks[v as usize] == 0)
         .map(|v| v as u16)
         .collect();
-    FarScan { left }
+    FarScan { left, next }
 }
 
 /// Removes from `wanted` (the values v < `next` with `marks[v] = 0`) the values of the
