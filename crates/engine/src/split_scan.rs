@@ -24,9 +24,6 @@ impl ByteSet {
             1 << ((v >> 4) & 7),
         )
     }
-    pub(crate) fn clear(&mut self) {
-        *self = ByteSet::default();
-    }
     pub(crate) fn insert(&mut self, v: u8) {
         let (i, bit) = Self::slot(v);
         if self.table[i] & bit == 0 {
@@ -82,6 +79,60 @@ fn next_hit_scalar(low: &[u8], high: &[u8], from: usize, set: &ByteSet) -> Optio
         let mut mask = 0u32;
         for j in 0..32.min(len - i) {
             if set.contains(low[i + j] ^ high[len - 1 - i - j]) {
+                mask |= 1 << j;
+            }
+        }
+        if mask != 0 {
+            return Some((i, mask));
+        }
+        i += 32;
+    }
+    None
+}
+
+/// The most groups [`next_hit_planes`] takes on the vector path (more go one by one).
+const MAX_GROUPS: usize = 8;
+
+/// As [`next_hit`] for values wider than a byte, split into a low byte and a top byte:
+/// the pairs whose low bytes XOR to a member of `set` and whose top bytes XOR to `top`,
+/// for some `(top, set)` of `groups` (the wanted values, grouped by their top byte).
+/// `low_tops` and `high_tops` are the top bytes beside `low` and `high`.
+#[inline]
+pub(crate) fn next_hit_planes(
+    low: &[u8],
+    high: &[u8],
+    low_tops: &[u8],
+    high_tops: &[u8],
+    from: usize,
+    groups: &[(u8, ByteSet)],
+) -> Option<(usize, u32)> {
+    debug_assert!(low.len() == high.len() && low.len() == low_tops.len());
+    debug_assert_eq!(high.len(), high_tops.len());
+    #[cfg(target_arch = "x86_64")]
+    if groups.len() <= MAX_GROUPS && std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, checked just above.
+        return unsafe { avx2::next_hit_planes(low, high, low_tops, high_tops, from, groups) };
+    }
+    next_hit_planes_scalar(low, high, low_tops, high_tops, from, groups)
+}
+
+/// [`next_hit_planes`] one pair at a time (any CPU; the reference in tests).
+fn next_hit_planes_scalar(
+    low: &[u8],
+    high: &[u8],
+    low_tops: &[u8],
+    high_tops: &[u8],
+    from: usize,
+    groups: &[(u8, ByteSet)],
+) -> Option<(usize, u32)> {
+    let len = low.len().min(high.len());
+    let mut i = from;
+    while i < len {
+        let mut mask = 0u32;
+        for j in 0..32.min(len - i) {
+            let v = low[i + j] ^ high[len - 1 - i - j];
+            let t = low_tops[i + j] ^ high_tops[len - 1 - i - j];
+            if groups.iter().any(|(top, set)| *top == t && set.contains(v)) {
                 mask |= 1 << j;
             }
         }
@@ -188,6 +239,83 @@ mod avx2 {
         super::next_hit_scalar(low, high, i, set)
     }
 
+    /// [`super::next_hit_planes`] on 32 pairs a step (AVX2).
+    #[target_feature(enable = "avx2")]
+    pub(super) fn next_hit_planes(
+        low: &[u8],
+        high: &[u8],
+        low_tops: &[u8],
+        high_tops: &[u8],
+        from: usize,
+        groups: &[(u8, ByteSet)],
+    ) -> Option<(usize, u32)> {
+        let len = low.len().min(high.len());
+        let zero = _mm256_setzero_si256();
+        // Per group: its top byte, and the two halves of its table.
+        let mut tables = [(zero, zero, zero); super::MAX_GROUPS];
+        for (t, (top, set)) in tables.iter_mut().zip(groups) {
+            // SAFETY: both halves of the table are 16 readable bytes.
+            *t = unsafe {
+                (
+                    _mm256_set1_epi8(*top as i8),
+                    _mm256_broadcastsi128_si256(_mm_loadu_si128(
+                        set.table.as_ptr() as *const __m128i
+                    )),
+                    _mm256_broadcastsi128_si256(_mm_loadu_si128(
+                        set.table.as_ptr().add(16) as *const __m128i
+                    )),
+                )
+            };
+        }
+        let tables = &tables[..groups.len()];
+        let bits = _mm256_setr_epi8(
+            1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0,
+            0, 0, 0, 0, 0, 0, 0,
+        );
+        let reverse = _mm256_setr_epi8(
+            15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7,
+            6, 5, 4, 3, 2, 1, 0,
+        );
+        let nibble = _mm256_set1_epi8(15);
+        let three = _mm256_set1_epi8(7);
+        let mut i = from;
+        while i + 32 <= len {
+            // SAFETY: the four slices hold 32 bytes at i and at len − i − 32.
+            let (a, b, at, bt) = unsafe {
+                (
+                    _mm256_loadu_si256(low.as_ptr().add(i) as *const __m256i),
+                    _mm256_loadu_si256(high.as_ptr().add(len - i - 32) as *const __m256i),
+                    _mm256_loadu_si256(low_tops.as_ptr().add(i) as *const __m256i),
+                    _mm256_loadu_si256(high_tops.as_ptr().add(len - i - 32) as *const __m256i),
+                )
+            };
+            let b = _mm256_permute4x64_epi64(_mm256_shuffle_epi8(b, reverse), 0x4E);
+            let bt = _mm256_permute4x64_epi64(_mm256_shuffle_epi8(bt, reverse), 0x4E);
+            let v = _mm256_xor_si256(a, b);
+            let t = _mm256_xor_si256(at, bt);
+            let column = _mm256_and_si256(v, nibble);
+            let bit = _mm256_shuffle_epi8(bits, _mm256_and_si256(_mm256_srli_epi16(v, 4), three));
+            let mut found = zero;
+            for &(top, rows_low, rows_high) in tables {
+                let row = _mm256_blendv_epi8(
+                    _mm256_shuffle_epi8(rows_low, column),
+                    _mm256_shuffle_epi8(rows_high, column),
+                    v,
+                );
+                let in_set = _mm256_and_si256(row, bit);
+                let same_top = _mm256_cmpeq_epi8(t, top);
+                found = _mm256_or_si256(found, _mm256_and_si256(in_set, same_top));
+            }
+            let absent = _mm256_cmpeq_epi8(found, zero);
+            let mask = !(_mm256_movemask_epi8(absent) as u32);
+            if mask != 0 {
+                return Some((i, mask));
+            }
+            i += 32;
+        }
+        super::next_hit_planes_scalar(low, high, low_tops, high_tops, i, groups)
+    }
+
     /// [`mark_walk`] with the indices computed 8 at a time (AVX2).
     #[target_feature(enable = "avx2")]
     pub(super) fn mark_walk(
@@ -288,6 +416,81 @@ mod tests {
             assert_eq!(next_hit(&low, &high, from, &set), expect, "round {round}");
             assert_eq!(
                 next_hit_scalar(&low, &high, from, &set),
+                expect,
+                "round {round}"
+            );
+        }
+    }
+
+    #[test]
+    fn next_hit_planes_agrees_with_the_pairs_one_by_one() {
+        let mut next = xorshift(0x1234_5678_9abc_def1);
+        for round in 0..600 {
+            let len = (next() % 200) as usize;
+            // Top bytes mostly 0 and 1, as the values of Grundy's game past 2^8.
+            let top = |r: u64| {
+                if r.is_multiple_of(5) {
+                    (r >> 8) as u8 % 4
+                } else {
+                    0
+                }
+            };
+            let low: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+            let high: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+            let low_tops: Vec<u8> = (0..len).map(|_| top(next())).collect();
+            let high_tops: Vec<u8> = (0..len).map(|_| top(next())).collect();
+            let mut wanted: Vec<(u8, u8)> = Vec::new();
+            for _ in 0..(round % 7) {
+                wanted.push(((next() % 3) as u8, next() as u8));
+            }
+            // Groups by top byte, as many as 10 (past the vector path's 8).
+            let mut groups: Vec<(u8, ByteSet)> = Vec::new();
+            for &(t, v) in &wanted {
+                match groups.iter_mut().find(|(g, _)| *g == t) {
+                    Some((_, set)) => set.insert(v),
+                    None => {
+                        let mut set = ByteSet::default();
+                        set.insert(v);
+                        groups.push((t, set));
+                    }
+                }
+            }
+            if round % 50 == 49 {
+                for t in 3..13u8 {
+                    let mut set = ByteSet::default();
+                    set.insert(next() as u8);
+                    groups.push((t, set.clone()));
+                    wanted.extend((0..=255u8).filter(|&v| set.contains(v)).map(|v| (t, v)));
+                }
+            }
+            let pair = |x: usize| {
+                (
+                    low_tops[x] ^ high_tops[len - 1 - x],
+                    low[x] ^ high[len - 1 - x],
+                )
+            };
+            let from = if len == 0 {
+                0
+            } else {
+                (next() as usize) % (len + 1)
+            };
+            let expect = (from..len)
+                .find(|&x| wanted.contains(&pair(x)))
+                .map(|first| {
+                    let i = from + (first - from) / 32 * 32;
+                    let mask = (0..32.min(len - i))
+                        .filter(|&j| wanted.contains(&pair(i + j)))
+                        .fold(0u32, |m, j| m | 1 << j);
+                    (i, mask)
+                });
+            let args = (&low[..], &high[..], &low_tops[..], &high_tops[..]);
+            assert_eq!(
+                next_hit_planes(args.0, args.1, args.2, args.3, from, &groups),
+                expect,
+                "round {round}"
+            );
+            assert_eq!(
+                next_hit_planes_scalar(args.0, args.1, args.2, args.3, from, &groups),
                 expect,
                 "round {round}"
             );

@@ -22,6 +22,7 @@
 use crate::periodicity::Periodicity;
 use crate::split_scan::{self, ByteSet};
 
+mod dense;
 pub mod run;
 
 /// The most heaps one move may leave (hexadecimal codes go up to 3).
@@ -507,6 +508,12 @@ pub struct SparseSequence {
     mean_scan: f64,
     /// Tiles whatever the scans (tests: every code's tiles checked).
     always_tiles: bool,
+    /// The dense route whatever the rare count (tests).
+    always_dense: bool,
+    /// Heaps of the dense route done again by the plain mex (see `dense`).
+    dense_fallbacks: u64,
+    /// Stamps of the options with a part in a dense tile (see `dense`).
+    near: Vec<u32>,
     /// The values again, narrow, for the tiles' vector scans.
     narrow: Narrow,
 }
@@ -535,6 +542,9 @@ impl SparseSequence {
             witness_slot: 0,
             mean_scan: 0.0,
             always_tiles: false,
+            always_dense: false,
+            dense_fallbacks: 0,
+            near: Vec::new(),
             narrow: Narrow::default(),
         }
     }
@@ -569,6 +579,7 @@ impl SparseSequence {
         }
         self.values.reserve(len - self.values.len());
         while self.values.len() < len {
+            self.extend_dense(len);
             self.extend_in_tiles(len);
             if self.values.len() >= len {
                 break;
@@ -677,7 +688,6 @@ impl SparseSequence {
             || self.rules.max_parts() > 2
             || kmax > TILE
             || self.max >= NARROW_MAX
-            || self.narrow.bigs.len() > MAX_BIGS
         {
             return;
         }
@@ -700,7 +710,7 @@ impl SparseSequence {
         let mut far_limit = start - TILE;
         let mut rows = FarRows::default();
         // The first tile's marks, from values before start − TILE only.
-        let columns = narrow.big_from.next_power_of_two();
+        let columns = NARROW_MAX;
         rows.mark(
             rules,
             &values[..far_limit],
@@ -766,7 +776,7 @@ impl SparseSequence {
                 std::mem::swap(&mut rows, &mut next_rows);
                 far_limit = s;
                 s = next;
-                if *max >= NARROW_MAX || narrow.bigs.len() > MAX_BIGS {
+                if *max >= NARROW_MAX {
                     // Past what the narrow values hold: the per-heap method goes on.
                     values.truncate(s);
                     break;
@@ -976,18 +986,25 @@ fn half_band(start: usize, k: usize) -> std::ops::Range<usize> {
 /// Tiles run while every value is below this (their values are held as `u16`, and
 /// their value sets are short).
 const NARROW_MAX: u32 = 1 << 11;
-/// Tiles mark each split with a big part one by one: only while there are few.
-const MAX_BIGS: usize = 4096;
 
 /// The values again, narrow, for the tiles' scans: as `u16` (all values are below
-/// [`NARROW_MAX`] there), as bytes for [`split_scan::next_hit`], and the heaps whose
-/// value is big (≥ `big_from`, at most 256). The XOR of two values that are not big
-/// is that of their bytes; splits with a big part are marked one by one.
+/// [`NARROW_MAX`] there), and split in two planes of bytes for [`split_scan`]: the low
+/// `low_bits` bits of each value, and the bits above them (its *top*). The XOR of two
+/// values is that of their low bytes beside that of their tops, so a scan over both
+/// planes is exact whatever the values; while tops are rare and every wanted value has
+/// top 0 (Grundy's game below 2^8, or past it with a few thousand heaps ≥ 256), the scan
+/// reads the low bytes only and checks each hit's values, the rare big part making a
+/// false hit now and then.
 struct Narrow {
     values: Vec<u16>,
     bytes: Vec<u8>,
-    bigs: Vec<(u32, u32)>,
-    big_from: u32,
+    tops: Vec<u8>,
+    /// How many values have a top other than 0.
+    bigs: usize,
+    /// 8; less in tests, so that small values exercise the tops.
+    low_bits: u32,
+    /// The low-bytes-only scan runs while `bigs · sparse_bigs ≤ values.len()`.
+    sparse_bigs: usize,
 }
 
 impl Default for Narrow {
@@ -995,8 +1012,10 @@ impl Default for Narrow {
         Narrow {
             values: Vec::new(),
             bytes: Vec::new(),
-            bigs: Vec::new(),
-            big_from: 256,
+            tops: Vec::new(),
+            bigs: 0,
+            low_bits: 8,
+            sparse_bigs: 256,
         }
     }
 }
@@ -1005,22 +1024,77 @@ impl Narrow {
     /// Makes `self` hold `values` (a prefix of it may be held already).
     fn sync(&mut self, values: &[u32]) {
         let held = self.values.len().min(values.len());
+        self.bigs -= self.tops[held..].iter().filter(|&&t| t != 0).count();
         self.values.truncate(held);
         self.bytes.truncate(held);
-        self.bigs.retain(|&(b, _)| (b as usize) < held);
+        self.tops.truncate(held);
         for &v in &values[held..] {
             self.push(v);
         }
     }
     fn push(&mut self, v: u32) {
-        let n = self.values.len();
-        if v >= self.big_from {
-            self.bigs.push((n as u32, v));
-        }
+        debug_assert!(v >> self.low_bits < 256);
+        let top = (v >> self.low_bits) as u8;
+        self.bigs += usize::from(top != 0);
         self.values.push(v as u16);
-        // Exact for values that are not big; anything for big ones.
-        self.bytes
-            .push((v & (self.big_from.next_power_of_two() - 1)) as u8);
+        self.bytes.push((v & ((1 << self.low_bits) - 1)) as u8);
+        self.tops.push(top);
+    }
+    /// Whether the scans may read the low bytes only (and check each hit).
+    fn low_only(&self) -> bool {
+        self.bigs.saturating_mul(self.sparse_bigs) <= self.values.len()
+    }
+}
+
+/// The values a tile's scan still looks for (a handful), and the same grouped by top
+/// for [`split_scan::next_hit_planes`].
+#[derive(Default)]
+struct Wanted {
+    values: Vec<u16>,
+    groups: Vec<(u8, ByteSet)>,
+}
+
+impl Wanted {
+    fn clear(&mut self) {
+        self.values.clear();
+        self.groups.clear();
+    }
+    fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+    fn contains(&self, v: u32) -> bool {
+        self.values.iter().any(|&w| u32::from(w) == v)
+    }
+    /// Adds v (not there yet).
+    fn insert(&mut self, v: u32, low_bits: u32) {
+        self.values.push(v as u16);
+        let (top, low) = ((v >> low_bits) as u8, (v & ((1 << low_bits) - 1)) as u8);
+        match self.groups.iter_mut().find(|(t, _)| *t == top) {
+            Some((_, set)) => set.insert(low),
+            None => {
+                let mut set = ByteSet::default();
+                set.insert(low);
+                self.groups.push((top, set));
+            }
+        }
+    }
+    /// Removes v; whether it was there.
+    fn remove(&mut self, v: u32, low_bits: u32) -> bool {
+        let Some(i) = self.values.iter().position(|&w| u32::from(w) == v) else {
+            return false;
+        };
+        self.values.swap_remove(i);
+        let (top, low) = ((v >> low_bits) as u8, (v & ((1 << low_bits) - 1)) as u8);
+        let g = self
+            .groups
+            .iter()
+            .position(|(t, _)| *t == top)
+            .expect("every wanted value is in its group");
+        self.groups[g].1.remove(low);
+        if self.groups[g].1.is_empty() {
+            self.groups.swap_remove(g);
+        }
+        true
     }
 }
 
@@ -1065,7 +1139,7 @@ fn compute_tile(
     let distinct = rules.distinct_parts;
     let last_of = |m: usize| last_split(m, distinct);
     let mut targets: Vec<u32> = Vec::new();
-    let mut wanted = ByteSet::default();
+    let mut wanted = Wanted::default();
     // Per split digit k, the rare parts the rows do not hold: small ones, those found
     // since the rows were marked, and those near half a heap.
     let near_rares: Vec<Vec<(u32, u32)>> = (0..rules.digits.len())
@@ -1105,14 +1179,10 @@ fn compute_tile(
             if d & 4 == 0 || m < 2 {
                 continue;
             }
-            // Rare parts the rows do not hold, and big parts (the scan below sees only
-            // bytes). Every XOR is below 2^12: the set is its fixed-size array.
+            // Rare parts the rows do not hold. Every XOR is below 2^12: the set is its
+            // fixed-size array.
             let seen = hit.small().expect("tiles hold values below 2^11");
-            let parts = near_rares[k]
-                .iter()
-                .chain(new_rares.iter())
-                .chain(&narrow.bigs);
-            for &(r, v) in parts {
+            for &(r, v) in near_rares[k].iter().chain(new_rares.iter()) {
                 let r = r as usize;
                 if r < m && !(distinct && 2 * r == m) {
                     seen[(v ^ u32::from(g[m - r])) as u16 as usize] = 1;
@@ -1120,12 +1190,9 @@ fn compute_tile(
             }
             sums.push(m);
         }
-        // Every split with a rare part is marked, and every split with a big part: the
-        // values still missing are found, if at all, among the other splits (two common
-        // parts, neither big), and are the XOR of the parts' bytes, below `big_from`
-        // rounded up to a power of two.
-        // Only the expensive values below the first missing cheap one matter (the
-        // targets).
+        // Every split with a rare part is marked: the values still missing are found, if
+        // at all, among the other splits (two common parts). Only the expensive values
+        // below the first missing cheap one matter (the targets).
         targets.clear();
         let mut cheap = 0u32;
         while (cheap as usize) < hit.used {
@@ -1142,18 +1209,13 @@ fn compute_tile(
                 if !split.expensive(cheap, sums) {
                     break;
                 }
-                if cheap >= narrow.big_from.next_power_of_two() {
-                    // No split of two small parts has it, and the others are marked: it
-                    // is missing.
-                    break;
-                }
                 targets.push(cheap);
             }
             cheap += 1;
         }
         wanted.clear();
         for &t in &targets {
-            wanted.insert(t as u8);
+            wanted.insert(t, narrow.low_bits);
         }
         // Small parts x < NEAR_SCAN first, going up, then from the middle split
         // x = last_of(m) down to NEAR_SCAN, where the hard values turn up sooner.
@@ -1186,7 +1248,7 @@ fn compute_tile(
         let value = targets
             .iter()
             .copied()
-            .find(|&t| wanted.contains(t as u8))
+            .find(|&t| wanted.contains(t))
             .unwrap_or(cheap);
         *slot = value;
         narrow.push(value);
@@ -1204,35 +1266,37 @@ const ROWS_SCAN: usize = 1280;
 /// Splits scanned per sum at a time (interleaving the sums).
 const SCAN_BLOCK: usize = 256;
 
-/// Removes from `wanted` the values of the splits x + (m − x), x0 ≤ x < x1, that have
-/// no big part (those are marked one by one), stopping when it is empty.
-fn scan_splits(narrow: &Narrow, m: usize, x0: usize, x1: usize, wanted: &mut ByteSet) {
+/// Removes from `wanted` the values of the splits x + (m − x), x0 ≤ x < x1, stopping
+/// when it is empty.
+fn scan_splits(narrow: &Narrow, m: usize, x0: usize, x1: usize, wanted: &mut Wanted) {
     if x0 >= x1 {
         return;
     }
     let low = &narrow.bytes[x0..x1];
     let high = &narrow.bytes[m + 1 - x1..=m - x0];
+    let low_only = narrow.low_only();
     let mut from = 0;
-    while let Some((i, mut lanes)) = split_scan::next_hit(low, high, from, wanted) {
-        let x = x0 + i + lanes.trailing_zeros() as usize;
-        let (a, b) = (narrow.values[x], narrow.values[m - x]);
-        if u32::from(a.max(b)) < narrow.big_from {
-            wanted.remove((a ^ b) as u8);
-            if wanted.is_empty() {
-                return;
-            }
-            // The same 32 splits again, without that value: lanes holding it drop out
-            // (they are often many).
-            from = i;
-            continue;
-        }
-        // A big part's bytes matched: the rest of these splits one by one.
+    loop {
+        let found = match &wanted.groups[..] {
+            [(0, set)] if low_only => split_scan::next_hit(low, high, from, set),
+            groups => split_scan::next_hit_planes(
+                low,
+                high,
+                &narrow.tops[x0..x1],
+                &narrow.tops[m + 1 - x1..=m - x0],
+                from,
+                groups,
+            ),
+        };
+        let Some((i, mut lanes)) = found else {
+            return;
+        };
+        // Each hit's values (a low-bytes-only hit may be false: a big part).
         while lanes != 0 {
             let x = x0 + i + lanes.trailing_zeros() as usize;
             lanes &= lanes - 1;
-            let (a, b) = (narrow.values[x], narrow.values[m - x]);
-            let small = u32::from(a.max(b)) < narrow.big_from;
-            if small && wanted.remove((a ^ b) as u8) && wanted.is_empty() {
+            let v = narrow.values[x] ^ narrow.values[m - x];
+            if wanted.remove(u32::from(v), narrow.low_bits) && wanted.is_empty() {
                 return;
             }
         }
@@ -1318,26 +1382,28 @@ mod tests {
             }
             steps.extend_to(len);
             assert_eq!(steps.values(), &naive[..], "{:?} in steps", rules.digits());
-            // Smaller values taken for big (as values ≥ 256 are): their splits marked
-            // one by one, the scans' bytes wrong for them; enough of them, and few
-            // enough for the tiles to go on.
-            let Some(big_from) = (1..=max_value(&naive))
-                .find(|&b| naive.iter().filter(|&&v| v >= b).count() <= MAX_BIGS / 2)
-            else {
+            // Values split at a lower bit (as values ≥ 256 are at bit 8): the tops
+            // exercised by small values, scanned on both planes, or on the low bits only
+            // (each hit checked) while tops are taken for rare.
+            let top = max_value(&naive) >> 3;
+            if top == 0 {
                 continue;
-            };
+            }
             big_codes += 1;
-            assert!(naive[len / 2..].iter().any(|&v| v >= big_from));
-            let mut bigs = SparseSequence::new(rules.clone());
-            bigs.always_tiles = true;
-            bigs.narrow.big_from = big_from;
-            bigs.extend_to(len);
-            assert_eq!(
-                bigs.values(),
-                &naive[..],
-                "{:?} with big values",
-                rules.digits()
-            );
+            for (low_bits, sparse_bigs) in [(3, 1), (4, 1), (4, 0), (3, 0)] {
+                let mut bigs = SparseSequence::new(rules.clone());
+                bigs.always_tiles = true;
+                bigs.narrow.low_bits = low_bits;
+                bigs.narrow.sparse_bigs = sparse_bigs;
+                bigs.extend_to(len);
+                assert_eq!(
+                    bigs.values(),
+                    &naive[..],
+                    "{:?} with tops from bit {low_bits}, low-only {}",
+                    rules.digits(),
+                    sparse_bigs == 0
+                );
+            }
         }
         assert!(big_codes >= 3, "{big_codes} codes had big values");
     }

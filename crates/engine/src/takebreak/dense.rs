@@ -1,0 +1,416 @@
+//! Games without a sparse space (`.007`, `.04`, `.06`, …: a third to a half of the heaps
+//! rare): every heap must look at all its splits, O(n²) in all. The rare/common method
+//! gains little there (walking the rare parts one by one is most of the work), so these
+//! codes take a plainer route, made fast by the vector scan and two threads.
+//!
+//! For a tile of [`DENSE_TILE`] heaps starting at `s`, every split of a heap whose parts
+//! are both below `s` (the *far* splits: all but the first few hundred) is known before
+//! the tile starts, so the heaps' far work runs in parallel:
+//!
+//! 1. the [`WARM`] splits of each sum nearest the middle are marked one by one;
+//! 2. the *wanted* values are the first [`WANT`] values those marks miss (every value
+//!    below the first of them is an option already);
+//! 3. one vector pass ([`split_scan::next_hit_planes`], 32 splits a step, values split
+//!    into a low byte and a top byte) over the other far splits removes the wanted values
+//!    it finds; when it has found them all, the next [`WANT`] missed values are wanted,
+//!    over a whole cycle of the far splits from that point.
+//!
+//! Then, heap by heap in order, the options that need the tile's own values (the splits
+//! with a part ≥ s, taking without splitting) remove theirs, and the value is the least
+//! wanted value left. When none is left (the options of the tile's own values took the
+//! last ones: rare), the heap is done again by the plain mex over all its splits. The
+//! values are exactly the mex's, whatever the tile, the number of threads or the marks.
+
+use super::{last_split, split_scan, Narrow, SparseSequence, PREFIX};
+use crate::split_scan::ByteSet;
+use rayon::prelude::*;
+
+/// Heaps per dense tile.
+pub(super) const DENSE_TILE: usize = 512;
+/// Splits per sum marked one by one, nearest the middle, before the vector pass.
+const WARM: usize = 768;
+/// Values looked for by the vector pass at a time.
+const WANT: usize = 96;
+/// Splits per call of the vector scan.
+const SCAN_STEP: usize = 4096;
+/// The dense route runs while every value is below this (a top byte holds the rest).
+const DENSE_MAX: u32 = 1 << 15;
+
+/// What the far pass left of one heap: the wanted values not found, in increasing
+/// order.
+struct FarScan {
+    left: Vec<u16>,
+    /// Every value below this is an option or in `left`.
+    next: u32,
+}
+
+/// The values a far pass looks for, grouped by top for [`split_scan::next_hit_planes`];
+/// which values they are is in the pass's marks (see [`far_scan`]).
+#[derive(Default)]
+struct Looking {
+    groups: Vec<(u8, ByteSet)>,
+    len: usize,
+}
+
+impl Looking {
+    fn insert(&mut self, v: u32, low_bits: u32) {
+        let (top, low) = ((v >> low_bits) as u8, (v & ((1 << low_bits) - 1)) as u8);
+        match self.groups.iter_mut().find(|(t, _)| *t == top) {
+            Some((_, set)) => set.insert(low),
+            None => {
+                let mut set = ByteSet::default();
+                set.insert(low);
+                self.groups.push((top, set));
+            }
+        }
+        self.len += 1;
+    }
+    /// Removes v, which is there.
+    fn remove(&mut self, v: u32, low_bits: u32) {
+        let (top, low) = ((v >> low_bits) as u8, (v & ((1 << low_bits) - 1)) as u8);
+        let g = self
+            .groups
+            .iter()
+            .position(|(t, _)| *t == top)
+            .expect("every value looked for is in its group");
+        self.groups[g].1.remove(low);
+        if self.groups[g].1.is_empty() {
+            self.groups.swap_remove(g);
+        }
+        self.len -= 1;
+    }
+}
+
+impl SparseSequence {
+    /// Whether the dense route applies from here: many rare heaps (a sparse space
+    /// would not pay), at most two parts, values held in 16 bits.
+    fn dense_applies(&self, len: usize) -> bool {
+        let start = self.values.len();
+        let dense = self.always_dense || self.rare.len() * 8 >= start;
+        dense
+            && start >= PREFIX
+            && len >= start + DENSE_TILE
+            && self.rules.max_parts() <= 2
+            && self.rules.digits.len() < DENSE_TILE
+            && self.max < DENSE_MAX
+            && !self.always_tiles
+    }
+
+    /// Computes whole tiles of [`DENSE_TILE`] heaps while the dense route applies and
+    /// at least one whole tile is wanted (see the module docs).
+    pub(super) fn extend_dense(&mut self, len: usize) {
+        if !self.dense_applies(len) {
+            return;
+        }
+        let split = self.split.expect("split chosen");
+        self.narrow.sync(&self.values);
+        while self.values.len() + DENSE_TILE <= len && self.max < DENSE_MAX {
+            let s = self.values.len();
+            let bound = (self.max + 1).next_power_of_two();
+            let far: Vec<FarScan> = {
+                let (rules, narrow) = (&self.rules, &self.narrow);
+                (s..s + DENSE_TILE)
+                    .into_par_iter()
+                    .with_min_len(16)
+                    .map_init(Vec::new, |marks, n| {
+                        far_scan(
+                            rules.digits(),
+                            rules.distinct_parts,
+                            narrow,
+                            s,
+                            n,
+                            bound,
+                            marks,
+                        )
+                    })
+                    .collect()
+            };
+            for (i, far) in far.into_iter().enumerate() {
+                let n = s + i;
+                let v = self.finish_dense(n, s, far);
+                self.values.push(v);
+                self.narrow.push(v);
+                self.max = self.max.max(v);
+                if split.class(n, v) == split.rare_class {
+                    self.rare.push(n as u32);
+                    self.rare_values.push(v);
+                }
+            }
+        }
+    }
+
+    /// G(n) from the far pass's leftovers and the options with a part in the tile
+    /// (which starts at `s`), G(0), …, G(n − 1) known.
+    fn finish_dense(&mut self, n: usize, s: usize, far: FarScan) -> u32 {
+        let FarScan { left, next } = far;
+        let g = &self.values;
+        // Options with a part in the tile: stamped n + 1 in `near`.
+        let near = &mut self.near;
+        if near.len() <= self.max as usize * 2 + 2 {
+            near.resize(
+                ((self.max as usize + 1).next_power_of_two() * 2).max(1 << 16),
+                0,
+            );
+        }
+        let stamp = n as u32 + 1;
+        let distinct = self.rules.distinct_parts;
+        for (k, &d) in self.rules.digits.iter().enumerate() {
+            if k > n || d == 0 {
+                continue;
+            }
+            let m = n - k;
+            if d & 1 != 0 && m == 0 && k > 0 {
+                near[0] = stamp;
+            }
+            if d & 2 != 0 && m >= 1 && k > 0 {
+                near[g[m] as usize] = stamp;
+            }
+            if d & 4 != 0 && m >= 2 {
+                // Splits x + (m − x) with m − x ≥ s.
+                let near_end = (m + 1)
+                    .saturating_sub(s)
+                    .max(1)
+                    .min(last_split(m, distinct) + 1);
+                for x in 1..near_end {
+                    near[(g[x] ^ g[m - x]) as usize] = stamp;
+                }
+            }
+        }
+        if let Some(&v) = left.iter().find(|&&v| near[usize::from(v)] != stamp) {
+            return u32::from(v);
+        }
+        // Every value below `next` is an option: the vector scan over all the splits
+        // (the narrow values hold G(0), …, G(n − 1)) for the next values, [`WANT`] at a
+        // time.
+        self.dense_fallbacks += 1;
+        let bound = (self.max + 1).next_power_of_two();
+        let mut marks = vec![0u8; bound as usize + 1];
+        let mut lo = next;
+        loop {
+            marks[..lo.min(bound + 1) as usize].fill(1);
+            for (k, &d) in self.rules.digits.iter().enumerate() {
+                if k > n || d == 0 {
+                    continue;
+                }
+                let m = n - k;
+                if d & 1 != 0 && m == 0 && k > 0 {
+                    marks[0] = 1;
+                }
+                if d & 2 != 0 && m >= 1 && k > 0 {
+                    marks[g[m] as usize] = 1;
+                }
+            }
+            let mut wanted = Looking::default();
+            let mut hi = lo;
+            while wanted.len < WANT && hi <= bound {
+                if marks[hi as usize] == 0 {
+                    wanted.insert(hi, self.narrow.low_bits);
+                }
+                hi += 1;
+            }
+            for (k, &d) in self.rules.digits.iter().enumerate() {
+                if d & 4 != 0 && k <= n && n - k >= 2 {
+                    let m = n - k;
+                    scan(
+                        &self.narrow,
+                        m,
+                        1,
+                        last_split(m, distinct) + 1,
+                        &mut wanted,
+                        &mut marks,
+                        hi,
+                    );
+                }
+            }
+            if let Some(v) = (lo..hi).find(|&v| marks[v as usize] == 0) {
+                return v;
+            }
+            lo = hi;
+        }
+    }
+}
+
+/// The far pass of heap `n` in the tile starting at `s` (module docs, steps 1–3), from
+/// the narrow values G(0), …, G(s − 1); every XOR of two of them is below `bound`.
+fn far_scan(
+    digits: &[u8],
+    distinct: bool,
+    narrow: &Narrow,
+    s: usize,
+    n: usize,
+    bound: u32,
+    marks: &mut Vec<u8>,
+) -> FarScan {
+    let g = &narrow.values;
+    marks.clear();
+    marks.resize(bound as usize + 1, 0);
+    // Far splits x + (m − x): m − x < s, i.e. x from m + 1 − s; the warm ones last.
+    let mut ranges: Vec<(usize, usize, usize)> = Vec::with_capacity(4);
+    for (k, &d) in digits.iter().enumerate() {
+        if d & 4 == 0 || k > n || n - k < 2 {
+            continue;
+        }
+        let m = n - k;
+        let first = (m + 1).saturating_sub(s).max(1);
+        let last = last_split(m, distinct);
+        if first > last {
+            continue;
+        }
+        let warm = (last + 1).saturating_sub(WARM).max(first);
+        for x in warm..=last {
+            marks[usize::from(g[x] ^ g[m - x])] = 1;
+        }
+        ranges.push((m, first, warm));
+    }
+    // The wanted values, in increasing order of first look; when all are found, the next
+    // ones (above them) are looked for over a whole cycle of the splits from there.
+    let mut wanted = Looking::default();
+    let mut next = 0u32;
+    let refill = |wanted: &mut Looking, next: &mut u32, marks: &[u8]| {
+        let mut added = 0;
+        while added < WANT && *next <= bound {
+            if marks[*next as usize] == 0 {
+                wanted.insert(*next, narrow.low_bits);
+                added += 1;
+            }
+            *next += 1;
+        }
+    };
+    refill(&mut wanted, &mut next, marks);
+    let total: usize = ranges.iter().map(|&(_, first, warm)| warm - first).sum();
+    let (mut range, mut x) = (0, ranges.first().map_or(0, |r| r.1));
+    let mut scanned = 0;
+    while scanned < total && wanted.len > 0 {
+        let (m, _, warm) = ranges[range];
+        let x1 = warm.min(x + SCAN_STEP);
+        scan(narrow, m, x, x1, &mut wanted, marks, next);
+        if wanted.len == 0 && next <= bound {
+            // All found: the next values, over a whole cycle from this block.
+            refill(&mut wanted, &mut next, marks);
+            scanned = 0;
+            continue;
+        }
+        scanned += x1 - x;
+        x = x1;
+        if x == warm {
+            range = (range + 1) % ranges.len();
+            x = ranges[range].1;
+        }
+    }
+    let left = (0..next)
+        .filter(|&v| marks[v as usize] == 0)
+        .map(|v| v as u16)
+        .collect();
+    FarScan { left, next }
+}
+
+/// Removes from `wanted` (the values v < `next` with `marks[v] = 0`) the values of the
+/// splits x + (m − x), x0 ≤ x < x1, marking them; stops when it is empty.
+fn scan(
+    narrow: &Narrow,
+    m: usize,
+    x0: usize,
+    x1: usize,
+    wanted: &mut Looking,
+    marks: &mut [u8],
+    next: u32,
+) {
+    if x0 >= x1 {
+        return;
+    }
+    let low = &narrow.bytes[x0..x1];
+    let high = &narrow.bytes[m + 1 - x1..=m - x0];
+    let low_only = narrow.low_only();
+    let mut from = 0;
+    loop {
+        let found = match &wanted.groups[..] {
+            [(0, set)] if low_only => split_scan::next_hit(low, high, from, set),
+            groups => split_scan::next_hit_planes(
+                low,
+                high,
+                &narrow.tops[x0..x1],
+                &narrow.tops[m + 1 - x1..=m - x0],
+                from,
+                groups,
+            ),
+        };
+        let Some((i, mut lanes)) = found else {
+            return;
+        };
+        while lanes != 0 {
+            let x = x0 + i + lanes.trailing_zeros() as usize;
+            lanes &= lanes - 1;
+            let v = narrow.values[x] ^ narrow.values[m - x];
+            if u32::from(v) < next && marks[usize::from(v)] == 0 {
+                marks[usize::from(v)] = 1;
+                wanted.remove(u32::from(v), narrow.low_bits);
+                if wanted.len == 0 {
+                    return;
+                }
+            }
+        }
+        from = i + 32;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{SparseSequence, TakeBreak};
+    use super::DENSE_TILE;
+
+    fn dense(rules: &TakeBreak, len: usize, low_bits: u32, steps: bool) -> (Vec<u32>, u64) {
+        let mut s = SparseSequence::new(rules.clone());
+        s.always_dense = true;
+        s.narrow.low_bits = low_bits;
+        if steps {
+            let mut to = 4100;
+            while to < len {
+                s.extend_to(to);
+                to += DENSE_TILE + 91 * (to % 7) + 1;
+            }
+        }
+        s.extend_to(len);
+        (s.values, s.dense_fallbacks)
+    }
+
+    /// Timing of the dense route (not a test of speed: prints it).
+    #[test]
+    #[ignore]
+    fn dense_timing() {
+        let rules = TakeBreak::new(vec![0, 0, 0, 7], false);
+        let n = std::env::var("DENSE_N").map_or(1 << 16, |v| v.parse().unwrap());
+        let t = std::time::Instant::now();
+        let mut s = SparseSequence::new(rules);
+        s.extend_to(n);
+        eprintln!("{:?}, fallbacks {}", t.elapsed(), s.dense_fallbacks);
+    }
+
+    #[test]
+    fn dense_tiles_agree_with_naive() {
+        // Dense codes (.007, .04, .06, .004) and sparse ones forced onto the route
+        // (Grundy's game: parts must differ; .376: several split digits; .6). Values
+        // split at bit 3 or 4 as well as 8, so that the top bytes are exercised.
+        let len = 4096 + 14 * DENSE_TILE + 333;
+        for rules in [
+            TakeBreak::new(vec![0, 0, 0, 7], false),
+            TakeBreak::new(vec![0, 4], false),
+            TakeBreak::new(vec![0, 6], false),
+            TakeBreak::new(vec![0, 0, 4], false),
+            TakeBreak::new(vec![0, 0, 6], false),
+            TakeBreak::new(vec![4], true),
+            TakeBreak::new(vec![0, 3, 7, 6], false),
+            TakeBreak::new(vec![0, 6], false),
+        ] {
+            let naive = rules.naive_sequence(len);
+            for (low_bits, steps) in [(8, false), (3, true), (4, false)] {
+                let (values, _) = dense(&rules, len, low_bits, steps);
+                assert_eq!(
+                    values,
+                    naive,
+                    "{:?}, tops from bit {low_bits}",
+                    rules.digits()
+                );
+            }
+        }
+    }
+}
