@@ -10,7 +10,7 @@
 //! let lines = census.collect(&[], &nimlab_engine::TableOptions::default()).unwrap();
 //! assert_eq!(lines.len(), 7); // 0.1 … 0.7
 //! let nim = lines.iter().find(|l| l["code"] == "0.3").unwrap();
-//! assert_eq!((nim["status"].as_str(), nim["period"].as_u64()), (Some("solved"), Some(1)));
+//! assert_eq!((nim["status"].as_str(), nim["period"].as_u64()), (Some("solved"), Some(2)));
 //! ```
 
 use nimlab_engine::{Error, Knob, MemoryLimit, Result, TableOptions};
