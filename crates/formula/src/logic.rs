@@ -281,7 +281,7 @@ impl Compiler {
             Err(NotExpressible {
                 column: col,
                 what: format!(
-                    "{what} is digit-wise in base {b}: prove it with --numeration base{}",
+                    "{what} is digit-wise in base {b}: it is expressible in numeration base{}",
                     if b == 2 {
                         "2".to_string()
                     } else {
@@ -549,7 +549,7 @@ impl Compiler {
                 Func::ZeckLow => {
                     if self.num != Numeration::Fib {
                         return Err(refuse(
-                            "zeck_low is automatic in Zeckendorf numeration: prove it with --numeration fib",
+                            "zeck_low is automatic in Zeckendorf numeration: it is expressible in numeration fib",
                         ));
                     }
                     let t = self.term(&args[0], env)?;
@@ -565,7 +565,7 @@ impl Compiler {
                 Func::FloorPhi => {
                     if self.num != Numeration::Fib {
                         return Err(refuse(
-                            "floor_phi is automatic in Zeckendorf numeration: prove it with --numeration fib",
+                            "floor_phi is automatic in Zeckendorf numeration: it is expressible in numeration fib",
                         ));
                     }
                     // ⌊nφ⌋ = up(n − 1) + 1 for n ≥ 1 (up appends a 0 to the Zeckendorf
