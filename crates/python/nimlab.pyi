@@ -152,6 +152,17 @@ class Game:
         """Compare a claimed Grundy formula (or P-position predicate) with the values
         computed from the rules on the box [0, size)^d (``nimlab check``; size and limit
         default to the CLI's: 64 and 1000)."""
+    def guess(
+        self,
+        size: Optional[int] = None,
+        verify_size: Optional[int] = None,
+        *,
+        p_positions: bool = False,
+        prove: bool = False,
+    ) -> Dict[str, Any]:
+        """Formulas for the Grundy values (or P-position predicates) that fit a training
+        window and a verification window, simplest first; with ``prove=True`` each is
+        proved for all positions (``nimlab guess --format json``)."""
     def misere_quotient(self, max_heap: int = 30) -> Dict[str, Any]:
         """The misère quotient of a take-and-break game to ``max_heap`` (``nimlab
         misere-quotient --format json``): size, P-portion, presentation, heap elements."""

@@ -224,6 +224,7 @@ pub fn cli_setting(knob: nimlab_engine::Knob, value: &str) -> String {
         Knob::UpTo => "--up-to",
         Knob::Size => "--size",
         Knob::Row => "--row",
+        Knob::VerifySize => "--verify-size",
         Knob::Max => "--max",
         Knob::SetSize => "--set-size",
         Knob::Base => "--base",

@@ -62,6 +62,8 @@ pub enum Knob {
     Size,
     /// A row of a two-coordinate game.
     Row,
+    /// The side of the larger window a guessed formula is verified on.
+    VerifySize,
     /// The largest element of the sets a sweep visits.
     Max,
     /// How many elements each set of a sweep has.
@@ -84,6 +86,7 @@ impl Knob {
             Knob::UpTo => "up_to",
             Knob::Size => "size",
             Knob::Row => "row",
+            Knob::VerifySize => "verify_size",
             Knob::Max => "max",
             Knob::SetSize => "set_size",
             Knob::Base => "base",

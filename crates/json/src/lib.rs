@@ -10,6 +10,7 @@
 
 pub mod census;
 pub mod classroom;
+pub mod guess;
 pub mod worksheet;
 
 use num_bigint::BigUint;

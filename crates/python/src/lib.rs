@@ -531,6 +531,46 @@ impl PyGame {
         doc_py(py, &doc::CheckDoc::new(game, &checked))
     }
 
+    /// Searches formulas for the Grundy values (or, with `p_positions=True`, predicates
+    /// for the P-positions) on a training window of side `size`, verifies them on one of
+    /// side `verify_size`, and with `prove=True` proves each one found for all positions,
+    /// like `nimlab guess`. Returns a dict with the keys of its JSON: found (each
+    /// {formula, size, family, windows, proof}), failed_verification, nearest, searched,
+    /// limits, training, verification.
+    #[pyo3(signature = (size = None, verify_size = None, *, p_positions = false, prove = false))]
+    fn guess<'py>(
+        &self,
+        py: Python<'py>,
+        size: Option<&Bound<'py, PyAny>>,
+        verify_size: Option<&Bound<'py, PyAny>>,
+        p_positions: bool,
+        prove: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        use nimlab_json::guess::{guess_game, GuessDoc, GuessRequest};
+        let side = |v: Option<&Bound<'py, PyAny>>, what: &str| -> PyResult<Option<usize>> {
+            opt_count(v, what)?
+                .map(|n| usize::try_from(n).map_err(|_| input_err(format!("{what} is too large"))))
+                .transpose()
+        };
+        let request = GuessRequest {
+            claim: if p_positions {
+                nimlab_formula::check::Claim::PPositions
+            } else {
+                nimlab_formula::check::Claim::Grundy
+            },
+            size: side(size, "size")?,
+            verify_size: side(verify_size, "verify_size")?,
+            prove,
+        };
+        let game = &*self.game;
+        let constants = &self.constants;
+        let run = interruptible(py, self.limits, |opts| {
+            guess_game(game, constants, &request, opts)
+        })?
+        .map_err(py_err)?;
+        doc_py(py, &GuessDoc::new(&run))
+    }
+
     /// The certificate of this octal or hexadecimal game's period proven below `up_to`
     /// (`nimlab periodicity --certificate`): a dict with the keys of the JSON file,
     /// `"schema": 1` first; check it with `nimlab.certify`.

@@ -117,6 +117,42 @@ def test_check(cli_json, web, spec, claim, size):
     assert plain(got) == want
 
 
+def _untimed(doc):
+    """The document without its timings (a proof says how long each step took)."""
+    if isinstance(doc, dict):
+        return {k: _untimed(v) for k, v in doc.items() if k != "seconds"}
+    if isinstance(doc, list):
+        return [_untimed(v) for v in doc]
+    return doc
+
+
+GUESSES = [
+    ("subtraction(s={1,2,3})", {}, 32, None),
+    ("nim", {"prove": True}, 6, 12),
+    ("wythoff", {"p_positions": True}, 8, 16),
+]
+
+
+@pytest.mark.parametrize("spec, opts, size, verify", GUESSES)
+def test_guess(cli_json, web, spec, opts, size, verify):
+    flags = ["--size", str(size)]
+    body = {"game": spec, "size": size}
+    if verify is not None:
+        flags += ["--verify-size", str(verify)]
+        body["verify_size"] = verify
+    if opts.get("prove"):
+        flags.append("--prove")
+        body["prove"] = True
+    if opts.get("p_positions"):
+        flags.append("--p-positions")
+        body["claim"] = "p_positions"
+    want = _untimed(without_schema(cli_json("guess", spec, *flags)))
+    assert want["found"] or want["nearest"]
+    assert _untimed(without_schema(web("guess", body))) == want
+    got = nimlab.game(spec).guess(size, verify, **opts)
+    assert _untimed(plain(got)) == want
+
+
 def test_rules_file_check_default_claim(cli_json, web):
     path = conftest.REPO / "examples" / "ryuoh.toml"
     want = without_schema(cli_json("check", "--rules", str(path), "--size", "30"))

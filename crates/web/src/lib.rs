@@ -378,6 +378,12 @@ struct GameRequest {
     seed: Option<u64>,
     certificate: Option<Value>,
     up_to: Option<u64>,
+    /// `/api/guess`: the side of the verification window.
+    verify_size: Option<u64>,
+    /// `/api/guess`: `grundy` (the default) or `p_positions`.
+    claim: Option<String>,
+    /// `/api/guess`: prove each formula found.
+    prove: Option<bool>,
 }
 
 fn parse_request(body: Result<Bytes, BytesRejection>) -> Result<GameRequest, ApiError> {
@@ -513,6 +519,7 @@ pub fn router(config: ServeConfig) -> Router {
         .route("/api/table", post(table))
         .route("/api/check", post(check))
         .route("/api/prove", post(prove))
+        .route("/api/guess", post(guess))
         .route("/api/play", post(play_move))
         .route("/api/bar", post(bar))
         .route("/api/certify", post(certify))
@@ -784,6 +791,44 @@ async fn prove(State(state): State<Arc<AppState>>, body: Body) -> Answer {
             let proof = prove(game, claim, &text, num, &options)
                 .map_err(|e| ApiError::bad(e.to_string()))?;
             Ok(json_bytes(&nimlab_json::proof_json(&proof)))
+        },
+    )
+    .await
+}
+
+/// `/api/guess`: formulas (or P-position predicates) that fit a window, as `nimlab
+/// guess`; the answer is [`nimlab_json::guess::GuessDoc`].
+async fn guess(State(state): State<Arc<AppState>>, body: Body) -> Answer {
+    use nimlab_formula::check::Claim;
+    use nimlab_json::guess::{guess_game, GuessDoc, GuessRequest};
+    let req = parse_request(body)?;
+    let claim = match req.claim.as_deref() {
+        None | Some("grundy") => Claim::Grundy,
+        Some("p_positions") => Claim::PPositions,
+        Some(other) => {
+            return Err(ApiError::bad(format!(
+                "unknown claim '{other}' (grundy or p_positions)"
+            )))
+        }
+    };
+    let side = |v: Option<u64>| v.map(|v| usize::try_from(v).unwrap_or(usize::MAX));
+    let request = GuessRequest {
+        claim,
+        size: side(req.size),
+        verify_size: side(req.verify_size),
+        prove: req.prove.unwrap_or(false),
+    };
+    // Enumerating candidates takes seconds: the heavy lane.
+    compute(
+        &state,
+        game_key(&req),
+        Lane::Heavy,
+        move |opts: &TableOptions| {
+            let source = load_game(&req)?;
+            let run = guess_game(&*source.game, &source.constants, &request, opts)?;
+            Ok(json_bytes(&nimlab_json::doc::to_value(&GuessDoc::new(
+                &run,
+            ))))
         },
     )
     .await
