@@ -8,7 +8,7 @@ use std::process::Command;
 fn limited(kib: u64, args: &[&str]) -> (i32, String, String) {
     let mut script = format!("ulimit -v {kib}; exec \"$0\"");
     for i in 0..args.len() {
-        script.push_str(&format!(" \"${}\"", i + 1));
+        script.push_str(&format!(" \"${{{}}}\"", i + 1));
     }
     let out = Command::new("sh")
         .arg("-c")
@@ -127,7 +127,7 @@ fn closed_forms_answer_what_brute_force_cannot() {
 fn limited_quiet(kib: u64, args: &[&str]) -> (i32, String) {
     let mut script = format!("ulimit -v {kib}; exec \"$0\"");
     for i in 0..args.len() {
-        script.push_str(&format!(" \"${}\"", i + 1));
+        script.push_str(&format!(" \"${{{}}}\"", i + 1));
     }
     script.push_str(" > /dev/null");
     let out = Command::new("sh")
@@ -208,6 +208,37 @@ fn long_documents_are_streamed() {
         ],
     );
     assert_eq!(code, 0, "{err}");
+    // A sweep's 194,580 rows as JSON (formerly a JSON tree of about 250 MB): streamed,
+    // and the rows themselves count against the limit.
+    let (code, err) = limited_quiet(
+        250_000,
+        &[
+            "--max-memory",
+            "100M",
+            "sweep",
+            "subtraction",
+            "--max",
+            "48",
+            "--set-size",
+            "4",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    refused(
+        &[
+            "--max-memory",
+            "10M",
+            "sweep",
+            "subtraction",
+            "--max",
+            "60",
+            "--set-size",
+            "5",
+        ],
+        "the rows of 5461512 sets",
+    );
     // Endless or huge inputs are refused by their size, not read.
     refused(
         &["--max-memory", "100M", "certify", "/dev/zero"],

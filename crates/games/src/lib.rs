@@ -102,24 +102,57 @@ pub struct SweepRequest {
     pub up_to: u64,
 }
 
+/// What a sweep found: its rows, and the bound each member's period search had (the
+/// request's, or lower when memory allowed no more: members without a period below
+/// it are reported as such).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SweepOutcome {
+    /// The rows, sorted as [`subtraction::sweep_order`] says.
+    pub rows: Vec<subtraction::SweepRow>,
+    /// Heaps below this were searched for each member's period.
+    pub up_to: u64,
+}
+
+/// Bytes a sweep holds per member besides its elements: the list of members, the rows
+/// and the answer document's rows (vector headers and allocator overhead).
+const SWEEP_BYTES_PER_MEMBER: u64 = 224;
+
 /// A family's sweep (every surface runs it through here): the family's rows, or an
-/// input error naming the families that have one.
+/// input error naming the families that have one. The rows count against
+/// `opts.memory_limit` (refused when they do not fit); what is left, shared by the
+/// threads, bounds each member's period search.
 ///
 /// ```
 /// use nimlab_games::{sweep, SweepRequest};
 /// let req = SweepRequest { max: 6, size: 2, shard: (0, 1), up_to: 10_000 };
-/// let rows = sweep("subtraction", &req, &nimlab_engine::NoProgress).unwrap();
-/// assert_eq!(rows.len(), 15); // every 2-element subset of {1..6}
-/// assert!(sweep("wythoff", &req, &nimlab_engine::NoProgress).is_err());
+/// let out = sweep("subtraction", &req, &Default::default()).unwrap();
+/// assert_eq!(out.rows.len(), 15); // every 2-element subset of {1..6}
+/// assert!(sweep("wythoff", &req, &Default::default()).is_err());
 /// ```
 pub fn sweep(
     family_name: &str,
     request: &SweepRequest,
-    progress: &dyn nimlab_engine::Progress,
-) -> Result<Vec<subtraction::SweepRow>> {
-    let (fam, sweeper) = sweeper(family_name)?;
-    let _ = fam;
-    (sweeper.run)(request, progress)
+    opts: &nimlab_engine::TableOptions,
+) -> Result<SweepOutcome> {
+    let (_, sweeper) = sweeper(family_name)?;
+    let (shard, shards) = request.shard;
+    let mut up_to = request.up_to;
+    if let (Some(total), true) = ((sweeper.count)(request.max, request.size), shard < shards) {
+        // members with index ≡ shard (mod shards)
+        let members = (total.saturating_sub(shard)).div_ceil(shards);
+        let per_member = SWEEP_BYTES_PER_MEMBER.saturating_add(request.size.saturating_mul(16));
+        let rows = members.saturating_mul(per_member);
+        opts.memory_limit.check(
+            &format!("sweep: the rows of {members} {}", sweeper.members),
+            rows,
+        )?;
+        let threads = rayon::current_num_threads().max(1) as u64;
+        let share = (opts.memory_limit.bytes() - rows) / threads;
+        // vectors grow by doubling: up to twice the bytes a heap needs
+        up_to = up_to.min(share / (2 * subtraction::SEARCH_BYTES_PER_HEAP));
+    }
+    let rows = (sweeper.run)(&SweepRequest { up_to, ..*request }, opts.progress)?;
+    Ok(SweepOutcome { rows, up_to })
 }
 
 /// The family named `family_name` and its sweep, or an input error naming the

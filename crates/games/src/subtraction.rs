@@ -26,7 +26,7 @@ pub const DEFAULT_SEARCH_LIMIT: u64 = 10_000_000;
 /// Most memory the period search may use (a value and a hash per heap searched).
 pub const MAX_SEARCH_BYTES: u64 = 2 << 30;
 /// Bytes the period search keeps per heap: a `u32` value and a `u64` window hash.
-const SEARCH_BYTES_PER_HEAP: u64 = 12;
+pub const SEARCH_BYTES_PER_HEAP: u64 = 12;
 
 /// Heaps up to this size are answered term by term (G(0..=n) by the mex recurrence)
 /// when the period is not known: no up-front search sized by max(S).

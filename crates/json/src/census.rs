@@ -618,35 +618,40 @@ fn census_row(line: &Value, at: &str) -> Result<Row> {
 /// `sweep` returns its `results`).
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct SweepDoc {
+    // Fields in alphabetical order: `write_doc` streams them in the order a JSON value
+    // sorts its keys, so every surface writes the same bytes.
     /// The family swept.
     pub family: String,
     /// Largest element of the members.
     pub max: crate::doc::Nat,
-    /// Number of elements of each member.
-    pub size: crate::doc::Nat,
-    /// `i/k`.
-    pub shard: String,
-    /// Members of the whole family (null beyond 2^64).
-    pub sets_in_family: Option<crate::doc::Nat>,
-    /// Members of this shard.
-    pub sets_in_shard: crate::doc::Nat,
-    /// The order of `results`.
-    pub sorted_by: &'static str,
     /// Whether the periods are proven (always: a window repeated).
     pub proven: bool,
     /// One row per member.
     pub results: Vec<SweepRowDoc>,
+    /// Members of the whole family (null beyond 2^64).
+    pub sets_in_family: Option<crate::doc::Nat>,
+    /// Members of this shard.
+    pub sets_in_shard: crate::doc::Nat,
+    /// `i/k`.
+    pub shard: String,
+    /// Number of elements of each member.
+    pub size: crate::doc::Nat,
+    /// The order of `results`.
+    pub sorted_by: &'static str,
+    /// Each member's period was searched among heaps below this (the request's bound,
+    /// or lower when memory allowed no more).
+    pub up_to: crate::doc::Nat,
 }
 
 /// One member of a sweep.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SweepRowDoc {
+    /// Its proven period (null: no period below the search limit).
+    pub period: Option<u64>,
+    /// Its proven preperiod.
+    pub preperiod: Option<u64>,
     /// The member (a subtraction set).
     pub s: Vec<u64>,
-    /// Its proven preperiod (null: no period below the search limit).
-    pub preperiod: Option<u64>,
-    /// Its proven period.
-    pub period: Option<u64>,
 }
 
 /// The order of a sweep's rows, in words.
@@ -697,7 +702,7 @@ pub fn sweep(
     opts: &TableOptions,
 ) -> Result<SweepDoc> {
     let (fam, sweeper) = nimlab_games::sweeper(family)?;
-    let rows = (sweeper.run)(request, opts.progress)?;
+    let nimlab_games::SweepOutcome { rows, up_to } = nimlab_games::sweep(fam.name, request, opts)?;
     let total = (sweeper.count)(request.max, request.size);
     let shown = &rows[..count.unwrap_or(rows.len()).min(rows.len())];
     Ok(SweepDoc {
@@ -709,6 +714,7 @@ pub fn sweep(
         sets_in_shard: (rows.len() as u64).into(),
         sorted_by: SWEEP_ORDER,
         proven: true,
+        up_to: up_to.into(),
         results: shown.iter().map(SweepRowDoc::new).collect(),
     })
 }

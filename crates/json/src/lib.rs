@@ -65,6 +65,65 @@ pub fn write(out: &mut dyn Write, value: &Value, pretty: bool) -> io::Result<()>
     out.write_all(b"\n")
 }
 
+/// Writes the document `doc` (an object) as [`write`] writes its value, streamed: no
+/// JSON tree is built, so a long list costs its text only. The bytes equal those of
+/// `write(out, &doc::to_value(doc), pretty)` when `T`'s fields are declared in
+/// alphabetical order (a value's keys are sorted).
+///
+/// ```
+/// #[derive(serde::Serialize)]
+/// struct Rows { count: u64, rows: Vec<u64> }
+/// let doc = Rows { count: 2, rows: vec![3, 5] };
+/// let (mut streamed, mut tree) = (Vec::new(), Vec::new());
+/// nimlab_json::write_doc(&mut streamed, &doc, false).unwrap();
+/// nimlab_json::write(&mut tree, &nimlab_json::doc::to_value(&doc), false).unwrap();
+/// assert_eq!(streamed, tree);
+/// assert_eq!(streamed, b"{\"schema\":1,\"count\":2,\"rows\":[3,5]}\n");
+/// ```
+pub fn write_doc<T: serde::Serialize>(
+    out: &mut dyn Write,
+    doc: &T,
+    pretty: bool,
+) -> io::Result<()> {
+    /// Passes on everything after the object's opening brace, with a comma before it
+    /// unless the object is empty (its next byte is the closing brace).
+    struct AfterBrace<'a> {
+        out: &'a mut dyn Write,
+        seen: usize,
+    }
+    impl Write for AfterBrace<'_> {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            let mut rest = buf;
+            if self.seen == 0 && !rest.is_empty() {
+                rest = &rest[1..];
+                self.seen = 1;
+            }
+            if self.seen == 1 && !rest.is_empty() {
+                if rest[0] != b'}' {
+                    self.out.write_all(b",")?;
+                }
+                self.seen = 2;
+            }
+            self.out.write_all(rest)?;
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            self.out.flush()
+        }
+    }
+    out.write_all(schema_open(pretty).as_bytes())?;
+    let mut w = io::BufWriter::with_capacity(1 << 16, AfterBrace { out, seen: 0 });
+    if pretty {
+        serde_json::to_writer_pretty(&mut w, doc)
+    } else {
+        serde_json::to_writer(&mut w, doc)
+    }
+    .map_err(io::Error::other)?;
+    w.flush()?;
+    drop(w);
+    out.write_all(b"\n")
+}
+
 /// The start of a top-level object: `{"schema":1` (no comma after it).
 pub fn schema_open(pretty: bool) -> String {
     if pretty {

@@ -918,7 +918,9 @@ async fn sweep(State(state): State<Arc<AppState>>, body: Body) -> Answer {
             up_to: req.up_to.unwrap_or(10_000_000),
         };
         let doc = nimlab_json::census::sweep(&req.family, &request, req.count, opts)?;
-        Ok(json_bytes(&nimlab_json::doc::to_value(&doc)))
+        let mut out = Vec::new();
+        nimlab_json::write_doc(&mut out, &doc, false).map_err(|e| ApiError::bad(e.to_string()))?;
+        Ok(JsonBody(out))
     })
     .await
 }

@@ -73,7 +73,7 @@ pub fn run(ctx: &Context, args: SweepArgs) -> Result<Status> {
     let doc = sweep(family.name, &request, args.top, &ctx.table_options())?;
     let (shard, shards) = args.shard;
     args.out.emit(|out| match format {
-        PlainFormat::Json => ctx.print_json(out, &nimlab_json::doc::to_value(&doc)),
+        PlainFormat::Json => nimlab_json::write_doc(out, &doc, ctx.pretty),
         PlainFormat::Text => {
             writeln!(
                 out,
@@ -107,7 +107,7 @@ pub fn run(ctx: &Context, args: SweepArgs) -> Result<Status> {
                         "{:<width$} {:>10} {:>8}",
                         format_set(&r.s),
                         "-",
-                        format!("none below {}", args.up_to)
+                        format!("none below {}", doc.up_to.0)
                     )?,
                 }
             }
