@@ -810,6 +810,52 @@ impl<'a> Planner<'a> {
                     listed,
                 )
             }
+            (None, Some(p)) if dense_is_cheaper(game, p, self.opts).is_some() => {
+                // As for Grundy values: a table over the box below p reads each option
+                // from an array where the memoized search hashes it.
+                let dims = dense_is_cheaper(game, p, self.opts).unwrap_or_default();
+                let table = crate::nplayer::class_table(game, ranking, &dims, self.opts)?;
+                let class_of = |q: &[Coord]| {
+                    table
+                        .get(q)
+                        .filter(|&c| c != crate::INVALID)
+                        .ok_or_else(|| {
+                            Error::input(format!(
+                                "{} is not a position of {}",
+                                q.iter()
+                                    .map(|c| c.to_string())
+                                    .collect::<Vec<_>>()
+                                    .join(","),
+                                game.spec()
+                            ))
+                        })
+                };
+                let class = class_of(p)?;
+                let listed = match self.small_options(p) {
+                    Ok(list) => Some(
+                        list.into_iter()
+                            .map(|o| class_of(&o).map(|c| (o, c)))
+                            .collect::<Result<Vec<_>>>()?,
+                    ),
+                    Err(_) => None,
+                };
+                (
+                    class,
+                    Vec::new(),
+                    false,
+                    Method::new(
+                        MethodKind::BruteForce,
+                        format!(
+                            "n-player class recursion ({} players, {}): cell by cell over the \
+                             box {}",
+                            ranking.players(),
+                            ranking.spec(),
+                            describe_box(&dims).trim_start_matches("table ")
+                        ),
+                    ),
+                    listed,
+                )
+            }
             (None, Some(p)) => {
                 let mut solver =
                     Solver::with_rule_and_options(game, ValueRule::Classes(ranking), self.opts);

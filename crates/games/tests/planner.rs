@@ -288,3 +288,31 @@ fn welter_lists_winning_moves_up_to_its_cap() {
         }
     }
 }
+
+#[test]
+fn n_player_values_take_the_class_table_when_it_is_cheaper() {
+    // The class table over the box below the position (an array read per option)
+    // against the memoized class recursion (a hash look-up per option): same classes
+    // and best moves, at every position of a window.
+    use nimlab_engine::rule::ValueRule;
+    let game = parse_game("nplayer(wythoff,n=3)").unwrap();
+    let opts = TableOptions::default();
+    let ranking = game.capabilities().nplayer.unwrap().ranking.clone();
+    let mut solver = Solver::with_rule_and_options(&*game, ValueRule::Classes(&ranking), &opts);
+    for x in 0..14u64 {
+        for y in 0..14u64 {
+            let r = plan::moves(&*game, &big(&[x, y]), &opts).unwrap();
+            assert!(
+                r.method.detail.contains("cell by cell"),
+                "{}",
+                r.method.detail
+            );
+            let c = r.nplayer.as_ref().unwrap();
+            assert_eq!(c.class, solver.value(&[x, y]).unwrap(), "at {x},{y}");
+            for (o, oc) in c.options.as_ref().unwrap() {
+                let o: Vec<Coord> = o.iter().map(|b| u64::try_from(b).unwrap()).collect();
+                assert_eq!(*oc, solver.value(&o).unwrap(), "option {o:?} of {x},{y}");
+            }
+        }
+    }
+}
