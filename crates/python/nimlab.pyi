@@ -174,8 +174,9 @@ class Game:
         numeration: str = "base2",
     ) -> Dict[str, Any]:
         """Prove a Grundy formula (or P-position predicate) for EVERY position with
-        automata (``nimlab prove``): proved, statements, and the least counterexample
-        (re-checked by the solver) when false. Raises InputError when not expressible."""
+        automata: the document of ``nimlab prove --format json`` (statements, automata,
+        and ``result``: proved, or the least counterexample re-checked by the solver).
+        Raises InputError when not expressible."""
     @overload
     def periodicity(self, up_to: Optional[int] = None) -> PeriodicityReport: ...
     @overload

@@ -303,6 +303,50 @@ pub struct Declared<'a> {
     pub constants: &'a [(String, i64)],
 }
 
+/// The claim a request makes (`check`, `prove`, on every surface): the formula or the
+/// P-position predicate given, else the game source's closed form, else its declared
+/// P-positions.
+///
+/// ```
+/// use nimlab_engine::{Coord, Game};
+/// use nimlab_formula::check::{choose_claim, Claim, Declared};
+/// struct Heap; // one heap of nim
+/// impl Game for Heap {
+///     fn spec(&self) -> String { "heap".into() }
+///     fn dimension(&self) -> usize { 1 }
+///     fn for_each_option(&self, p: &[Coord], f: &mut dyn FnMut(&[Coord])) {
+///         for n in 0..p[0] { f(&[n]) }
+///     }
+/// }
+/// let game = Heap;
+/// let none = Declared { closed_form: None, p_positions: None, constants: &[] };
+/// let (claim, text) = choose_claim(None, Some("x == y"), &game, &none).unwrap();
+/// assert_eq!((claim, text.as_str()), (Claim::PPositions, "x == y"));
+/// assert!(choose_claim(None, None, &game, &none).is_err());
+/// ```
+pub fn choose_claim(
+    formula: Option<&str>,
+    p_positions: Option<&str>,
+    game: &dyn Game,
+    declared: &Declared,
+) -> nimlab_engine::Result<(Claim, String)> {
+    match (formula, p_positions) {
+        (Some(_), Some(_)) => Err(Error::input(
+            "give a formula or a P-position predicate, not both",
+        )),
+        (Some(f), None) => Ok((Claim::Grundy, f.to_string())),
+        (None, Some(p)) => Ok((Claim::PPositions, p.to_string())),
+        (None, None) => match (declared.closed_form, declared.p_positions) {
+            (Some(f), _) => Ok((Claim::Grundy, f.to_string())),
+            (None, Some(p)) => Ok((Claim::PPositions, p.to_string())),
+            (None, None) => Err(Error::input(format!(
+                "give a formula or a P-position predicate ({} declares no closed form)",
+                game.spec()
+            ))),
+        },
+    }
+}
+
 /// A conjecture check as every surface asks it (the CLI's `check`, the web's
 /// `/api/check`, Python's `Game.check`): the claim given (a formula or a P-position
 /// predicate; neither: what the game's source declares), the box side, and how many
@@ -347,21 +391,12 @@ impl CheckRequest {
         game: &dyn Game,
         declared: &Declared,
     ) -> nimlab_engine::Result<(Claim, String)> {
-        match (&self.formula, &self.p_positions) {
-            (Some(_), Some(_)) => Err(Error::input(
-                "give a formula or a P-position predicate, not both",
-            )),
-            (Some(f), None) => Ok((Claim::Grundy, f.clone())),
-            (None, Some(p)) => Ok((Claim::PPositions, p.clone())),
-            (None, None) => match (declared.closed_form, declared.p_positions) {
-                (Some(f), _) => Ok((Claim::Grundy, f.to_string())),
-                (None, Some(p)) => Ok((Claim::PPositions, p.to_string())),
-                (None, None) => Err(Error::input(format!(
-                    "give a formula or a P-position predicate ({} declares no closed form)",
-                    game.spec()
-                ))),
-            },
-        }
+        choose_claim(
+            self.formula.as_deref(),
+            self.p_positions.as_deref(),
+            game,
+            declared,
+        )
     }
 
     /// Runs the check ([`check_box`] on the chosen claim).

@@ -650,10 +650,12 @@ impl PyGame {
 
     /// Proves a Grundy formula (or, with `p_positions`, a P-position predicate) for
     /// EVERY position with automata, like `nimlab prove`. `numeration` is `'base2'`,
-    /// `'base-B'` or `'fib'`. Returns a dict: proved, game, claim, formula, numeration,
-    /// statements (each {name, meaning, holds, states, seconds}), seconds, and when
-    /// false counterexample {statement, position, option, value, explanation,
-    /// confirmed_at, confirmed}. Raises NimlabError when the claim is not expressible.
+    /// `'base-B'` or `'fib'`. Returns the document of `nimlab prove --format json` as a
+    /// dict: game, claim, text, numeration, moves, positions, automata, statements (each
+    /// {name, meaning, holds, states, seconds, walnut}), seconds, and result ({proved},
+    /// or when false {proved, statement, position, option, value, explanation,
+    /// confirmed, recheck}; positions as strings of digits, of any size). Raises
+    /// NimlabError when the claim is not expressible.
     #[pyo3(signature = (formula = None, *, p_positions = None, numeration = "base2"))]
     fn prove<'py>(
         &self,
@@ -661,28 +663,20 @@ impl PyGame {
         formula: Option<String>,
         p_positions: Option<String>,
         numeration: &str,
-    ) -> PyResult<Bound<'py, PyDict>> {
-        use nimlab_formula::check::Claim;
-        use nimlab_formula::prove::{
-            numeration_name, parse_numeration, prove, ProveOptions, Verdict as ProofVerdict,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        use nimlab_formula::prove::{parse_numeration, prove, ProveOptions};
+        let declared = Declared {
+            closed_form: self.closed_form.as_deref(),
+            p_positions: self.p_positions.as_deref(),
+            constants: &self.constants,
         };
-        let (claim, text) = match (formula, p_positions) {
-            (Some(_), Some(_)) => {
-                return Err(input_err("give a formula or p_positions, not both"));
-            }
-            (Some(f), None) => (Claim::Grundy, f),
-            (None, Some(p)) => (Claim::PPositions, p),
-            (None, None) => match (&self.closed_form, &self.p_positions) {
-                (Some(f), _) => (Claim::Grundy, f.clone()),
-                (None, Some(p)) => (Claim::PPositions, p.clone()),
-                (None, None) => {
-                    return Err(input_err(format!(
-                        "give a formula or p_positions ({} declares no closed form)",
-                        self.game.spec()
-                    )))
-                }
-            },
-        };
+        let (claim, text) = nimlab_formula::check::choose_claim(
+            formula.as_deref(),
+            p_positions.as_deref(),
+            &*self.game,
+            &declared,
+        )
+        .map_err(py_err)?;
         let num = parse_numeration(numeration).map_err(input_err)?;
         let game = &*self.game;
         let constants = self.constants.clone();
@@ -698,56 +692,7 @@ impl PyGame {
             prove(game, claim, &text, num, &opts)
         })?
         .map_err(|e| input_err(e.to_string()))?;
-        let d = PyDict::new(py);
-        d.set_item("proved", matches!(proof.verdict, ProofVerdict::Proved))?;
-        d.set_item("game", &proof.game)?;
-        d.set_item(
-            "claim",
-            match claim {
-                Claim::Grundy => "formula",
-                Claim::PPositions => "p_positions",
-            },
-        )?;
-        d.set_item("formula", &text)?;
-        d.set_item("numeration", numeration_name(&proof.numeration))?;
-        let statements = proof
-            .statements
-            .iter()
-            .map(|s| {
-                let sd = PyDict::new(py);
-                sd.set_item("name", s.name)?;
-                sd.set_item("meaning", &s.meaning)?;
-                sd.set_item("holds", s.holds)?;
-                sd.set_item("states", s.states)?;
-                sd.set_item("seconds", s.seconds)?;
-                Ok(sd)
-            })
-            .collect::<PyResult<Vec<_>>>()?;
-        d.set_item("statements", statements)?;
-        d.set_item("seconds", proof.seconds)?;
-        if let ProofVerdict::False(c) = &proof.verdict {
-            let cd = PyDict::new(py);
-            cd.set_item("statement", c.statement)?;
-            cd.set_item("position", PyTuple::new(py, &c.position)?)?;
-            match &c.option {
-                Some(o) => cd.set_item("option", PyTuple::new(py, o)?)?,
-                None => cd.set_item("option", py.None())?,
-            }
-            cd.set_item("value", c.value.clone())?;
-            cd.set_item("explanation", &c.explanation)?;
-            match &c.confirmed {
-                Some((at, why)) => {
-                    cd.set_item("confirmed_at", PyTuple::new(py, at)?)?;
-                    cd.set_item("confirmed", why)?;
-                }
-                None => {
-                    cd.set_item("confirmed_at", py.None())?;
-                    cd.set_item("confirmed", py.None())?;
-                }
-            }
-            d.set_item("counterexample", cd)?;
-        }
-        Ok(d)
+        value_py(py, &nimlab_json::proof_json(&proof), false)
     }
 
     /// Preperiod and period of the Grundy sequence of a one-heap game: proven when the

@@ -153,6 +153,25 @@ def test_guess(cli_json, web, spec, opts, size, verify):
     assert _untimed(plain(got)) == want
 
 
+PROOFS = [
+    ("ryuoh(p=3)", {"formula": "(x+y)%3 + 3*((x/3) xor (y/3))"}),
+    ("ryuoh(p=3)", {"formula": "x xor y"}),
+    ("wythoff", {"p_positions": "min(x,y) == floor_phi(abs(x-y))", "numeration": "fib"}),
+]
+
+
+@pytest.mark.parametrize("spec, claim", PROOFS)
+def test_prove(cli_json, web, spec, claim):
+    flags = []
+    for k, v in claim.items():
+        flags += ["--" + k.replace("_", "-"), v]
+    want = _untimed(without_schema(cli_json("prove", spec, *flags)))
+    assert _untimed(without_schema(web("prove", {"game": spec, **claim}))) == want
+    formula = claim.get("formula")
+    rest = {k: v for k, v in claim.items() if k != "formula"}
+    assert _untimed(plain(nimlab.game(spec).prove(formula, **rest))) == want
+
+
 def test_rules_file_check_default_claim(cli_json, web):
     path = conftest.REPO / "examples" / "ryuoh.toml"
     want = without_schema(cli_json("check", "--rules", str(path), "--size", "30"))

@@ -751,7 +751,6 @@ async fn check(State(state): State<Arc<AppState>>, body: Body) -> Answer {
 /// `/api/prove`: decides the formula (or P-position predicate) for every position with
 /// automata, as `nimlab prove`; the answer is [`nimlab_json::proof_json`].
 async fn prove(State(state): State<Arc<AppState>>, body: Body) -> Answer {
-    use nimlab_formula::check::Claim;
     use nimlab_formula::prove::{parse_numeration, prove, ProveOptions};
     let req = parse_request(body)?;
     // Automata may grow large before they are minimized: the heavy lane.
@@ -762,22 +761,12 @@ async fn prove(State(state): State<Arc<AppState>>, body: Body) -> Answer {
         move |opts: &TableOptions| {
             let source = load_game(&req)?;
             let game = &*source.game;
-            let (claim, text) = match (&req.formula, &req.p_positions) {
-                (Some(f), None) => (Claim::Grundy, f.clone()),
-                (None, Some(p)) => (Claim::PPositions, p.clone()),
-                (None, None) => match (&source.closed_form, &source.p_positions) {
-                    (Some(f), _) => (Claim::Grundy, f.clone()),
-                    (None, Some(p)) => (Claim::PPositions, p.clone()),
-                    (None, None) => {
-                        return Err(ApiError::bad("give \"formula\" or \"p_positions\""))
-                    }
-                },
-                (Some(_), Some(_)) => {
-                    return Err(ApiError::bad(
-                        "give \"formula\" or \"p_positions\", not both",
-                    ))
-                }
-            };
+            let (claim, text) = nimlab_formula::check::choose_claim(
+                req.formula.as_deref(),
+                req.p_positions.as_deref(),
+                game,
+                &nimlab_json::declared(&source),
+            )?;
             let num = parse_numeration(req.numeration.as_deref().unwrap_or("base2"))
                 .map_err(ApiError::bad)?;
             let options = ProveOptions {

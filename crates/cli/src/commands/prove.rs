@@ -66,20 +66,12 @@ pub fn run(ctx: &Context, args: ProveArgs) -> Result<Status> {
     let format = args.out.format(args.format, PlainFormat::Text)?;
     let source = game_source::load(args.game.as_deref(), args.rules.as_deref())?;
     let game = &*source.game;
-    let (claim, text) = match (&args.formula, &args.p_positions) {
-        (Some(f), _) => (Claim::Grundy, f.clone()),
-        (None, Some(p)) => (Claim::PPositions, p.clone()),
-        (None, None) => match (&source.closed_form, &source.p_positions) {
-            (Some(f), _) => (Claim::Grundy, f.clone()),
-            (None, Some(p)) => (Claim::PPositions, p.clone()),
-            (None, None) => {
-                return Err(Error::input(format!(
-                    "give --formula EXPR or --p-positions PRED ({} declares no closed form)",
-                    game.spec()
-                )))
-            }
-        },
-    };
+    let (claim, text) = nimlab_formula::check::choose_claim(
+        args.formula.as_deref(),
+        args.p_positions.as_deref(),
+        game,
+        &nimlab_json::declared(&source),
+    )?;
     let opts = ProveOptions {
         table: ctx.table_options(),
         constants: source.constants.clone(),
