@@ -114,7 +114,11 @@ fn truth(f: &Fo, num: &Numeration, vals: &mut Vec<u64>, bound: u64) -> bool {
         }
         Fo::Atom(Atom::BlockRepunit { n, z, block }) => {
             // Σ_{j ≤ ord_β(n)} β^j in the mixed radix β = (block, block, …)
-            let r: Vec<u64> = block.iter().take_while(|&&d| d != 0).map(|&d| d as u64).collect();
+            let r: Vec<u64> = block
+                .iter()
+                .take_while(|&&d| d != 0)
+                .map(|&d| d as u64)
+                .collect();
             let n = vals[*n as usize];
             if n == 0 {
                 return false;
@@ -174,9 +178,17 @@ fn random_atom(rng: &mut Rng, num: &Numeration, vars: u32) -> Fo {
             if n == z {
                 Fo::Const(true)
             } else if matches!(num, Numeration::Base(6)) && rng.below(2) == 0 {
-                Fo::Atom(Atom::BlockRepunit { n, z, block: [2, 3, 0, 0] })
+                Fo::Atom(Atom::BlockRepunit {
+                    n,
+                    z,
+                    block: [2, 3, 0, 0],
+                })
             } else if matches!(num, Numeration::Base(4)) && rng.below(2) == 0 {
-                Fo::Atom(Atom::BlockRepunit { n, z, block: [2, 2, 0, 0] })
+                Fo::Atom(Atom::BlockRepunit {
+                    n,
+                    z,
+                    block: [2, 2, 0, 0],
+                })
             } else if matches!(num, Numeration::Base(b) if *b != 2 || rng.below(2) == 0) {
                 Fo::Atom(Atom::LowRepunit { n, z })
             } else {

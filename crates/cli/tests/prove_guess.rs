@@ -109,9 +109,15 @@ fn theorems_show_and_prove_their_claims() {
         .filter(|t| !t["provable_for"].as_array().unwrap().is_empty())
         .collect();
     assert!(provable.iter().any(|t| t["id"] == "irie.thm-4.3"));
-    assert!(provable.len() < theorems.len(), "some are verified on windows only");
+    assert!(
+        provable.len() < theorems.len(),
+        "some are verified on windows only"
+    );
     let text = String::from_utf8_lossy(&nimlab(&["theorems"]).stdout).to_string();
-    assert!(text.contains("status: provable for all positions"), "{text}");
+    assert!(
+        text.contains("status: provable for all positions"),
+        "{text}"
+    );
     assert!(text.contains("status: verified on windows"), "{text}");
     // `theorems prove` proves every registered claim (exit 0), one record each
     let out = nimlab(&["theorems", "prove", "--format", "json"]);

@@ -509,7 +509,10 @@ impl Compiler {
                             return Ok(Term {
                                 lin: Lin::var(z),
                                 aux,
-                                cond: Fo::and(cond, Fo::Atom(Atom::BlockRepunit { n: v, z, block })),
+                                cond: Fo::and(
+                                    cond,
+                                    Fo::Atom(Atom::BlockRepunit { n: v, z, block }),
+                                ),
                             });
                         }
                     }

@@ -81,7 +81,10 @@ fn main() {
         ("refute wrong Wythoff pairing p = up(n)".into(), "wythoff", Claim::PPositions,
          "min(x, y) == floor_phi(abs(x - y) + 1) - 1".into(), fib, false),
     ]);
-    println!("{:<44} {:>10} {:>9}  verdict", "item", "seconds", "peak MiB");
+    println!(
+        "{:<44} {:>10} {:>9}  verdict",
+        "item", "seconds", "peak MiB"
+    );
     let mut worst: f64 = 0.0;
     let mut per_item = true;
     for (name, spec, claim, text, num, want) in &items {
