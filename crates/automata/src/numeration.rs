@@ -407,7 +407,10 @@ impl Numeration {
         let all_ones: u32 = places.iter().sum();
         // the digit of z at n's lowest non-zero digit d
         let at = |d: u32| -> u32 {
-            let s = places.iter().rposition(|&c| d.is_multiple_of(c)).unwrap_or(0);
+            let s = places
+                .iter()
+                .rposition(|&c| d.is_multiple_of(c))
+                .unwrap_or(0);
             places[..=s].iter().sum()
         };
         let vars = if n < z { vec![n, z] } else { vec![z, n] };
