@@ -51,7 +51,13 @@ fn status(t: &nimlab_engine::Theorem) -> String {
     if t.claims.is_empty() {
         "verified on windows only (nimlab theorems verify)".into()
     } else {
-        let games: Vec<&str> = t.claims.iter().map(|c| c.game.as_str()).collect();
+        let mut games: Vec<&str> = Vec::new();
+        for c in &t.claims {
+            // a game may carry a Grundy and a P-position claim: name it once
+            if !games.contains(&c.game.as_str()) {
+                games.push(&c.game);
+            }
+        }
         format!(
             "proved for all positions for {} (nimlab theorems prove --id {} re-runs it); verified on windows",
             games.join(", "),
