@@ -11,8 +11,9 @@ use std::hash::Hash;
 /// is 512 MiB, far below the 2 GB a proof may use.
 pub const MAX_ENTRIES: usize = 1 << 27;
 
-/// Most letters of an alphabet (digits ^ tracks).
-pub const MAX_LETTERS: usize = 1 << 14;
+/// Most letters of an alphabet (digits ^ tracks): 2^16 admits six tracks in base 6
+/// (Irie's C^β for β = [(2,3)..] reads the block in base 6).
+pub const MAX_LETTERS: usize = 1 << 16;
 
 /// A complete DFA over the alphabet {0..base−1}^k (one track per variable), start state
 /// 0. Letter index: Σ dᵢ·base^(k−1−i), so track 0 is the most significant digit of a

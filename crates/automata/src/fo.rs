@@ -45,6 +45,19 @@ pub enum Atom {
         /// the repunit
         z: u32,
     },
+    /// The mixed-radix repunit of a repeating block b₀, …, b_{p−1} (a 0 ends the list),
+    /// read in base Q = b₀⋯b_{p−1} one block per digit: z has a sub-digit 1 at each
+    /// place of the mixed radix (b₀, b₁, …, b₀, …) from n's lowest non-zero sub-digit
+    /// down, i.e. Σ_{j ≤ ord(n)} b₀⋯b_{j−1} (n ≥ 1). It is σ^β(n, n − 1, …, n − 1)
+    /// with lcm(bᵢ) − 1 copies of n − 1, and orders numbers by their β-adic order.
+    BlockRepunit {
+        /// the number
+        n: u32,
+        /// the repunit
+        z: u32,
+        /// the block, lowest place first
+        block: [u8; 4],
+    },
     /// z = the lowest term of n (n ≥ 1).
     LowestTerm {
         /// the number
@@ -162,6 +175,7 @@ impl Fo {
             }
             Fo::Atom(Atom::LowestTerm { n, z })
             | Fo::Atom(Atom::LowRepunit { n, z })
+            | Fo::Atom(Atom::BlockRepunit { n, z, .. })
             | Fo::Atom(Atom::Up { x: n, z }) => {
                 for v in [*n, *z] {
                     add(v, bound)
@@ -196,6 +210,7 @@ impl Fo {
             Fo::Atom(Atom::Digitwise { op, x, y, z }) => num.digitwise(*op, *x, *y, *z)?,
             Fo::Atom(Atom::LowestTerm { n, z }) => num.lowest_term(*n, *z)?,
             Fo::Atom(Atom::LowRepunit { n, z }) => num.low_repunit(*n, *z)?,
+            Fo::Atom(Atom::BlockRepunit { n, z, block }) => num.block_repunit(*n, *z, block)?,
             Fo::Atom(Atom::Up { x, z }) => num.up(*x, *z)?,
             Fo::Not(a) => {
                 let a = a.automaton_with(num, stats)?;

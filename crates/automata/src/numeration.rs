@@ -34,6 +34,40 @@ pub enum DigitOp {
     Min,
     /// max(x, y) digitwise: `|` in base 2.
     Max,
+    /// Each base-Q digit (Q = b₀⋯b_{p−1}) split into p sub-digits of radices b₀, b₁, …
+    /// (lowest first; a 0 ends the list), added sub-digit-wise mod bᵢ: σ^β for a
+    /// repeating block β = (b₀, …, b_{p−1}, b₀, …), read in base Q.
+    BlockSum([u8; 4]),
+}
+
+impl DigitOp {
+    /// op(x, y) on one digit of base `b`.
+    ///
+    /// ```
+    /// use nimlab_automata::DigitOp;
+    /// // base 6 read as sub-digits of radices 2 then 3: 5 = (1, 2), 3 = (1, 1)
+    /// assert_eq!(DigitOp::BlockSum([2, 3, 0, 0]).apply(6, 5, 3), 0);
+    /// assert_eq!(DigitOp::BlockSum([2, 3, 0, 0]).apply(6, 1, 2), 3);
+    /// assert_eq!(DigitOp::SumMod.apply(3, 2, 2), 1);
+    /// ```
+    pub fn apply(&self, b: u32, x: u32, y: u32) -> u32 {
+        match self {
+            DigitOp::SumMod => (x + y) % b,
+            DigitOp::Min => x.min(y),
+            DigitOp::Max => x.max(y),
+            DigitOp::BlockSum(radices) => {
+                let (mut x, mut y, mut place, mut out) = (x, y, 1, 0);
+                for &r in radices.iter().take_while(|&&r| r != 0) {
+                    let r = r as u32;
+                    out += place * ((x % r + y % r) % r);
+                    x /= r;
+                    y /= r;
+                    place *= r;
+                }
+                out
+            }
+        }
+    }
 }
 
 /// Largest state value the linear automata may reach before they give up (they never do
@@ -261,6 +295,14 @@ impl Numeration {
                 "digit-wise operations need a base-b numeration".into(),
             ));
         };
+        if let DigitOp::BlockSum(r) = op {
+            let q: u32 = r.iter().filter(|&&d| d != 0).map(|&d| d as u32).product();
+            if q != b {
+                return Err(Error::Input(format!(
+                    "a block of radices with product {q} read in base {b}"
+                )));
+            }
+        }
         let mut vars = vec![x, y, z];
         vars.sort_unstable();
         let (ix, iy, iz) = (
@@ -274,12 +316,7 @@ impl Numeration {
             (),
             |_, l| {
                 let (dx, dy) = (l[ix], l[iy]);
-                let want = match op {
-                    DigitOp::SumMod => (dx + dy) % b,
-                    DigitOp::Min => dx.min(dy),
-                    DigitOp::Max => dx.max(dy),
-                };
-                (l[iz] == want).then_some(())
+                (l[iz] == op.apply(b, dx, dy)).then_some(())
             },
             |_| true,
         )
@@ -331,6 +368,61 @@ impl Numeration {
                 (false, _, 0) => Some(false),
                 (false, d, 1) if d != 0 => Some(true),
                 (true, 0, 1) => Some(true),
+                _ => None,
+            },
+            |&after| after,
+        )
+    }
+
+    /// [`crate::Atom::BlockRepunit`]: reading base-Q digits msd first, z's digit is 0
+    /// above n's lowest non-zero digit D, Σ_{i ≤ s} cᵢ at it (cᵢ = b₀⋯b_{i−1}, s the
+    /// largest i < p with cᵢ | D: the sub-digits 1 from D's lowest non-zero sub-digit
+    /// down), and the all-ones digit Σ_{i<p} cᵢ below, where n's digits are 0. Three
+    /// states, as [`Numeration::low_repunit`] (the case p = 1).
+    ///
+    /// ```
+    /// use nimlab_automata::Numeration;
+    /// let n = Numeration::Base(6);
+    /// let a = n.block_repunit(0, 1, &[2, 3, 0, 0]).unwrap();
+    /// // β = (2, 3, 2, 3, …): 12 = 2·6 has ord_β = 3, so z = 1 + 2 + 6 + 12 = 21
+    /// assert!(a.accepts(&[n.encode(12, 3), n.encode(21, 3)]));
+    /// assert!(!a.accepts(&[n.encode(12, 3), n.encode(9, 3)]));
+    /// ```
+    pub fn block_repunit(&self, n: u32, z: u32, block: &[u8; 4]) -> Result<Dfa> {
+        let radices: Vec<u32> = block
+            .iter()
+            .take_while(|&&r| r != 0)
+            .map(|&r| r as u32)
+            .collect();
+        let q: u32 = radices.iter().product();
+        if *self != Numeration::Base(q) || radices.iter().any(|&r| r < 2) {
+            return Err(Error::Input(format!(
+                "a block of radices with product {q} needs base {q}"
+            )));
+        }
+        let mut places = vec![1u32];
+        for &r in &radices[..radices.len() - 1] {
+            places.push(places.last().unwrap() * r);
+        }
+        let all_ones: u32 = places.iter().sum();
+        // the digit of z at n's lowest non-zero digit d
+        let at = |d: u32| -> u32 {
+            let s = places
+                .iter()
+                .rposition(|&c| d.is_multiple_of(c))
+                .unwrap_or(0);
+            places[..=s].iter().sum()
+        };
+        let vars = if n < z { vec![n, z] } else { vec![z, n] };
+        let (i_n, i_z) = if n < z { (0, 1) } else { (1, 0) };
+        Dfa::explore(
+            q,
+            vars,
+            false,
+            |&after, l| match (after, l[i_n], l[i_z]) {
+                (false, _, 0) => Some(false),
+                (false, d, w) if d != 0 && w == at(d) => Some(true),
+                (true, 0, w) if w == all_ones => Some(true),
                 _ => None,
             },
             |&after| after,

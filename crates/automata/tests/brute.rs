@@ -19,6 +19,20 @@ impl Rng {
 }
 
 fn digit_op(op: DigitOp, b: u64, x: u64, y: u64) -> u64 {
+    if let DigitOp::BlockSum(r) = op {
+        // the mixed radix (r₀, r₁, …, r₀, r₁, …) digit by digit, independent of base b
+        let r: Vec<u64> = r.iter().filter(|&&d| d != 0).map(|&d| d as u64).collect();
+        let (mut x, mut y, mut out, mut w, mut i) = (x, y, 0, 1, 0);
+        while x > 0 || y > 0 {
+            let ri = r[i % r.len()];
+            out += (x % ri + y % ri) % ri * w;
+            w *= ri;
+            x /= ri;
+            y /= ri;
+            i += 1;
+        }
+        return out;
+    }
     let (mut x, mut y, mut out, mut w) = (x, y, 0, 1);
     while x > 0 || y > 0 {
         let (dx, dy) = (x % b, y % b);
@@ -26,6 +40,7 @@ fn digit_op(op: DigitOp, b: u64, x: u64, y: u64) -> u64 {
             DigitOp::SumMod => (dx + dy) % b,
             DigitOp::Min => dx.min(dy),
             DigitOp::Max => dx.max(dy),
+            DigitOp::BlockSum(_) => unreachable!("handled above"),
         };
         out += d * w;
         w *= b;
@@ -97,6 +112,26 @@ fn truth(f: &Fo, num: &Numeration, vals: &mut Vec<u64>, bound: u64) -> bool {
             }
             vals[*z as usize] == want
         }
+        Fo::Atom(Atom::BlockRepunit { n, z, block }) => {
+            // Σ_{j ≤ ord_β(n)} β^j in the mixed radix β = (block, block, …)
+            let r: Vec<u64> = block
+                .iter()
+                .take_while(|&&d| d != 0)
+                .map(|&d| d as u64)
+                .collect();
+            let n = vals[*n as usize];
+            if n == 0 {
+                return false;
+            }
+            let (mut m, mut want, mut place, mut j) = (n, 1, 1, 0);
+            while m % r[j % r.len()] == 0 {
+                m /= r[j % r.len()];
+                place *= r[j % r.len()];
+                want += place;
+                j += 1;
+            }
+            vals[*z as usize] == want
+        }
         Fo::Atom(Atom::Up { x, z }) => {
             let mut d = num.encode(vals[*x as usize] as u128, 0);
             d.push(0);
@@ -142,6 +177,18 @@ fn random_atom(rng: &mut Rng, num: &Numeration, vars: u32) -> Fo {
             let (n, z) = (v(rng), v(rng));
             if n == z {
                 Fo::Const(true)
+            } else if matches!(num, Numeration::Base(6)) && rng.below(2) == 0 {
+                Fo::Atom(Atom::BlockRepunit {
+                    n,
+                    z,
+                    block: [2, 3, 0, 0],
+                })
+            } else if matches!(num, Numeration::Base(4)) && rng.below(2) == 0 {
+                Fo::Atom(Atom::BlockRepunit {
+                    n,
+                    z,
+                    block: [2, 2, 0, 0],
+                })
             } else if matches!(num, Numeration::Base(b) if *b != 2 || rng.below(2) == 0) {
                 Fo::Atom(Atom::LowRepunit { n, z })
             } else {
@@ -150,7 +197,13 @@ fn random_atom(rng: &mut Rng, num: &Numeration, vars: u32) -> Fo {
         }
         _ => {
             let (x, y, z) = (v(rng), v(rng), v(rng));
-            let op = [DigitOp::SumMod, DigitOp::Min, DigitOp::Max][rng.below(3) as usize];
+            let mut ops = vec![DigitOp::SumMod, DigitOp::Min, DigitOp::Max];
+            match num {
+                Numeration::Base(6) => ops.push(DigitOp::BlockSum([2, 3, 0, 0])),
+                Numeration::Base(4) => ops.push(DigitOp::BlockSum([2, 2, 0, 0])),
+                _ => {}
+            }
+            let op = ops[rng.below(ops.len() as u64) as usize];
             Fo::Atom(Atom::Digitwise { op, x, y, z })
         }
     }
@@ -206,7 +259,13 @@ fn compare(f: &Fo, num: &Numeration, range: u64, bound: u64) {
 #[test]
 fn quantifier_free_formulas_match_truth_tables() {
     let mut rng = Rng(0x9e3779b97f4a7c15);
-    for num in [Numeration::Base(2), Numeration::Base(3), Numeration::Fib] {
+    for num in [
+        Numeration::Base(2),
+        Numeration::Base(3),
+        Numeration::Base(4),
+        Numeration::Base(6),
+        Numeration::Fib,
+    ] {
         for _ in 0..60 {
             let f = random_formula(&mut rng, &num, 3, 3);
             compare(&f, &num, 14, 0);

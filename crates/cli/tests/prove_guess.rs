@@ -84,15 +84,56 @@ fn irie_c_beta_in_mixed_radix() {
     assert_eq!(code(&wrong), 1);
     let t = String::from_utf8_lossy(&wrong.stdout).to_string();
     assert!(t.contains("re-check:   at "), "{t}");
-    // a repeating block of several bases: refused, one line, exit 2
+    // a repeating block whose product exceeds 16: refused, one line, exit 2
     let bad = nimlab(&[
         "prove",
         game,
         "--formula",
         "x",
         "--numeration",
-        "mixed([2,(3,5)..])",
+        "mixed([2,(3,6)..])",
     ]);
     assert_eq!(code(&bad), 2);
     assert_eq!(String::from_utf8_lossy(&bad.stderr).lines().count(), 1);
+}
+
+#[test]
+fn theorems_show_and_prove_their_claims() {
+    // the list says, per theorem, whether it is provable for all positions
+    let list = nimlab(&["theorems", "--format", "json"]);
+    assert_eq!(code(&list), 0);
+    let v: Value = serde_json::from_slice(&list.stdout).unwrap();
+    let theorems = v["theorems"].as_array().unwrap();
+    let provable: Vec<&Value> = theorems
+        .iter()
+        .filter(|t| !t["provable_for"].as_array().unwrap().is_empty())
+        .collect();
+    assert!(provable.iter().any(|t| t["id"] == "irie.thm-4.3"));
+    assert!(
+        provable.len() < theorems.len(),
+        "some are verified on windows only"
+    );
+    let text = String::from_utf8_lossy(&nimlab(&["theorems"]).stdout).to_string();
+    assert!(text.contains("status: proved for all positions"), "{text}");
+    assert!(text.contains("status: verified on windows only"), "{text}");
+    // `theorems prove` proves every registered claim (exit 0), one record each
+    let out = nimlab(&["theorems", "prove", "--format", "json"]);
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["proved"], true);
+    let results = v["results"].as_array().unwrap();
+    let claims: usize = provable
+        .iter()
+        .map(|t| t["provable_for"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(results.len(), claims);
+    assert!(results.iter().all(|r| r["proved"] == true));
+    // the block β = (2, 3, 2, 3, …) is among them, read in base 6
+    assert!(results
+        .iter()
+        .any(|r| r["numeration"] == "mixed([(2,3)..])"));
+    let one = nimlab(&["theorems", "prove", "--id", "ryuoh"]);
+    assert_eq!(code(&one), 0);
+    let t = String::from_utf8_lossy(&one.stdout).to_string();
+    assert!(t.contains("proved for all positions"), "{t}");
 }

@@ -120,6 +120,26 @@ fn repunit_argument(b: i64, args: &[Expr]) -> Option<&Expr> {
     .then_some(n)
 }
 
+/// The base that reads a repeating block of a mixed radix one block per digit (the
+/// block's product, at most 16), and σ's digit-wise operation in that base.
+pub(crate) fn block_op(period: &[u64]) -> Option<(u32, DigitOp)> {
+    if period.len() > 4 || period.iter().any(|&b| b < 2) {
+        return None;
+    }
+    let q: u64 = period.iter().product();
+    if q > 16 {
+        return None;
+    }
+    if period.len() == 1 {
+        return Some((q as u32, DigitOp::SumMod));
+    }
+    let mut r = [0u8; 4];
+    for (slot, &b) in r.iter_mut().zip(period) {
+        *slot = b as u8;
+    }
+    Some((q as u32, DigitOp::BlockSum(r)))
+}
+
 /// The compiler: numeration, the variables of the formula, fresh variable numbers.
 pub(crate) struct Compiler {
     pub num: Numeration,
@@ -468,6 +488,34 @@ impl Compiler {
                 }
                 Func::Sigma(beta) => {
                     let (prefix, period) = beta.parts();
+                    if let (true, Some((q, DigitOp::BlockSum(block)))) =
+                        (prefix.is_empty(), block_op(period))
+                    {
+                        let lcm = period.iter().fold(1i64, |l, &b| {
+                            let (mut x, mut y) = (l, b as i64);
+                            while y != 0 {
+                                (x, y) = (y, x % y);
+                            }
+                            l / x * b as i64
+                        });
+                        if let Some(n) = repunit_argument(lcm, args) {
+                            // σ^β(n, n − 1, …, n − 1) (lcm(β) − 1 copies) has sub-digits 1
+                            // from ord_β(n) down: one atom instead of a chain of sums
+                            self.need_base(q, col, "sigma with a repeating block")?;
+                            let t = self.term(n, env)?;
+                            let (v, mut aux, cond) = self.natural(t, col)?;
+                            let z = self.fresh();
+                            aux.push(z);
+                            return Ok(Term {
+                                lin: Lin::var(z),
+                                aux,
+                                cond: Fo::and(
+                                    cond,
+                                    Fo::Atom(Atom::BlockRepunit { n: v, z, block }),
+                                ),
+                            });
+                        }
+                    }
                     let ts = args
                         .iter()
                         .map(|a| self.term(a, env))
@@ -480,14 +528,14 @@ impl Compiler {
                         let b = period[0];
                         self.need_base(b as u32, col, "sigma with a constant base")?;
                         self.digitwise(DigitOp::SumMod, ts, col)?
-                    } else if period.len() == 1 && (2..=16).contains(&period[0]) {
-                        // β = (β₀, …, β_{k−1}, b, b, …): with P = β₀⋯β_{k−1},
-                        // σ^β(X) = Σ_{L<k} β^L·((Σᵢ digit_L(xᵢ)) mod β_L) + P·σ^b(⌊xᵢ/P⌋),
+                    } else if let Some((b, op)) = block_op(period) {
+                        // β = (β₀, …, β_{k−1}, then a block repeated): with P = β₀⋯β_{k−1},
+                        // σ^β(X) = Σ_{L<k} β^L·((Σᵢ digit_L(xᵢ)) mod β_L) + P·σ^block(⌊xᵢ/P⌋),
                         // digit_L(x) = ⌊x/β^L⌋ mod β_L: the prefix by division, the
-                        // rest digit-wise in base b ([p, 2..] is σ^[p] of Fraenkel and
-                        // Lorberbom: p·(⊕ ⌊xᵢ/p⌋) + (Σ xᵢ mod p)).
-                        let b = period[0];
-                        self.need_base(b as u32, col, "sigma with a repeating base")?;
+                        // rest digit-wise in base b = the block's product (one base-b
+                        // digit is one block of sub-digits; [p, 2..] is σ^[p] of
+                        // Fraenkel and Lorberbom: p·(⊕ ⌊xᵢ/p⌋) + (Σ xᵢ mod p)).
+                        self.need_base(b, col, "sigma with a repeating base")?;
                         let mut places = vec![1i64];
                         for &bl in prefix {
                             let last = *places.last().expect("non-empty");
@@ -533,7 +581,7 @@ impl Compiler {
                         let high = if quots.len() == 1 {
                             quots.pop().expect("one")
                         } else {
-                            self.digitwise(DigitOp::SumMod, quots, col)?
+                            self.digitwise(op, quots, col)?
                         };
                         let w = high.lin.scale(big_p).ok_or_else(|| overflow(col))?;
                         total.lin = total.lin.add(&w, 1).ok_or_else(|| overflow(col))?;
@@ -542,7 +590,7 @@ impl Compiler {
                         total
                     } else {
                         return Err(refuse(
-                            "sigma with this beta (expressible: a prefix and then one repeating base b ≤ 16, read in base b; a repeating block of several bases is not)",
+                            "sigma with this beta (expressible: a prefix and then a repeating block whose product b is at most 16, read in base b)",
                         ));
                     }
                 }

@@ -228,7 +228,9 @@ impl Proof {
 /// assert_eq!(parse_numeration("fib"), Ok(Numeration::Fib));
 /// assert!(parse_numeration("base1").is_err());
 /// assert_eq!(parse_numeration("mixed([2,3..])"), Ok(Numeration::Base(3)));
-/// assert!(parse_numeration("mixed([2,(3,5)..])").is_err());
+/// // a repeating block is read one block per digit: base 3·5
+/// assert_eq!(parse_numeration("mixed([2,(3,5)..])"), Ok(Numeration::Base(15)));
+/// assert!(parse_numeration("mixed([(3,6)..])").is_err());
 /// assert_eq!(numeration_name(&Numeration::Base(2)), "base2");
 /// ```
 pub fn parse_numeration(text: &str) -> Result<Numeration, String> {
@@ -239,17 +241,18 @@ pub fn parse_numeration(text: &str) -> Result<Numeration, String> {
         )
     };
     if let Some(inner) = t.strip_prefix("mixed(").and_then(|r| r.strip_suffix(')')) {
-        // an eventually constant mixed radix (β₀, …, β_{k−1}, b, b, …) is read in base b,
-        // its prefix by division by β₀⋯β_{k−1} (exact for every claim the compiler
+        // an eventually periodic mixed radix (β₀, …, β_{k−1}, then a block B repeated)
+        // is read in base b = the product of B, one block of sub-digits per digit, its
+        // prefix by division by β₀⋯β_{k−1} (exact for every claim the compiler
         // accepts: σ^β and C^β split the same way)
         let beta = nimlab_engine::nimarith::MixedRadix::parse(inner)
             .map_err(|e| format!("mixed({inner}): {e}"))?;
         let (_, period) = beta.parts();
-        return match period {
-            [b] if (2..=16).contains(b) => Ok(Numeration::Base(*b as u32)),
-            _ => Err(format!(
-                "mixed({inner}): only a prefix followed by one repeating base b ≤ 16 is automatic here \
-                 (a repeating block of several bases is not supported)"
+        return match crate::logic::block_op(period) {
+            Some((b, _)) => Ok(Numeration::Base(b)),
+            None => Err(format!(
+                "mixed({inner}): the repeating block must have a product of at most 16 \
+                 (it is read one block per digit in that base)"
             )),
         };
     }
@@ -297,6 +300,7 @@ pub fn numeration_name(n: &Numeration) -> String {
 /// assert_eq!(suggest_numeration(&Line, "x xor y"), Numeration::Base(2));
 /// assert_eq!(suggest_numeration(&Line, "nimsum_b(3, x, y)"), Numeration::Base(3));
 /// assert_eq!(suggest_numeration(&Line, "sigma(beta=[2,3..], x, y)"), Numeration::Base(3));
+/// assert_eq!(suggest_numeration(&Line, "sigma(beta=[(2,3)..], x, y)"), Numeration::Base(6));
 /// assert_eq!(suggest_numeration(&Line, "zeck_low(x + 1) + y"), Numeration::Fib);
 /// ```
 pub fn suggest_numeration(game: &dyn Game, text: &str) -> Numeration {
@@ -325,9 +329,8 @@ pub fn suggest_numeration(game: &dyn Game, text: &str) -> Numeration {
                         }
                     }
                     Func::Sigma(beta) => {
-                        let (_, period) = beta.parts();
-                        if period.len() == 1 && (2..=16).contains(&period[0]) {
-                            out.push(Numeration::Base(period[0] as u32));
+                        if let Some((b, _)) = crate::logic::block_op(beta.parts().1) {
+                            out.push(Numeration::Base(b));
                         }
                     }
                     _ => {}

@@ -141,24 +141,42 @@ pub(crate) fn gamma_relation(
             parts.push(format!("{} == min({})", lb(&s), terms.join(", ")));
         }
         GammaMoves::Named(MoveSet::CBeta(beta)) => {
-            // β = (β₀, …, β_{k−1}, b, b, …): ord_β(Σcᵢ) = minᵢ ord_β(cᵢ) over cᵢ > 0,
-            // through a value V(n) (n ≥ 1) increasing with ord_β(n): L for the first
-            // L < k with β^{L+1} ∤ n, else k − 1 + R(n / P) with P = β₀⋯β_{k−1} and
-            // R(n) = nimsum_b(b, n, n − 1, …, n − 1) (b − 1 copies of n − 1) =
-            // (b^{ord_b(n)+1} − 1)/(b − 1): n and n − 1 differ digit-wise by 1 exactly
-            // on the trailing zeros and the lowest non-zero digit.
+            // β = (β₀, …, β_{k−1}, then a block B = (b₀, …, b_{p−1}) repeated):
+            // ord_β(Σcᵢ) = minᵢ ord_β(cᵢ) over cᵢ > 0, through a value V(n) (n ≥ 1)
+            // increasing with ord_β(n): L for the first L < k with β^{L+1} ∤ n, else
+            // k − 1 + W(n / P) with P = β₀⋯β_{k−1} and W(n) = σ^{B..}(n, n − 1, …,
+            // n − 1) with lcm(B) − 1 copies of n − 1: n and n − 1 differ exactly on the
+            // places from ord(n) down (there n − 1 has bⱼ − 1, at ord(n) one less than
+            // n), so the sum is 1 on each of those places and 0 above: Σ_{j ≤ ord} B^j.
+            // For one base b that is nimsum_b(b, n, n − 1, …) = (b^{ord+1} − 1)/(b − 1).
+            // Both are automatic in base b₀⋯b_{p−1} (one block per digit).
             let (prefix, period) = beta.parts();
-            let [b] = period else {
-                return None;
-            };
-            if *b > 16 {
+            if period.len() > 4 || period.iter().product::<u64>() > 16 {
                 return None;
             }
+            let q: u64 = period.iter().product();
+            let p = period.len();
             positive = true;
-            let r = |t: &str| {
-                let mut args = vec![b.to_string(), t.to_string()];
-                args.extend((1..*b).map(|_| format!("({t} - 1)")));
+            let rq = |t: &str| {
+                let mut args = vec![q.to_string(), t.to_string()];
+                args.extend((1..q).map(|_| format!("({t} - 1)")));
                 format!("nimsum_b({})", args.join(", "))
+            };
+            let block: Vec<String> = period.iter().map(u64::to_string).collect();
+            let lcm = period.iter().fold(1u64, |l, &b| {
+                let (mut x, mut y) = (l, b);
+                while y != 0 {
+                    (x, y) = (y, x % y);
+                }
+                l / x * b
+            });
+            let r = |t: &str| {
+                if p == 1 {
+                    return rq(t);
+                }
+                let mut args = vec![t.to_string()];
+                args.extend((1..lcm).map(|_| format!("({t} - 1)")));
+                format!("sigma(beta=[({})..], {})", block.join(","), args.join(", "))
             };
             let mut places = vec![1u64];
             for &bl in prefix {

@@ -1219,6 +1219,11 @@ pub fn theorems() -> Vec<Theorem> {
                 "mixed([2,3..])",
             ),
             ProofClaim::grundy(
+                "takeaway(dim=2, moves=Cbeta(beta=[(2,3)..]))",
+                "sigma(beta=[(2,3)..], x, y)",
+                "mixed([(2,3)..])",
+            ),
+            ProofClaim::grundy(
                 "takeaway(dim=3, moves=Cbeta(beta=[3..]))",
                 "sigma(beta=[3..], x0, x1, x2)",
                 "base-3",

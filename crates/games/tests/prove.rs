@@ -230,6 +230,10 @@ fn move_relations_match_the_options() {
         "takeaway(dim=2, moves=Cbeta(beta=[2,3..]))",
         "takeaway(dim=2, moves=Cbeta(beta=[4,2,3..]))",
         "takeaway(dim=3, moves=Cbeta(beta=[3..]))",
+        // repeating blocks, read one block per base-6 digit
+        "takeaway(dim=2, moves=Cbeta(beta=[(2,3)..]))",
+        "takeaway(dim=2, moves=Cbeta(beta=[(3,2)..]))",
+        "takeaway(dim=2, moves=Cbeta(beta=[2,(2,3)..]))",
         "rules(file=../../examples/ryuoh.toml)",
         "rules(file=../../examples/moore3.toml)",
     ];
@@ -244,6 +248,9 @@ fn move_relations_match_the_options() {
         let f = Formula::compile(&rel.options, &refs).unwrap();
         let side: u64 = if m == 1 {
             40
+        } else if spec.contains("(2,3)") || spec.contains("(3,2)") {
+            // far enough to reach β-orders 0 … 3 (12 = 2·6 has order 3 for (2,3))
+            14
         } else if m == 2 {
             9
         } else {
@@ -328,8 +335,30 @@ fn take_away_games_and_rules_files() {
     );
 }
 
-/// The automaton of g = σ^β(x, y) (β = prefix then one repeating base, read in that
-/// base) against the engine's σ^β on a window: accepts exactly the true triples.
+/// Irie's Theorem 4.3 for an eventually periodic β with a repeating block of two
+/// bases, β = (2, 3, 2, 3, …): read in base 6, one block per digit.
+#[test]
+fn irie_c_beta_with_a_repeating_block() {
+    let b6 = Numeration::Base(6);
+    proved(
+        "takeaway(dim=2, moves=Cbeta(beta=[(2,3)..]))",
+        Claim::Grundy,
+        "sigma(beta=[(2,3)..], x, y)",
+        b6,
+    );
+    // the block in the other order is another game; each σ refutes the other's claim,
+    // and the solver confirms the counterexample
+    let at = refuted(
+        "takeaway(dim=2, moves=Cbeta(beta=[(2,3)..]))",
+        Claim::Grundy,
+        "sigma(beta=[(3,2)..], x, y)",
+        b6,
+    );
+    assert_eq!(at, vec![1, 2]);
+}
+
+/// The automaton of g = σ^β(x, y) (β = a prefix then a repeating block, read in the
+/// block's product as base) against the engine's σ^β on a window: accepts exactly the true triples.
 #[test]
 fn mixed_radix_sigma_automaton_matches_brute_force() {
     use nimlab_engine::nimarith::MixedRadix;
@@ -338,6 +367,9 @@ fn mixed_radix_sigma_automaton_matches_brute_force() {
         ("[2,3..]", 3),
         ("[4,2,3..]", 3),
         ("[3,2..]", 2),
+        ("[(2,3)..]", 6),
+        ("[(3,2)..]", 6),
+        ("[2,(2,3)..]", 6),
     ] {
         let spec = format!("takeaway(dim=2, moves=Cbeta(beta={beta}))");
         let game = parse_game(&spec).unwrap();

@@ -173,5 +173,8 @@ def test_prove_decides_for_every_position():
     assert list(bad["result"]["confirmed"]["position"]) in [["1", "1"], ["0", "0"]]
     w = nimlab.game("wythoff").prove(p_positions="min(x,y) == floor_phi(abs(x-y))", numeration="fib")
     assert w["result"]["proved"]
+    # a mixed radix with a repeating block (2, 3, 2, 3, …), read in base 6
+    c = nimlab.game("takeaway(dim=2, moves=Cbeta(beta=[(2,3)..]))")
+    assert c.prove("sigma(beta=[(2,3)..], x, y)", numeration="mixed([(2,3)..])")["result"]["proved"]
     with pytest.raises(nimlab.NimlabError):
         nimlab.game("nim").prove("x * y")

@@ -457,6 +457,20 @@ async fn formulas_are_proved_for_every_position() {
     let (s, v) = post("/api/prove", json!({"game": "nim", "formula": "x * y"})).await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
     assert_eq!(error_kind(&v), "bad-request");
+    // a mixed radix with a repeating block, read in base 6
+    let (s, v) = post(
+        "/api/prove",
+        json!({"game": "takeaway(dim=2, moves=Cbeta(beta=[(2,3)..]))",
+               "formula": "sigma(beta=[(2,3)..], x, y)", "numeration": "mixed([(2,3)..])"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["result"]["proved"], true);
+    // the explorer's button beside the formula box posts to /api/prove
+    let (_, page) = send(ServeConfig::default(), "GET", "/", vec![]).await;
+    assert!(String::from_utf8(page).unwrap().contains("id=\"prove\""));
+    let (_, js) = send(ServeConfig::default(), "GET", "/app.js", vec![]).await;
+    assert!(String::from_utf8(js).unwrap().contains("api(\"prove\""));
 }
 
 /// Sweeps and censuses answer through the library the CLI runs: the same documents.

@@ -19,9 +19,11 @@ nimlab prove nim --formula 'x xor y'\n  \
 nimlab prove 'ryuoh(p=3)' --formula '(x+y)%3 + 3*((x/3) xor (y/3))'\n  \
 nimlab prove 'subtraction(s={1,2,3})' --formula 'n % 4'\n  \
 nimlab prove 'fibonacci-nim(k=2)' --p-positions 'heap == 0 || zeck_low(heap) > limit' --numeration fib\n  \
-nimlab prove wythoff --p-positions 'min(x,y) == floor_phi(abs(x-y))' --numeration fib --walnut out/\n\n\
+nimlab prove wythoff --p-positions 'min(x,y) == floor_phi(abs(x-y))' --numeration fib --walnut out/\n  \
+nimlab prove 'takeaway(dim=2, moves=Cbeta(beta=[(2,3)..]))' --formula 'sigma(beta=[(2,3)..], x, y)' --numeration 'mixed([(2,3)..])'\n\n\
 Expressible: + - constants, * / % << >> by constants, comparisons, && || ! if, min max abs;\n\
-xor & | in base 2; nimsum_b(b, …) in base b; sigma(beta=[β0,…,b..]) in base b (= mixed(beta));\n\
+xor & | in base 2; nimsum_b(b, …) in base b; sigma(beta=[β0,…,b..]) in base b and\n\
+sigma(beta=[β0,…,(b0,…,bp)..]) in base b0⋯bp ≤ 16 (= mixed(beta));\n\
 zeck_low and floor_phi in Zeckendorf (fib).")]
 pub struct ProveArgs {
     /// Game, e.g. 'ryuoh(p=4)' (it must declare its move relation).
@@ -42,8 +44,9 @@ pub struct ProveArgs {
     #[arg(long = "p-positions", value_name = "PRED", allow_hyphen_values = true)]
     p_positions: Option<String>,
     /// How the automata read numbers: base2 (default), base-B (B = 2..16), fib
-    /// (Zeckendorf: 1, 2, 3, 5, 8, …), mixed(BETA) for a mixed radix that ends in one
-    /// repeating base b (e.g. mixed([2,3..]): read in base b, the prefix by division).
+    /// (Zeckendorf: 1, 2, 3, 5, 8, …), mixed(BETA) for an eventually periodic mixed
+    /// radix (e.g. mixed([2,3..]) read in base 3, mixed([2,(2,3)..]) in base 6: one
+    /// repeating block per digit, the prefix by division).
     #[arg(long, value_name = "NUM", default_value = "base2", value_parser = parse_numeration)]
     numeration: Numeration,
     /// Also write the statements as Walnut commands (prove.txt) and the automata in

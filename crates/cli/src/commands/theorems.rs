@@ -45,16 +45,23 @@ enum Action {
     },
 }
 
-/// Whether a theorem has instances provable for all positions or is verified on
-/// windows only.
+/// Whether a theorem is proved for all positions (its registered claims; a test runs
+/// `theorems prove` on every one of them) or verified on windows only.
 fn status(t: &nimlab_engine::Theorem) -> String {
     if t.claims.is_empty() {
-        "verified on windows (nimlab theorems verify)".into()
+        "verified on windows only (nimlab theorems verify)".into()
     } else {
-        let games: Vec<&str> = t.claims.iter().map(|c| c.game.as_str()).collect();
+        let mut games: Vec<&str> = Vec::new();
+        for c in &t.claims {
+            // a game may carry a Grundy and a P-position claim: name it once
+            if !games.contains(&c.game.as_str()) {
+                games.push(&c.game);
+            }
+        }
         format!(
-            "provable for all positions for {} (nimlab theorems prove); verified on windows",
-            games.join(", ")
+            "proved for all positions for {} (nimlab theorems prove --id {} re-runs it); verified on windows",
+            games.join(", "),
+            t.id
         )
     }
 }
