@@ -564,71 +564,6 @@ fn least_failure(c: &Cand, opts: &HeapOptions, top: usize) -> Option<Vec<u32>> {
     }
 }
 
-/// Exact misère outcomes of small sums of heaps (sorted, heaps without moves dropped),
-/// by the recursion; to tell which way a candidate's failure must be repaired.
-struct Truth<'a> {
-    opts: &'a HeapOptions,
-    memo: FxHashMap<Vec<u32>, bool>,
-    /// The quotient of the heaps below `new_heap` (exact for sums of those heaps).
-    old: Option<(Cand, u32)>,
-}
-
-impl Truth<'_> {
-    fn norm(&self, mut w: Vec<u32>) -> Vec<u32> {
-        w.retain(|&h| !self.opts[h as usize].is_empty());
-        w.sort_unstable();
-        w
-    }
-    fn options(&self, w: &[u32]) -> Vec<Vec<u32>> {
-        let mut out = Vec::new();
-        for i in 0..w.len() {
-            if i > 0 && w[i] == w[i - 1] {
-                continue;
-            }
-            for o in &self.opts[w[i] as usize] {
-                let mut v: Vec<u32> = w[..i].iter().chain(&w[i + 1..]).copied().collect();
-                v.extend_from_slice(o);
-                out.push(self.norm(v));
-            }
-        }
-        out
-    }
-    fn is_p(&mut self, w: &[u32]) -> bool {
-        if let Some((c, new_heap)) = &self.old {
-            if w.last().is_none_or(|&m| m < *new_heap) {
-                return c.p[c.product(w) as usize];
-            }
-        }
-        if let Some(&b) = self.memo.get(w) {
-            return b;
-        }
-        let opts = self.options(w);
-        let b = !opts.is_empty() && opts.iter().all(|o| !self.is_p(o));
-        self.memo.insert(w.to_vec(), b);
-        b
-    }
-}
-
-/// From a failing sum, a sum the candidate classifies wrongly (the failing sum, or
-/// an option of it), with its true outcome.
-fn misclassified(c: &Cand, truth: &mut Truth<'_>, w: Vec<u32>) -> Option<(Vec<u32>, bool)> {
-    let w = truth.norm(w);
-    let t = truth.is_p(&w);
-    if std::env::var_os("NIMLAB_MQ_DEBUG").is_some() {
-        eprintln!("failure {:?} truth {} memo {} |Q| {}", w, t, truth.memo.len(), c.n());
-    }
-    if c.p[c.product(&w) as usize] != t {
-        return Some((w, t));
-    }
-    for o in truth.options(&w) {
-        let t = truth.is_p(&o);
-        if c.p[c.product(&o) as usize] != t {
-            return Some((o, t));
-        }
-    }
-    None
-}
-
 /// The least `i` with `x^i = x^j` for some `j > i` (the index of `x`).
 fn index_of(c: &Cand, x: u32) -> u32 {
     let mut seen: FxHashMap<u32, u32> = FxHashMap::default();
@@ -884,11 +819,6 @@ impl MisereQuotient {
         };
         limits.progress.start(options.len() as u64, "heaps");
         let mut c = Cand::explicit(1, vec![0], vec![false], vec![0]);
-        let mut truth = Truth {
-            opts: options,
-            memo: FxHashMap::default(),
-            old: None,
-        };
         let mut changes = Vec::new();
         for h in 1..=top {
             limits.progress.advance(1);
@@ -902,11 +832,6 @@ impl MisereQuotient {
                 continue;
             }
             changes.push(h as u64);
-            truth.memo.clear();
-            truth.old = Some((
-                Cand::explicit(c.bn, c.bt.clone(), c.p.clone(), c.phi.clone()),
-                h as u32,
-            ));
             // Adjoin a free generator a with a⁴ = a², mark, reduce; then repair the
             // candidate at the sums it gets wrong until it gets none wrong.
             let mut cand = Cand {
@@ -933,10 +858,6 @@ impl MisereQuotient {
                     )));
                 };
                 let want_p = !cand.p[cand.product(&w) as usize];
-                if std::env::var_os("NIMLAB_MQ_DEBUG").is_some() {
-                    let (w2, t2) = misclassified(&cand, &mut truth, w.clone()).unwrap_or_default();
-                    eprintln!("least {w:?} want {want_p}; brute {w2:?} {t2}");
-                }
                 let Some(next) = recalibrate(&cand, options, h, &w, want_p) else {
                     return Err(Error::TooLong {
                         what: format!(
