@@ -137,6 +137,31 @@ fn kayles_quotient_is_stable_from_heap_27() {
 }
 
 #[test]
+fn dawsons_kayles_quotients_match_misere_solver() {
+    // Dawson's Kayles (0.07), heap by heap: the orders and P-portions MisereSolver
+    // (A. N. Siegel's Java program, run beside nimlab; see docs/misere.md) prints for the
+    // same bounds, and the same heaps where the presentation changes.
+    let q = quotient("0.07", 24);
+    assert_eq!((q.size(), q.p_size()), (24, 5));
+    assert_eq!(q.changes, vec![2, 4, 10, 14]);
+    let q = quotient("0.07", 26);
+    assert_eq!((q.size(), q.p_size()), (144, 23));
+    let q = quotient("0.07", 30);
+    assert_eq!((q.size(), q.p_size()), (360, 65));
+    assert_eq!(q.changes, vec![2, 4, 10, 14, 25, 27, 30]);
+}
+
+#[test]
+fn dawsons_kayles_past_heap_25_matches_the_multiset_kernel() {
+    // The quotient grows from 24 to 144 elements at heap 25; its outcomes on sums of
+    // two (three, with NIMLAB_LONG) heaps up to 27 against the exact search.
+    assert!(check("0.07", 27, 2, 27));
+    if long() {
+        assert!(check("0.07", 27, 3, 27));
+    }
+}
+
+#[test]
 fn the_planner_answers_many_heaps_of_misere_kayles_from_the_quotient() {
     use nimlab_engine::plan;
     use nimlab_engine::TableOptions;
