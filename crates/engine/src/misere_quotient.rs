@@ -306,7 +306,11 @@ fn mark(c: &mut Cand, kinds: &[Kind]) {
 /// option products) reachable from the heaps, a pair dropped when another pair of the
 /// same product has a subset of its options: whatever fails beyond it fails beyond
 /// that one too).
-fn find_failure(c: &Cand, kinds: &[Kind], limits: &QuotientOptions<'_>) -> Result<Option<Vec<u32>>> {
+fn find_failure(
+    c: &Cand,
+    kinds: &[Kind],
+    limits: &QuotientOptions<'_>,
+) -> Result<Option<Vec<u32>>> {
     let n = c.n();
     // A sum per element (shortest, in kinds).
     let mut rep: Vec<Option<(u32, u32)>> = vec![None; n];
@@ -355,8 +359,9 @@ fn find_failure(c: &Cand, kinds: &[Kind], limits: &QuotientOptions<'_>) -> Resul
     let mut sets: Vec<Vec<u32>> = vec![Vec::new()];
     let mut bits: Vec<u64> = vec![0; words];
     let mut parent: Vec<(u32, u32)> = vec![(u32::MAX, 0)];
+    // The empty sum is not registered: it has no options, so it would wrongly cover
+    // every later sum of product 1 (a sum it covers must fail whenever that one does).
     let mut by_elem: Vec<Vec<u32>> = vec![Vec::new(); n];
-    by_elem[0].push(0);
     let per_state = (words * 8 + 64) as u64;
     let mut nt = Vec::new();
     let mut nb = vec![0u64; words];
@@ -435,7 +440,14 @@ fn least_failure(c: &Cand, opts: &HeapOptions, top: usize) -> Option<Vec<u32>> {
     // The least sum of every element: a larger multiplicity of a heap that lands on an
     // element met before cannot give a least sum (adding the same heaps to the
     // earlier, smaller sum gives a smaller one).
-    fn least(c: &Cand, live: &[u32], d: usize, e: u32, w: &mut Vec<u32>, rep: &mut [Option<Vec<u32>>]) {
+    fn least(
+        c: &Cand,
+        live: &[u32],
+        d: usize,
+        e: u32,
+        w: &mut Vec<u32>,
+        rep: &mut [Option<Vec<u32>>],
+    ) {
         if d == 0 {
             if rep[e as usize].is_none() {
                 rep[e as usize] = Some(w.clone());
@@ -552,7 +564,9 @@ fn least_failure(c: &Cand, opts: &HeapOptions, top: usize) -> Option<Vec<u32>> {
         ts: &ts,
         seen: vec![Vec::new(); n],
         pbits: bits_of(
-            &(0..n as u32).filter(|&x| c.p[x as usize]).collect::<Vec<_>>(),
+            &(0..n as u32)
+                .filter(|&x| c.p[x as usize])
+                .collect::<Vec<_>>(),
             words,
         ),
         bound: best.clone(),
@@ -623,10 +637,12 @@ fn freed(c: &Cand, opts: &HeapOptions, top: usize, free: &[(u32, u32, u32)]) -> 
         place *= i + p;
     }
     let phi = (0..=top)
-        .map(|h| match free.iter().position(|&(f, _, _)| f as usize == h) {
-            Some(j) => gen_of[j],
-            None => number[&c.phi[h]] * radix,
-        })
+        .map(
+            |h| match free.iter().position(|&(f, _, _)| f as usize == h) {
+                Some(j) => gen_of[j],
+                None => number[&c.phi[h]] * radix,
+            },
+        )
         .collect();
     let mut out = Cand {
         bn: m,
@@ -656,7 +672,8 @@ fn recalibrate(c: &Cand, opts: &HeapOptions, top: usize, w: &[u32], want_p: bool
                     .iter()
                     .map(|&i| {
                         let h = heaps[i];
-                        let index = index_of(c, c.phi[h as usize]).max(mult(h).saturating_sub(1)) + extra;
+                        let index =
+                            index_of(c, c.phi[h as usize]).max(mult(h).saturating_sub(1)) + extra;
                         let period = if index >= 8 { 2 * ((index - 4) / 2) } else { 2 };
                         (h, index, period)
                     })

@@ -84,13 +84,14 @@ fn quotient_outcomes_match_the_multiset_kernel_on_a_sample_of_codes() {
     let (heap, four, three) = if long() { (14, 9, 14) } else { (9, 6, 9) };
     let mut settled = 0;
     for code in codes {
-        if check(code, heap, 4, four) && check(code, heap, 3, three) {
+        // Pairs to heap 14: sums of product 1 other than the empty sum (such as two
+        // equal heaps) once slipped through the check.
+        if check(code, heap, 4, four) && check(code, heap, 3, three) && check(code, 14, 2, 14) {
             settled += 1;
         }
     }
-    // The heap-by-heap search may give up on a few wild codes; most settle.
     assert!(
-        settled >= codes.len() - 3,
+        settled == codes.len(),
         "{settled} of {} settled",
         codes.len()
     );
