@@ -150,6 +150,11 @@ fn dawsons_kayles_quotients_match_misere_solver() {
     let q = quotient("0.07", 30);
     assert_eq!((q.size(), q.p_size()), (360, 65));
     assert_eq!(q.changes, vec![2, 4, 10, 14, 25, 27, 30]);
+    if long() {
+        let q = quotient("0.07", 33);
+        assert_eq!((q.size(), q.p_size()), (638, 109));
+        assert_eq!(q.changes, vec![2, 4, 10, 14, 25, 27, 30, 31, 32, 33]);
+    }
 }
 
 #[test]
