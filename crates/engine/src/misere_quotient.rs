@@ -660,7 +660,18 @@ fn freed(c: &Cand, opts: &HeapOptions, top: usize, free: &[(u32, u32, u32)]) -> 
 /// Repairs a candidate that classifies the sum `w` wrongly: frees the heaps of `w`
 /// (fewest first), each as a cyclic monoid long enough for its multiplicity in `w`,
 /// until the marked and reduced result classifies `w` right.
-fn recalibrate(c: &Cand, opts: &HeapOptions, top: usize, w: &[u32], want_p: bool) -> Option<Cand> {
+///
+/// Candidates of more than `cap` elements before reduction are not built; `Err` with the
+/// least size skipped when nothing smaller repaired the sum.
+fn recalibrate(
+    c: &Cand,
+    opts: &HeapOptions,
+    top: usize,
+    w: &[u32],
+    want_p: bool,
+    cap: usize,
+) -> std::result::Result<Cand, usize> {
+    let mut skipped = usize::MAX;
     let mut heaps: Vec<u32> = w.to_vec();
     heaps.dedup();
     let mult = |h: u32| w.iter().filter(|&&x| x == h).count() as u32;
@@ -678,9 +689,16 @@ fn recalibrate(c: &Cand, opts: &HeapOptions, top: usize, w: &[u32], want_p: bool
                         (h, index, period)
                     })
                     .collect();
-                let cand = reduced(&freed(c, opts, top, &free), top);
-                if cand.p[cand.product(w) as usize] == want_p {
-                    return Some(cand);
+                let elements = free.iter().fold(c.n(), |acc, &(_, i, p)| {
+                    acc.saturating_mul((i + p) as usize)
+                });
+                if elements > cap {
+                    skipped = skipped.min(elements);
+                } else {
+                    let cand = reduced(&freed(c, opts, top, &free), top);
+                    if cand.p[cand.product(w) as usize] == want_p {
+                        return Ok(cand);
+                    }
                 }
                 // Next combination.
                 let mut i = size;
@@ -704,7 +722,7 @@ fn recalibrate(c: &Cand, opts: &HeapOptions, top: usize, w: &[u32], want_p: bool
             }
         }
     }
-    None
+    Err(skipped)
 }
 
 /// Looks for an element of the current quotient the new heap `h` is equivalent to:
@@ -875,8 +893,28 @@ impl MisereQuotient {
                     )));
                 };
                 let want_p = !cand.p[cand.product(&w) as usize];
-                let Some(next) = recalibrate(&cand, options, h, &w, want_p) else {
-                    return Err(Error::TooLong {
+                let next = match recalibrate(
+                    &cand,
+                    options,
+                    h,
+                    &w,
+                    want_p,
+                    limits.max_elements.saturating_mul(4),
+                ) {
+                    Ok(next) => next,
+                    Err(size) if size != usize::MAX => {
+                        return Err(Error::TooLarge {
+                            what: format!(
+                                "a candidate quotient of {size} elements at heap {h} (the limit is {} before reduction; the quotient is known to heap {})",
+                                limits.max_elements.saturating_mul(4),
+                                h - 1
+                            ),
+                            needed: (size as u64).saturating_mul(size as u64).saturating_mul(4),
+                            limit: limits.memory_limit.bytes(),
+                        })
+                    }
+                    Err(_) => {
+                        return Err(Error::TooLong {
                         what: format!(
                             "the misère quotient past heap {} (no repair found at heap {h}; the quotient is known to heap {})",
                             h - 1,
@@ -884,6 +922,7 @@ impl MisereQuotient {
                         ),
                         seconds: started.elapsed().as_secs() + 1,
                     });
+                    }
                 };
                 cand = next;
             }
