@@ -224,11 +224,11 @@ struct Kind {
 fn kinds(c: &Cand, opts: &HeapOptions, top: usize) -> Vec<Kind> {
     let mut out: Vec<Kind> = Vec::new();
     let mut seen: FxHashMap<(u32, Vec<u32>), ()> = FxHashMap::default();
-    for h in 1..=top {
-        if opts[h].is_empty() {
+    for (h, list) in opts.iter().enumerate().take(top + 1).skip(1) {
+        if list.is_empty() {
             continue;
         }
-        let mut t: Vec<u32> = opts[h].iter().map(|w| c.product(w)).collect();
+        let mut t: Vec<u32> = list.iter().map(|w| c.product(w)).collect();
         t.sort_unstable();
         t.dedup();
         let key = (c.phi[h], t);
