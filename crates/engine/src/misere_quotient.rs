@@ -7,22 +7,21 @@
 //! outcome. `Q` comes with its *P-portion* (the images of P-positions), so the outcome
 //! of a sum is read off the product of its heaps' elements.
 //!
-//! The quotient is built heap by heap. A *pretension* — a monoid, a subset `P`, and an
-//! element for each heap — is correct when every sum of heaps is a P-position exactly
-//! when its product lies in `P`. The check is finite: the outcome of a sum `X` needs
-//! only its product `x` and the set `H(X)` of elements `z` such that some option of
-//! `X + Z` made inside `X` lands in `P` (for any `Z` of product `z`). The pairs
-//! `(x, H)` multiply among themselves (`H(X+Y) = y⁻¹H(X) ∪ x⁻¹H(Y)`), so the pairs
-//! reachable from the heaps are finitely many and are all visited; the pretension is
-//! correct when at every pair, `x ∈ P` exactly when the sum has a move and `1 ∉ H`
-//! (no P option).
+//! The quotient is built heap by heap. A *candidate* — a monoid, a subset `P`, and an
+//! element for each heap — is right when every sum of heaps is a P-position exactly
+//! when its product lies in `P`. The check is finite: no product `x·h` in `P` may have
+//! an option product `x·t` in `P` (every element being a product of heaps), and every
+//! sum outside `P` with a move needs an option in `P` — a closure over the pairs
+//! (product, option products) reachable from the heaps, where a pair is not extended
+//! when an earlier pair of the same product has a subset of its option products.
 //!
-//! When the next heap is not equivalent to an element already there, a candidate is
-//! made by adjoining a new generator `a` with `a⁴ = a²` (misère parity), and the
-//! candidate is *recalibrated* until it is correct: the pairs `(x, H)` of a failing
-//! candidate, with the outcomes they imply, are reduced to the monoid they present
-//! (states no product tells apart are merged), which is correct on more sums than the
-//! candidate it came from. Once correct, the candidate is reduced to the quotient.
+//! A new heap first tries every element of the current quotient. When none passes, a
+//! free generator with `a⁴ = a²` is adjoined, the P-portion marked by the recursion on
+//! the least sum of each element, and the candidate reduced. While the check fails, the
+//! least failing sum (largest heaps compared first; every option of a sum comes before
+//! it, so its true outcome is the opposite of the candidate's) is repaired by *freeing*
+//! its heaps — the candidate cut to the submonoid of the other heaps, times a cyclic
+//! monoid for each freed heap — as Plambeck and Siegel describe for MisereSolver.
 //!
 //! The engine knows no game: it takes each heap's options (lists of smaller heaps) from
 //! [`crate::Game::for_each_option`] of a one-heap position.
