@@ -7,22 +7,21 @@
 //! outcome. `Q` comes with its *P-portion* (the images of P-positions), so the outcome
 //! of a sum is read off the product of its heaps' elements.
 //!
-//! The quotient is built heap by heap. A *pretension* — a monoid, a subset `P`, and an
-//! element for each heap — is correct when every sum of heaps is a P-position exactly
-//! when its product lies in `P`. The check is finite: the outcome of a sum `X` needs
-//! only its product `x` and the set `H(X)` of elements `z` such that some option of
-//! `X + Z` made inside `X` lands in `P` (for any `Z` of product `z`). The pairs
-//! `(x, H)` multiply among themselves (`H(X+Y) = y⁻¹H(X) ∪ x⁻¹H(Y)`), so the pairs
-//! reachable from the heaps are finitely many and are all visited; the pretension is
-//! correct when at every pair, `x ∈ P` exactly when the sum has a move and `1 ∉ H`
-//! (no P option).
+//! The quotient is built heap by heap. A *candidate* — a monoid, a subset `P`, and an
+//! element for each heap — is right when every sum of heaps is a P-position exactly
+//! when its product lies in `P`. The check is finite: no product `x·h` in `P` may have
+//! an option product `x·t` in `P` (every element being a product of heaps), and every
+//! sum outside `P` with a move needs an option in `P` — a closure over the pairs
+//! (product, option products) reachable from the heaps, where a pair is not extended
+//! when an earlier pair of the same product has a subset of its option products.
 //!
-//! When the next heap is not equivalent to an element already there, a candidate is
-//! made by adjoining a new generator `a` with `a⁴ = a²` (misère parity), and the
-//! candidate is *recalibrated* until it is correct: the pairs `(x, H)` of a failing
-//! candidate, with the outcomes they imply, are reduced to the monoid they present
-//! (states no product tells apart are merged), which is correct on more sums than the
-//! candidate it came from. Once correct, the candidate is reduced to the quotient.
+//! A new heap first tries every element of the current quotient. When none passes, a
+//! free generator with `a⁴ = a²` is adjoined, the P-portion marked by the recursion on
+//! the least sum of each element, and the candidate reduced. While the check fails, the
+//! least failing sum (largest heaps compared first; every option of a sum comes before
+//! it, so its true outcome is the opposite of the candidate's) is repaired by *freeing*
+//! its heaps — the candidate cut to the submonoid of the other heaps, times a cyclic
+//! monoid for each freed heap — as Plambeck and Siegel describe for MisereSolver.
 //!
 //! The engine knows no game: it takes each heap's options (lists of smaller heaps) from
 //! [`crate::Game::for_each_option`] of a one-heap position.
@@ -149,42 +148,60 @@ pub struct MisereQuotient {
     pub nim_sequence: Vec<u32>,
 }
 
-/// The cyclic monoid of `k` elements and period 2: 1, a, …, a^(k−1) with
-/// a^k = a^(k−2).
+/// `a^i · a^j` in the cyclic monoid with `a^(index+period) = a^index`.
 #[inline]
-fn cyc(k: u32, i: u32, j: u32) -> u32 {
+fn cyc(index: u32, period: u32, i: u32, j: u32) -> u32 {
     let s = i + j;
-    if s < k {
+    if s < index + period {
         s
     } else {
-        k - 2 + (s - (k - 2)) % 2
+        index + (s - index) % period
     }
 }
 
-/// A candidate bipartite monoid with an element per heap: a table, optionally times
-/// C(2,2) for a newly adjoined generator.
+/// A candidate bipartite monoid with an element per heap: a table (the base) times
+/// cyclic monoids `(index, period)` for generators adjoined freely. An element is
+/// `base · radix + digits` (mixed radix over the components).
 struct Cand {
     bn: usize,
     bt: Vec<u32>,
-    /// 1, or the size of the cyclic monoid of period 2 it is multiplied by.
-    k: u32,
+    comps: Vec<(u32, u32)>,
+    radix: u32,
     p: Vec<bool>,
     phi: Vec<u32>,
 }
 
 impl Cand {
+    fn explicit(bn: usize, bt: Vec<u32>, p: Vec<bool>, phi: Vec<u32>) -> Self {
+        Cand {
+            bn,
+            bt,
+            comps: Vec::new(),
+            radix: 1,
+            p,
+            phi,
+        }
+    }
     fn n(&self) -> usize {
-        self.bn * self.k as usize
+        self.bn * self.radix as usize
     }
     #[inline]
     fn mul(&self, a: u32, b: u32) -> u32 {
-        if self.k == 1 {
-            self.bt[a as usize * self.bn + b as usize]
-        } else {
-            let k = self.k;
-            let (x, i, y, j) = (a / k, a % k, b / k, b % k);
-            self.bt[x as usize * self.bn + y as usize] * k + cyc(k, i, j)
+        if self.comps.is_empty() {
+            return self.bt[a as usize * self.bn + b as usize];
         }
+        let r = self.radix;
+        let (x, mut da, y, mut db) = (a / r, a % r, b / r, b % r);
+        let mut digits = 0;
+        let mut place = 1;
+        for &(index, period) in &self.comps {
+            let s = index + period;
+            digits += cyc(index, period, da % s, db % s) * place;
+            place *= s;
+            da /= s;
+            db /= s;
+        }
+        self.bt[x as usize * self.bn + y as usize] * r + digits
     }
     fn product(&self, heaps: &[u32]) -> u32 {
         heaps
@@ -193,244 +210,572 @@ impl Cand {
     }
 }
 
-/// One heap as a generator of the pair monoid: its element, the elements of its
-/// options, and whether it has a move.
-struct HeapState {
+/// Heaps that behave alike in a candidate (same element, same option elements) are one
+/// *kind*; sums are enumerated as multisets of kinds.
+struct Kind {
+    /// A heap of this kind.
+    heap: u32,
     g: u32,
-    options: Vec<u32>,
-    /// `z ↦ g·z`.
-    times_g: Vec<u32>,
+    /// The elements of the heap's options, sorted, without repeats.
+    t: Vec<u32>,
 }
 
-/// The reachable pairs of a candidate (see the module documentation).
-struct Pairs {
-    words: usize,
-    xs: Vec<u32>,
-    live: Vec<bool>,
-    hs: Vec<u64>,
-    trans: Vec<u32>,
-    heap_state: Vec<Option<usize>>,
-    consistent: bool,
-    states: usize,
-}
-
-impl Pairs {
-    fn h(&self, s: usize) -> &[u64] {
-        &self.hs[s * self.words..(s + 1) * self.words]
-    }
-}
-
-#[inline]
-fn bit(bits: &[u64], i: u32) -> bool {
-    bits[i as usize / 64] >> (i % 64) & 1 == 1
-}
-
-/// `r[t] = {z : t·z ∈ P}` for every element `t`.
-fn hit_sets(c: &Cand, words: usize) -> Vec<u64> {
-    let n = c.n();
-    let mut r = vec![0u64; n * words];
-    for t in 0..n as u32 {
-        let row = &mut r[t as usize * words..(t as usize + 1) * words];
-        for z in 0..n as u32 {
-            if c.p[c.mul(t, z) as usize] {
-                row[z as usize / 64] |= 1 << (z % 64);
-            }
-        }
-    }
-    r
-}
-
-/// Every pair reachable from the heaps `1..=top` of candidate `c`.
-fn pairs(c: &Cand, opts: &HeapOptions, top: usize, limits: &QuotientOptions<'_>) -> Result<Pairs> {
-    let n = c.n();
-    let words = n.div_ceil(64);
-    c_check_memory(limits, n, words)?;
-    let r = hit_sets(c, words);
-    // Distinct live heaps as generators.
-    let mut heap_state = vec![None; top + 1];
-    let mut gens: Vec<HeapState> = Vec::new();
-    let mut index: FxHashMap<(u32, Vec<u32>), usize> = FxHashMap::default();
-    for h in 1..=top {
-        if opts[h].is_empty() {
+fn kinds(c: &Cand, opts: &HeapOptions, top: usize) -> Vec<Kind> {
+    let mut out: Vec<Kind> = Vec::new();
+    let mut seen: FxHashMap<(u32, Vec<u32>), ()> = FxHashMap::default();
+    for (h, list) in opts.iter().enumerate().take(top + 1).skip(1) {
+        if list.is_empty() {
             continue;
         }
-        let mut o: Vec<u32> = opts[h].iter().map(|w| c.product(w)).collect();
-        o.sort_unstable();
-        o.dedup();
-        let g = c.phi[h];
-        let key = (g, o);
-        let j = match index.get(&key) {
-            Some(&j) => j,
-            None => {
-                let j = gens.len();
-                gens.push(HeapState {
-                    g,
-                    options: key.1.clone(),
-                    times_g: (0..n as u32).map(|z| c.mul(g, z)).collect(),
-                });
-                index.insert(key, j);
-                j
-            }
-        };
-        heap_state[h] = Some(j);
+        let mut t: Vec<u32> = list.iter().map(|w| c.product(w)).collect();
+        t.sort_unstable();
+        t.dedup();
+        let key = (c.phi[h], t);
+        if seen.insert(key.clone(), ()).is_none() {
+            out.push(Kind {
+                heap: h as u32,
+                g: key.0,
+                t: key.1,
+            });
+        }
     }
-    let k = gens.len();
-    let mut p = Pairs {
-        words,
-        xs: vec![0],
-        live: vec![false],
-        hs: vec![0; words],
-        trans: Vec::new(),
-        heap_state,
-        consistent: true,
-        states: 0,
+    out
+}
+
+/// The option elements of `X + heap`, from those of `X` (`t`, element `e`).
+fn extend(c: &Cand, e: u32, t: &[u32], k: &Kind, out: &mut Vec<u32>) {
+    out.clear();
+    out.extend(t.iter().map(|&x| c.mul(x, k.g)));
+    out.extend(k.t.iter().map(|&y| c.mul(e, y)));
+    out.sort_unstable();
+    out.dedup();
+}
+
+/// Marks the P-portion of a candidate: sums are met in an order where every option
+/// comes before the sum (the largest heap's multiplicity outermost), and each element
+/// takes the outcome the misère recursion gives its first sum. A kind's multiplicity
+/// stops growing once it lands on an element already marked.
+fn mark(c: &mut Cand, kinds: &[Kind]) {
+    struct St<'a> {
+        c: &'a Cand,
+        kinds: &'a [Kind],
+        marked: Vec<bool>,
+        p: Vec<bool>,
+    }
+    fn rec(s: &mut St<'_>, d: usize, e: u32, t: &[u32]) {
+        if d == 0 {
+            if !s.marked[e as usize] {
+                s.marked[e as usize] = true;
+                s.p[e as usize] = !t.is_empty() && t.iter().all(|&x| !s.p[x as usize]);
+            }
+            return;
+        }
+        let k = &s.kinds[d - 1];
+        let mut e = e;
+        let mut t = t.to_vec();
+        let mut nt = Vec::new();
+        loop {
+            rec(s, d - 1, e, &t);
+            extend(s.c, e, &t, k, &mut nt);
+            std::mem::swap(&mut t, &mut nt);
+            e = s.c.mul(e, k.g);
+            if s.marked[e as usize] {
+                break;
+            }
+        }
+    }
+    let n = c.n();
+    let p = {
+        let mut s = St {
+            c,
+            kinds,
+            marked: vec![false; n],
+            p: vec![false; n],
+        };
+        rec(&mut s, kinds.len(), 0, &[]);
+        s.p
     };
-    let mut seen: FxHashMap<Vec<u64>, u32> = FxHashMap::default();
-    let mut key = vec![0u64; words + 1];
-    seen.insert(key.clone(), 0);
-    let mut next_h = vec![0u64; words];
-    let per_state = (words * 8 * 2 + k * 4 + 64) as u64;
+    c.p = p;
+}
+
+/// A sum of heaps (sorted) the candidate gets wrong, or `None` when it is right on
+/// every sum. The check: no sum of product in P has an option of product in P (a
+/// table look-up per element and heap, every element being a product of heaps), and
+/// every other sum with a move has an option in P (a closure over the pairs (product,
+/// option products) reachable from the heaps, a pair dropped when another pair of the
+/// same product has a subset of its options: whatever fails beyond it fails beyond
+/// that one too).
+fn find_failure(
+    c: &Cand,
+    kinds: &[Kind],
+    limits: &QuotientOptions<'_>,
+) -> Result<Option<Vec<u32>>> {
+    let n = c.n();
+    // A sum per element (shortest, in kinds).
+    let mut rep: Vec<Option<(u32, u32)>> = vec![None; n];
+    rep[0] = Some((0, u32::MAX));
+    let mut order = vec![0u32];
+    let mut i = 0;
+    while i < order.len() {
+        let x = order[i];
+        for (j, k) in kinds.iter().enumerate() {
+            let y = c.mul(x, k.g);
+            if rep[y as usize].is_none() {
+                rep[y as usize] = Some((x, j as u32));
+                order.push(y);
+            }
+        }
+        i += 1;
+    }
+    let word_of = |mut x: u32| -> Vec<u32> {
+        let mut w = Vec::new();
+        while x != 0 {
+            let (px, j) = rep[x as usize].expect("reachable");
+            w.push(kinds[j as usize].heap);
+            x = px;
+        }
+        w
+    };
+    for &x in &order {
+        for k in kinds {
+            if c.p[c.mul(x, k.g) as usize] && k.t.iter().any(|&t| c.p[c.mul(x, t) as usize]) {
+                let mut w = word_of(x);
+                w.push(k.heap);
+                w.sort_unstable();
+                return Ok(Some(w));
+            }
+        }
+    }
+    // N-check: the closure with dominance pruning.
+    let words = n.div_ceil(64);
+    let mut pbits = vec![0u64; words];
+    for (x, &b) in c.p.iter().enumerate() {
+        if b {
+            pbits[x / 64] |= 1 << (x % 64);
+        }
+    }
+    let mut elem: Vec<u32> = vec![0];
+    let mut sets: Vec<Vec<u32>> = vec![Vec::new()];
+    let mut bits: Vec<u64> = vec![0; words];
+    let mut parent: Vec<(u32, u32)> = vec![(u32::MAX, 0)];
+    // The empty sum is not registered: it has no options, so it would wrongly cover
+    // every later sum of product 1 (a sum it covers must fail whenever that one does).
+    let mut by_elem: Vec<Vec<u32>> = vec![Vec::new(); n];
+    let per_state = (words * 8 + 64) as u64;
+    let mut nt = Vec::new();
+    let mut nb = vec![0u64; words];
     let mut s = 0;
-    while s < p.xs.len() {
-        let (x, live) = (p.xs[s], p.live[s]);
-        for g in &gens {
-            next_h.iter_mut().for_each(|w| *w = 0);
-            {
-                let h = &p.hs[s * words..(s + 1) * words];
-                for (z, &gz) in g.times_g.iter().enumerate() {
-                    if bit(h, gz) {
-                        next_h[z / 64] |= 1 << (z % 64);
-                    }
+    while s < elem.len() {
+        for (j, k) in kinds.iter().enumerate() {
+            let e = elem[s];
+            extend(c, e, &sets[s], k, &mut nt);
+            let ne = c.mul(e, k.g);
+            nb.iter_mut().for_each(|w| *w = 0);
+            for &x in &nt {
+                nb[x as usize / 64] |= 1 << (x % 64);
+            }
+            let dominated = by_elem[ne as usize].iter().any(|&o| {
+                let ob = &bits[o as usize * words..(o as usize + 1) * words];
+                ob.iter().zip(&nb).all(|(a, b)| a & !b == 0)
+            });
+            if dominated {
+                continue;
+            }
+            let id = elem.len() as u32;
+            elem.push(ne);
+            sets.push(nt.clone());
+            bits.extend_from_slice(&nb);
+            parent.push((s as u32, j as u32));
+            by_elem[ne as usize].push(id);
+            if id.is_multiple_of(4096) {
+                limits.memory_limit.check(
+                    "the sums checked against a candidate quotient",
+                    id as u64 * per_state + nt.len() as u64 * 4 * id as u64,
+                )?;
+                if id as usize > limits.max_elements.saturating_mul(256).max(1 << 20) {
+                    return Err(Error::TooLarge {
+                        what: format!("more than {id} sums while checking a candidate quotient"),
+                        needed: id as u64 * per_state,
+                        limit: limits.memory_limit.bytes(),
+                    });
                 }
             }
-            for &t in &g.options {
-                let xt = c.mul(x, t) as usize;
-                for (w, &b) in next_h.iter_mut().zip(&r[xt * words..(xt + 1) * words]) {
-                    *w |= b;
+            let has_p = nb.iter().zip(&pbits).any(|(a, b)| a & b != 0);
+            if !c.p[ne as usize] && !has_p {
+                let mut w = Vec::new();
+                let mut z = id;
+                while z != 0 {
+                    let (pz, j) = parent[z as usize];
+                    w.push(kinds[j as usize].heap);
+                    z = pz;
                 }
+                w.sort_unstable();
+                return Ok(Some(w));
             }
-            let nx = c.mul(x, g.g);
-            key[0] = nx as u64 | 1 << 32;
-            key[1..].copy_from_slice(&next_h);
-            let _ = live;
-            let id = match seen.get(&key) {
-                Some(&id) => id,
-                None => {
-                    let id = p.xs.len() as u32;
-                    if p.xs.len() >= limits.max_elements.saturating_mul(64).max(1 << 16) {
-                        return Err(Error::TooLarge {
-                            what: format!(
-                                "more than {} pairs while checking a candidate quotient",
-                                p.xs.len()
-                            ),
-                            needed: p.xs.len() as u64 * per_state,
-                            limit: limits.memory_limit.bytes(),
-                        });
-                    }
-                    if id.is_multiple_of(4096) {
-                        limits
-                            .memory_limit
-                            .check("the pairs of a candidate quotient", id as u64 * per_state)?;
-                    }
-                    seen.insert(key.clone(), id);
-                    p.xs.push(nx);
-                    p.live.push(true);
-                    p.hs.extend_from_slice(&next_h);
-                    id
-                }
-            };
-            p.trans.push(id);
         }
         s += 1;
     }
-    for s in 0..p.xs.len() {
-        let expect_p = p.live[s] && !bit(p.h(s), 0);
-        if c.p[p.xs[s] as usize] != expect_p {
-            p.consistent = false;
-            break;
-        }
-    }
-    p.states = p.xs.len();
-    Ok(p)
+    Ok(None)
 }
 
-fn c_check_memory(limits: &QuotientOptions<'_>, n: usize, words: usize) -> Result<()> {
+/// The least sum (in the order that compares the largest heaps first, where every
+/// option of a sum comes before it) at which the candidate breaks the misère
+/// recursion, as a list of heaps (largest first). Every option of that sum is
+/// classified right, so its true outcome is the opposite of the candidate's.
+fn least_failure(c: &Cand, opts: &HeapOptions, top: usize) -> Option<Vec<u32>> {
+    let live: Vec<u32> = (1..=top as u32)
+        .filter(|&h| !opts[h as usize].is_empty())
+        .collect();
+    let ts: Vec<Vec<u32>> = live
+        .iter()
+        .map(|&h| {
+            let mut t: Vec<u32> = opts[h as usize].iter().map(|w| c.product(w)).collect();
+            t.sort_unstable();
+            t.dedup();
+            t
+        })
+        .collect();
+    let n = c.n();
+    // The least sum of every element: a larger multiplicity of a heap that lands on an
+    // element met before cannot give a least sum (adding the same heaps to the
+    // earlier, smaller sum gives a smaller one).
+    fn least(
+        c: &Cand,
+        live: &[u32],
+        d: usize,
+        e: u32,
+        w: &mut Vec<u32>,
+        rep: &mut [Option<Vec<u32>>],
+    ) {
+        if d == 0 {
+            if rep[e as usize].is_none() {
+                rep[e as usize] = Some(w.clone());
+            }
+            return;
+        }
+        let h = live[d - 1];
+        let g = c.phi[h as usize];
+        let mut e = e;
+        let base = w.len();
+        loop {
+            least(c, live, d - 1, e, w, rep);
+            e = c.mul(e, g);
+            if rep[e as usize].is_some() {
+                break;
+            }
+            w.push(h);
+        }
+        w.truncate(base);
+    }
+    let mut rep: Vec<Option<Vec<u32>>> = vec![None; n];
+    least(c, &live, live.len(), 0, &mut Vec::new(), &mut rep);
+    let mut best: Option<Vec<u32>> = None;
+    for (x, r) in rep.iter().enumerate() {
+        let Some(r) = r else { continue };
+        for (i, &h) in live.iter().enumerate() {
+            let x = x as u32;
+            if c.p[c.mul(x, c.phi[h as usize]) as usize]
+                && ts[i].iter().any(|&t| c.p[c.mul(x, t) as usize])
+            {
+                let mut w = r.clone();
+                w.push(h);
+                w.sort_unstable_by(|a, b| b.cmp(a));
+                if best.as_ref().is_none_or(|b| w < *b) {
+                    best = Some(w);
+                }
+            }
+        }
+    }
+    // N-failures, in increasing order, up to the least P-failure; a sum whose pair
+    // (product, option products) has the options of an earlier pair of the same product
+    // (and more) is not extended: anything failing beyond it fails beyond the earlier,
+    // smaller one first.
+    struct N<'a> {
+        c: &'a Cand,
+        live: &'a [u32],
+        ts: &'a [Vec<u32>],
+        seen: Vec<Vec<Vec<u64>>>,
+        pbits: Vec<u64>,
+        bound: Option<Vec<u32>>,
+        words: usize,
+    }
+    enum Step {
+        Found(Vec<u32>),
+        Stop,
+        Go,
+    }
+    fn bits_of(t: &[u32], words: usize) -> Vec<u64> {
+        let mut b = vec![0u64; words];
+        for &x in t {
+            b[x as usize / 64] |= 1 << (x % 64);
+        }
+        b
+    }
+    fn nrec(s: &mut N<'_>, d: usize, e: u32, t: &[u32], w: &mut Vec<u32>) -> Step {
+        if d == 0 {
+            if !t.is_empty() && !s.c.p[e as usize] && !t.iter().any(|&x| s.c.p[x as usize]) {
+                return Step::Found(w.clone());
+            }
+            return Step::Go;
+        }
+        let h = s.live[d - 1];
+        let k = Kind {
+            heap: h,
+            g: s.c.phi[h as usize],
+            t: s.ts[d - 1].clone(),
+        };
+        let base = w.len();
+        let mut e = e;
+        let mut t = t.to_vec();
+        let mut nt = Vec::new();
+        let out = loop {
+            match nrec(s, d - 1, e, &t, w) {
+                Step::Go => {}
+                other => break other,
+            }
+            extend(s.c, e, &t, &k, &mut nt);
+            e = s.c.mul(e, k.g);
+            w.push(h);
+            if s.bound.as_ref().is_some_and(|b| *w >= *b) {
+                break Step::Stop;
+            }
+            let nb = bits_of(&nt, s.words);
+            let dominated = s.seen[e as usize]
+                .iter()
+                .any(|o| o.iter().zip(&nb).all(|(a, b)| a & !b == 0));
+            if dominated {
+                // The sum itself still counts (the earlier pair may be the empty sum's).
+                if !s.c.p[e as usize] && nb.iter().zip(&s.pbits).all(|(a, b)| a & b == 0) {
+                    break Step::Found(w.clone());
+                }
+                break Step::Go;
+            }
+            s.seen[e as usize].push(nb);
+            std::mem::swap(&mut t, &mut nt);
+        };
+        w.truncate(base);
+        out
+    }
+    let words = n.div_ceil(64);
+    let mut s = N {
+        c,
+        live: &live,
+        ts: &ts,
+        seen: vec![Vec::new(); n],
+        pbits: bits_of(
+            &(0..n as u32)
+                .filter(|&x| c.p[x as usize])
+                .collect::<Vec<_>>(),
+            words,
+        ),
+        bound: best.clone(),
+        words,
+    };
+    match nrec(&mut s, live.len(), 0, &[], &mut Vec::new()) {
+        Step::Found(w) => Some(w),
+        _ => best,
+    }
+}
+
+/// The least `i` with `x^i = x^j` for some `j > i` (the index of `x`).
+fn index_of(c: &Cand, x: u32) -> u32 {
+    let mut seen: FxHashMap<u32, u32> = FxHashMap::default();
+    let mut y = 0;
+    for i in 0.. {
+        if let Some(&j) = seen.get(&y) {
+            return j;
+        }
+        seen.insert(y, i);
+        y = c.mul(y, x);
+    }
+    unreachable!()
+}
+
+/// Frees the heaps `free`: the candidate restricted to the submonoid the other heaps
+/// generate, times a cyclic monoid for each freed heap, its P-portion marked afresh.
+fn freed(c: &Cand, opts: &HeapOptions, top: usize, free: &[(u32, u32, u32)]) -> Cand {
+    let is_free = |h: usize| free.iter().any(|&(f, _, _)| f as usize == h);
+    let mut number: FxHashMap<u32, u32> = FxHashMap::default();
+    let mut elems = vec![0u32];
+    number.insert(0, 0);
+    let gens: Vec<u32> = {
+        let mut g: Vec<u32> = (1..=top)
+            .filter(|&h| !is_free(h))
+            .map(|h| c.phi[h])
+            .collect();
+        g.sort_unstable();
+        g.dedup();
+        g
+    };
+    let mut i = 0;
+    while i < elems.len() {
+        for &g in &gens {
+            let e = c.mul(elems[i], g);
+            number.entry(e).or_insert_with(|| {
+                elems.push(e);
+                elems.len() as u32 - 1
+            });
+        }
+        i += 1;
+    }
+    let m = elems.len();
+    let mut bt = vec![0u32; m * m];
+    for a in 0..m {
+        for b in a..m {
+            let v = number[&c.mul(elems[a], elems[b])];
+            bt[a * m + b] = v;
+            bt[b * m + a] = v;
+        }
+    }
+    let comps: Vec<(u32, u32)> = free.iter().map(|&(_, i, p)| (i, p)).collect();
+    let radix: u32 = comps.iter().map(|&(i, p)| i + p).product();
+    let mut place = 1;
+    let mut gen_of = Vec::new();
+    for &(i, p) in &comps {
+        gen_of.push(place);
+        place *= i + p;
+    }
+    let phi = (0..=top)
+        .map(
+            |h| match free.iter().position(|&(f, _, _)| f as usize == h) {
+                Some(j) => gen_of[j],
+                None => number[&c.phi[h]] * radix,
+            },
+        )
+        .collect();
+    let mut out = Cand {
+        bn: m,
+        bt,
+        comps,
+        radix,
+        p: Vec::new(),
+        phi,
+    };
+    let ks = kinds(&out, opts, top);
+    mark(&mut out, &ks);
+    out
+}
+
+/// Repairs a candidate that classifies the sum `w` wrongly: frees the heaps of `w`
+/// (fewest first), each as a cyclic monoid long enough for its multiplicity in `w`,
+/// until the marked and reduced result classifies `w` right.
+///
+/// Candidates of more than `cap` elements before reduction are not built; `Err` with the
+/// least size skipped when nothing smaller repaired the sum.
+fn recalibrate(
+    c: &Cand,
+    opts: &HeapOptions,
+    top: usize,
+    w: &[u32],
+    want_p: bool,
+    cap: usize,
+) -> std::result::Result<Cand, usize> {
+    let mut skipped = usize::MAX;
+    let mut heaps: Vec<u32> = w.to_vec();
+    heaps.dedup();
+    let mult = |h: u32| w.iter().filter(|&&x| x == h).count() as u32;
+    for extra in [0u32, 2, 4] {
+        for size in 1..=heaps.len().min(4) {
+            let mut combo: Vec<usize> = (0..size).collect();
+            loop {
+                let free: Vec<(u32, u32, u32)> = combo
+                    .iter()
+                    .map(|&i| {
+                        let h = heaps[i];
+                        let index =
+                            index_of(c, c.phi[h as usize]).max(mult(h).saturating_sub(1)) + extra;
+                        let period = if index >= 8 { 2 * ((index - 4) / 2) } else { 2 };
+                        (h, index, period)
+                    })
+                    .collect();
+                let elements = free.iter().fold(c.n(), |acc, &(_, i, p)| {
+                    acc.saturating_mul((i + p) as usize)
+                });
+                if elements > cap {
+                    skipped = skipped.min(elements);
+                } else {
+                    let cand = reduced(&freed(c, opts, top, &free), top);
+                    if cand.p[cand.product(w) as usize] == want_p {
+                        return Ok(cand);
+                    }
+                }
+                // Next combination.
+                let mut i = size;
+                loop {
+                    if i == 0 {
+                        break;
+                    }
+                    i -= 1;
+                    if combo[i] < heaps.len() - size + i {
+                        combo[i] += 1;
+                        for j in i + 1..size {
+                            combo[j] = combo[j - 1] + 1;
+                        }
+                        i = usize::MAX;
+                        break;
+                    }
+                }
+                if i != usize::MAX {
+                    break;
+                }
+            }
+        }
+    }
+    Err(skipped)
+}
+
+/// Looks for an element of the current quotient the new heap `h` is equivalent to:
+/// its P-status must be the heap's, and the candidate with `h ↦ x` must pass the check.
+fn conservative(
+    c: &Cand,
+    options: &HeapOptions,
+    h: usize,
+    limits: &QuotientOptions<'_>,
+) -> Result<Option<u32>> {
+    let n = c.n();
+    let mut t: Vec<u32> = options[h].iter().map(|w| c.product(w)).collect();
+    t.sort_unstable();
+    t.dedup();
+    let need_p = !t.iter().any(|&x| c.p[x as usize]);
+    'cand: for x in 0..n as u32 {
+        if c.p[x as usize] != need_p {
+            continue;
+        }
+        // Cheap necessary test: z + h for every element z (a product of heaps).
+        for z in 0..n as u32 {
+            if c.p[c.mul(z, x) as usize] && t.iter().any(|&y| c.p[c.mul(z, y) as usize]) {
+                continue 'cand;
+            }
+        }
+        let trial = Cand::explicit(
+            c.bn,
+            c.bt.clone(),
+            c.p.clone(),
+            c.phi.iter().copied().chain([x]).collect(),
+        );
+        let ks = kinds(&trial, options, h);
+        if find_failure(&trial, &ks, limits)?.is_none() {
+            return Ok(Some(x));
+        }
+    }
+    Ok(None)
+}
+
+fn c_check_memory(limits: &QuotientOptions<'_>, n: usize) -> Result<()> {
+    let needed = (n * n * 4 + n * 64) as u64;
     if n > limits.max_elements {
         return Err(Error::TooLarge {
             what: format!(
                 "a candidate quotient of {n} elements (the limit is {})",
                 limits.max_elements
             ),
-            needed: (n * words * 8 + n * n * 4) as u64,
+            needed,
             limit: limits.memory_limit.bytes(),
         });
     }
-    limits.memory_limit.check(
-        "a candidate quotient's tables",
-        (n * words * 8 + n * n * 4) as u64,
-    )
-}
-
-/// Marks each element P or N as the recursion says for the first pair (in the order
-/// pairs are met) that has it, until the marking stops changing; returns the pairs of
-/// the last candidate.
-fn settle(
-    cand: &mut Cand,
-    options: &HeapOptions,
-    h: usize,
-    limits: &QuotientOptions<'_>,
-) -> Result<Pairs> {
-    let mut rounds = 0;
-    loop {
-        let pr = pairs(cand, options, h, limits)?;
-        if pr.consistent || rounds >= MAX_ROUNDS {
-            return Ok(pr);
-        }
-        let mut next = vec![false; cand.n()];
-        let mut done = vec![false; cand.n()];
-        for s in 0..pr.states {
-            let x = pr.xs[s] as usize;
-            if !done[x] {
-                done[x] = true;
-                next[x] = pr.live[s] && !bit(pr.h(s), 0);
-            }
-        }
-        if next == cand.p {
-            return Ok(pr);
-        }
-        cand.p = next;
-        rounds += 1;
-    }
-}
-
-/// A finer candidate: the pairs of a failing candidate, states with different
-/// elements or recursion outcomes kept apart, reduced to the monoid they present.
-fn recalibrate(p: &Pairs, top: usize) -> Cand {
-    let k = p.trans.len() / p.states.max(1);
-    let accept: Vec<bool> = (0..p.states)
-        .map(|s| p.live[s] && !bit(p.h(s), 0))
-        .collect();
-    let labels: Vec<u64> = p.xs.iter().map(|&x| x as u64).collect();
-    let (m, pp, classes) = crate::monoid::reduce(&Automaton {
-        n: p.states,
-        k,
-        trans: &p.trans,
-        accept: &accept,
-        labels: Some(&labels),
-    });
-    let phi = (0..=top)
-        .map(|h| match p.heap_state[h] {
-            Some(j) => classes[p.trans[j] as usize],
-            None => 0,
-        })
-        .collect();
-    Cand {
-        bn: m.size(),
-        bt: m.table().to_vec(),
-        k: 1,
-        p: pp,
-        phi,
-    }
+    limits
+        .memory_limit
+        .check("a candidate quotient's tables", needed)
 }
 
 /// The candidate reduced to the monoid generated by the heaps' elements, with equal
@@ -472,20 +817,8 @@ fn reduced(c: &Cand, top: usize) -> Cand {
         .iter()
         .map(|g| classes[number[g] as usize])
         .collect();
-    Cand {
-        bn: m.size(),
-        bt: m.table().to_vec(),
-        k: 1,
-        p: pp,
-        phi,
-    }
+    Cand::explicit(m.size(), m.table().to_vec(), pp, phi)
 }
-
-/// Most rounds of marking the P-portion of one candidate.
-const MAX_ROUNDS: usize = 200;
-
-/// Most recalibrations of a candidate before a longer index is tried.
-const RECALIBRATIONS: usize = 6;
 
 impl MisereQuotient {
     /// The quotient of `game`'s heaps `0..=max_heap` (options from the game).
@@ -519,14 +852,7 @@ impl MisereQuotient {
             }
         };
         limits.progress.start(options.len() as u64, "heaps");
-        let mut c = Cand {
-            bn: 1,
-            bt: vec![0],
-            k: 1,
-            p: vec![false],
-            phi: vec![0],
-        };
-        let mut states = pairs(&c, options, 0, limits)?;
+        let mut c = Cand::explicit(1, vec![0], vec![false], vec![0]);
         let mut changes = Vec::new();
         for h in 1..=top {
             limits.progress.advance(1);
@@ -535,58 +861,71 @@ impl MisereQuotient {
                 c.phi.push(0);
                 continue;
             }
-            if let Some((x, st)) = conservative(&c, &states, options, h, limits)? {
+            if let Some(x) = conservative(&c, options, h, limits)? {
                 c.phi.push(x);
-                states = st;
                 continue;
             }
             changes.push(h as u64);
-            // Adjoin a generator a with a^(i+2) = a^i, recalibrate; a longer index when
-            // recalibration does not settle.
-            let mut found = None;
-            for index in [2u32, 3, 4, 5, 6, 8, 10] {
-                let k = index + 2;
-                let mut cand = Cand {
-                    bn: c.bn,
-                    bt: c.bt.clone(),
-                    k,
-                    p: (0..c.bn * k as usize)
-                        .map(|e| e % k as usize == 0 && c.p[e / k as usize])
-                        .collect(),
-                    phi: c.phi.iter().map(|&x| x * k).chain([1]).collect(),
-                };
-                for _ in 0..RECALIBRATIONS {
-                    over_time(h)?;
-                    let pr = settle(&mut cand, options, h, limits)?;
-                    if pr.consistent {
-                        found = Some(cand);
-                        break;
-                    }
-                    cand = recalibrate(&pr, h);
-                }
-                if found.is_some() {
+            // Adjoin a free generator a with a⁴ = a², mark, reduce; then repair the
+            // candidate at the sums it gets wrong until it gets none wrong.
+            let mut cand = Cand {
+                bn: c.bn,
+                bt: c.bt.clone(),
+                comps: vec![(2, 2)],
+                radix: 4,
+                p: Vec::new(),
+                phi: c.phi.iter().map(|&x| x * 4).chain([1]).collect(),
+            };
+            let ks = kinds(&cand, options, h);
+            mark(&mut cand, &ks);
+            let mut cand = reduced(&cand, h);
+            loop {
+                over_time(h)?;
+                c_check_memory(limits, cand.n())?;
+                let ks = kinds(&cand, options, h);
+                if find_failure(&cand, &ks, limits)?.is_none() {
                     break;
                 }
+                let Some(w) = least_failure(&cand, options, h) else {
+                    return Err(Error::Contract(format!(
+                        "a failing candidate at heap {h} of the misère quotient has no least failure"
+                    )));
+                };
+                let want_p = !cand.p[cand.product(&w) as usize];
+                let next = match recalibrate(
+                    &cand,
+                    options,
+                    h,
+                    &w,
+                    want_p,
+                    limits.max_elements.saturating_mul(4),
+                ) {
+                    Ok(next) => next,
+                    Err(size) if size != usize::MAX => {
+                        return Err(Error::TooLarge {
+                            what: format!(
+                                "a candidate quotient of {size} elements at heap {h} (the limit is {} before reduction; the quotient is known to heap {})",
+                                limits.max_elements.saturating_mul(4),
+                                h - 1
+                            ),
+                            needed: (size as u64).saturating_mul(size as u64).saturating_mul(4),
+                            limit: limits.memory_limit.bytes(),
+                        })
+                    }
+                    Err(_) => {
+                        return Err(Error::TooLong {
+                        what: format!(
+                            "the misère quotient past heap {} (no repair found at heap {h}; the quotient is known to heap {})",
+                            h - 1,
+                            h - 1
+                        ),
+                        seconds: started.elapsed().as_secs() + 1,
+                    });
+                    }
+                };
+                cand = next;
             }
-            let Some(cand) = found else {
-                // Every index tried, none settled: the search gives up here (at least
-                // as long again would be needed, so say so rather than guess).
-                return Err(Error::TooLong {
-                    what: format!(
-                        "the misère quotient past heap {} (no candidate tried at heap {h} settled; the quotient is known to heap {})",
-                        h - 1,
-                        h - 1
-                    ),
-                    seconds: started.elapsed().as_secs() + 1,
-                });
-            };
-            c = reduced(&cand, h);
-            states = pairs(&c, options, h, limits)?;
-            if !states.consistent {
-                return Err(Error::Contract(format!(
-                    "the reduced misère quotient at heap {h} failed its own check"
-                )));
-            }
+            c = cand;
         }
         limits.progress.finish();
         Ok(Self::finish(c, options, changes))
@@ -895,57 +1234,6 @@ fn bipartite_isomorphic(t: &MisereQuotient, q: &MisereQuotient) -> bool {
         false
     }
     search(0, &mut choice, &tg, t, q, n)
-}
-
-/// Looks for an element the new heap `h` is equivalent to: its P-status must match, every
-/// pair `(z, H)` of the quotient so far must stay consistent with one copy of `h`
-/// added, and then the full check must pass.
-fn conservative(
-    c: &Cand,
-    states: &Pairs,
-    options: &HeapOptions,
-    h: usize,
-    limits: &QuotientOptions<'_>,
-) -> Result<Option<(u32, Pairs)>> {
-    let n = c.n();
-    let words = states.words;
-    let mut t: Vec<u32> = options[h].iter().map(|w| c.product(w)).collect();
-    t.sort_unstable();
-    t.dedup();
-    let need_p = !t.iter().any(|&x| c.p[x as usize]);
-    // H of the heap alone: z with t·z in P for some option t.
-    let mut hh = vec![0u64; words];
-    for &x in &t {
-        for z in 0..n as u32 {
-            if c.p[c.mul(x, z) as usize] {
-                hh[z as usize / 64] |= 1 << (z % 64);
-            }
-        }
-    }
-    'cand: for x in 0..n as u32 {
-        if c.p[x as usize] != need_p {
-            continue;
-        }
-        for s in 0..states.states {
-            let z = states.xs[s];
-            let has_p_option = bit(&hh, z) || bit(states.h(s), x);
-            if c.p[c.mul(x, z) as usize] == has_p_option {
-                continue 'cand;
-            }
-        }
-        let trial = Cand {
-            bn: c.bn,
-            bt: c.bt.clone(),
-            k: 1,
-            p: c.p.clone(),
-            phi: c.phi.iter().copied().chain([x]).collect(),
-        };
-        let pr = pairs(&trial, options, h, limits)?;
-        if pr.consistent {
-            return Ok(Some((x, pr)));
-        }
-    }
-    Ok(None)
 }
 
 /// Positions whose multiset search would visit fewer multisets than this keep the
