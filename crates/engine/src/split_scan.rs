@@ -144,6 +144,101 @@ fn next_hit_planes_scalar(
     None
 }
 
+/// Values below this fit [`strike_pairs`]' bitmap.
+pub(crate) const STRIKE_VALUES: u32 = 2048;
+
+/// Whether [`strike_pairs`] runs on vectors here (AVX-512 with byte permutes); without,
+/// it runs one pair at a time and the windowed scan ([`next_hit_planes`]) is faster.
+pub(crate) fn strike_vectors() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512vbmi")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Strikes out of `wanted` (bit v of word v / 64: value v is wanted) every value of the
+/// pairs `low[j] ^ high[len − 1 − j]` (low bytes) beside the XOR of their top bytes
+/// `low_tops[j] ^ high_tops[len − 1 − j]` shifted left by `low_bits`, counting `left`
+/// down; stops when it is 0. Every such value must be below [`STRIKE_VALUES`], and
+/// `low_bits` from 3 to 8. No value is missed and none struck wrongly: the bitmap is
+/// exact, so there are no false hits to check.
+#[inline]
+pub(crate) fn strike_pairs(
+    low: &[u8],
+    high: &[u8],
+    low_tops: &[u8],
+    high_tops: &[u8],
+    low_bits: u32,
+    wanted: &mut [u64; 32],
+    left: &mut u32,
+) {
+    debug_assert!(low.len() == high.len() && low.len() == low_tops.len());
+    debug_assert!(high.len() == high_tops.len() && (3..=8).contains(&low_bits));
+    #[cfg(target_arch = "x86_64")]
+    if strike_vectors() {
+        // SAFETY: the CPU has AVX-512 BW and VBMI, checked just above.
+        let i = unsafe { avx512::strike_pairs(low, high, low_tops, high_tops, low_bits, wanted, left) };
+        strike_pairs_scalar(low, high, low_tops, high_tops, low_bits, i, wanted, left);
+        return;
+    }
+    strike_pairs_scalar(low, high, low_tops, high_tops, low_bits, 0, wanted, left);
+}
+
+/// [`strike_pairs`] one pair at a time from pair `from` on (any CPU; the tail of the
+/// vector form; the reference in tests).
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn strike_pairs_scalar(
+    low: &[u8],
+    high: &[u8],
+    low_tops: &[u8],
+    high_tops: &[u8],
+    low_bits: u32,
+    from: usize,
+    wanted: &mut [u64; 32],
+    left: &mut u32,
+) {
+    let len = low.len();
+    for j in from..len {
+        if *left == 0 {
+            return;
+        }
+        strike_one(low, high, low_tops, high_tops, low_bits, j, wanted, left);
+    }
+}
+
+/// Strikes the value of pair j.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn strike_one(
+    low: &[u8],
+    high: &[u8],
+    low_tops: &[u8],
+    high_tops: &[u8],
+    low_bits: u32,
+    j: usize,
+    wanted: &mut [u64; 32],
+    left: &mut u32,
+) {
+    let k = low.len() - 1 - j;
+    let v = (usize::from(low_tops[j] ^ high_tops[k]) << low_bits) | usize::from(low[j] ^ high[k]);
+    strike_value(v, wanted, left);
+}
+
+/// Strikes v (below [`STRIKE_VALUES`]) out of `wanted`, without a branch: whether it was
+/// there is not predictable.
+#[inline(always)]
+fn strike_value(v: usize, wanted: &mut [u64; 32], left: &mut u32) {
+    let w = &mut wanted[(v >> 6) & 31];
+    *left -= ((*w >> (v & 63)) & 1) as u32;
+    *w &= !(1u64 << (v & 63));
+}
+
 /// `bytes[i · stride + min(value ^ others[i], width)] = 1` for every i: one part walked
 /// across a tile. Values ≥ width go to a spare column of the row's padding.
 #[inline]
@@ -356,6 +451,99 @@ mod avx2 {
     }
 }
 
+/// [`strike_pairs`] on 64 pairs a step (AVX-512).
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use std::arch::x86_64::*;
+
+    /// Strikes the pairs of whole steps of 64; returns where the tail starts (or where it
+    /// stopped, `left` being 0).
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    pub(super) fn strike_pairs(
+        low: &[u8],
+        high: &[u8],
+        low_tops: &[u8],
+        high_tops: &[u8],
+        low_bits: u32,
+        wanted: &mut [u64; 32],
+        left: &mut u32,
+    ) -> usize {
+        let len = low.len();
+        // Lane j takes lane 63 − j: the high side read backwards.
+        let reverse = _mm512_set_epi8(
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+            24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44,
+            45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+        );
+        // Lane j: 1 << (j & 7), the bit of a value v in byte v >> 3 of the bitmap.
+        let bits = _mm512_set1_epi64(0x8040_2010_0804_0201u64 as i64);
+        let five = _mm512_set1_epi8(0x1f);
+        let shift = _mm_cvtsi32_si128(low_bits as i32 - 3);
+        // The bitmap's 256 bytes in four registers (reloaded after each strike).
+        let load = |w: &[u64; 32]| {
+            let p = w.as_ptr() as *const __m512i;
+            // SAFETY: the bitmap is 256 bytes.
+            unsafe {
+                (
+                    _mm512_loadu_si512(p),
+                    _mm512_loadu_si512(p.add(1)),
+                    _mm512_loadu_si512(p.add(2)),
+                    _mm512_loadu_si512(p.add(3)),
+                )
+            }
+        };
+        let (mut t0, mut t1, mut t2, mut t3) = load(wanted);
+        let mut i = 0;
+        while i + 64 <= len {
+            // SAFETY: the four slices hold 64 bytes at i and at len − i − 64.
+            let (a, b, at, bt) = unsafe {
+                (
+                    _mm512_loadu_si512(low.as_ptr().add(i) as *const __m512i),
+                    _mm512_loadu_si512(high.as_ptr().add(len - i - 64) as *const __m512i),
+                    _mm512_loadu_si512(low_tops.as_ptr().add(i) as *const __m512i),
+                    _mm512_loadu_si512(high_tops.as_ptr().add(len - i - 64) as *const __m512i),
+                )
+            };
+            let v = _mm512_xor_si512(a, _mm512_permutexvar_epi8(reverse, b));
+            let t = _mm512_xor_si512(at, _mm512_permutexvar_epi8(reverse, bt));
+            // The byte of the bitmap: (v >> 3) | (t << (low_bits − 3)), below 256 as every
+            // value is below 2048 (the 16-bit shifts stay inside their bytes after the mask).
+            let byte = _mm512_ternarylogic_epi32::<0xEA>(
+                _mm512_srli_epi16::<3>(v),
+                five,
+                _mm512_sll_epi16(t, shift),
+            );
+            let row = _mm512_mask_blend_epi8(
+                _mm512_movepi8_mask(byte),
+                _mm512_permutex2var_epi8(t0, byte, t1),
+                _mm512_permutex2var_epi8(t2, byte, t3),
+            );
+            let mut hits = _mm512_test_epi8_mask(row, _mm512_permutexvar_epi8(v, bits));
+            if hits != 0 {
+                // The hit lanes' values from the registers (a few a step at most).
+                let (mut vs, mut ts) = ([0u8; 64], [0u8; 64]);
+                // SAFETY: both arrays are 64 bytes.
+                unsafe {
+                    _mm512_storeu_si512(vs.as_mut_ptr() as *mut __m512i, v);
+                    _mm512_storeu_si512(ts.as_mut_ptr() as *mut __m512i, t);
+                }
+                while hits != 0 {
+                    let j = hits.trailing_zeros() as usize & 63;
+                    hits &= hits - 1;
+                    let value = (usize::from(ts[j]) << low_bits) | usize::from(vs[j]);
+                    super::strike_value(value, wanted, left);
+                }
+                if *left == 0 {
+                    return len;
+                }
+                (t0, t1, t2, t3) = load(wanted);
+            }
+            i += 64;
+        }
+        i
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -494,6 +682,55 @@ mod tests {
                 expect,
                 "round {round}"
             );
+        }
+    }
+
+    #[test]
+    fn strike_pairs_agrees_with_the_pairs_one_by_one() {
+        // Lengths around the 64-pair steps, values of every width up to 2^11 split at
+        // bits 3, 4 and 8, bitmaps from full to nearly empty (so that `left` reaches 0).
+        let mut next = xorshift(0x0bad_cafe_dead_beef);
+        for round in 0..500 {
+            let len = [0, 1, 63, 64, 65, 127, 128, 200, 1000][round % 9] + (next() % 3) as usize;
+            let low_bits = [3u32, 4, 8][round % 3];
+            let width = 1 + (next() % 11) as u32;
+            let value = |r: u64| (r % (1 << width)) as u32;
+            let a: Vec<u32> = (0..len).map(|_| value(next())).collect();
+            let b: Vec<u32> = (0..len).map(|_| value(next())).collect();
+            let lows = |v: &[u32]| -> Vec<u8> {
+                v.iter().map(|&x| (x & ((1 << low_bits) - 1)) as u8).collect()
+            };
+            let tops = |v: &[u32]| -> Vec<u8> { v.iter().map(|&x| (x >> low_bits) as u8).collect() };
+            let mut wanted = [0u64; 32];
+            let keep = next() % 4;
+            for v in 0..(1usize << width) {
+                if keep == 0 || !next().is_multiple_of(keep + 1) {
+                    wanted[v / 64] |= 1 << (v % 64);
+                }
+            }
+            let count = wanted.iter().map(|w| w.count_ones()).sum::<u32>();
+            // The pairs one by one, stopping when nothing is left.
+            let mut expect = wanted;
+            let mut expect_left = count;
+            for j in 0..len {
+                if expect_left == 0 {
+                    break;
+                }
+                let v = (a[j] ^ b[len - 1 - j]) as usize;
+                if expect[v / 64] & (1 << (v % 64)) != 0 {
+                    expect[v / 64] &= !(1 << (v % 64));
+                    expect_left -= 1;
+                }
+            }
+            let (la, lb, ta, tb) = (lows(&a), lows(&b), tops(&a), tops(&b));
+            let mut got = wanted;
+            let mut left = count;
+            strike_pairs(&la, &lb, &ta, &tb, low_bits, &mut got, &mut left);
+            assert_eq!((got, left), (expect, expect_left), "round {round}");
+            let mut got = wanted;
+            let mut left = count;
+            strike_pairs_scalar(&la, &lb, &ta, &tb, low_bits, 0, &mut got, &mut left);
+            assert_eq!((got, left), (expect, expect_left), "round {round}");
         }
     }
 

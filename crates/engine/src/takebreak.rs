@@ -512,6 +512,10 @@ pub struct SparseSequence {
     always_dense: bool,
     /// Heaps of the dense route done again by the plain mex (see `dense`).
     dense_fallbacks: u64,
+    /// The dense route's windowed vector scan even where the bitmap strike applies (tests).
+    dense_windows: bool,
+    /// The bitmap strike even without its vector form (tests on any CPU).
+    dense_strike: bool,
     /// Stamps of the options with a part in a dense tile (see `dense`).
     near: Vec<u32>,
     /// The values again, narrow, for the tiles' vector scans.
@@ -544,6 +548,8 @@ impl SparseSequence {
             always_tiles: false,
             always_dense: false,
             dense_fallbacks: 0,
+            dense_windows: false,
+            dense_strike: false,
             near: Vec::new(),
             narrow: Narrow::default(),
         }

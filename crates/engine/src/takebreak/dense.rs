@@ -36,12 +36,28 @@ const SCAN_STEP: usize = 4096;
 /// The dense route runs while every value is below this (a top byte holds the rest).
 const DENSE_MAX: u32 = 1 << 15;
 
-/// What the far pass left of one heap: the wanted values not found, in increasing
-/// order.
+/// What the far pass left of one heap: the wanted values not found (bit v of word
+/// v / 64 set: v is not a far option).
 struct FarScan {
-    left: Vec<u16>,
+    left: Vec<u64>,
     /// Every value below this is an option or in `left`.
     next: u32,
+}
+
+impl FarScan {
+    /// The values of `left`, in increasing order.
+    fn left(&self) -> impl Iterator<Item = u32> + '_ {
+        self.left.iter().enumerate().flat_map(|(w, &word)| {
+            let mut word = word;
+            std::iter::from_fn(move || {
+                (word != 0).then(|| {
+                    let b = word.trailing_zeros();
+                    word &= word - 1;
+                    (w as u32) * 64 + b
+                })
+            })
+        })
+    }
 }
 
 /// The values a far pass looks for, grouped by top for [`split_scan::next_hit_planes`];
@@ -107,21 +123,23 @@ impl SparseSequence {
         while self.values.len() + DENSE_TILE <= len && self.max < DENSE_MAX {
             let s = self.values.len();
             let bound = (self.max + 1).next_power_of_two();
+            // The bitmap strike when it runs on vectors and the values fit it.
+            let strike = !self.dense_windows
+                && bound <= split_scan::STRIKE_VALUES
+                && self.narrow.low_bits >= 3
+                && (split_scan::strike_vectors() || self.dense_strike);
             let far: Vec<FarScan> = {
                 let (rules, narrow) = (&self.rules, &self.narrow);
                 (s..s + DENSE_TILE)
                     .into_par_iter()
                     .with_min_len(16)
                     .map_init(Vec::new, |marks, n| {
-                        far_scan(
-                            rules.digits(),
-                            rules.distinct_parts,
-                            narrow,
-                            s,
-                            n,
-                            bound,
-                            marks,
-                        )
+                        let (digits, distinct) = (rules.digits(), rules.distinct_parts);
+                        if strike {
+                            far_strike(digits, distinct, narrow, s, n, bound)
+                        } else {
+                            far_scan(digits, distinct, narrow, s, n, bound, marks)
+                        }
                     })
                     .collect()
             };
@@ -142,7 +160,7 @@ impl SparseSequence {
     /// G(n) from the far pass's leftovers and the options with a part in the tile
     /// (which starts at `s`), G(0), …, G(n − 1) known.
     fn finish_dense(&mut self, n: usize, s: usize, far: FarScan) -> u32 {
-        let FarScan { left, next } = far;
+        let next = far.next;
         let g = &self.values;
         // Options with a part in the tile: stamped n + 1 in `near`.
         let near = &mut self.near;
@@ -176,8 +194,8 @@ impl SparseSequence {
                 }
             }
         }
-        if let Some(&v) = left.iter().find(|&&v| near[usize::from(v)] != stamp) {
-            return u32::from(v);
+        if let Some(v) = far.left().find(|&v| near[v as usize] != stamp) {
+            return v;
         }
         // Every value below `next` is an option: the vector scan over all the splits
         // (the narrow values hold G(0), …, G(n − 1)) for the next values, [`WANT`] at a
@@ -297,11 +315,84 @@ fn far_scan(
             x = ranges[range].1;
         }
     }
-    let left = (0..next)
-        .filter(|&v| marks[v as usize] == 0)
-        .map(|v| v as u16)
-        .collect();
+    let mut left = vec![0u64; (next as usize).div_ceil(64)];
+    for v in (0..next).filter(|&v| marks[v as usize] == 0) {
+        left[v as usize / 64] |= 1 << (v % 64);
+    }
     FarScan { left, next }
+}
+
+/// The far pass of heap `n` (as [`far_scan`]) by the bitmap strike: every value below
+/// `bound` (at most [`split_scan::STRIKE_VALUES`]) is wanted at once, so one pass over
+/// the far splits settles them all, and a found value costs no refill and no new scan.
+fn far_strike(
+    digits: &[u8],
+    distinct: bool,
+    narrow: &Narrow,
+    s: usize,
+    n: usize,
+    bound: u32,
+) -> FarScan {
+    let g = &narrow.values;
+    let mut wanted = [0u64; 32];
+    for (w, word) in wanted.iter_mut().enumerate() {
+        let below = (bound as usize).saturating_sub(w * 64).min(64);
+        *word = if below == 64 { !0 } else { (1 << below) - 1 };
+    }
+    // Strikes v, without a branch (whether it was there is not predictable).
+    let strike = |wanted: &mut [u64; 32], v: u16| {
+        wanted[usize::from(v >> 6) & 31] &= !(1u64 << (v & 63));
+    };
+    let mut ranges: [(usize, usize, usize); 4] = [(0, 0, 0); 4];
+    let mut count = 0;
+    for (k, &d) in digits.iter().enumerate() {
+        if d & 4 == 0 || k > n || n - k < 2 {
+            continue;
+        }
+        let m = n - k;
+        let first = (m + 1).saturating_sub(s).max(1);
+        let last = last_split(m, distinct);
+        if first > last {
+            continue;
+        }
+        // The splits nearest the middle one by one: they find the commonest values,
+        // which would otherwise stop the vector pass nearly every step at its start.
+        let warm = (last + 1).saturating_sub(WARM).max(first);
+        for x in warm..=last {
+            strike(&mut wanted, g[x] ^ g[m - x]);
+        }
+        if count < ranges.len() {
+            ranges[count] = (m, first, warm);
+            count += 1;
+        } else {
+            // More than four split digits: the rest one by one (never for the listed codes).
+            for x in first..warm {
+                strike(&mut wanted, g[x] ^ g[m - x]);
+            }
+        }
+    }
+    let mut left = wanted.iter().map(|w| w.count_ones()).sum::<u32>();
+    for &(m, x0, x1) in &ranges[..count] {
+        if left == 0 {
+            break;
+        }
+        if x0 < x1 {
+            split_scan::strike_pairs(
+                &narrow.bytes[x0..x1],
+                &narrow.bytes[m + 1 - x1..=m - x0],
+                &narrow.tops[x0..x1],
+                &narrow.tops[m + 1 - x1..=m - x0],
+                narrow.low_bits,
+                &mut wanted,
+                &mut left,
+            );
+        }
+    }
+    let words = (bound as usize).div_ceil(64);
+    FarScan {
+        left: wanted[..words].to_vec(),
+        next: bound,
+    }
 }
 
 /// Removes from `wanted` (the values v < `next` with `marks[v] = 0`) the values of the
@@ -358,10 +449,27 @@ mod tests {
     use super::super::{SparseSequence, TakeBreak};
     use super::DENSE_TILE;
 
-    fn dense(rules: &TakeBreak, len: usize, low_bits: u32, steps: bool) -> (Vec<u32>, u64) {
+    /// How the far passes run: the bitmap strike (vector form where the CPU has it), the
+    /// strike one pair at a time, or the windowed scan.
+    #[derive(Clone, Copy, Debug)]
+    enum Far {
+        Strike,
+        StrikeAnyCpu,
+        Windows,
+    }
+
+    fn dense(
+        rules: &TakeBreak,
+        len: usize,
+        low_bits: u32,
+        steps: bool,
+        far: Far,
+    ) -> (Vec<u32>, u64) {
         let mut s = SparseSequence::new(rules.clone());
         s.always_dense = true;
         s.narrow.low_bits = low_bits;
+        s.dense_windows = matches!(far, Far::Windows);
+        s.dense_strike = matches!(far, Far::StrikeAnyCpu);
         if steps {
             let mut to = 4100;
             while to < len {
@@ -402,14 +510,16 @@ mod tests {
             TakeBreak::new(vec![0, 6], false),
         ] {
             let naive = rules.naive_sequence(len);
-            for (low_bits, steps) in [(8, false), (3, true), (4, false)] {
-                let (values, _) = dense(&rules, len, low_bits, steps);
-                assert_eq!(
-                    values,
-                    naive,
-                    "{:?}, tops from bit {low_bits}",
-                    rules.digits()
-                );
+            for far in [Far::Strike, Far::StrikeAnyCpu, Far::Windows] {
+                for (low_bits, steps) in [(8, false), (3, true), (4, false)] {
+                    let (values, _) = dense(&rules, len, low_bits, steps, far);
+                    assert_eq!(
+                        values,
+                        naive,
+                        "{:?}, tops from bit {low_bits}, {far:?}",
+                        rules.digits()
+                    );
+                }
             }
         }
     }
