@@ -147,8 +147,9 @@ fn next_hit_planes_scalar(
 /// Values below this fit [`strike_pairs`]' bitmap.
 pub(crate) const STRIKE_VALUES: u32 = 2048;
 
-/// Whether [`strike_pairs`] runs on vectors here (AVX-512 with byte permutes); without,
-/// it runs one pair at a time and the windowed scan ([`next_hit_planes`]) is faster.
+/// Whether [`strike_pairs`] runs on vectors here (AVX-512 with byte permutes and
+/// compresses); without, it runs one pair at a time and the windowed scan
+/// ([`next_hit_planes`]) is faster.
 pub(crate) fn strike_vectors() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -161,82 +162,117 @@ pub(crate) fn strike_vectors() -> bool {
     }
 }
 
-/// Strikes out of `wanted` (bit v of word v / 64: value v is wanted) every value of the
-/// pairs `low[j] ^ high[len − 1 − j]` (low bytes) beside the XOR of their top bytes
-/// `low_tops[j] ^ high_tops[len − 1 − j]` shifted left by `low_bits`, counting `left`
-/// down; stops when it is 0. Every such value must be below [`STRIKE_VALUES`], and
-/// `low_bits` from 3 to 8. No value is missed and none struck wrongly: the bitmap is
-/// exact, so there are no false hits to check.
+/// A sequence's values as [`strike_pairs`] reads them: v >> 3 (the byte of a 2048-bit
+/// bitmap) and v & 7 (the bit in it), forwards, and backwards so that the second parts
+/// of the splits x + (m − x), x rising, lie in increasing order too (no shuffle to
+/// reverse them). Values of 2048 and more are held cut (the strike is not used then).
+#[derive(Default)]
+pub(crate) struct StrikePlanes {
+    bytes: Vec<u8>,
+    bits: Vec<u8>,
+    /// Value j at `cap − 1 − j`, cap = the length of these two.
+    bytes_back: Vec<u8>,
+    bits_back: Vec<u8>,
+}
+
+impl StrikePlanes {
+    /// How many values are held.
+    pub(crate) fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// Makes `self` hold `values` (a prefix of them may be held already).
+    pub(crate) fn sync(&mut self, values: &[u32]) {
+        let held = self.len().min(values.len());
+        self.bytes.truncate(held);
+        self.bits.truncate(held);
+        for &v in &values[held..] {
+            self.push(v);
+        }
+    }
+
+    pub(crate) fn push(&mut self, v: u32) {
+        let v = v.min(STRIKE_VALUES - 1);
+        let j = self.bytes.len();
+        let cap = self.bytes_back.len();
+        if j == cap {
+            // Twice the room, the values held moved to the end.
+            let new_cap = (cap * 2).max(1 << 12);
+            for back in [&mut self.bytes_back, &mut self.bits_back] {
+                let mut grown = vec![0u8; new_cap];
+                grown[new_cap - cap..].copy_from_slice(back);
+                *back = grown;
+            }
+        }
+        let cap = self.bytes_back.len();
+        let (byte, bit) = ((v >> 3) as u8, (v & 7) as u8);
+        self.bytes.push(byte);
+        self.bits.push(bit);
+        self.bytes_back[cap - 1 - j] = byte;
+        self.bits_back[cap - 1 - j] = bit;
+    }
+
+    /// Bytes held (for the memory estimate).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.bytes.capacity() + self.bits.capacity() + 2 * self.bytes_back.len()
+    }
+}
+
+/// Strikes out of `wanted` (bit v of word v / 64: value v is wanted) the value
+/// G(x) ^ G(m − x) of every split x + (m − x), `x0` ≤ x < `x1`, of the values in
+/// `planes` (m below their number), counting `left` (the bits set) down. Every such
+/// value must be below [`STRIKE_VALUES`]. The bitmap is exact: no hit to check.
 #[inline]
 pub(crate) fn strike_pairs(
-    low: &[u8],
-    high: &[u8],
-    low_tops: &[u8],
-    high_tops: &[u8],
-    low_bits: u32,
+    planes: &StrikePlanes,
+    m: usize,
+    x0: usize,
+    x1: usize,
     wanted: &mut [u64; 32],
     left: &mut u32,
 ) {
-    debug_assert!(low.len() == high.len() && low.len() == low_tops.len());
-    debug_assert!(high.len() == high_tops.len() && (3..=8).contains(&low_bits));
+    if x0 >= x1 {
+        *left = wanted.iter().map(|w| w.count_ones()).sum();
+        return;
+    }
+    assert!(
+        m - x0 < planes.len() && x1 <= m + 1,
+        "splits of held values"
+    );
+    // G(m − x0) is at cap − 1 − (m − x0), and G(m − x) for the next x right after.
+    let back = planes.bytes_back.len() - 1 - (m - x0);
+    let (bytes, bits) = (&planes.bytes[x0..x1], &planes.bits[x0..x1]);
+    let (bytes_back, bits_back) = (
+        &planes.bytes_back[back..back + x1 - x0],
+        &planes.bits_back[back..back + x1 - x0],
+    );
     #[cfg(target_arch = "x86_64")]
     if strike_vectors() {
         // SAFETY: the CPU has AVX-512 BW and VBMI, checked just above.
-        let i = unsafe { avx512::strike_pairs(low, high, low_tops, high_tops, low_bits, wanted, left) };
-        strike_pairs_scalar(low, high, low_tops, high_tops, low_bits, i, wanted, left);
+        let i = unsafe { avx512::strike_pairs(bytes, bits, bytes_back, bits_back, wanted) };
+        strike_pairs_scalar(bytes, bits, bytes_back, bits_back, i, wanted);
+        *left = wanted.iter().map(|w| w.count_ones()).sum();
         return;
     }
-    strike_pairs_scalar(low, high, low_tops, high_tops, low_bits, 0, wanted, left);
+    strike_pairs_scalar(bytes, bits, bytes_back, bits_back, 0, wanted);
+    *left = wanted.iter().map(|w| w.count_ones()).sum();
 }
 
 /// [`strike_pairs`] one pair at a time from pair `from` on (any CPU; the tail of the
-/// vector form; the reference in tests).
-#[allow(clippy::too_many_arguments)]
+/// vector form; the reference in tests). Pair j: the planes' entries j.
 #[inline]
 fn strike_pairs_scalar(
-    low: &[u8],
-    high: &[u8],
-    low_tops: &[u8],
-    high_tops: &[u8],
-    low_bits: u32,
+    bytes: &[u8],
+    bits: &[u8],
+    bytes_back: &[u8],
+    bits_back: &[u8],
     from: usize,
     wanted: &mut [u64; 32],
-    left: &mut u32,
 ) {
-    let len = low.len();
-    for j in from..len {
-        if *left == 0 {
-            return;
-        }
-        strike_one(low, high, low_tops, high_tops, low_bits, j, wanted, left);
+    for j in from..bytes.len() {
+        let v = (usize::from(bytes[j] ^ bytes_back[j]) << 3) | usize::from(bits[j] ^ bits_back[j]);
+        wanted[(v >> 6) & 31] &= !(1u64 << (v & 63));
     }
-}
-
-/// Strikes the value of pair j.
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn strike_one(
-    low: &[u8],
-    high: &[u8],
-    low_tops: &[u8],
-    high_tops: &[u8],
-    low_bits: u32,
-    j: usize,
-    wanted: &mut [u64; 32],
-    left: &mut u32,
-) {
-    let k = low.len() - 1 - j;
-    let v = (usize::from(low_tops[j] ^ high_tops[k]) << low_bits) | usize::from(low[j] ^ high[k]);
-    strike_value(v, wanted, left);
-}
-
-/// Strikes v (below [`STRIKE_VALUES`]) out of `wanted`, without a branch: whether it was
-/// there is not predictable.
-#[inline(always)]
-fn strike_value(v: usize, wanted: &mut [u64; 32], left: &mut u32) {
-    let w = &mut wanted[(v >> 6) & 31];
-    *left -= ((*w >> (v & 63)) & 1) as u32;
-    *w &= !(1u64 << (v & 63));
 }
 
 /// `bytes[i · stride + min(value ^ others[i], width)] = 1` for every i: one part walked
@@ -451,94 +487,116 @@ mod avx2 {
     }
 }
 
+#[cfg(test)]
+pub(crate) static COUNTS: [std::sync::atomic::AtomicU64; 3] =
+    [const { std::sync::atomic::AtomicU64::new(0) }; 3];
+#[cfg(test)]
+fn count(hits: u64) {
+    use std::sync::atomic::Ordering::Relaxed;
+    COUNTS[0].fetch_add(1, Relaxed);
+    COUNTS[1].fetch_add(u64::from(hits != 0), Relaxed);
+    COUNTS[2].fetch_add(u64::from(hits.count_ones()), Relaxed);
+}
+
 /// [`strike_pairs`] on 64 pairs a step (AVX-512).
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use std::arch::x86_64::*;
 
-    /// Strikes the pairs of whole steps of 64; returns where the tail starts (or where it
-    /// stopped, `left` being 0).
+    /// Steps between two updates of the bitmap's registers.
+    const BATCH: usize = 8;
+
+    /// Strikes the pairs of whole steps of 64; returns where the tail starts (all of it
+    /// when nothing is wanted any more). Each step looks its 64 values up in the bitmap
+    /// (four registers, two byte permutes) and keeps the mask of hits without a branch:
+    /// hits come in a third of the steps at first, and a branch on each would be
+    /// mispredicted. Every [`BATCH`] steps the hits strike their values out of the bitmap
+    /// in memory and the registers are read again; a value found twice before that is
+    /// struck twice, which does no harm.
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
     pub(super) fn strike_pairs(
-        low: &[u8],
-        high: &[u8],
-        low_tops: &[u8],
-        high_tops: &[u8],
-        low_bits: u32,
+        bytes: &[u8],
+        bits: &[u8],
+        bytes_back: &[u8],
+        bits_back: &[u8],
         wanted: &mut [u64; 32],
-        left: &mut u32,
     ) -> usize {
-        let len = low.len();
-        // Lane j takes lane 63 − j: the high side read backwards.
-        let reverse = _mm512_set_epi8(
-            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
-            24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44,
-            45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
-        );
-        // Lane j: 1 << (j & 7), the bit of a value v in byte v >> 3 of the bitmap.
-        let bits = _mm512_set1_epi64(0x8040_2010_0804_0201u64 as i64);
-        let five = _mm512_set1_epi8(0x1f);
-        let shift = _mm_cvtsi32_si128(low_bits as i32 - 3);
-        // The bitmap's 256 bytes in four registers (reloaded after each strike).
-        let load = |w: &[u64; 32]| {
-            let p = w.as_ptr() as *const __m512i;
-            // SAFETY: the bitmap is 256 bytes.
+        let len = bytes.len();
+        // Lane j: 1 << (j & 7), the bit of v in byte v >> 3 of the bitmap.
+        let masks = _mm512_set1_epi64(0x8040_2010_0804_0201u64 as i64);
+        let mut table = [0u8; 256];
+        for (bytes, word) in table.chunks_exact_mut(8).zip(wanted.iter()) {
+            bytes.copy_from_slice(&word.to_le_bytes());
+        }
+        let load = |table: &[u8; 256]| {
+            let p = table.as_ptr() as *const __m512i;
+            // SAFETY: the table is 256 bytes.
             unsafe {
-                (
+                [
                     _mm512_loadu_si512(p),
                     _mm512_loadu_si512(p.add(1)),
                     _mm512_loadu_si512(p.add(2)),
                     _mm512_loadu_si512(p.add(3)),
-                )
+                ]
             }
         };
-        let (mut t0, mut t1, mut t2, mut t3) = load(wanted);
+        let mut t = load(&table);
+        let whole = len - len % 64;
+        let mut hits = [0u64; BATCH];
+        // Each step's bytes of the table and bits, for the hits.
+        let mut at_bytes = [[0u8; 64]; BATCH];
+        let mut at_bits = [[0u8; 64]; BATCH];
         let mut i = 0;
-        while i + 64 <= len {
-            // SAFETY: the four slices hold 64 bytes at i and at len − i − 64.
-            let (a, b, at, bt) = unsafe {
-                (
-                    _mm512_loadu_si512(low.as_ptr().add(i) as *const __m512i),
-                    _mm512_loadu_si512(high.as_ptr().add(len - i - 64) as *const __m512i),
-                    _mm512_loadu_si512(low_tops.as_ptr().add(i) as *const __m512i),
-                    _mm512_loadu_si512(high_tops.as_ptr().add(len - i - 64) as *const __m512i),
-                )
-            };
-            let v = _mm512_xor_si512(a, _mm512_permutexvar_epi8(reverse, b));
-            let t = _mm512_xor_si512(at, _mm512_permutexvar_epi8(reverse, bt));
-            // The byte of the bitmap: (v >> 3) | (t << (low_bits − 3)), below 256 as every
-            // value is below 2048 (the 16-bit shifts stay inside their bytes after the mask).
-            let byte = _mm512_ternarylogic_epi32::<0xEA>(
-                _mm512_srli_epi16::<3>(v),
-                five,
-                _mm512_sll_epi16(t, shift),
-            );
-            let row = _mm512_mask_blend_epi8(
-                _mm512_movepi8_mask(byte),
-                _mm512_permutex2var_epi8(t0, byte, t1),
-                _mm512_permutex2var_epi8(t2, byte, t3),
-            );
-            let mut hits = _mm512_test_epi8_mask(row, _mm512_permutexvar_epi8(v, bits));
-            if hits != 0 {
-                // The hit lanes' values from the registers (a few a step at most).
-                let (mut vs, mut ts) = ([0u8; 64], [0u8; 64]);
-                // SAFETY: both arrays are 64 bytes.
+        while i < whole {
+            let steps = ((whole - i) / 64).min(BATCH);
+            for (s, hit) in hits[..steps].iter_mut().enumerate() {
+                let at = i + 64 * s;
+                // SAFETY: the four slices hold 64 bytes at `at` (at + 64 ≤ whole ≤ len).
+                let (a, b, c, d) = unsafe {
+                    (
+                        _mm512_loadu_si512(bytes.as_ptr().add(at) as *const __m512i),
+                        _mm512_loadu_si512(bytes_back.as_ptr().add(at) as *const __m512i),
+                        _mm512_loadu_si512(bits.as_ptr().add(at) as *const __m512i),
+                        _mm512_loadu_si512(bits_back.as_ptr().add(at) as *const __m512i),
+                    )
+                };
+                let byte = _mm512_xor_si512(a, b);
+                let row = _mm512_mask_blend_epi8(
+                    _mm512_movepi8_mask(byte),
+                    _mm512_permutex2var_epi8(t[0], byte, t[1]),
+                    _mm512_permutex2var_epi8(t[2], byte, t[3]),
+                );
+                let bit = _mm512_permutexvar_epi8(_mm512_xor_si512(c, d), masks);
+                *hit = _mm512_test_epi8_mask(row, bit);
+                // SAFETY: each array is 64 bytes.
                 unsafe {
-                    _mm512_storeu_si512(vs.as_mut_ptr() as *mut __m512i, v);
-                    _mm512_storeu_si512(ts.as_mut_ptr() as *mut __m512i, t);
+                    _mm512_storeu_si512(at_bytes[s].as_mut_ptr() as *mut __m512i, byte);
+                    _mm512_storeu_si512(at_bits[s].as_mut_ptr() as *mut __m512i, bit);
                 }
-                while hits != 0 {
-                    let j = hits.trailing_zeros() as usize & 63;
-                    hits &= hits - 1;
-                    let value = (usize::from(ts[j]) << low_bits) | usize::from(vs[j]);
-                    super::strike_value(value, wanted, left);
-                }
-                if *left == 0 {
-                    return len;
-                }
-                (t0, t1, t2, t3) = load(wanted);
             }
-            i += 64;
+            let mut any = 0;
+            for ((&hit, at_bytes), at_bits) in hits[..steps].iter().zip(&at_bytes).zip(&at_bits) {
+                let mut hit = hit;
+                any |= hit;
+                while hit != 0 {
+                    let j = hit.trailing_zeros() as usize & 63;
+                    hit &= hit - 1;
+                    table[usize::from(at_bytes[j])] &= !at_bits[j];
+                }
+            }
+            let any = any != 0;
+            i += 64 * steps;
+            if any {
+                t = load(&table);
+                let all = _mm512_or_si512(_mm512_or_si512(t[0], t[1]), _mm512_or_si512(t[2], t[3]));
+                if _mm512_test_epi8_mask(all, all) == 0 {
+                    i = len;
+                    break;
+                }
+            }
+        }
+        for (word, bytes) in wanted.iter_mut().zip(table.chunks_exact(8)) {
+            *word = u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
         }
         i
     }
@@ -687,20 +745,20 @@ mod tests {
 
     #[test]
     fn strike_pairs_agrees_with_the_pairs_one_by_one() {
-        // Lengths around the 64-pair steps, values of every width up to 2^11 split at
-        // bits 3, 4 and 8, bitmaps from full to nearly empty (so that `left` reaches 0).
+        // Heaps whose split counts fall around the 64-pair steps and batches, values of
+        // every width up to 2^11, bitmaps from full to nearly empty (all found).
         let mut next = xorshift(0x0bad_cafe_dead_beef);
-        for round in 0..500 {
-            let len = [0, 1, 63, 64, 65, 127, 128, 200, 1000][round % 9] + (next() % 3) as usize;
-            let low_bits = [3u32, 4, 8][round % 3];
+        for round in 0..300 {
             let width = 1 + (next() % 11) as u32;
-            let value = |r: u64| (r % (1 << width)) as u32;
-            let a: Vec<u32> = (0..len).map(|_| value(next())).collect();
-            let b: Vec<u32> = (0..len).map(|_| value(next())).collect();
-            let lows = |v: &[u32]| -> Vec<u8> {
-                v.iter().map(|&x| (x & ((1 << low_bits) - 1)) as u8).collect()
-            };
-            let tops = |v: &[u32]| -> Vec<u8> { v.iter().map(|&x| (x >> low_bits) as u8).collect() };
+            let n = 1 + (next() % 3000) as usize;
+            let values: Vec<u32> = (0..n).map(|_| (next() % (1 << width)) as u32).collect();
+            let mut planes = StrikePlanes::default();
+            // In two goes, the second past a growth of the backward planes.
+            planes.sync(&values[..n / 3]);
+            planes.sync(&values);
+            let m = (next() as usize) % n;
+            let x0 = (next() as usize) % (m + 1);
+            let x1 = x0 + (next() as usize) % (m + 2 - x0);
             let mut wanted = [0u64; 32];
             let keep = next() % 4;
             for v in 0..(1usize << width) {
@@ -708,29 +766,26 @@ mod tests {
                     wanted[v / 64] |= 1 << (v % 64);
                 }
             }
-            let count = wanted.iter().map(|w| w.count_ones()).sum::<u32>();
-            // The pairs one by one, stopping when nothing is left.
             let mut expect = wanted;
-            let mut expect_left = count;
-            for j in 0..len {
-                if expect_left == 0 {
-                    break;
-                }
-                let v = (a[j] ^ b[len - 1 - j]) as usize;
-                if expect[v / 64] & (1 << (v % 64)) != 0 {
-                    expect[v / 64] &= !(1 << (v % 64));
-                    expect_left -= 1;
-                }
+            for x in x0..x1 {
+                let v = (values[x] ^ values[m - x]) as usize;
+                expect[v / 64] &= !(1 << (v % 64));
             }
-            let (la, lb, ta, tb) = (lows(&a), lows(&b), tops(&a), tops(&b));
-            let mut got = wanted;
-            let mut left = count;
-            strike_pairs(&la, &lb, &ta, &tb, low_bits, &mut got, &mut left);
-            assert_eq!((got, left), (expect, expect_left), "round {round}");
-            let mut got = wanted;
-            let mut left = count;
-            strike_pairs_scalar(&la, &lb, &ta, &tb, low_bits, 0, &mut got, &mut left);
-            assert_eq!((got, left), (expect, expect_left), "round {round}");
+            let expect_left = expect.iter().map(|w| w.count_ones()).sum::<u32>();
+            let mut scalar = wanted;
+            let back = planes.bytes_back.len() - 1 - (m - x0);
+            strike_pairs_scalar(
+                &planes.bytes[x0..x1],
+                &planes.bits[x0..x1],
+                &planes.bytes_back[back..back + x1 - x0],
+                &planes.bits_back[back..back + x1 - x0],
+                0,
+                &mut scalar,
+            );
+            assert_eq!(scalar, expect, "round {round}");
+            let mut left = 0;
+            strike_pairs(&planes, m, x0, x1, &mut wanted, &mut left);
+            assert_eq!((wanted, left), (expect, expect_left), "round {round}");
         }
     }
 

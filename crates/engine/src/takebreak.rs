@@ -520,6 +520,8 @@ pub struct SparseSequence {
     near: Vec<u32>,
     /// The values again, narrow, for the tiles' vector scans.
     narrow: Narrow,
+    /// The values again, for the dense route's bitmap strike (see `dense`).
+    strike_planes: split_scan::StrikePlanes,
 }
 
 /// Scans beyond this many splits per sum try the recent witnesses first.
@@ -552,6 +554,7 @@ impl SparseSequence {
             dense_strike: false,
             near: Vec::new(),
             narrow: Narrow::default(),
+            strike_planes: split_scan::StrikePlanes::default(),
         }
     }
 

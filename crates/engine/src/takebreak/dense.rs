@@ -126,17 +126,19 @@ impl SparseSequence {
             // The bitmap strike when it runs on vectors and the values fit it.
             let strike = !self.dense_windows
                 && bound <= split_scan::STRIKE_VALUES
-                && self.narrow.low_bits >= 3
                 && (split_scan::strike_vectors() || self.dense_strike);
+            if strike {
+                self.strike_planes.sync(&self.values);
+            }
             let far: Vec<FarScan> = {
-                let (rules, narrow) = (&self.rules, &self.narrow);
+                let (rules, narrow, planes) = (&self.rules, &self.narrow, &self.strike_planes);
                 (s..s + DENSE_TILE)
                     .into_par_iter()
                     .with_min_len(16)
                     .map_init(Vec::new, |marks, n| {
                         let (digits, distinct) = (rules.digits(), rules.distinct_parts);
                         if strike {
-                            far_strike(digits, distinct, narrow, s, n, bound)
+                            far_strike(digits, distinct, narrow, planes, s, n, bound)
                         } else {
                             far_scan(digits, distinct, narrow, s, n, bound, marks)
                         }
@@ -148,6 +150,9 @@ impl SparseSequence {
                 let v = self.finish_dense(n, s, far);
                 self.values.push(v);
                 self.narrow.push(v);
+                if strike {
+                    self.strike_planes.push(v);
+                }
                 self.max = self.max.max(v);
                 if split.class(n, v) == split.rare_class {
                     self.rare.push(n as u32);
@@ -329,6 +334,7 @@ fn far_strike(
     digits: &[u8],
     distinct: bool,
     narrow: &Narrow,
+    planes: &split_scan::StrikePlanes,
     s: usize,
     n: usize,
     bound: u32,
@@ -376,17 +382,7 @@ fn far_strike(
         if left == 0 {
             break;
         }
-        if x0 < x1 {
-            split_scan::strike_pairs(
-                &narrow.bytes[x0..x1],
-                &narrow.bytes[m + 1 - x1..=m - x0],
-                &narrow.tops[x0..x1],
-                &narrow.tops[m + 1 - x1..=m - x0],
-                narrow.low_bits,
-                &mut wanted,
-                &mut left,
-            );
-        }
+        split_scan::strike_pairs(planes, m, x0, x1, &mut wanted, &mut left);
     }
     let words = (bound as usize).div_ceil(64);
     FarScan {
@@ -490,7 +486,16 @@ mod tests {
         let t = std::time::Instant::now();
         let mut s = SparseSequence::new(rules);
         s.extend_to(n);
-        eprintln!("{:?}, fallbacks {}", t.elapsed(), s.dense_fallbacks);
+        let sum = s
+            .values
+            .iter()
+            .fold(0u64, |h, &v| h.wrapping_mul(31).wrapping_add(v.into()));
+        eprintln!("steps, hit steps, hits: {:?}", crate::split_scan::COUNTS);
+        eprintln!(
+            "{:?}, fallbacks {}, checksum {sum:x}",
+            t.elapsed(),
+            s.dense_fallbacks
+        );
     }
 
     #[test]
