@@ -6,7 +6,9 @@
 //! byte shuffles query for 32 lanes at once; [`next_hit`] finds the next 32 splits that
 //! hold one. The values of the parts are their low bytes: the caller checks each hit.
 //! [`mark_walk`] marks one part's splits across a tile, its indices computed 8 at a
-//! time. The module holds the engine's only vector code.
+//! time. [`strike_pairs`] strikes every split's value out of a bitmap of all values
+//! below 2^11 (the dense route's far pass), 64 splits a step on AVX-512. The module holds
+//! the engine's only vector code.
 
 /// A set of bytes, stored for [`next_hit`]: byte `(v & 15) + 16·(v >> 7)` has bit
 /// `(v >> 4) & 7` set when v is in the set.
@@ -210,11 +212,6 @@ impl StrikePlanes {
         self.bits.push(bit);
         self.bytes_back[cap - 1 - j] = byte;
         self.bits_back[cap - 1 - j] = bit;
-    }
-
-    /// Bytes held (for the memory estimate).
-    pub(crate) fn heap_bytes(&self) -> usize {
-        self.bytes.capacity() + self.bits.capacity() + 2 * self.bytes_back.len()
     }
 }
 
@@ -485,17 +482,6 @@ mod avx2 {
             bytes[(done + j) * stride + ((value ^ b) as usize).min(width)] = 1;
         }
     }
-}
-
-#[cfg(test)]
-pub(crate) static COUNTS: [std::sync::atomic::AtomicU64; 3] =
-    [const { std::sync::atomic::AtomicU64::new(0) }; 3];
-#[cfg(test)]
-fn count(hits: u64) {
-    use std::sync::atomic::Ordering::Relaxed;
-    COUNTS[0].fetch_add(1, Relaxed);
-    COUNTS[1].fetch_add(u64::from(hits != 0), Relaxed);
-    COUNTS[2].fetch_add(u64::from(hits.count_ones()), Relaxed);
 }
 
 /// [`strike_pairs`] on 64 pairs a step (AVX-512).
