@@ -472,7 +472,9 @@ mod tests {
         (s.values, s.dense_fallbacks)
     }
 
-    /// Timing of the dense route (not a test of speed: prints it).
+    /// Timing of the dense route (not a test of speed: prints it). `DENSE_CODE` (digits,
+    /// e.g. `0007`), `DENSE_N` (terms, in chunks of 2^16 as `census run` does) and
+    /// `DENSE_ALWAYS` (the route whatever the rare share) choose the run.
     #[test]
     #[ignore]
     fn dense_timing() {
