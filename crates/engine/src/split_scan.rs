@@ -6,7 +6,9 @@
 //! byte shuffles query for 32 lanes at once; [`next_hit`] finds the next 32 splits that
 //! hold one. The values of the parts are their low bytes: the caller checks each hit.
 //! [`mark_walk`] marks one part's splits across a tile, its indices computed 8 at a
-//! time. The module holds the engine's only vector code.
+//! time. [`strike_pairs`] strikes every split's value out of a bitmap of all values
+//! below 2^11 (the dense route's far pass), 64 splits a step on AVX-512. The module holds
+//! the engine's only vector code.
 
 /// A set of bytes, stored for [`next_hit`]: byte `(v & 15) + 16·(v >> 7)` has bit
 /// `(v >> 4) & 7` set when v is in the set.
@@ -142,6 +144,132 @@ fn next_hit_planes_scalar(
         i += 32;
     }
     None
+}
+
+/// Values below this fit [`strike_pairs`]' bitmap.
+pub(crate) const STRIKE_VALUES: u32 = 2048;
+
+/// Whether [`strike_pairs`] runs on vectors here (AVX-512 with byte permutes and
+/// compresses); without, it runs one pair at a time and the windowed scan
+/// ([`next_hit_planes`]) is faster.
+pub(crate) fn strike_vectors() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512vbmi")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// A sequence's values as [`strike_pairs`] reads them: v >> 3 (the byte of a 2048-bit
+/// bitmap) and v & 7 (the bit in it), forwards, and backwards so that the second parts
+/// of the splits x + (m − x), x rising, lie in increasing order too (no shuffle to
+/// reverse them). Values of 2048 and more are held cut (the strike is not used then).
+#[derive(Default)]
+pub(crate) struct StrikePlanes {
+    bytes: Vec<u8>,
+    bits: Vec<u8>,
+    /// Value j at `cap − 1 − j`, cap = the length of these two.
+    bytes_back: Vec<u8>,
+    bits_back: Vec<u8>,
+}
+
+impl StrikePlanes {
+    /// How many values are held.
+    pub(crate) fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// Makes `self` hold `values` (a prefix of them may be held already).
+    pub(crate) fn sync(&mut self, values: &[u32]) {
+        let held = self.len().min(values.len());
+        self.bytes.truncate(held);
+        self.bits.truncate(held);
+        for &v in &values[held..] {
+            self.push(v);
+        }
+    }
+
+    pub(crate) fn push(&mut self, v: u32) {
+        let v = v.min(STRIKE_VALUES - 1);
+        let j = self.bytes.len();
+        let cap = self.bytes_back.len();
+        if j == cap {
+            // Twice the room, the values held moved to the end.
+            let new_cap = (cap * 2).max(1 << 12);
+            for back in [&mut self.bytes_back, &mut self.bits_back] {
+                let mut grown = vec![0u8; new_cap];
+                grown[new_cap - cap..].copy_from_slice(back);
+                *back = grown;
+            }
+        }
+        let cap = self.bytes_back.len();
+        let (byte, bit) = ((v >> 3) as u8, (v & 7) as u8);
+        self.bytes.push(byte);
+        self.bits.push(bit);
+        self.bytes_back[cap - 1 - j] = byte;
+        self.bits_back[cap - 1 - j] = bit;
+    }
+}
+
+/// Strikes out of `wanted` (bit v of word v / 64: value v is wanted) the value
+/// G(x) ^ G(m − x) of every split x + (m − x), `x0` ≤ x < `x1`, of the values in
+/// `planes` (m below their number), counting `left` (the bits set) down. Every such
+/// value must be below [`STRIKE_VALUES`]. The bitmap is exact: no hit to check.
+#[inline]
+pub(crate) fn strike_pairs(
+    planes: &StrikePlanes,
+    m: usize,
+    x0: usize,
+    x1: usize,
+    wanted: &mut [u64; 32],
+    left: &mut u32,
+) {
+    if x0 >= x1 {
+        *left = wanted.iter().map(|w| w.count_ones()).sum();
+        return;
+    }
+    assert!(
+        m - x0 < planes.len() && x1 <= m + 1,
+        "splits of held values"
+    );
+    // G(m − x0) is at cap − 1 − (m − x0), and G(m − x) for the next x right after.
+    let back = planes.bytes_back.len() - 1 - (m - x0);
+    let (bytes, bits) = (&planes.bytes[x0..x1], &planes.bits[x0..x1]);
+    let (bytes_back, bits_back) = (
+        &planes.bytes_back[back..back + x1 - x0],
+        &planes.bits_back[back..back + x1 - x0],
+    );
+    #[cfg(target_arch = "x86_64")]
+    if strike_vectors() {
+        // SAFETY: the CPU has AVX-512 BW and VBMI, checked just above.
+        let i = unsafe { avx512::strike_pairs(bytes, bits, bytes_back, bits_back, wanted) };
+        strike_pairs_scalar(bytes, bits, bytes_back, bits_back, i, wanted);
+        *left = wanted.iter().map(|w| w.count_ones()).sum();
+        return;
+    }
+    strike_pairs_scalar(bytes, bits, bytes_back, bits_back, 0, wanted);
+    *left = wanted.iter().map(|w| w.count_ones()).sum();
+}
+
+/// [`strike_pairs`] one pair at a time from pair `from` on (any CPU; the tail of the
+/// vector form; the reference in tests). Pair j: the planes' entries j.
+#[inline]
+fn strike_pairs_scalar(
+    bytes: &[u8],
+    bits: &[u8],
+    bytes_back: &[u8],
+    bits_back: &[u8],
+    from: usize,
+    wanted: &mut [u64; 32],
+) {
+    for j in from..bytes.len() {
+        let v = (usize::from(bytes[j] ^ bytes_back[j]) << 3) | usize::from(bits[j] ^ bits_back[j]);
+        wanted[(v >> 6) & 31] &= !(1u64 << (v & 63));
+    }
 }
 
 /// `bytes[i · stride + min(value ^ others[i], width)] = 1` for every i: one part walked
@@ -356,6 +484,112 @@ mod avx2 {
     }
 }
 
+/// [`strike_pairs`] on 64 pairs a step (AVX-512). Its intrinsics are stable from Rust
+/// 1.89, past the workspace's declared 1.87 (raising that turns on lints elsewhere).
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::incompatible_msrv)]
+mod avx512 {
+    use std::arch::x86_64::*;
+
+    /// Steps between two updates of the bitmap's registers.
+    const BATCH: usize = 8;
+
+    /// Strikes the pairs of whole steps of 64; returns where the tail starts (all of it
+    /// when nothing is wanted any more). Each step looks its 64 values up in the bitmap
+    /// (four registers, two byte permutes) and keeps the mask of hits without a branch:
+    /// hits come in a third of the steps at first, and a branch on each would be
+    /// mispredicted. Every [`BATCH`] steps the hits strike their values out of the bitmap
+    /// in memory and the registers are read again; a value found twice before that is
+    /// struck twice, which does no harm.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    pub(super) fn strike_pairs(
+        bytes: &[u8],
+        bits: &[u8],
+        bytes_back: &[u8],
+        bits_back: &[u8],
+        wanted: &mut [u64; 32],
+    ) -> usize {
+        let len = bytes.len();
+        // Lane j: 1 << (j & 7), the bit of v in byte v >> 3 of the bitmap.
+        let masks = _mm512_set1_epi64(0x8040_2010_0804_0201u64 as i64);
+        let mut table = [0u8; 256];
+        for (bytes, word) in table.chunks_exact_mut(8).zip(wanted.iter()) {
+            bytes.copy_from_slice(&word.to_le_bytes());
+        }
+        let load = |table: &[u8; 256]| {
+            let p = table.as_ptr() as *const __m512i;
+            // SAFETY: the table is 256 bytes.
+            unsafe {
+                [
+                    _mm512_loadu_si512(p),
+                    _mm512_loadu_si512(p.add(1)),
+                    _mm512_loadu_si512(p.add(2)),
+                    _mm512_loadu_si512(p.add(3)),
+                ]
+            }
+        };
+        let mut t = load(&table);
+        let whole = len - len % 64;
+        let mut hits = [0u64; BATCH];
+        // Each step's bytes of the table and bits, for the hits.
+        let mut at_bytes = [[0u8; 64]; BATCH];
+        let mut at_bits = [[0u8; 64]; BATCH];
+        let mut i = 0;
+        while i < whole {
+            let steps = ((whole - i) / 64).min(BATCH);
+            for (s, hit) in hits[..steps].iter_mut().enumerate() {
+                let at = i + 64 * s;
+                // SAFETY: the four slices hold 64 bytes at `at` (at + 64 ≤ whole ≤ len).
+                let (a, b, c, d) = unsafe {
+                    (
+                        _mm512_loadu_si512(bytes.as_ptr().add(at) as *const __m512i),
+                        _mm512_loadu_si512(bytes_back.as_ptr().add(at) as *const __m512i),
+                        _mm512_loadu_si512(bits.as_ptr().add(at) as *const __m512i),
+                        _mm512_loadu_si512(bits_back.as_ptr().add(at) as *const __m512i),
+                    )
+                };
+                let byte = _mm512_xor_si512(a, b);
+                let row = _mm512_mask_blend_epi8(
+                    _mm512_movepi8_mask(byte),
+                    _mm512_permutex2var_epi8(t[0], byte, t[1]),
+                    _mm512_permutex2var_epi8(t[2], byte, t[3]),
+                );
+                let bit = _mm512_permutexvar_epi8(_mm512_xor_si512(c, d), masks);
+                *hit = _mm512_test_epi8_mask(row, bit);
+                // SAFETY: each array is 64 bytes.
+                unsafe {
+                    _mm512_storeu_si512(at_bytes[s].as_mut_ptr() as *mut __m512i, byte);
+                    _mm512_storeu_si512(at_bits[s].as_mut_ptr() as *mut __m512i, bit);
+                }
+            }
+            let mut any = 0;
+            for ((&hit, at_bytes), at_bits) in hits[..steps].iter().zip(&at_bytes).zip(&at_bits) {
+                let mut hit = hit;
+                any |= hit;
+                while hit != 0 {
+                    let j = hit.trailing_zeros() as usize & 63;
+                    hit &= hit - 1;
+                    table[usize::from(at_bytes[j])] &= !at_bits[j];
+                }
+            }
+            let any = any != 0;
+            i += 64 * steps;
+            if any {
+                t = load(&table);
+                let all = _mm512_or_si512(_mm512_or_si512(t[0], t[1]), _mm512_or_si512(t[2], t[3]));
+                if _mm512_test_epi8_mask(all, all) == 0 {
+                    i = len;
+                    break;
+                }
+            }
+        }
+        for (word, bytes) in wanted.iter_mut().zip(table.chunks_exact(8)) {
+            *word = u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
+        }
+        i
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -494,6 +728,52 @@ mod tests {
                 expect,
                 "round {round}"
             );
+        }
+    }
+
+    #[test]
+    fn strike_pairs_agrees_with_the_pairs_one_by_one() {
+        // Heaps whose split counts fall around the 64-pair steps and batches, values of
+        // every width up to 2^11, bitmaps from full to nearly empty (all found).
+        let mut next = xorshift(0x0bad_cafe_dead_beef);
+        for round in 0..300 {
+            let width = 1 + (next() % 11) as u32;
+            let n = 1 + (next() % 3000) as usize;
+            let values: Vec<u32> = (0..n).map(|_| (next() % (1 << width)) as u32).collect();
+            let mut planes = StrikePlanes::default();
+            // In two goes, the second past a growth of the backward planes.
+            planes.sync(&values[..n / 3]);
+            planes.sync(&values);
+            let m = (next() as usize) % n;
+            let x0 = (next() as usize) % (m + 1);
+            let x1 = x0 + (next() as usize) % (m + 2 - x0);
+            let mut wanted = [0u64; 32];
+            let keep = next() % 4;
+            for v in 0..(1usize << width) {
+                if keep == 0 || !next().is_multiple_of(keep + 1) {
+                    wanted[v / 64] |= 1 << (v % 64);
+                }
+            }
+            let mut expect = wanted;
+            for x in x0..x1 {
+                let v = (values[x] ^ values[m - x]) as usize;
+                expect[v / 64] &= !(1 << (v % 64));
+            }
+            let expect_left = expect.iter().map(|w| w.count_ones()).sum::<u32>();
+            let mut scalar = wanted;
+            let back = planes.bytes_back.len() - 1 - (m - x0);
+            strike_pairs_scalar(
+                &planes.bytes[x0..x1],
+                &planes.bits[x0..x1],
+                &planes.bytes_back[back..back + x1 - x0],
+                &planes.bits_back[back..back + x1 - x0],
+                0,
+                &mut scalar,
+            );
+            assert_eq!(scalar, expect, "round {round}");
+            let mut left = 0;
+            strike_pairs(&planes, m, x0, x1, &mut wanted, &mut left);
+            assert_eq!((wanted, left), (expect, expect_left), "round {round}");
         }
     }
 

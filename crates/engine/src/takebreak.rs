@@ -512,10 +512,16 @@ pub struct SparseSequence {
     always_dense: bool,
     /// Heaps of the dense route done again by the plain mex (see `dense`).
     dense_fallbacks: u64,
+    /// The dense route's windowed vector scan even where the bitmap strike applies (tests).
+    dense_windows: bool,
+    /// The bitmap strike even without its vector form (tests on any CPU).
+    dense_strike: bool,
     /// Stamps of the options with a part in a dense tile (see `dense`).
     near: Vec<u32>,
     /// The values again, narrow, for the tiles' vector scans.
     narrow: Narrow,
+    /// The values again, for the dense route's bitmap strike (see `dense`).
+    strike_planes: split_scan::StrikePlanes,
 }
 
 /// Scans beyond this many splits per sum try the recent witnesses first.
@@ -544,8 +550,11 @@ impl SparseSequence {
             always_tiles: false,
             always_dense: false,
             dense_fallbacks: 0,
+            dense_windows: false,
+            dense_strike: false,
             near: Vec::new(),
             narrow: Narrow::default(),
+            strike_planes: split_scan::StrikePlanes::default(),
         }
     }
 
