@@ -323,16 +323,16 @@ fn and_or(num: &Numeration, a: &Dfa, b: &Dfa, and: bool) -> Result<Dfa> {
     };
     let mut a = a.clone();
     let mut b = b.clone();
-    if let Numeration::Fib = num {
-        if !and {
-            let extra_a = only(&a, &b);
-            if !extra_a.is_empty() {
-                a = a.product(&num.valid(&extra_a)?, |x, y| x && y)?;
-            }
-            let extra_b = only(&b, &a);
-            if !extra_b.is_empty() {
-                b = b.product(&num.valid(&extra_b)?, |x, y| x && y)?;
-            }
+    if let Numeration::Fib = num
+        && !and
+    {
+        let extra_a = only(&a, &b);
+        if !extra_a.is_empty() {
+            a = a.product(&num.valid(&extra_a)?, |x, y| x && y)?;
+        }
+        let extra_b = only(&b, &a);
+        if !extra_b.is_empty() {
+            b = b.product(&num.valid(&extra_b)?, |x, y| x && y)?;
         }
     }
     if and {

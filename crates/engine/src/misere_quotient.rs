@@ -1260,10 +1260,10 @@ pub fn cached_quotient(
     limits: &QuotientOptions<'_>,
 ) -> Result<std::sync::Arc<MisereQuotient>> {
     let key = game.spec();
-    if let Some(q) = cache().lock().ok().and_then(|c| c.get(&key).cloned()) {
-        if q.max_heap() >= max_heap {
-            return Ok(q);
-        }
+    if let Some(q) = cache().lock().ok().and_then(|c| c.get(&key).cloned())
+        && q.max_heap() >= max_heap
+    {
+        return Ok(q);
     }
     let q = std::sync::Arc::new(MisereQuotient::of_game(game, max_heap, limits)?);
     if let Ok(mut c) = cache().lock() {

@@ -278,13 +278,13 @@ fn table_with(
         return class_table_report(game, ranking, dims, opts, closed_forms);
     }
     let caps = game.capabilities();
-    if let Some(kernel) = caps.table_kernel {
-        if let Some(t) = kernel.table(dims, opts.memory_limit) {
-            return Ok(TableReport {
-                table: t?,
-                method: Method::new(MethodKind::TableKernel, kernel.table_method()),
-            });
-        }
+    if let Some(kernel) = caps.table_kernel
+        && let Some(t) = kernel.table(dims, opts.memory_limit)
+    {
+        return Ok(TableReport {
+            table: t?,
+            method: Method::new(MethodKind::TableKernel, kernel.table_method()),
+        });
     }
     if let Some(Decomposition::Parts(sum)) = &caps.decomposition {
         let parts: Vec<(&dyn Game, Range<usize>)> =
@@ -310,10 +310,10 @@ fn table_with(
             ),
         });
     }
-    if let (Some(big), true) = (caps.big, closed_forms) {
-        if let Some(t) = closed_form_table(game, big, dims, opts)? {
-            return Ok(t);
-        }
+    if let (Some(big), true) = (caps.big, closed_forms)
+        && let Some(t) = closed_form_table(game, big, dims, opts)?
+    {
+        return Ok(t);
     }
     Ok(TableReport {
         table: grundy_table(game, dims, opts)?,
@@ -696,26 +696,26 @@ impl<'a> Planner<'a> {
         }
         let caps = self.game.capabilities();
         let mut strategy = None;
-        if let Some(big) = caps.big {
-            if let Some(a) = big.analyse_big_within(pos, self.opts) {
-                let mut r = PositionReport::from_big(a?);
-                if matches!(caps.decomposition, Some(Decomposition::Heaps)) {
-                    for m in r.winning_moves.iter_mut() {
-                        crate::capability::canonical_heaps(m);
-                    }
-                    r.winning_moves.sort();
-                    r.winning_moves.dedup();
+        if let Some(big) = caps.big
+            && let Some(a) = big.analyse_big_within(pos, self.opts)
+        {
+            let mut r = PositionReport::from_big(a?);
+            if matches!(caps.decomposition, Some(Decomposition::Heaps)) {
+                for m in r.winning_moves.iter_mut() {
+                    crate::capability::canonical_heaps(m);
                 }
-                if r.grundy.is_some() {
-                    return self.with_options(r, None, with_options);
-                }
-                strategy = Some(r);
+                r.winning_moves.sort();
+                r.winning_moves.dedup();
             }
+            if r.grundy.is_some() {
+                return self.with_options(r, None, with_options);
+            }
+            strategy = Some(r);
         }
-        if strategy.is_none() {
-            if let Some(r) = self.by_components(pos, with_options)? {
-                return Ok(r);
-            }
+        if strategy.is_none()
+            && let Some(r) = self.by_components(pos, with_options)?
+        {
+            return Ok(r);
         }
         let Some(p) = small else {
             return match strategy {
@@ -980,27 +980,28 @@ impl<'a> Planner<'a> {
                 ));
             }
         }
-        if let (1, Some(kernel)) = (p.len(), caps.sequence) {
-            if game.dimension() == 1 && p[0] < EXACT_SEQUENCE_LEN {
-                let len = p[0] as usize + 1;
-                check_cells(game, &[len], 4, self.opts)?;
-                check_sequence_work(game, kernel, len as u64, self.opts)?;
-                let values = kernel.sequence_within(len, self.opts)?;
-                return Ok((
-                    Exact::Sequence(values),
-                    Method::new(MethodKind::SequenceKernel, kernel.sequence_method()),
-                ));
-            }
+        if let (1, Some(kernel)) = (p.len(), caps.sequence)
+            && game.dimension() == 1
+            && p[0] < EXACT_SEQUENCE_LEN
+        {
+            let len = p[0] as usize + 1;
+            check_cells(game, &[len], 4, self.opts)?;
+            check_sequence_work(game, kernel, len as u64, self.opts)?;
+            let values = kernel.sequence_within(len, self.opts)?;
+            return Ok((
+                Exact::Sequence(values),
+                Method::new(MethodKind::SequenceKernel, kernel.sequence_method()),
+            ));
         }
-        if let Some(dims) = dense_is_cheaper(game, p, self.opts) {
-            if !(has_fallback && cell_count(&dims)? > EXACT_VALUE_CELLS) {
-                let t = grundy_table(game, &dims, self.opts)?;
-                let method = format!(
-                    "brute force: mex over the options, cell by cell, over the box {}",
-                    describe_box(&dims).trim_start_matches("table ")
-                );
-                return Ok((Exact::Dense(t), Method::new(MethodKind::BruteForce, method)));
-            }
+        if let Some(dims) = dense_is_cheaper(game, p, self.opts)
+            && !(has_fallback && cell_count(&dims)? > EXACT_VALUE_CELLS)
+        {
+            let t = grundy_table(game, &dims, self.opts)?;
+            let method = format!(
+                "brute force: mex over the options, cell by cell, over the box {}",
+                describe_box(&dims).trim_start_matches("table ")
+            );
+            return Ok((Exact::Dense(t), Method::new(MethodKind::BruteForce, method)));
         }
         Ok((
             Exact::Solver(Box::new(Solver::with_options(game, self.opts))),

@@ -153,17 +153,17 @@ impl<'g> Solver<'g> {
                 self.force,
             )?;
         }
-        if let Some(kernel) = self.multiset.as_mut() {
-            if let Some(key) = kernel.key_of(pos) {
-                let game = self.game;
-                return kernel.grundy(&key, self.limit, self.progress, &|n| {
-                    format!(
-                        "evaluating {} at {} ({n}+ positions)",
-                        game.spec(),
-                        format_position(pos)
-                    )
-                });
-            }
+        if let Some(kernel) = self.multiset.as_mut()
+            && let Some(key) = kernel.key_of(pos)
+        {
+            let game = self.game;
+            return kernel.grundy(&key, self.limit, self.progress, &|n| {
+                format!(
+                    "evaluating {} at {} ({n}+ positions)",
+                    game.spec(),
+                    format_position(pos)
+                )
+            });
         }
         let order = self.discover(pos)?;
         let total = order.len() as u64;

@@ -484,10 +484,9 @@ mod avx2 {
     }
 }
 
-/// [`strike_pairs`] on 64 pairs a step (AVX-512). Its intrinsics are stable from Rust
-/// 1.89, past the workspace's declared 1.87 (raising that turns on lints elsewhere).
+/// [`strike_pairs`] on 64 pairs a step (AVX-512; its intrinsics are stable from Rust
+/// 1.89, the workspace's minimum).
 #[cfg(target_arch = "x86_64")]
-#[allow(clippy::incompatible_msrv)]
 mod avx512 {
     use std::arch::x86_64::*;
 

@@ -162,11 +162,11 @@ static SQRT5_FIXED: Mutex<Option<(u64, BigUint)>> = Mutex::new(None);
 /// `⌊√5 · 2^precision⌋`, exact.
 fn sqrt5_fixed(precision: u64) -> BigUint {
     let mut cache = SQRT5_FIXED.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((p, r)) = cache.as_ref() {
-        if *p >= precision {
-            // ⌊⌊y⌋ / 2^j⌋ = ⌊y / 2^j⌋.
-            return r >> (p - precision);
-        }
+    if let Some((p, r)) = cache.as_ref()
+        && *p >= precision
+    {
+        // ⌊⌊y⌋ / 2^j⌋ = ⌊y / 2^j⌋.
+        return r >> (p - precision);
     }
     // Grow by a margin so a sequence of slightly larger requests computes rarely.
     let p = precision + precision / 4 + 64;

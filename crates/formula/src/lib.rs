@@ -408,14 +408,12 @@ fn fold(mut e: Expr) -> Expr {
         Kind::Call(_, args) => args.iter().all(|a| matches!(a.kind, Kind::Num(_))),
         _ => false,
     };
-    if foldable {
-        if let Ok(v) = eval_tree(&e, &[]) {
-            return Expr {
-                kind: Kind::Num(v),
-                col: e.col,
-                depth: 1,
-            };
-        }
+    if foldable && let Ok(v) = eval_tree(&e, &[]) {
+        return Expr {
+            kind: Kind::Num(v),
+            col: e.col,
+            depth: 1,
+        };
     }
     e
 }

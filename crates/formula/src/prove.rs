@@ -322,10 +322,10 @@ pub fn suggest_numeration(game: &dyn Game, text: &str) -> Numeration {
                 match func {
                     Func::ZeckLow | Func::FloorPhi => out.push(Numeration::Fib),
                     Func::NimsumB => {
-                        if let Some(Kind::Num(b)) = args.first().map(|a| &a.kind) {
-                            if (2..=16).contains(b) {
-                                out.push(Numeration::Base(*b as u32));
-                            }
+                        if let Some(Kind::Num(b)) = args.first().map(|a| &a.kind)
+                            && (2..=16).contains(b)
+                        {
+                            out.push(Numeration::Base(*b as u32));
                         }
                     }
                     Func::Sigma(beta) => {
@@ -420,12 +420,12 @@ pub fn prove(
         .capabilities()
         .move_relation
         .ok_or_else(|| ProveError::NoMoveRelation(game.spec()))?;
-    if let Numeration::Base(b) = num {
-        if !(2..=16).contains(&b) {
-            return Err(ProveError::Input(format!(
-                "the base of the numeration must be between 2 and 16, got {b}"
-            )));
-        }
+    if let Numeration::Base(b) = num
+        && !(2..=16).contains(&b)
+    {
+        return Err(ProveError::Input(format!(
+            "the base of the numeration must be between 2 and 16, got {b}"
+        )));
     }
     let names = game.coordinate_names();
     let m = names.len() as u32;
@@ -785,15 +785,14 @@ fn counterexample(
     };
     // "defined" fails because of a negative intermediate value while the formula itself
     // evaluates fine: not a counterexample, a limit of the method.
-    if statement == "defined" {
-        if let Some(Ok(v)) = eval_at(&position) {
-            if claim == Claim::PPositions || v >= 0 {
-                return Err(ProveError::NegativeIntermediate(format!(
+    if statement == "defined"
+        && let Some(Ok(v)) = eval_at(&position)
+        && (claim == Claim::PPositions || v >= 0)
+    {
+        return Err(ProveError::NegativeIntermediate(format!(
                     "at {} an intermediate value of the claim is negative (it evaluates to {v}); the automata work with natural numbers — rewrite it, e.g. with if … then … else",
                     show(&position)
                 )));
-            }
-        }
     }
     // re-check: the solver's values at X, Y, and (SG2) X's options
     let mut candidates = vec![position.clone()];

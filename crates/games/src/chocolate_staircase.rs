@@ -204,10 +204,10 @@ impl StaircaseFunction {
         grown.values.extend(out[..good].iter().map(|&v| v as u64));
         grown.update(from);
         let grown = Arc::new(grown);
-        if let Ok(mut c) = self.cache.write() {
-            if c.values.len() < grown.values.len() {
-                *c = grown.clone();
-            }
+        if let Ok(mut c) = self.cache.write()
+            && c.values.len() < grown.values.len()
+        {
+            *c = grown.clone();
         }
         if (grown.values.len() as u64) < len {
             let t = grown.values.len() as i64;

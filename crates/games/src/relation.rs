@@ -74,10 +74,11 @@ pub(crate) fn gamma_relation(
     // c_i = (x_i − x_i′)
     let c = |i: usize| format!("({} - {}_)", names[i], names[i]);
     let on_x = |w: &str| -> Option<String> {
-        if let Some(i) = w.strip_prefix('c').and_then(|d| d.parse::<usize>().ok()) {
-            if i < m && !names.iter().any(|n| n == w) {
-                return Some(c(i));
-            }
+        if let Some(i) = w.strip_prefix('c').and_then(|d| d.parse::<usize>().ok())
+            && i < m
+            && !names.iter().any(|n| n == w)
+        {
+            return Some(c(i));
         }
         alias(w).map(|i| names[i].clone()).or_else(|| param(w))
     };

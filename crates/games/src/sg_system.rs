@@ -85,10 +85,10 @@ impl Phi {
                 return Ok(Phi::Sigma(MixedRadix::parse(v)?));
             }
         }
-        if let Some(v) = arg("nimsum_b", "b") {
-            if !v.contains(',') {
-                return Ok(Phi::NimsumB(int(v, "nimsum_b")?));
-            }
+        if let Some(v) = arg("nimsum_b", "b")
+            && !v.contains(',')
+        {
+            return Ok(Phi::NimsumB(int(v, "nimsum_b")?));
         }
         if let Some(v) = arg("nimhoff", "b") {
             return Ok(Phi::Nimhoff(int(v, "nimhoff")?));
@@ -719,14 +719,14 @@ fn check_general(q: &SystemQuery, bx: &BoxIndex) -> Result<SystemReport> {
                     _ => {}
                 }
             });
-            if bad.is_none() {
-                if let Some(h) = (0..v).find(|&h| !hit.get(h as usize).copied().unwrap_or(false)) {
-                    bad = Some(Violation::Sg2 {
-                        position: x.clone(),
-                        value: v,
-                        missing: h,
-                    });
-                }
+            if bad.is_none()
+                && let Some(h) = (0..v).find(|&h| !hit.get(h as usize).copied().unwrap_or(false))
+            {
+                bad = Some(Violation::Sg2 {
+                    position: x.clone(),
+                    value: v,
+                    missing: h,
+                });
             }
             Some((bad, true))
         })
@@ -844,20 +844,21 @@ pub fn minimal_systems(q: &SystemQuery) -> Result<MinimalReport> {
     };
     for &c in &moves {
         pairs_of(c, &mut |xi, yi| {
-            if let (Some(vx), Some(vy)) = (phi[xi], phi[yi]) {
-                if vy < vx {
-                    count[offset[xi] + vy as usize] += 1;
-                }
+            if let (Some(vx), Some(vy)) = (phi[xi], phi[yi])
+                && vy < vx
+            {
+                count[offset[xi] + vy as usize] += 1;
             }
         });
     }
     let sole = |c: usize, count: &[u32]| -> bool {
         let mut found = false;
         pairs_of(c, &mut |xi, yi| {
-            if let (Some(vx), Some(vy)) = (phi[xi], phi[yi]) {
-                if vy < vx && count[offset[xi] + vy as usize] == 1 {
-                    found = true;
-                }
+            if let (Some(vx), Some(vy)) = (phi[xi], phi[yi])
+                && vy < vx
+                && count[offset[xi] + vy as usize] == 1
+            {
+                found = true;
             }
         });
         found
@@ -868,10 +869,10 @@ pub fn minimal_systems(q: &SystemQuery) -> Result<MinimalReport> {
         let mut cnt = vec![0u32; offset[n]];
         for &c in moves.iter().filter(|&&c| keep(c)) {
             pairs_of(c, &mut |xi, yi| {
-                if let (Some(vx), Some(vy)) = (phi[xi], phi[yi]) {
-                    if vy < vx {
-                        cnt[offset[xi] + vy as usize] = 1;
-                    }
+                if let (Some(vx), Some(vy)) = (phi[xi], phi[yi])
+                    && vy < vx
+                {
+                    cnt[offset[xi] + vy as usize] = 1;
                 }
             });
         }
@@ -887,19 +888,20 @@ pub fn minimal_systems(q: &SystemQuery) -> Result<MinimalReport> {
     for &c in &order {
         let mut removable = true;
         pairs_of(c, &mut |xi, yi| {
-            if let (Some(vx), Some(vy)) = (phi[xi], phi[yi]) {
-                if vy < vx && count[offset[xi] + vy as usize] < 2 {
-                    removable = false;
-                }
+            if let (Some(vx), Some(vy)) = (phi[xi], phi[yi])
+                && vy < vx
+                && count[offset[xi] + vy as usize] < 2
+            {
+                removable = false;
             }
         });
         if removable {
             in_set[c] = false;
             pairs_of(c, &mut |xi, yi| {
-                if let (Some(vx), Some(vy)) = (phi[xi], phi[yi]) {
-                    if vy < vx {
-                        count[offset[xi] + vy as usize] -= 1;
-                    }
+                if let (Some(vx), Some(vy)) = (phi[xi], phi[yi])
+                    && vy < vx
+                {
+                    count[offset[xi] + vy as usize] -= 1;
                 }
             });
         }

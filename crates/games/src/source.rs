@@ -42,12 +42,11 @@ pub fn load(spec: Option<&str>, rules: Option<&Path>) -> Result<GameSource> {
         (Some(s), None) => {
             // A rules spec is read directly so that its declared claims are kept.
             let parsed = crate::spec::parse_spec(s)?;
-            if parsed.name == rules::FAMILY.name {
-                if let [(key, path)] = parsed.args.as_slice() {
-                    if key.as_deref().is_none_or(|k| k == "file") {
-                        return Ok(GameSource::from_rules(rules::load(Path::new(path))?));
-                    }
-                }
+            if parsed.name == rules::FAMILY.name
+                && let [(key, path)] = parsed.args.as_slice()
+                && key.as_deref().is_none_or(|k| k == "file")
+            {
+                return Ok(GameSource::from_rules(rules::load(Path::new(path))?));
             }
             Ok(GameSource {
                 game: crate::parse_game(s)?,

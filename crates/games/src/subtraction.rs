@@ -152,10 +152,10 @@ impl SequenceKernel for Subtraction {
         max_n: u64,
         _progress: &dyn nimlab_engine::Progress,
     ) -> Option<Result<Option<Periodicity>>> {
-        if let Some(Ok(p)) = self.period.get() {
-            if p.checked_up_to <= max_n {
-                return Some(Ok(Some(p.clone())));
-            }
+        if let Some(Ok(p)) = self.period.get()
+            && p.checked_up_to <= max_n
+        {
+            return Some(Ok(Some(p.clone())));
         }
         Some(certify_period(&self.s, max_n).map(Some))
     }

@@ -406,12 +406,12 @@ impl Takeaway {
                 "takeaway: dim must be 1..{MAX_DIMENSION}, got {dim}"
             )));
         }
-        if let MoveSet::List(l) = &moves {
-            if l.iter().any(|c| c.len() != dim) {
-                return Err(Error::input(
-                    "takeaway: a move has the wrong number of components",
-                ));
-            }
+        if let MoveSet::List(l) = &moves
+            && l.iter().any(|c| c.len() != dim)
+        {
+            return Err(Error::input(
+                "takeaway: a move has the wrong number of components",
+            ));
         }
         let names = position_variables(dim);
         let refs: Vec<&str> = names.iter().map(String::as_str).collect();

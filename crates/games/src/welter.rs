@@ -126,14 +126,15 @@ pub fn heaps_with_value(rest: &[BigUint], target: &BigUint) -> Vec<BigUint> {
         } else {
             y.trailing_zeros()
         };
-        if let Some(d) = d {
-            if d >= from && split.is_none_or(|s| d < s) {
-                let mut a = &t ^ &delta;
-                if odd {
-                    a ^= mate_mask(d);
-                }
-                out.push(a);
+        if let Some(d) = d
+            && d >= from
+            && split.is_none_or(|s| d < s)
+        {
+            let mut a = &t ^ &delta;
+            if odd {
+                a ^= mate_mask(d);
             }
+            out.push(a);
         }
         if let Some(s) = split {
             let (ones, zeros): (Vec<usize>, Vec<usize>) =

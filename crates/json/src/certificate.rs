@@ -205,12 +205,12 @@ pub fn read(text: &str, name: &str, limit: nimlab_engine::MemoryLimit) -> Result
         ("theorem", json!(theorem_text(h))),
     ];
     for (key, want) in stated {
-        if let Some(got) = doc.get(key) {
-            if *got != want {
-                return Err(bad(format!(
-                    "\"{key}\" is {got}, but the game and the period give {want}"
-                )));
-            }
+        if let Some(got) = doc.get(key)
+            && *got != want
+        {
+            return Err(bad(format!(
+                "\"{key}\" is {got}, but the game and the period give {want}"
+            )));
         }
     }
     let mut bytes = Vec::new();

@@ -156,11 +156,11 @@ fn interruptible<T: Send>(
                     std::panic::resume_unwind(payload);
                 }
                 Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                    if interrupt.is_none() {
-                        if let Err(e) = py.check_signals() {
-                            stop.store(true, Ordering::Relaxed);
-                            interrupt = Some(e);
-                        }
+                    if interrupt.is_none()
+                        && let Err(e) = py.check_signals()
+                    {
+                        stop.store(true, Ordering::Relaxed);
+                        interrupt = Some(e);
                     }
                 }
                 Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {

@@ -261,13 +261,13 @@ where
             };
             match outcome {
                 Err(Outcome::Demoted) => {
-                    if let Ok(mut h) = state.heavy_games.lock() {
-                        if !h.contains(&game_key) {
-                            if h.len() >= HEAVY_MEMORY {
-                                h.pop_front();
-                            }
-                            h.push_back(game_key.clone());
+                    if let Ok(mut h) = state.heavy_games.lock()
+                        && !h.contains(&game_key)
+                    {
+                        if h.len() >= HEAVY_MEMORY {
+                            h.pop_front();
                         }
+                        h.push_back(game_key.clone());
                     }
                 }
                 other => return finish(other),

@@ -567,11 +567,11 @@ pub fn frontier(ctx: &Context, args: FrontierArgs) -> Result<Status> {
         }
         let mut v = report.json(8);
         v["index"] = (*index).into();
-        if report.stopped_by.is_none() {
-            if let Some(p) = &ckpt {
-                // Finished: the line holds the result.
-                let _ = std::fs::remove_file(p);
-            }
+        if report.stopped_by.is_none()
+            && let Some(p) = &ckpt
+        {
+            // Finished: the line holds the result.
+            let _ = std::fs::remove_file(p);
         }
         let mut text = Vec::new();
         crate::json::write(&mut text, &v, false).map_err(|e| Error::input(e.to_string()))?;

@@ -177,10 +177,11 @@ pub fn read_input(path: &Path, limit: MemoryLimit) -> Result<String> {
         needed: needed.saturating_mul(4),
         limit: limit.bytes(),
     };
-    if let Ok(meta) = file.metadata() {
-        if meta.is_file() && meta.len() > most {
-            return Err(too_big(meta.len()));
-        }
+    if let Ok(meta) = file.metadata()
+        && meta.is_file()
+        && meta.len() > most
+    {
+        return Err(too_big(meta.len()));
     }
     let mut bytes = Vec::new();
     file.take(most.saturating_add(1))

@@ -80,10 +80,10 @@ impl Canvas {
                     .sqrt();
                 if (d - r).abs() <= 1.0 {
                     self.put(x, y, stroke);
-                } else if d < r {
-                    if let Some(f) = fill {
-                        self.put(x, y, f);
-                    }
+                } else if d < r
+                    && let Some(f) = fill
+                {
+                    self.put(x, y, f);
                 }
             }
         }
