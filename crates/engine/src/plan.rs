@@ -810,26 +810,47 @@ impl<'a> Planner<'a> {
                     listed,
                 )
             }
-            (None, Some(p)) if dense_is_cheaper(game, p, self.opts).is_some() => {
+            (None, Some(p)) => {
                 // As for Grundy values: a table over the box below p reads each option
-                // from an array where the memoized search hashes it.
-                let dims = dense_is_cheaper(game, p, self.opts).unwrap_or_default();
-                let table = crate::nplayer::class_table(game, ranking, &dims, self.opts)?;
-                let class_of = |q: &[Coord]| {
-                    table
-                        .get(q)
-                        .filter(|&c| c != crate::INVALID)
-                        .ok_or_else(|| {
-                            Error::input(format!(
-                                "{} is not a position of {}",
-                                q.iter()
-                                    .map(|c| c.to_string())
-                                    .collect::<Vec<_>>()
-                                    .join(","),
-                                game.spec()
-                            ))
-                        })
-                };
+                // from an array where the memoized search hashes it, when that is cheaper.
+                type ClassOf<'s> = Box<dyn FnMut(&[Coord]) -> Result<u32> + 's>;
+                let (mut class_of, how): (ClassOf, String) =
+                    match dense_is_cheaper(game, p, self.opts) {
+                        Some(dims) => {
+                            let table =
+                                crate::nplayer::class_table(game, ranking, &dims, self.opts)?;
+                            let lookup = move |q: &[Coord]| {
+                                table
+                                    .get(q)
+                                    .filter(|&c| c != crate::INVALID)
+                                    .ok_or_else(|| {
+                                        Error::input(format!(
+                                            "{} is not a position of {}",
+                                            crate::game::format_position(q),
+                                            game.spec()
+                                        ))
+                                    })
+                            };
+                            (
+                                Box::new(lookup),
+                                format!(
+                                    "cell by cell over the box {}",
+                                    describe_box(&dims).trim_start_matches("table ")
+                                ),
+                            )
+                        }
+                        None => {
+                            let mut solver = Solver::with_rule_and_options(
+                                game,
+                                ValueRule::Classes(ranking),
+                                self.opts,
+                            );
+                            (
+                                Box::new(move |q: &[Coord]| solver.value(q)),
+                                "memoized over every reachable position".to_string(),
+                            )
+                        }
+                    };
                 let class = class_of(p)?;
                 let listed = match self.small_options(p) {
                     Ok(list) => Some(
@@ -846,40 +867,7 @@ impl<'a> Planner<'a> {
                     Method::new(
                         MethodKind::BruteForce,
                         format!(
-                            "n-player class recursion ({} players, {}): cell by cell over the \
-                             box {}",
-                            ranking.players(),
-                            ranking.spec(),
-                            describe_box(&dims).trim_start_matches("table ")
-                        ),
-                    ),
-                    listed,
-                )
-            }
-            (None, Some(p)) => {
-                let mut solver =
-                    Solver::with_rule_and_options(game, ValueRule::Classes(ranking), self.opts);
-                let class = solver.value(p)?;
-                let listed = match self.small_options(p) {
-                    Ok(list) => {
-                        let mut out = Vec::with_capacity(list.len());
-                        for o in list {
-                            let c = solver.value(&o)?;
-                            out.push((o, c));
-                        }
-                        Some(out)
-                    }
-                    Err(_) => None,
-                };
-                (
-                    class,
-                    Vec::new(),
-                    false,
-                    Method::new(
-                        MethodKind::BruteForce,
-                        format!(
-                            "n-player class recursion ({} players, {}): memoized over every \
-                             reachable position",
+                            "n-player class recursion ({} players, {}): {how}",
                             ranking.players(),
                             ranking.spec()
                         ),
