@@ -250,6 +250,7 @@ impl Formula {
                         | BinOp::LogOr
                 ),
                 Kind::If(_, a, b) => condition(a) && condition(b),
+                Kind::All(..) => true,
                 _ => false,
             }
         }
@@ -387,6 +388,8 @@ fn eval_tree(e: &Expr, vals: &[i64]) -> Result<i64, (ops::Fault, usize)> {
                 .collect::<Result<Vec<i64>, _>>()?;
             at(ops::call(func, &xs))
         }
+        // the parser refuses all(…) in formulas that are evaluated
+        Kind::All(..) => Err((ops::QUANTIFIER, e.col)),
     }
 }
 
@@ -399,6 +402,7 @@ fn fold(mut e: Expr) -> Expr {
         Kind::Binary(op, a, b) => Kind::Binary(op, Box::new(fold(*a)), Box::new(fold(*b))),
         Kind::If(c, a, b) => Kind::If(Box::new(fold(*c)), Box::new(fold(*a)), Box::new(fold(*b))),
         Kind::Call(f, args) => Kind::Call(f, args.into_iter().map(fold).collect()),
+        Kind::All(vs, body) => Kind::All(vs, Box::new(fold(*body))),
         k => k,
     };
     let foldable = match &e.kind {
@@ -421,7 +425,12 @@ fn fold(mut e: Expr) -> Expr {
 fn mark_uses(e: &Expr, uses: &mut [bool]) {
     match &e.kind {
         Kind::Num(_) => {}
-        Kind::Var(v) => uses[*v] = true,
+        Kind::Var(v) => {
+            // a variable bound by all(…) has an index past the caller's
+            if let Some(u) = uses.get_mut(*v) {
+                *u = true;
+            }
+        }
         Kind::Unary(_, a) => mark_uses(a, uses),
         Kind::Binary(_, a, b) => {
             mark_uses(a, uses);
@@ -433,7 +442,14 @@ fn mark_uses(e: &Expr, uses: &mut [bool]) {
             mark_uses(b, uses);
         }
         Kind::Call(_, args) => args.iter().for_each(|a| mark_uses(a, uses)),
+        Kind::All(_, body) => mark_uses(body, uses),
     }
+}
+
+/// Parses a condition that may contain `all(z0, z1: …)` (a move relation for a proof),
+/// over `vars`; the tree for [`logic::Compiler`], never evaluated.
+pub(crate) fn parse_quantified(text: &str, vars: &[String]) -> Result<Expr, FormulaError> {
+    Ok(fold(parse::parse_quantified(text, vars, &[])?))
 }
 
 #[cfg(test)]
