@@ -46,6 +46,16 @@
 //! n ≥ 1), `floor_phi(n)` (⌊n·φ⌋ with φ the golden ratio, n ≥ 0: the lower Wythoff
 //! numbers). Constants: `true` = 1, `false` = 0. Variables are named by the caller.
 //!
+//! A game's move relation, which only the automata of `nimlab prove` read, may also hold
+//! `all(z0, z1: condition)` (for every natural z0, z1); every formula that is evaluated
+//! refuses it:
+//!
+//! ```
+//! use nimlab_formula::Formula;
+//! let e = Formula::compile("all(z: z + x != y)", &["x", "y"]).unwrap_err();
+//! assert!(e.message.starts_with("all(…) is a universal quantifier"));
+//! ```
+//!
 //! ## Evaluation
 //!
 //! A formula is parsed once into a tree (used for single evaluations, with exact
