@@ -631,7 +631,8 @@ mod quantifier_tests {
     #[test]
     fn all_is_forall_in_the_automata() {
         let vars = vec!["x".to_string(), "y".to_string()];
-        let cases: [(&str, fn(u64, u64) -> bool); 3] = [
+        type Case = (&'static str, fn(u64, u64) -> bool);
+        let cases: [Case; 3] = [
             ("all(z: z + x != y)", |x, y| y < x),
             // z + x ≥ y for every z iff x ≥ y; nested and under a negation
             ("!all(z: z + x >= y) || x == 5", |x, y| x < y || x == 5),
