@@ -264,6 +264,8 @@ impl Program {
                     args,
                 }
             }
+            // Formula::compile refuses all(…); quantified trees never become programs
+            Kind::All(..) => unreachable!("all(…) is only parsed for proofs"),
         };
         let dst = match &inst {
             Inst::Var { dst, .. }

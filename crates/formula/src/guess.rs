@@ -476,6 +476,7 @@ fn size_of(names: &[String], text: &str) -> usize {
             Kind::Binary(_, a, b) => count(a) + count(b),
             Kind::If(c, a, b) => count(c) + count(a) + count(b),
             Kind::Call(_, args) => args.iter().map(count).sum(),
+            Kind::All(_, body) => count(body),
         }
     }
     crate::parse::parse(text, names, &[])

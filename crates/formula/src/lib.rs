@@ -46,6 +46,16 @@
 //! n ≥ 1), `floor_phi(n)` (⌊n·φ⌋ with φ the golden ratio, n ≥ 0: the lower Wythoff
 //! numbers). Constants: `true` = 1, `false` = 0. Variables are named by the caller.
 //!
+//! A game's move relation, which only the automata of `nimlab prove` read, may also hold
+//! `all(z0, z1: condition)` (for every natural z0, z1); every formula that is evaluated
+//! refuses it:
+//!
+//! ```
+//! use nimlab_formula::Formula;
+//! let e = Formula::compile("all(z: z + x != y)", &["x", "y"]).unwrap_err();
+//! assert!(e.message.starts_with("all(…) is a universal quantifier"));
+//! ```
+//!
 //! ## Evaluation
 //!
 //! A formula is parsed once into a tree (used for single evaluations, with exact
@@ -250,6 +260,7 @@ impl Formula {
                         | BinOp::LogOr
                 ),
                 Kind::If(_, a, b) => condition(a) && condition(b),
+                Kind::All(..) => true,
                 _ => false,
             }
         }
@@ -387,6 +398,8 @@ fn eval_tree(e: &Expr, vals: &[i64]) -> Result<i64, (ops::Fault, usize)> {
                 .collect::<Result<Vec<i64>, _>>()?;
             at(ops::call(func, &xs))
         }
+        // the parser refuses all(…) in formulas that are evaluated
+        Kind::All(..) => Err((ops::QUANTIFIER, e.col)),
     }
 }
 
@@ -399,6 +412,7 @@ fn fold(mut e: Expr) -> Expr {
         Kind::Binary(op, a, b) => Kind::Binary(op, Box::new(fold(*a)), Box::new(fold(*b))),
         Kind::If(c, a, b) => Kind::If(Box::new(fold(*c)), Box::new(fold(*a)), Box::new(fold(*b))),
         Kind::Call(f, args) => Kind::Call(f, args.into_iter().map(fold).collect()),
+        Kind::All(vs, body) => Kind::All(vs, Box::new(fold(*body))),
         k => k,
     };
     let foldable = match &e.kind {
@@ -421,7 +435,12 @@ fn fold(mut e: Expr) -> Expr {
 fn mark_uses(e: &Expr, uses: &mut [bool]) {
     match &e.kind {
         Kind::Num(_) => {}
-        Kind::Var(v) => uses[*v] = true,
+        Kind::Var(v) => {
+            // a variable bound by all(…) has an index past the caller's
+            if let Some(u) = uses.get_mut(*v) {
+                *u = true;
+            }
+        }
         Kind::Unary(_, a) => mark_uses(a, uses),
         Kind::Binary(_, a, b) => {
             mark_uses(a, uses);
@@ -433,7 +452,14 @@ fn mark_uses(e: &Expr, uses: &mut [bool]) {
             mark_uses(b, uses);
         }
         Kind::Call(_, args) => args.iter().for_each(|a| mark_uses(a, uses)),
+        Kind::All(_, body) => mark_uses(body, uses),
     }
+}
+
+/// Parses a condition that may contain `all(z0, z1: …)` (a move relation for a proof),
+/// over `vars`; the tree for [`logic::Compiler`], never evaluated.
+pub(crate) fn parse_quantified(text: &str, vars: &[String]) -> Result<Expr, FormulaError> {
+    Ok(fold(parse::parse_quantified(text, vars, &[])?))
 }
 
 #[cfg(test)]
@@ -572,6 +598,62 @@ mod tests {
                 (Ok(()), Ok(e)) => assert_eq!(out, e),
                 (Err(a), Err(b)) => assert_eq!(a, b),
                 (a, b) => panic!("y = {y}: batch {a:?}, exact {b:?}"),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod quantifier_tests {
+    use super::*;
+    use crate::logic::Compiler;
+    use nimlab_automata::Numeration;
+
+    /// all(…) is refused by every evaluated formula, with one line naming it.
+    #[test]
+    fn evaluated_formulas_refuse_all() {
+        let e = Formula::compile("x > 0 && all(z: z + x != 3)", &["x"]).unwrap_err();
+        assert_eq!(e.column, 10);
+        assert!(
+            e.message.starts_with("all(…) is a universal quantifier"),
+            "{e}"
+        );
+        assert!(!e.to_string().contains('\n'));
+        // a bound name must be new, and the list ends with ':'
+        let vars = vec!["x".to_string(), "y".to_string()];
+        assert!(parse_quantified("all(x: x > 0)", &vars).is_err());
+        assert!(parse_quantified("all(z, w x > 0)", &vars).is_err());
+        assert!(parse_quantified("all(z: z >= 0) && z > 0", &vars).is_err());
+    }
+
+    /// ∀ compiled by the automata against brute force on a window, alone, under a
+    /// negation and over two variables; both halves of the condition pair.
+    #[test]
+    fn all_is_forall_in_the_automata() {
+        let vars = vec!["x".to_string(), "y".to_string()];
+        type Case = (&'static str, fn(u64, u64) -> bool);
+        let cases: [Case; 3] = [
+            ("all(z: z + x != y)", |x, y| y < x),
+            // z + x ≥ y for every z iff x ≥ y; nested and under a negation
+            ("!all(z: z + x >= y) || x == 5", |x, y| x < y || x == 5),
+            // for all z0, z1: z0 xor z1 xor x != y … false for every x, y (z1 = z0 xor x xor y)
+            (
+                "all(z0, z1: (z0 xor z1) xor x != y) || x + y == 3",
+                |x, y| x + y == 3,
+            ),
+        ];
+        let num = Numeration::Base(2);
+        for (text, want) in cases {
+            let tree = parse_quantified(text, &vars).unwrap();
+            let mut comp = Compiler::new(num, 2);
+            let (t, f) = comp.condition(&tree, &[0, 1]).unwrap();
+            let (t, f) = (t.automaton(&num).unwrap(), f.automaton(&num).unwrap());
+            for x in 0..12u64 {
+                for y in 0..12u64 {
+                    let w = [num.encode(x as u128, 6), num.encode(y as u128, 6)];
+                    assert_eq!(t.accepts(&w), want(x, y), "{text} at {x},{y}");
+                    assert_eq!(f.accepts(&w), !want(x, y), "{text} at {x},{y} (false)");
+                }
             }
         }
     }

@@ -228,6 +228,29 @@ impl Compiler {
                     Fo::or(Fo::and(tc, fa), Fo::and(fc, fb)),
                 )
             }
+            Kind::All(bound, body) => {
+                // each bound variable is a fresh automaton variable; the body is over
+                // the caller's variables and those
+                let mut inner = env.to_vec();
+                let mut zs = Vec::new();
+                for &i in bound {
+                    if inner.len() <= i {
+                        inner.resize(i + 1, u32::MAX);
+                    }
+                    let z = self.fresh();
+                    inner[i] = z;
+                    zs.push(z);
+                }
+                let (t, f) = self.condition(body, &inner)?;
+                // true: the body is true (and defined) for every Z; false: it is false
+                // (and defined) for some Z; else (never false, sometimes undefined)
+                // neither
+                let mut all = t;
+                for &z in zs.iter().rev() {
+                    all = Fo::forall(z, all);
+                }
+                (all, Fo::exists_all(&zs, f))
+            }
             _ => {
                 // a number used as a condition: non-zero is true
                 let t = self.term(e, env)?;
@@ -376,7 +399,7 @@ impl Compiler {
                     ..t
                 }
             }
-            Kind::Unary(UnOp::Not, _) => self.value_of_condition(e, env)?,
+            Kind::Unary(UnOp::Not, _) | Kind::All(..) => self.value_of_condition(e, env)?,
             Kind::Binary(op, a, b) => {
                 if matches!(
                     op,

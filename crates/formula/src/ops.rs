@@ -9,6 +9,8 @@ pub(crate) type Fault = &'static str;
 
 pub(crate) const OVERFLOW: Fault = "overflow (the result does not fit in a 64-bit integer)";
 pub(crate) const DIV_ZERO: Fault = "division by zero";
+pub(crate) const QUANTIFIER: Fault =
+    "all(…) cannot be evaluated (only the automata of a proof decide it)";
 
 /// Floor division ⌊a/b⌋.
 #[inline]

@@ -126,6 +126,10 @@ pub(crate) enum Kind {
     Binary(BinOp, Box<Expr>, Box<Expr>),
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     Call(Func, Vec<Expr>),
+    /// `all(z0, z1: condition)`: the condition for every natural value of the bound
+    /// variables (their indices, above the caller's variables). Only a proof's automata
+    /// decide it; [`parse`] refuses it, [`parse_quantified`] accepts it.
+    All(Vec<usize>, Box<Expr>),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -147,7 +151,7 @@ fn describe(t: &Tok) -> String {
 
 const SYMBOLS: &[&str] = &[
     "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+", "-", "*", "/", "%", "^", "&", "|", "<",
-    ">", "!", "(", ")", ",", "[", "]", "=", "..",
+    ">", "!", "(", ")", ",", "[", "]", "=", "..", ":",
 ];
 
 fn lex(text: &str) -> Result<Vec<(Tok, usize)>, FormulaError> {
@@ -198,6 +202,12 @@ struct Parser<'a> {
     vars: &'a [String],
     constants: &'a [(String, i64)],
     nesting: usize,
+    /// Whether `all(…)` is accepted.
+    quantifiers: bool,
+    /// Bound variables in scope (innermost last), with their indices.
+    bound: Vec<(String, usize)>,
+    /// The next bound variable's index.
+    next_bound: usize,
 }
 
 /// Parses `text` with variables `vars` (index = position in `vars`) and named
@@ -207,12 +217,34 @@ pub(crate) fn parse(
     vars: &[String],
     constants: &[(String, i64)],
 ) -> Result<Expr, FormulaError> {
+    parse_with(text, vars, constants, false)
+}
+
+/// As [`parse`], accepting `all(z0, z1: condition)`; the bound variables get the
+/// indices `vars.len()`, `vars.len() + 1`, … in the order they are written.
+pub(crate) fn parse_quantified(
+    text: &str,
+    vars: &[String],
+    constants: &[(String, i64)],
+) -> Result<Expr, FormulaError> {
+    parse_with(text, vars, constants, true)
+}
+
+fn parse_with(
+    text: &str,
+    vars: &[String],
+    constants: &[(String, i64)],
+    quantifiers: bool,
+) -> Result<Expr, FormulaError> {
     let mut p = Parser {
         toks: lex(text)?,
         at: 0,
         vars,
         constants,
         nesting: 0,
+        quantifiers,
+        bound: Vec::new(),
+        next_bound: vars.len(),
     };
     if p.peek() == &Tok::End {
         return Err(FormulaError::new(
@@ -400,8 +432,14 @@ impl Parser<'_> {
             }
             _ => {}
         }
+        if word == "all" && self.peek() == &Tok::Sym("(") {
+            return self.all(col);
+        }
         if self.peek() == &Tok::Sym("(") {
             return self.call(word, col);
+        }
+        if let Some((_, i)) = self.bound.iter().rev().find(|(n, _)| *n == word) {
+            return node(Kind::Var(*i), col, &[]);
         }
         if let Some(i) = self.vars.iter().position(|v| *v == word) {
             return node(Kind::Var(i), col, &[]);
@@ -426,6 +464,79 @@ impl Parser<'_> {
                 )
             },
         ))
+    }
+
+    /// `all(z0, z1: condition)` (after the word `all`).
+    fn all(&mut self, col: usize) -> Result<Expr, FormulaError> {
+        if !self.quantifiers {
+            return Err(FormulaError::new(
+                col,
+                "all(…) is a universal quantifier over the naturals: only the automata of \
+                 a proof decide it, a formula that is evaluated cannot use it",
+            ));
+        }
+        self.bump(); // '('
+        let scope = self.bound.len();
+        loop {
+            let (tok, c) = self.bump();
+            match tok {
+                Tok::Ident(name)
+                    if !self.vars.contains(&name)
+                        && !self.constants.iter().any(|(n, _)| *n == name)
+                        && !self.bound.iter().any(|(n, _)| *n == name)
+                        && !FUNCTIONS.contains(&name.as_str())
+                        && !matches!(
+                            name.as_str(),
+                            "all" | "if" | "then" | "else" | "xor" | "true" | "false"
+                        ) =>
+                {
+                    self.bound.push((name, self.next_bound));
+                    self.next_bound += 1;
+                }
+                Tok::Ident(name) => {
+                    return Err(FormulaError::new(
+                        c,
+                        format!("all: '{name}' is already a name; bind a new variable"),
+                    ))
+                }
+                t => {
+                    return Err(FormulaError::new(
+                        c,
+                        format!(
+                            "expected a new variable name in all(…), found {}",
+                            describe(&t)
+                        ),
+                    ))
+                }
+            }
+            match self.peek() {
+                Tok::Sym(",") => {
+                    self.bump();
+                }
+                Tok::Sym(":") => {
+                    self.bump();
+                    break;
+                }
+                t => {
+                    return Err(self.error(format!(
+                        "expected ',' or ':' after a variable of all(…), found {}",
+                        describe(t)
+                    )))
+                }
+            }
+        }
+        let body = self.expr(0)?;
+        if self.peek() != &Tok::Sym(")") {
+            return Err(self.error(format!(
+                "expected ')' to close the all( at column {col}, found {}",
+                describe(self.peek())
+            )));
+        }
+        self.bump();
+        let vars: Vec<usize> = self.bound[scope..].iter().map(|(_, i)| *i).collect();
+        self.bound.truncate(scope);
+        let depths = [body.depth];
+        node(Kind::All(vars, Box::new(body)), col, &depths)
     }
 
     fn call(&mut self, name: String, col: usize) -> Result<Expr, FormulaError> {

@@ -339,6 +339,7 @@ pub fn suggest_numeration(game: &dyn Game, text: &str) -> Numeration {
                     walk(a, out);
                 }
             }
+            Kind::All(_, body) => walk(body, out),
         }
     }
     let Ok(f) = compile_for(game, text, &[]) else {
@@ -435,10 +436,16 @@ pub fn prove(
     // the move relation, over X and X′
     let mut rel_names = names.clone();
     rel_names.extend(names.iter().map(|n| format!("{n}_")));
-    let rel_f = compile_text(&relation.options, &rel_names, "the game's move relation")?;
+    // the one text that may hold all(…): compiled to ∀ in the automata
+    let rel_tree = crate::parse_quantified(&relation.options, &rel_names).map_err(|error| {
+        ProveError::Formula {
+            what: "the game's move relation".into(),
+            error,
+        }
+    })?;
     let env_rel: Vec<u32> = (0..2 * m).collect();
     let (rel_t, _) = comp
-        .condition(&rel_f.tree, &env_rel)
+        .condition(&rel_tree, &env_rel)
         .map_err(not_expressible(
             "the game's move relation",
             &relation.options,

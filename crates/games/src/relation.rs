@@ -52,7 +52,8 @@ pub(crate) enum GammaMoves<'a> {
 }
 
 /// The relation of Γ(P, C) over coordinates `names`, with `params` folded in. `None`
-/// when the move set is not expressible (C^β and A^β except C^β with β = [2..]).
+/// when the move set is not expressible (C^β and A^β whose repeating block has a
+/// product above 16). A^β's relation holds an `all(…)`, which only proofs accept.
 pub(crate) fn gamma_relation(
     names: &[String],
     moves: GammaMoves<'_>,
@@ -201,6 +202,29 @@ pub(crate) fn gamma_relation(
                 .map(|i| format!("(if {} > 0 then {} else {})", c(i), v(&c(i)), v(&s)))
                 .collect();
             parts.push(format!("{} == min({})", v(&s), terms.join(", ")));
+        }
+        GammaMoves::Named(MoveSet::ABeta(beta)) => {
+            // A^β = {C : σ^β(Z + C) ≠ σ^β(Z) for every Z ∈ N^m} (Irie, the maximum
+            // positive system of σ^β): a ∀ over fresh variables, which only the automata
+            // decide; σ^β is automatic when its repeating block reads in one base ≤ 16
+            let (_, period) = beta.parts();
+            if period.len() > 4 || period.iter().product::<u64>() > 16 {
+                return None;
+            }
+            positive = true;
+            // bound names that no coordinate name starts with
+            let mut pre = "z".to_string();
+            while names.iter().any(|n| n.starts_with(&pre)) {
+                pre.push('z');
+            }
+            let zs: Vec<String> = (0..m).map(|i| format!("{pre}{i}")).collect();
+            let shifted: Vec<String> = (0..m).map(|i| format!("{} + {}", zs[i], c(i))).collect();
+            parts.push(format!(
+                "all({}: sigma(beta={beta}, {}) != sigma(beta={beta}, {}))",
+                zs.join(", "),
+                shifted.join(", "),
+                zs.join(", ")
+            ));
         }
         GammaMoves::Named(_) => return None,
     }

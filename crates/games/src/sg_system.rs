@@ -1350,6 +1350,39 @@ pub fn theorems() -> Vec<Theorem> {
                 Ok(Verdict::all(parts))
             },
         ),
+        Theorem::new(
+            "irie.max-system",
+            "A^β = {C : σ^β(X + C) ≠ σ^β(X) for every X} is the maximum positive SG system of σ^β: \
+             σ^β is the Grundy function of Γ(N^m, A^β)",
+            SOURCE,
+            |_ctx| {
+                let mut parts = Vec::new();
+                for (b, dim, size) in [
+                    ("[2..]", 2usize, 16u64),
+                    ("[3..]", 2, 27),
+                    ("[2,3..]", 2, 24),
+                    ("[3..]", 3, 9),
+                ] {
+                    let beta = radix(b);
+                    let v = query_verdict(&Phi::Sigma(beta.clone()), &MoveSet::ABeta(beta), dim, size)?;
+                    parts.push((format!("β = {b}, m = {dim}"), v));
+                }
+                Ok(Verdict::all(parts))
+            },
+        )
+        // A^β's move relation holds a ∀ over positions (all(…)), decided by the automata
+        .with_claims(vec![
+            ProofClaim::grundy(
+                "takeaway(dim=2, moves=Abeta(beta=[3..]))",
+                "sigma(beta=[3..], x, y)",
+                "mixed([3..])",
+            ),
+            ProofClaim::grundy(
+                "takeaway(dim=2, moves=Abeta(beta=[2,3..]))",
+                "sigma(beta=[2,3..], x, y)",
+                "mixed([2,3..])",
+            ),
+        ]),
     ]
 }
 

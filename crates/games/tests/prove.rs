@@ -399,3 +399,58 @@ fn mixed_radix_sigma_automaton_matches_brute_force() {
         }
     }
 }
+
+/// Irie's A^β (the maximum positive system of σ^β): its relation holds a ∀ over
+/// Z ∈ N^m, which only the automata decide. The move automaton against takeaway.rs's own
+/// options (Theorem 4.7's F^β) on a window; σ^β proved the Grundy function; a wrong
+/// claim refuted and the solver confirms it.
+#[test]
+fn irie_a_beta_with_a_universal_quantifier() {
+    let b3 = Numeration::Base(3);
+    for beta in ["[3..]", "[2,3..]"] {
+        let spec = format!("takeaway(dim=2, moves=Abeta(beta={beta}))");
+        let game = parse_game(&spec).unwrap();
+        let rel = game.capabilities().move_relation.expect("declared");
+        assert!(rel.options.contains("all("), "{}", rel.options);
+        let text = format!("sigma(beta={beta}, x, y)");
+        let proof = prove(&*game, Claim::Grundy, &text, b3, &Default::default())
+            .unwrap_or_else(|e| panic!("{spec}: {e}"));
+        assert!(matches!(proof.verdict, Verdict::Proved), "{spec}");
+        let mv = &proof.automata.iter().find(|(n, _)| n == "move").unwrap().1;
+        let side = 10u64;
+        for x in 0..side {
+            for y in 0..side {
+                let mut want: Vec<Vec<u64>> = Vec::new();
+                game.for_each_option(&[x, y], &mut |o| want.push(o.to_vec()));
+                want.sort();
+                let mut got = Vec::new();
+                for x_ in 0..side {
+                    for y_ in 0..side {
+                        let tracks: Vec<Vec<u32>> = [x, y, x_, y_]
+                            .iter()
+                            .map(|&v| b3.encode(v as u128, 4))
+                            .collect();
+                        if mv.accepts(&tracks) {
+                            got.push(vec![x_, y_]);
+                        }
+                    }
+                }
+                assert_eq!(got, want, "{spec} at {x},{y}");
+            }
+        }
+    }
+    proved(
+        "takeaway(dim=2, moves=Abeta(beta=[3..]))",
+        Claim::Grundy,
+        "sigma(beta=[3..], x, y)",
+        b3,
+    );
+    // σ^[2,3..] is not the SG function of A^[3..]: (1,1) → (0,0) keeps it 0
+    let at = refuted(
+        "takeaway(dim=2, moves=Abeta(beta=[3..]))",
+        Claim::Grundy,
+        "sigma(beta=[2,3..], x, y)",
+        b3,
+    );
+    assert_eq!(at, vec![1, 1]);
+}

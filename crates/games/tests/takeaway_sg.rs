@@ -350,6 +350,7 @@ fn new_theorems_hold() {
         "irie.thm-4.4",
         "irie.thm-4.5",
         "irie.thm-4.7",
+        "irie.max-system",
         "welter.conway",
     ] {
         assert!(ids.iter().any(|i| i == id), "{id}");
