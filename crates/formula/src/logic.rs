@@ -380,6 +380,26 @@ impl Compiler {
         })
     }
 
+    /// A fresh z with `atom(n, z)` for the natural value n of `e`: the functions the
+    /// automata know as one relation (lowest Zeckendorf term, repunits).
+    fn unary_atom(
+        &mut self,
+        e: &Expr,
+        env: &[u32],
+        col: usize,
+        atom: impl FnOnce(u32, u32) -> Atom,
+    ) -> R<Term> {
+        let t = self.term(e, env)?;
+        let (n, mut aux, cond) = self.natural(t, col)?;
+        let z = self.fresh();
+        aux.push(z);
+        Ok(Term {
+            lin: Lin::var(z),
+            aux,
+            cond: Fo::and(cond, Fo::Atom(atom(n, z))),
+        })
+    }
+
     fn term(&mut self, e: &Expr, env: &[u32]) -> R<Term> {
         let col = e.col;
         let refuse = |what: &str| NotExpressible {
@@ -493,15 +513,7 @@ impl Compiler {
                         // nimsum_b(b, n, n − 1, …, n − 1) (b − 1 copies): n and n − 1
                         // differ digit-wise by 1 exactly from n's lowest non-zero digit
                         // down, so this is 1…1 there: one atom instead of b sums
-                        let t = self.term(n, env)?;
-                        let (v, mut aux, cond) = self.natural(t, col)?;
-                        let z = self.fresh();
-                        aux.push(z);
-                        return Ok(Term {
-                            lin: Lin::var(z),
-                            aux,
-                            cond: Fo::and(cond, Fo::Atom(Atom::LowRepunit { n: v, z })),
-                        });
+                        return self.unary_atom(n, env, col, |n, z| Atom::LowRepunit { n, z });
                     }
                     let ts = args[1..]
                         .iter()
@@ -525,17 +537,10 @@ impl Compiler {
                             // σ^β(n, n − 1, …, n − 1) (lcm(β) − 1 copies) has sub-digits 1
                             // from ord_β(n) down: one atom instead of a chain of sums
                             self.need_base(q, col, "sigma with a repeating block")?;
-                            let t = self.term(n, env)?;
-                            let (v, mut aux, cond) = self.natural(t, col)?;
-                            let z = self.fresh();
-                            aux.push(z);
-                            return Ok(Term {
-                                lin: Lin::var(z),
-                                aux,
-                                cond: Fo::and(
-                                    cond,
-                                    Fo::Atom(Atom::BlockRepunit { n: v, z, block }),
-                                ),
+                            return self.unary_atom(n, env, col, |n, z| Atom::BlockRepunit {
+                                n,
+                                z,
+                                block,
                             });
                         }
                     }
@@ -623,15 +628,7 @@ impl Compiler {
                             "zeck_low is automatic in Zeckendorf numeration: it is expressible in numeration fib",
                         ));
                     }
-                    let t = self.term(&args[0], env)?;
-                    let (n, mut aux, cond) = self.natural(t, col)?;
-                    let z = self.fresh();
-                    aux.push(z);
-                    Term {
-                        lin: Lin::var(z),
-                        aux,
-                        cond: Fo::and(cond, Fo::Atom(Atom::LowestTerm { n, z })),
-                    }
+                    self.unary_atom(&args[0], env, col, |n, z| Atom::LowestTerm { n, z })?
                 }
                 Func::FloorPhi => {
                     if self.num != Numeration::Fib {
