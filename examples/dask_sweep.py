@@ -6,10 +6,16 @@ number of machines share the work; the merged result is the single-process resul
     python examples/dask_sweep.py                      # a LocalCluster on this machine
     python examples/dask_sweep.py scheduler:8786       # a running cluster
 
-On a real cluster every worker needs the package: `pip install ./crates/python`.
+On a real cluster every worker needs the package: `pip install ./crates/python`; the
+frontier table (`frontier_on`) runs the `nimlab` binary itself, so workers need it on
+their PATH and a directory they all see for the checkpoints.
 """
 
+import json
+import os
+import subprocess
 import sys
+from pathlib import Path
 
 import nimlab
 
@@ -48,6 +54,47 @@ def period(spec, up_to=None):
 def census_on(client, specs, up_to=None):
     """Periods of many one-heap games, one task each (an octal census)."""
     return dict(client.gather(client.map(period, specs, [up_to] * len(specs))))
+
+
+def frontier_shard(shard, shards, shared, up_to, cpu_seconds=None, codes=None, binary="nimlab"):
+    """One shard of `nimlab census frontier` (a Dask task). Its JSON lines go to
+    `shared/part-i.jsonl` and its checkpoints to `shared/ckpt/`, on storage every worker
+    sees: a task that dies (a lost worker, a budget spent) is simply run again, on any
+    machine, and continues from the checkpoints; the games already in its file are
+    skipped."""
+    shared = Path(shared)
+    (shared / "ckpt").mkdir(parents=True, exist_ok=True)
+    out = shared / f"part-{shard}.jsonl"
+    args = [binary, "--force", "census", "frontier", "--up-to", str(up_to),
+            "--shard", f"{shard}/{shards}", "-o", str(out), "--checkpoints", str(shared / "ckpt")]
+    if cpu_seconds is not None:
+        args += ["--cpu-seconds", str(cpu_seconds)]
+    if codes:
+        args += ["--codes", ",".join(codes)]
+    subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
+    return [json.loads(line) for line in out.read_text().splitlines() if line.strip()]
+
+
+def frontier_on(client, shards, shared, up_to, cpu_seconds=None, codes=None, binary="nimlab"):
+    """The frontier table on the cluster: `shards` tasks, then one JSON-lines file
+    (`shared/frontier.jsonl`, in list order) and its Markdown table
+    (`shared/frontier.md`), written by the CLI from the merged lines."""
+    futures = client.map(
+        frontier_shard, range(shards), [shards] * shards, [str(shared)] * shards,
+        [up_to] * shards, [cpu_seconds] * shards, [codes] * shards, [binary] * shards,
+    )
+    lines = sorted((r for part in client.gather(futures) for r in part), key=lambda r: r["index"])
+    merged = Path(shared) / "frontier.jsonl"
+    tmp = merged.with_suffix(".tmp")
+    tmp.write_text("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in lines))
+    os.replace(tmp, merged)
+    # Every game is in the merged file, so this computes nothing: it writes the table.
+    args = [binary, "census", "frontier", "--up-to", str(up_to), "-o", str(merged),
+            "--table", str(Path(shared) / "frontier.md")]
+    if codes:
+        args += ["--codes", ",".join(codes)]
+    subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
+    return lines
 
 
 def main(address=None):

@@ -1,5 +1,6 @@
 """Sweeps on a Dask LocalCluster of worker processes equal the single-process CLI run."""
 
+import json
 import sys
 
 import pytest
@@ -59,3 +60,25 @@ def test_octal_census_on_workers_equals_the_cli(client, cli_json):
         assert (got["preperiod"], got["period"], got["proven"]) == (
             want["preperiod"], want["period"], want["proven"],
         )
+
+
+def test_frontier_shards_on_workers_equal_one_run(client, cli, tmp_path):
+    """`census frontier` in shards on the workers (checkpoints in a shared directory)
+    gives the lines and the table of one uninterrupted run."""
+    binary = conftest.find_cli()
+    codes = [".6", ".14", "4.344", "grundy"]
+    lines = dask_sweep.frontier_on(
+        client, 3, tmp_path / "shared", 1 << 14, codes=codes, binary=binary
+    )
+    code, _, err = cli(
+        "census", "frontier", "--up-to", str(1 << 14), "--codes", ",".join(codes),
+        "-o", str(tmp_path / "one.jsonl"), "--table", str(tmp_path / "one.md"),
+    )
+    assert code == 0, err
+    one = [json.loads(line) for line in (tmp_path / "one.jsonl").read_text().splitlines()]
+    timing = ("seconds", "cpu_seconds")
+    strip = lambda r: {k: v for k, v in r.items() if k not in timing}  # noqa: E731
+    assert [strip(r) for r in lines] == sorted((strip(r) for r in one), key=lambda r: r["index"])
+    assert len(lines) == len(codes)
+    table = (tmp_path / "shared" / "frontier.md").read_text()
+    assert all(r["values_sha256"] for r in lines) and "4.344" in table and "Grundy" in table
