@@ -131,7 +131,7 @@ impl SparseSequence {
             && !self.always_tiles
     }
 
-    /// Whether the far passes strike a bitmap (see [`far_strike`]) at the current values.
+    /// Whether the far passes strike a bitmap ([`split_scan::strike`]) at the current values.
     fn strikes(&self) -> bool {
         !self.dense_windows
             && (self.max + 1).next_power_of_two() <= split_scan::STRIKE_VALUES
@@ -154,24 +154,37 @@ impl SparseSequence {
             if strike {
                 self.strike_planes.sync(&self.values);
             }
+            // The strike on vectors, or one split at a time (tests on any CPU).
+            let vectors = strike.then_some(!self.dense_strike);
             let far: Vec<FarScan> = {
                 let (rules, narrow, planes) = (&self.rules, &self.narrow, &self.strike_planes);
                 (s..s + DENSE_TILE)
                     .into_par_iter()
                     .with_min_len(16)
-                    .map_init(Vec::new, |marks, n| {
-                        let (digits, distinct) = (rules.digits(), rules.distinct_parts);
-                        if strike {
-                            far_strike(digits, distinct, planes, s, n, bound)
-                        } else {
-                            far_scan(digits, distinct, narrow, s, n, bound, marks)
-                        }
-                    })
+                    .map_init(
+                        || (Vec::new(), split_scan::StrikeTable::default()),
+                        |(marks, table), n| {
+                            let (digits, distinct) = (rules.digits(), rules.distinct_parts);
+                            match vectors {
+                                Some(vectors) => {
+                                    let splits = far_splits(digits, distinct, s, n);
+                                    let struck = split_scan::strike(
+                                        planes, &splits, &[], 0, bound, vectors, table,
+                                    );
+                                    FarScan {
+                                        left: struck.left,
+                                        next: struck.next,
+                                    }
+                                }
+                                None => far_scan(digits, distinct, narrow, s, n, bound, marks),
+                            }
+                        },
+                    )
                     .collect()
             };
             for (i, far) in far.into_iter().enumerate() {
                 let n = s + i;
-                let v = self.finish_dense(n, s, far);
+                let v = self.finish_dense(n, s, far, vectors);
                 self.values.push(v);
                 self.narrow.push(v);
                 if strike {
@@ -187,8 +200,9 @@ impl SparseSequence {
     }
 
     /// G(n) from the far pass's leftovers and the options with a part in the tile
-    /// (which starts at `s`), G(0), …, G(n − 1) known.
-    fn finish_dense(&mut self, n: usize, s: usize, far: FarScan) -> u32 {
+    /// (which starts at `s`), G(0), …, G(n − 1) known; `strike`: whether the far pass
+    /// struck a bitmap (on vectors or not), so that the plain mex may too.
+    fn finish_dense(&mut self, n: usize, s: usize, far: FarScan, strike: Option<bool>) -> u32 {
         let next = far.next;
         let g = &self.values;
         // Options with a part in the tile: stamped n + 1 in `near`.
@@ -228,9 +242,12 @@ impl SparseSequence {
         }
         // Every value below `next` is an option: the vector scan over all the splits
         // (the narrow values hold G(0), …, G(n − 1)) for the next values, [`WANT`] at a
-        // time.
+        // time, or the strike from the block of `next` on.
         self.dense_fallbacks += 1;
         let bound = (self.max + 1).next_power_of_two();
+        if let Some(vectors) = strike {
+            return self.mex_by_strike(n, next, bound, vectors);
+        }
         let mut marks = vec![0u8; bound as usize + 1];
         let mut lo = next;
         loop {
@@ -275,6 +292,64 @@ impl SparseSequence {
             lo = hi;
         }
     }
+}
+
+impl SparseSequence {
+    /// G(n) by the strike over every split, every value below `next` an option already,
+    /// every option below `bound`; the strike planes hold G(0), …, G(n − 1).
+    fn mex_by_strike(&mut self, n: usize, next: u32, bound: u32, vectors: bool) -> u32 {
+        if next >= bound {
+            return bound;
+        }
+        let (g, distinct) = (&self.values, self.rules.distinct_parts);
+        let from = next / split_scan::STRIKE_BLOCK * split_scan::STRIKE_BLOCK;
+        let mut options: Vec<u32> = (from..next).collect();
+        let mut splits = Vec::new();
+        for (k, &d) in self.rules.digits.iter().enumerate() {
+            if k > n || d == 0 {
+                continue;
+            }
+            let m = n - k;
+            if d & 1 != 0 && m == 0 && k > 0 {
+                options.push(0);
+            }
+            if d & 2 != 0 && m >= 1 && k > 0 {
+                options.push(g[m]);
+            }
+            if d & 4 != 0 && m >= 2 {
+                splits.push((m, 1, last_split(m, distinct) + 1));
+            }
+        }
+        let struck = split_scan::strike(
+            &self.strike_planes,
+            &splits,
+            &options,
+            from,
+            bound,
+            vectors,
+            &mut self.strike_table,
+        );
+        let least = struck.left.iter().enumerate().find(|&(_, &w)| w != 0);
+        least.map_or(bound, |(w, &word)| w as u32 * 64 + word.trailing_zeros())
+    }
+}
+
+/// The far splits of heap `n` in the tile starting at `s`, as `(m, x0, x1)`: the splits
+/// x + (m − x), x0 ≤ x < x1, with m − x < s.
+fn far_splits(digits: &[u8], distinct: bool, s: usize, n: usize) -> Vec<(usize, usize, usize)> {
+    let mut splits = Vec::with_capacity(4);
+    for (k, &d) in digits.iter().enumerate() {
+        if d & 4 == 0 || k > n || n - k < 2 {
+            continue;
+        }
+        let m = n - k;
+        let first = (m + 1).saturating_sub(s).max(1);
+        let last = last_split(m, distinct);
+        if first <= last {
+            splits.push((m, first, last + 1));
+        }
+    }
+    splits
 }
 
 /// The far pass of heap `n` in the tile starting at `s` (module docs, steps 1–3), from
@@ -349,41 +424,6 @@ fn far_scan(
         left[v as usize / 64] |= 1 << (v % 64);
     }
     FarScan { left, next }
-}
-
-/// The far pass of heap `n` (as [`far_scan`]) by the bitmap strike: every value below
-/// `bound` (at most [`split_scan::STRIKE_VALUES`]) is wanted at once, so one pass over
-/// the far splits settles them all, and a found value costs no refill and no new scan.
-fn far_strike(
-    digits: &[u8],
-    distinct: bool,
-    planes: &split_scan::StrikePlanes,
-    s: usize,
-    n: usize,
-    bound: u32,
-) -> FarScan {
-    let mut wanted = [0u64; 32];
-    for (w, word) in wanted.iter_mut().enumerate() {
-        let below = (bound as usize).saturating_sub(w * 64).min(64);
-        *word = if below == 64 { !0 } else { (1 << below) - 1 };
-    }
-    let mut left = bound;
-    for (k, &d) in digits.iter().enumerate() {
-        if d & 4 == 0 || k > n || n - k < 2 || left == 0 {
-            continue;
-        }
-        let m = n - k;
-        let first = (m + 1).saturating_sub(s).max(1);
-        let last = last_split(m, distinct);
-        // No splits marked one by one first (as [`far_scan`] does): the strike takes the
-        // many hits of its first steps at about the same cost (measured).
-        split_scan::strike_pairs(planes, m, first, last + 1, &mut wanted, &mut left);
-    }
-    let words = (bound as usize).div_ceil(64);
-    FarScan {
-        left: wanted[..words].to_vec(),
-        next: bound,
-    }
 }
 
 /// Removes from `wanted` (the values v < `next` with `marks[v] = 0`) the values of the
@@ -530,6 +570,65 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod probe {
+    use super::super::{SparseSequence, TakeBreak};
+
+    /// Where the blocks of 2048 values empty along a far pass (experiment).
+    #[test]
+    #[ignore]
+    fn block_probe() {
+        let code = std::env::var("DENSE_CODE").unwrap_or("0764".into());
+        let digits: Vec<u8> = code.bytes().map(|b| b - b'0').collect();
+        let rules = TakeBreak::new(digits.clone(), false);
+        let n = std::env::var("DENSE_N").map_or(1 << 17, |v| v.parse().unwrap());
+        let mut s = SparseSequence::new(rules);
+        s.extend_to(n);
+        let g = &s.values;
+        let cross = g.iter().position(|&v| v >= 2048);
+        eprintln!("first >= 2048 at {cross:?}, fallbacks {}", s.dense_fallbacks);
+        let max = *g.iter().max().unwrap();
+        let bound = (max + 1).next_power_of_two() as usize;
+        let blocks = bound / 2048;
+        eprintln!("max {max} bound {bound}");
+        let mut hist = vec![0usize; blocks];
+        let mut empty_at = vec![0f64; blocks];
+        let mut never = vec![0usize; blocks];
+        let mut left_counts = vec![0usize; blocks];
+        let samples = 200;
+        for t in 0..samples {
+            let h = n - 1 - t * 97;
+            hist[g[h] as usize / 2048] += 1;
+            let mut count = vec![2048usize; blocks];
+            let mut seen = vec![false; bound];
+            let mut pos = 0usize;
+            let mut total = 0usize;
+            let mut first_empty = vec![usize::MAX; blocks];
+            for (k, &d) in digits.iter().enumerate() {
+                if d & 4 == 0 || k > h { continue; }
+                let m = h - k;
+                for x in 1..=m / 2 {
+                    let v = (g[x] ^ g[m - x]) as usize;
+                    if !seen[v] {
+                        seen[v] = true;
+                        count[v / 2048] -= 1;
+                        if count[v / 2048] == 0 { first_empty[v / 2048] = pos; }
+                    }
+                    pos += 1;
+                }
+                total = pos;
+            }
+            for b in 0..blocks {
+                if first_empty[b] == usize::MAX { never[b] += 1; left_counts[b] += count[b]; } else { empty_at[b] += first_empty[b] as f64 / total as f64; }
+            }
+        }
+        for b in 0..blocks {
+            let e = samples - never[b];
+            eprintln!("block {b}: mex there {} | emptied in {e} (mean at {:.3}) | left when not emptied {:.1}", hist[b], if e > 0 { empty_at[b] / e as f64 } else { 0.0 }, if never[b] > 0 { left_counts[b] as f64 / never[b] as f64 } else { 0.0 });
         }
     }
 }
