@@ -283,8 +283,7 @@ pub(crate) fn strike(
             "splits of held values"
         );
     }
-    let splits: Vec<(usize, usize, usize)> =
-        splits.iter().copied().filter(|s| s.1 < s.2).collect();
+    let splits: Vec<(usize, usize, usize)> = splits.iter().copied().filter(|s| s.1 < s.2).collect();
     let total: usize = splits.iter().map(|s| s.2 - s.1).sum();
     let empty = |table: &[u8], b: usize| table[b * 256..(b + 1) * 256].iter().all(|&x| x == 0);
     // Per block: not looked for yet (None), or looked for since this many splits, or
@@ -319,23 +318,23 @@ pub(crate) fn strike(
         let mut live = [0usize; STRIKE_BLOCKS];
         let mut n_live = 0;
         let mut until = usize::MAX;
-        for b in settled_to..blocks {
+        for (b, since) in since.iter_mut().enumerate().take(blocks).skip(settled_to) {
             if n_live == live_most {
                 break;
             }
-            match since[b] {
+            match *since {
                 Some(SETTLED) => continue,
-                None if empty(table, b) => since[b] = Some(SETTLED),
-                None => since[b] = Some(done),
+                None if empty(table, b) => *since = Some(SETTLED),
+                None => *since = Some(done),
                 Some(_) => {}
             }
-            match since[b] {
+            match *since {
                 Some(s) if s != SETTLED && done < s + total && !empty(table, b) => {
                     live[n_live] = b;
                     n_live += 1;
                     until = until.min(s + total);
                 }
-                _ => since[b] = Some(SETTLED),
+                _ => *since = Some(SETTLED),
             }
         }
         if n_live == 0 {
@@ -710,7 +709,8 @@ mod avx512 {
                     let j = hit.trailing_zeros() as usize & 63;
                     hit &= hit - 1;
                     let bit = at_bits[j];
-                    table[usize::from(bit >> 3) << 8 | usize::from(at_bytes[j])] &= !(1 << (bit & 7));
+                    table[usize::from(bit >> 3) << 8 | usize::from(at_bytes[j])] &=
+                        !(1 << (bit & 7));
                 }
             }
             i += 64 * steps;
@@ -886,7 +886,11 @@ mod tests {
             let values: Vec<u32> = (0..n)
                 .map(|_| {
                     let r = next();
-                    let w = if r.is_multiple_of(3) { width } else { width.min(11) };
+                    let w = if r.is_multiple_of(3) {
+                        width
+                    } else {
+                        width.min(11)
+                    };
                     ((r >> 8) % (1 << w)) as u32
                 })
                 .collect();
@@ -902,7 +906,9 @@ mod tests {
                     (m, x0, x1)
                 })
                 .collect();
-            let bound = (1u32 << width).max(1 + (next() % 64) as u32).next_power_of_two();
+            let bound = (1u32 << width)
+                .max(1 + (next() % 64) as u32)
+                .next_power_of_two();
             let from = if bound > STRIKE_BLOCK && next().is_multiple_of(3) {
                 (next() as u32 % (bound / STRIKE_BLOCK)) * STRIKE_BLOCK
             } else {
@@ -919,7 +925,11 @@ mod tests {
                 hit[v as usize] = true;
             }
             let least = (from..bound).find(|&v| !hit[v as usize]);
-            let forms = if strike_vectors() { &[false, true][..] } else { &[false] };
+            let forms = if strike_vectors() {
+                &[false, true][..]
+            } else {
+                &[false]
+            };
             for &vectors in forms {
                 let got = strike(&planes, &splits, &options, from, bound, vectors, &mut table);
                 let mut left = vec![0u64; (got.next as usize).div_ceil(64)];

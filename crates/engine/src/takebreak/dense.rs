@@ -15,18 +15,25 @@
 //!    it finds; when it has found them all, the next [`WANT`] missed values are wanted,
 //!    over a whole cycle of the far splits from that point.
 //!
-//! Where the CPU has AVX-512 (byte permutes) and every value is below 2^11, the far
-//! pass is instead one *strike* ([`split_scan::strike_pairs`]): every value below the
-//! bound is wanted at once, in a bitmap of 2048 bits held in four vector registers; each
-//! step looks 64 splits' values up there and keeps the hits' mask, and every 8 steps the
-//! hits clear their bits. One pass over the far splits, no refills, no false hits. It
-//! pays from one rare heap in [`DENSE_SHARE_STRIKE`] on (2 %: measured on `.007`, `.064`,
-//! `.264`, `.606`), against one in [`DENSE_SHARE`] for the windowed scan.
+//! Where the CPU has AVX-512 (byte permutes), the far pass is instead a *strike*
+//! ([`split_scan::strike`]): every value below the bound (up to 2^16) is wanted at
+//! once, in a bitmap cut in blocks of 2048 bits, each held in four vector registers while
+//! it is looked for; each step looks 64 splits' values up in the (at most two) blocks
+//! looked for and keeps the hits' mask, and every 8 steps the hits clear their bits. The
+//! lowest two blocks are looked for over one pass of the far splits; a block that
+//! empties gives its place to the next one, which is looked for over a whole cycle of
+//! the far splits from there; the pass ends when the lowest blocks are settled up to a
+//! non-empty one (nearly always after one pass: the heap's value lies in block 0 or 1
+//! for most heaps of `.764` at 10^5, where values reach 4665). No refills of a few
+//! values, no false hits. It pays from one rare heap in [`DENSE_SHARE_STRIKE`] on (2 %:
+//! measured on `.007`, `.064`, `.264`, `.606`), against one in [`DENSE_SHARE`] for the
+//! windowed scan.
 //!
 //! Then, heap by heap in order, the options that need the tile's own values (the splits
 //! with a part ≥ s, taking without splitting) remove theirs, and the value is the least
 //! wanted value left. When none is left (the options of the tile's own values took the
-//! last ones: rare), the heap is done again by the plain mex over all its splits. The
+//! last ones: rare), the heap is done again by the plain mex over all its splits (by
+//! the strike where the far pass struck, from the first value not settled). The
 //! values are exactly the mex's, whatever the tile, the number of threads or the marks.
 
 use super::{last_split, split_scan, Narrow, SparseSequence, PREFIX};
@@ -169,7 +176,13 @@ impl SparseSequence {
                                 Some(vectors) => {
                                     let splits = far_splits(digits, distinct, s, n);
                                     let struck = split_scan::strike(
-                                        planes, &splits, &[], 0, bound, vectors, table,
+                                        planes,
+                                        &splits,
+                                        &[],
+                                        0,
+                                        bound,
+                                        vectors,
+                                        table,
                                     );
                                     FarScan {
                                         left: struck.left,
@@ -588,65 +601,6 @@ mod tests {
             let (values, fallbacks) = dense(&rules, len, 8, far == Far::Strike, far);
             assert_eq!(values, naive, "{far:?}");
             assert!(fallbacks > 0, "{far:?}");
-        }
-    }
-}
-
-#[cfg(test)]
-mod probe {
-    use super::super::{SparseSequence, TakeBreak};
-
-    /// Where the blocks of 2048 values empty along a far pass (experiment).
-    #[test]
-    #[ignore]
-    fn block_probe() {
-        let code = std::env::var("DENSE_CODE").unwrap_or("0764".into());
-        let digits: Vec<u8> = code.bytes().map(|b| b - b'0').collect();
-        let rules = TakeBreak::new(digits.clone(), false);
-        let n = std::env::var("DENSE_N").map_or(1 << 17, |v| v.parse().unwrap());
-        let mut s = SparseSequence::new(rules);
-        s.extend_to(n);
-        let g = &s.values;
-        let cross = g.iter().position(|&v| v >= 2048);
-        eprintln!("first >= 2048 at {cross:?}, fallbacks {}", s.dense_fallbacks);
-        let max = *g.iter().max().unwrap();
-        let bound = (max + 1).next_power_of_two() as usize;
-        let blocks = bound / 2048;
-        eprintln!("max {max} bound {bound}");
-        let mut hist = vec![0usize; blocks];
-        let mut empty_at = vec![0f64; blocks];
-        let mut never = vec![0usize; blocks];
-        let mut left_counts = vec![0usize; blocks];
-        let samples = 200;
-        for t in 0..samples {
-            let h = n - 1 - t * 97;
-            hist[g[h] as usize / 2048] += 1;
-            let mut count = vec![2048usize; blocks];
-            let mut seen = vec![false; bound];
-            let mut pos = 0usize;
-            let mut total = 0usize;
-            let mut first_empty = vec![usize::MAX; blocks];
-            for (k, &d) in digits.iter().enumerate() {
-                if d & 4 == 0 || k > h { continue; }
-                let m = h - k;
-                for x in 1..=m / 2 {
-                    let v = (g[x] ^ g[m - x]) as usize;
-                    if !seen[v] {
-                        seen[v] = true;
-                        count[v / 2048] -= 1;
-                        if count[v / 2048] == 0 { first_empty[v / 2048] = pos; }
-                    }
-                    pos += 1;
-                }
-                total = pos;
-            }
-            for b in 0..blocks {
-                if first_empty[b] == usize::MAX { never[b] += 1; left_counts[b] += count[b]; } else { empty_at[b] += first_empty[b] as f64 / total as f64; }
-            }
-        }
-        for b in 0..blocks {
-            let e = samples - never[b];
-            eprintln!("block {b}: mex there {} | emptied in {e} (mean at {:.3}) | left when not emptied {:.1}", hist[b], if e > 0 { empty_at[b] / e as f64 } else { 0.0 }, if never[b] > 0 { left_counts[b] as f64 / never[b] as f64 } else { 0.0 });
         }
     }
 }
