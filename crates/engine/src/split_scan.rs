@@ -265,12 +265,9 @@ pub(crate) fn strike(
     let table = &mut table.bytes;
     table.clear();
     table.resize(blocks * 256, 0);
-    for v in (from..bound).step_by(8) {
-        table[v as usize >> 3] = if bound - v >= 8 {
-            0xff
-        } else {
-            (1 << (bound - v)) - 1
-        };
+    table[from as usize >> 3..bound as usize >> 3].fill(0xff);
+    if !bound.is_multiple_of(8) {
+        table[bound as usize >> 3] = (1 << (bound % 8)) - 1;
     }
     for &v in options {
         if v < bound {
@@ -285,7 +282,13 @@ pub(crate) fn strike(
     }
     let splits: Vec<(usize, usize, usize)> = splits.iter().copied().filter(|s| s.1 < s.2).collect();
     let total: usize = splits.iter().map(|s| s.2 - s.1).sum();
-    let empty = |table: &[u8], b: usize| table[b * 256..(b + 1) * 256].iter().all(|&x| x == 0);
+    // Word by word, without a branch: this runs a few times a heap.
+    let empty = |table: &[u8], b: usize| {
+        let words = table[b * 256..(b + 1) * 256].chunks_exact(8);
+        words.fold(0, |any, w| {
+            any | u64::from_le_bytes(w.try_into().expect("8 bytes"))
+        }) == 0
+    };
     // Per block: not looked for yet (None), or looked for since this many splits, or
     // settled (usize::MAX).
     const SETTLED: usize = usize::MAX;
