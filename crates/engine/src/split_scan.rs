@@ -156,7 +156,7 @@ const STRIKE_BLOCKS: usize = (STRIKE_VALUES / STRIKE_BLOCK) as usize;
 /// The most blocks struck at once on vectors: each live block costs a table lookup per
 /// step, and the blocks above the lowest few rarely matter (the heap's value is nearly
 /// always in one of the lowest two that a whole pass leaves non-empty).
-const STRIKE_LIVE: usize = 2;
+pub(crate) const STRIKE_LIVE: usize = 2;
 
 /// Whether [`strike`] runs on vectors here (AVX-512 with byte permutes); without, it
 /// runs one pair at a time and the windowed scan ([`next_hit_planes`]) is faster.
