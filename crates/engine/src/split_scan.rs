@@ -248,8 +248,8 @@ pub(crate) struct Struck {
 /// looked for), at most [`STRIKE_LIVE`] at a time, until one is settled non-empty. The
 /// least value of the answer's `left` is then the least value no split has; `next` is
 /// `bound` when every block is empty. The bitmap is exact: no hit to check. `vectors`:
-/// AVX-512 steps of 64 splits (the caller checked [`strike_vectors`]); otherwise one
-/// split at a time, every block at once.
+/// AVX-512 steps of 64 splits where [`strike_vectors`]; otherwise one split at a time,
+/// every block at once.
 pub(crate) fn strike(
     planes: &StrikePlanes,
     splits: &[(usize, usize, usize)],
@@ -352,20 +352,7 @@ pub(crate) fn strike(
             &planes.bytes_back[back..back + end - x],
             &planes.bits_back[back..back + end - x],
         );
-        let mut step = end - x;
-        #[cfg(target_arch = "x86_64")]
-        if vectors {
-            // SAFETY: the caller checked the CPU (AVX-512 BW and VBMI).
-            step = unsafe { avx512::strike_live(pairs, table, &live[..n_live]) };
-            if step + 64 > end - x {
-                strike_scalar(pairs, step, table);
-                step = end - x;
-            }
-        } else {
-            strike_scalar(pairs, 0, table);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        strike_scalar(pairs, 0, table);
+        let step = strike_step(pairs, table, &live[..n_live], vectors);
         done += step;
         x += step;
         if x == x1 {
@@ -373,6 +360,31 @@ pub(crate) fn strike(
             x = splits[at].1;
         }
     }
+}
+
+/// Strikes `pairs` out of the `live` blocks of `table` on vectors (where `vectors` and
+/// the CPU has them), or out of every block one pair at a time; returns how many pairs
+/// it looked at (all, or fewer when a live block is empty).
+fn strike_step(
+    pairs: (&[u8], &[u8], &[u8], &[u8]),
+    table: &mut [u8],
+    live: &[usize],
+    vectors: bool,
+) -> usize {
+    let len = pairs.0.len();
+    #[cfg(target_arch = "x86_64")]
+    if vectors && strike_vectors() {
+        // SAFETY: the CPU has AVX-512 BW and VBMI, checked just above.
+        let step = unsafe { avx512::strike_live(pairs, table, live) };
+        if step + 64 <= len {
+            return step;
+        }
+        strike_scalar(pairs, step, table);
+        return len;
+    }
+    let _ = (live, vectors);
+    strike_scalar(pairs, 0, table);
+    len
 }
 
 /// [`strike`]'s pairs one at a time from pair `from` on, every block at once (any CPU;
