@@ -6,8 +6,8 @@
 //! byte shuffles query for 32 lanes at once; [`next_hit`] finds the next 32 splits that
 //! hold one. The values of the parts are their low bytes: the caller checks each hit.
 //! [`mark_walk`] marks one part's splits across a tile, its indices computed 8 at a
-//! time. [`strike_pairs`] strikes every split's value out of a bitmap of all values
-//! below 2^11 (the dense route's far pass), 64 splits a step on AVX-512. The module holds
+//! time. [`strike`] strikes every split's value out of a bitmap of all values below
+//! 2^16 (the dense route's far pass), 64 splits a step on AVX-512. The module holds
 //! the engine's only vector code.
 
 /// A set of bytes, stored for [`next_hit`]: byte `(v & 15) + 16·(v >> 7)` has bit
@@ -146,12 +146,20 @@ fn next_hit_planes_scalar(
     None
 }
 
-/// Values below this fit [`strike_pairs`]' bitmap.
-pub(crate) const STRIKE_VALUES: u32 = 2048;
+/// Values below this fit [`strike`]'s bitmap: [`STRIKE_BLOCKS`] blocks of
+/// [`STRIKE_BLOCK`] values.
+pub(crate) const STRIKE_VALUES: u32 = 1 << 16;
+/// Values per block of the bitmap (2048 bits: four vector registers).
+pub(crate) const STRIKE_BLOCK: u32 = 2048;
+/// Blocks of the bitmap.
+const STRIKE_BLOCKS: usize = (STRIKE_VALUES / STRIKE_BLOCK) as usize;
+/// The most blocks struck at once on vectors: each live block costs a table lookup per
+/// step, and the blocks above the lowest few rarely matter (the heap's value is nearly
+/// always in one of the lowest two that a whole pass leaves non-empty).
+pub(crate) const STRIKE_LIVE: usize = 2;
 
-/// Whether [`strike_pairs`] runs on vectors here (AVX-512 with byte permutes and
-/// compresses); without, it runs one pair at a time and the windowed scan
-/// ([`next_hit_planes`]) is faster.
+/// Whether [`strike`] runs on vectors here (AVX-512 with byte permutes); without, it
+/// runs one pair at a time and the windowed scan ([`next_hit_planes`]) is faster.
 pub(crate) fn strike_vectors() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -164,10 +172,11 @@ pub(crate) fn strike_vectors() -> bool {
     }
 }
 
-/// A sequence's values as [`strike_pairs`] reads them: v >> 3 (the byte of a 2048-bit
-/// bitmap) and v & 7 (the bit in it), forwards, and backwards so that the second parts
-/// of the splits x + (m − x), x rising, lie in increasing order too (no shuffle to
-/// reverse them). Values of 2048 and more are held cut (the strike is not used then).
+/// A sequence's values as [`strike`] reads them: `(v >> 3) & 255` (the byte of a
+/// block's 2048-bit bitmap) and `(v & 7) | (v >> 11) << 3` (the bit in it and the
+/// block), forwards, and backwards so that the second parts of the splits x + (m − x),
+/// x rising, lie in increasing order too (no shuffle to reverse them). Values of
+/// [`STRIKE_VALUES`] and more are held cut (the strike is not used then).
 #[derive(Default)]
 pub(crate) struct StrikePlanes {
     bytes: Vec<u8>,
@@ -207,7 +216,7 @@ impl StrikePlanes {
             }
         }
         let cap = self.bytes_back.len();
-        let (byte, bit) = ((v >> 3) as u8, (v & 7) as u8);
+        let (byte, bit) = ((v >> 3) as u8, ((v & 7) | (v >> 11) << 3) as u8);
         self.bytes.push(byte);
         self.bits.push(bit);
         self.bytes_back[cap - 1 - j] = byte;
@@ -215,60 +224,178 @@ impl StrikePlanes {
     }
 }
 
-/// Strikes out of `wanted` (bit v of word v / 64: value v is wanted) the value
-/// G(x) ^ G(m − x) of every split x + (m − x), `x0` ≤ x < `x1`, of the values in
-/// `planes` (m below their number), counting `left` (the bits set) down. Every such
-/// value must be below [`STRIKE_VALUES`]. The bitmap is exact: no hit to check.
-#[inline]
-pub(crate) fn strike_pairs(
-    planes: &StrikePlanes,
-    m: usize,
-    x0: usize,
-    x1: usize,
-    wanted: &mut [u64; 32],
-    left: &mut u32,
-) {
-    if x0 >= x1 {
-        *left = wanted.iter().map(|w| w.count_ones()).sum();
-        return;
-    }
-    assert!(
-        m - x0 < planes.len() && x1 <= m + 1,
-        "splits of held values"
-    );
-    // G(m − x0) is at cap − 1 − (m − x0), and G(m − x) for the next x right after.
-    let back = planes.bytes_back.len() - 1 - (m - x0);
-    let (bytes, bits) = (&planes.bytes[x0..x1], &planes.bits[x0..x1]);
-    let (bytes_back, bits_back) = (
-        &planes.bytes_back[back..back + x1 - x0],
-        &planes.bits_back[back..back + x1 - x0],
-    );
-    #[cfg(target_arch = "x86_64")]
-    if strike_vectors() {
-        // SAFETY: the CPU has AVX-512 BW and VBMI, checked just above.
-        let i = unsafe { avx512::strike_pairs(bytes, bits, bytes_back, bits_back, wanted) };
-        strike_pairs_scalar(bytes, bits, bytes_back, bits_back, i, wanted);
-        *left = wanted.iter().map(|w| w.count_ones()).sum();
-        return;
-    }
-    strike_pairs_scalar(bytes, bits, bytes_back, bits_back, 0, wanted);
-    *left = wanted.iter().map(|w| w.count_ones()).sum();
+/// The pass state of [`strike`]: the bitmap of the values still wanted, 256 bytes a
+/// block (bit v & 7 of byte v >> 3), kept between calls to save its allocation.
+#[derive(Default)]
+pub(crate) struct StrikeTable {
+    bytes: Vec<u8>,
 }
 
-/// [`strike_pairs`] one pair at a time from pair `from` on (any CPU; the tail of the
-/// vector form; the reference in tests). Pair j: the planes' entries j.
+/// What [`strike`] found: the values below `next` that no split has (bit v of word
+/// v / 64), every value from `from` to `next` settled.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Struck {
+    pub(crate) left: Vec<u64>,
+    pub(crate) next: u32,
+}
+
+/// Looks for the least values from `from` (a multiple of [`STRIKE_BLOCK`]) to `bound`
+/// (at most [`STRIKE_VALUES`]) that are not G(x) ^ G(m − x) for any split of `splits`
+/// (`(m, x0, x1)`: the splits x + (m − x), x0 ≤ x < x1, of the values in `planes`),
+/// nor in `options`. Every value below `bound` is wanted at first and struck out when a
+/// split has it; the blocks of 2048 values are settled from the lowest up (a block is
+/// settled when empty, or when every split has been looked at since it was first
+/// looked for), at most [`STRIKE_LIVE`] at a time, until one is settled non-empty. The
+/// least value of the answer's `left` is then the least value no split has; `next` is
+/// `bound` when every block is empty. The bitmap is exact: no hit to check. `vectors`:
+/// AVX-512 steps of 64 splits where [`strike_vectors`]; otherwise one split at a time,
+/// every block at once.
+pub(crate) fn strike(
+    planes: &StrikePlanes,
+    splits: &[(usize, usize, usize)],
+    options: &[u32],
+    from: u32,
+    bound: u32,
+    vectors: bool,
+    table: &mut StrikeTable,
+) -> Struck {
+    assert!(bound <= STRIKE_VALUES && from.is_multiple_of(STRIKE_BLOCK));
+    let block = STRIKE_BLOCK as usize;
+    let (first, blocks) = (from as usize / block, (bound as usize).div_ceil(block));
+    let table = &mut table.bytes;
+    table.clear();
+    table.resize(blocks * 256, 0);
+    table[from as usize >> 3..bound as usize >> 3].fill(0xff);
+    if !bound.is_multiple_of(8) {
+        table[bound as usize >> 3] = (1 << (bound % 8)) - 1;
+    }
+    for &v in options {
+        if v < bound {
+            table[v as usize >> 3] &= !(1 << (v & 7));
+        }
+    }
+    for &(m, x0, x1) in splits {
+        assert!(
+            x0 >= x1 || (m - x0 < planes.len() && x1 <= m + 1),
+            "splits of held values"
+        );
+    }
+    let splits: Vec<(usize, usize, usize)> = splits.iter().copied().filter(|s| s.1 < s.2).collect();
+    let total: usize = splits.iter().map(|s| s.2 - s.1).sum();
+    // Word by word, without a branch: this runs a few times a heap.
+    let empty = |table: &[u8], b: usize| {
+        let words = table[b * 256..(b + 1) * 256].chunks_exact(8);
+        words.fold(0, |any, w| {
+            any | u64::from_le_bytes(w.try_into().expect("8 bytes"))
+        }) == 0
+    };
+    // Per block: not looked for yet (None), or looked for since this many splits, or
+    // settled (usize::MAX).
+    const SETTLED: usize = usize::MAX;
+    let mut since: [Option<usize>; STRIKE_BLOCKS] = [None; STRIKE_BLOCKS];
+    for s in since.iter_mut().take(first) {
+        *s = Some(SETTLED);
+    }
+    // Splits looked at so far (cyclically), and where: split `x` of `splits[at]`.
+    let (mut done, mut at, mut x) = (0usize, 0usize, splits.first().map_or(0, |s| s.1));
+    let live_most = if vectors { STRIKE_LIVE } else { STRIKE_BLOCKS };
+    loop {
+        // Settled from the lowest up to a non-empty block (or all): the answer.
+        let open = (0..blocks).find(|&b| since[b] != Some(SETTLED));
+        let settled_to = open.unwrap_or(blocks);
+        if open.is_none() || (first..settled_to).any(|b| !empty(table, b)) {
+            let next = ((settled_to * block) as u32).min(bound);
+            let mut left = vec![0u64; (next as usize).div_ceil(64)];
+            for (w, word) in left.iter_mut().enumerate() {
+                let bytes = table.get(w * 8..w * 8 + 8).expect("within the table");
+                *word = u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
+            }
+            if !next.is_multiple_of(64) {
+                let last = left.len() - 1;
+                left[last] &= (1 << (next % 64)) - 1;
+            }
+            return Struck { left, next };
+        }
+        // The lowest open blocks are looked for (from here if not yet); the empty ones
+        // and those looked for over every split are settled.
+        let mut live = [0usize; STRIKE_BLOCKS];
+        let mut n_live = 0;
+        let mut until = usize::MAX;
+        for (b, since) in since.iter_mut().enumerate().take(blocks).skip(settled_to) {
+            if n_live == live_most {
+                break;
+            }
+            match *since {
+                Some(SETTLED) => continue,
+                None if empty(table, b) => *since = Some(SETTLED),
+                None => *since = Some(done),
+                Some(_) => {}
+            }
+            match *since {
+                Some(s) if s != SETTLED && done < s + total && !empty(table, b) => {
+                    live[n_live] = b;
+                    n_live += 1;
+                    until = until.min(s + total);
+                }
+                _ => *since = Some(SETTLED),
+            }
+        }
+        if n_live == 0 {
+            continue;
+        }
+        let (m, _, x1) = splits[at];
+        let end = x1.min(x + (until - done));
+        let back = planes.bytes_back.len() - 1 - (m - x);
+        let pairs = (
+            &planes.bytes[x..end],
+            &planes.bits[x..end],
+            &planes.bytes_back[back..back + end - x],
+            &planes.bits_back[back..back + end - x],
+        );
+        let step = strike_step(pairs, table, &live[..n_live], vectors);
+        done += step;
+        x += step;
+        if x == x1 {
+            at = (at + 1) % splits.len();
+            x = splits[at].1;
+        }
+    }
+}
+
+/// Strikes `pairs` out of the `live` blocks of `table` on vectors (where `vectors` and
+/// the CPU has them), or out of every block one pair at a time; returns how many pairs
+/// it looked at (all, or fewer when a live block is empty).
+fn strike_step(
+    pairs: (&[u8], &[u8], &[u8], &[u8]),
+    table: &mut [u8],
+    live: &[usize],
+    vectors: bool,
+) -> usize {
+    let len = pairs.0.len();
+    #[cfg(target_arch = "x86_64")]
+    if vectors && strike_vectors() {
+        // SAFETY: the CPU has AVX-512 BW and VBMI, checked just above.
+        let step = unsafe { avx512::strike_live(pairs, table, live) };
+        if step + 64 <= len {
+            return step;
+        }
+        strike_scalar(pairs, step, table);
+        return len;
+    }
+    let _ = (live, vectors);
+    strike_scalar(pairs, 0, table);
+    len
+}
+
+/// [`strike`]'s pairs one at a time from pair `from` on, every block at once (any CPU;
+/// the tail of the vector form). Pair j: the planes' entries j.
 #[inline]
-fn strike_pairs_scalar(
-    bytes: &[u8],
-    bits: &[u8],
-    bytes_back: &[u8],
-    bits_back: &[u8],
-    from: usize,
-    wanted: &mut [u64; 32],
-) {
+fn strike_scalar(pairs: (&[u8], &[u8], &[u8], &[u8]), from: usize, table: &mut [u8]) {
+    let (bytes, bits, bytes_back, bits_back) = pairs;
     for j in from..bytes.len() {
-        let v = (usize::from(bytes[j] ^ bytes_back[j]) << 3) | usize::from(bits[j] ^ bits_back[j]);
-        wanted[(v >> 6) & 31] &= !(1u64 << (v & 63));
+        let bit = bits[j] ^ bits_back[j];
+        let at = usize::from(bit >> 3) << 8 | usize::from(bytes[j] ^ bytes_back[j]);
+        table[at] &= !(1 << (bit & 7));
     }
 }
 
@@ -484,8 +611,8 @@ mod avx2 {
     }
 }
 
-/// [`strike_pairs`] on 64 pairs a step (AVX-512; its intrinsics are stable from Rust
-/// 1.89, the workspace's minimum).
+/// [`strike`] on 64 pairs a step (AVX-512; its intrinsics are stable from Rust 1.89,
+/// the workspace's minimum).
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use std::arch::x86_64::*;
@@ -493,44 +620,64 @@ mod avx512 {
     /// Steps between two updates of the bitmap's registers.
     const BATCH: usize = 8;
 
-    /// Strikes the pairs of whole steps of 64; returns where the tail starts (all of it
-    /// when nothing is wanted any more). Each step looks its 64 values up in the bitmap
-    /// (four registers, two byte permutes) and keeps the mask of hits without a branch:
-    /// hits come in a third of the steps at first, and a branch on each would be
-    /// mispredicted. Every [`BATCH`] steps the hits strike their values out of the bitmap
-    /// in memory and the registers are read again; a value found twice before that is
-    /// struck twice, which does no harm.
+    /// Strikes the pairs of whole steps of 64 out of the live blocks of `table` (at most
+    /// [`super::STRIKE_LIVE`]); returns how many pairs it looked at: all the whole
+    /// steps, or fewer when a live block is empty (the caller settles it).
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-    pub(super) fn strike_pairs(
-        bytes: &[u8],
-        bits: &[u8],
-        bytes_back: &[u8],
-        bits_back: &[u8],
-        wanted: &mut [u64; 32],
+    pub(super) fn strike_live(
+        pairs: (&[u8], &[u8], &[u8], &[u8]),
+        table: &mut [u8],
+        live: &[usize],
     ) -> usize {
-        let len = bytes.len();
-        // Lane j: 1 << (j & 7), the bit of v in byte v >> 3 of the bitmap.
-        let masks = _mm512_set1_epi64(0x8040_2010_0804_0201u64 as i64);
-        let mut table = [0u8; 256];
-        for (bytes, word) in table.chunks_exact_mut(8).zip(wanted.iter()) {
-            bytes.copy_from_slice(&word.to_le_bytes());
+        match *live {
+            [a] => strike_blocks::<1>(pairs, table, [a]),
+            [a, b] => strike_blocks::<2>(pairs, table, [a, b]),
+            _ => unreachable!("at most two live blocks"),
         }
-        let load = |table: &[u8; 256]| {
-            let p = table.as_ptr() as *const __m512i;
-            // SAFETY: the table is 256 bytes.
-            unsafe {
-                [
-                    _mm512_loadu_si512(p),
-                    _mm512_loadu_si512(p.add(1)),
-                    _mm512_loadu_si512(p.add(2)),
-                    _mm512_loadu_si512(p.add(3)),
-                ]
-            }
+    }
+
+    /// [`strike_live`] for `L` live blocks, each held in four registers. Each step looks
+    /// its 64 values up in every live block (two byte permutes, the block's lanes kept)
+    /// and keeps the mask of hits without a branch: hits come in a third of the steps at
+    /// first, and a branch on each would be mispredicted. Every [`BATCH`] steps the hits
+    /// strike their values out of the bitmap in memory and the registers are read
+    /// again; a value found twice before that is struck twice, which does no harm.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    fn strike_blocks<const L: usize>(
+        pairs: (&[u8], &[u8], &[u8], &[u8]),
+        table: &mut [u8],
+        live: [usize; L],
+    ) -> usize {
+        let (bytes, bits, bytes_back, bits_back) = pairs;
+        let len = bytes.len();
+        assert!(
+            bits.len() == len && bytes_back.len() == len && bits_back.len() == len,
+            "four planes of the same length"
+        );
+        assert!(live.iter().all(|&b| (b + 1) * 256 <= table.len()));
+        // Lane j: 1 << (j & 7), the bit of v in byte v >> 3 of the block.
+        let masks = _mm512_set1_epi64(0x8040_2010_0804_0201u64 as i64);
+        let block_bits = _mm512_set1_epi8(0xf8u8 as i8);
+        let tags: [__m512i; L] = std::array::from_fn(|k| _mm512_set1_epi8((live[k] << 3) as i8));
+        let load = |table: &[u8]| -> [[__m512i; 4]; L] {
+            std::array::from_fn(|k| {
+                // SAFETY: block live[k] is 256 bytes of the table (asserted above).
+                let p = unsafe { table.as_ptr().add(live[k] * 256) } as *const __m512i;
+                // SAFETY: as above.
+                unsafe {
+                    [
+                        _mm512_loadu_si512(p),
+                        _mm512_loadu_si512(p.add(1)),
+                        _mm512_loadu_si512(p.add(2)),
+                        _mm512_loadu_si512(p.add(3)),
+                    ]
+                }
+            })
         };
-        let mut t = load(&table);
+        let mut t = load(table);
         let whole = len - len % 64;
         let mut hits = [0u64; BATCH];
-        // Each step's bytes of the table and bits, for the hits.
+        // Each step's bytes of the table and bits (with the block), for the hits.
         let mut at_bytes = [[0u8; 64]; BATCH];
         let mut at_bits = [[0u8; 64]; BATCH];
         let mut i = 0;
@@ -548,17 +695,25 @@ mod avx512 {
                     )
                 };
                 let byte = _mm512_xor_si512(a, b);
-                let row = _mm512_mask_blend_epi8(
-                    _mm512_movepi8_mask(byte),
-                    _mm512_permutex2var_epi8(t[0], byte, t[1]),
-                    _mm512_permutex2var_epi8(t[2], byte, t[3]),
-                );
-                let bit = _mm512_permutexvar_epi8(_mm512_xor_si512(c, d), masks);
-                *hit = _mm512_test_epi8_mask(row, bit);
+                let bit_block = _mm512_xor_si512(c, d);
+                let high = _mm512_movepi8_mask(byte);
+                let bit = _mm512_permutexvar_epi8(bit_block, masks);
+                let block = _mm512_and_si512(bit_block, block_bits);
+                let mut found = 0u64;
+                for k in 0..L {
+                    let row = _mm512_mask_blend_epi8(
+                        high,
+                        _mm512_permutex2var_epi8(t[k][0], byte, t[k][1]),
+                        _mm512_permutex2var_epi8(t[k][2], byte, t[k][3]),
+                    );
+                    let here = _mm512_cmpeq_epi8_mask(block, tags[k]);
+                    found |= _mm512_mask_test_epi8_mask(here, row, bit);
+                }
+                *hit = found;
                 // SAFETY: each array is 64 bytes.
                 unsafe {
                     _mm512_storeu_si512(at_bytes[s].as_mut_ptr() as *mut __m512i, byte);
-                    _mm512_storeu_si512(at_bits[s].as_mut_ptr() as *mut __m512i, bit);
+                    _mm512_storeu_si512(at_bits[s].as_mut_ptr() as *mut __m512i, bit_block);
                 }
             }
             let mut any = 0;
@@ -568,22 +723,24 @@ mod avx512 {
                 while hit != 0 {
                     let j = hit.trailing_zeros() as usize & 63;
                     hit &= hit - 1;
-                    table[usize::from(at_bytes[j])] &= !at_bits[j];
+                    let bit = at_bits[j];
+                    table[usize::from(bit >> 3) << 8 | usize::from(at_bytes[j])] &=
+                        !(1 << (bit & 7));
                 }
             }
-            let any = any != 0;
             i += 64 * steps;
-            if any {
-                t = load(&table);
-                let all = _mm512_or_si512(_mm512_or_si512(t[0], t[1]), _mm512_or_si512(t[2], t[3]));
-                if _mm512_test_epi8_mask(all, all) == 0 {
-                    i = len;
-                    break;
+            if any != 0 {
+                t = load(table);
+                for block in &t {
+                    let all = _mm512_or_si512(
+                        _mm512_or_si512(block[0], block[1]),
+                        _mm512_or_si512(block[2], block[3]),
+                    );
+                    if _mm512_test_epi8_mask(all, all) == 0 {
+                        return i;
+                    }
                 }
             }
-        }
-        for (word, bytes) in wanted.iter_mut().zip(table.chunks_exact(8)) {
-            *word = u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
         }
         i
     }
@@ -731,48 +888,82 @@ mod tests {
     }
 
     #[test]
-    fn strike_pairs_agrees_with_the_pairs_one_by_one() {
+    fn strike_agrees_with_the_pairs_one_by_one() {
         // Heaps whose split counts fall around the 64-pair steps and batches, values of
-        // every width up to 2^11, bitmaps from full to nearly empty (all found).
+        // every width up to 2^16 (up to 32 blocks), one to three ranges of splits, with
+        // and without options, from the first block or a later one; both forms.
         let mut next = xorshift(0x0bad_cafe_dead_beef);
-        for round in 0..300 {
-            let width = 1 + (next() % 11) as u32;
-            let n = 1 + (next() % 3000) as usize;
-            let values: Vec<u32> = (0..n).map(|_| (next() % (1 << width)) as u32).collect();
+        let mut table = StrikeTable::default();
+        for round in 0..400 {
+            let width = 1 + (next() % 16) as u32;
+            let n = 2 + (next() % 5000) as usize;
+            // Mostly small values, a few wide ones: the blocks empty at different times.
+            let values: Vec<u32> = (0..n)
+                .map(|_| {
+                    let r = next();
+                    let w = if r.is_multiple_of(3) {
+                        width
+                    } else {
+                        width.min(11)
+                    };
+                    ((r >> 8) % (1 << w)) as u32
+                })
+                .collect();
             let mut planes = StrikePlanes::default();
             // In two goes, the second past a growth of the backward planes.
             planes.sync(&values[..n / 3]);
             planes.sync(&values);
-            let m = (next() as usize) % n;
-            let x0 = (next() as usize) % (m + 1);
-            let x1 = x0 + (next() as usize) % (m + 2 - x0);
-            let mut wanted = [0u64; 32];
-            let keep = next() % 4;
-            for v in 0..(1usize << width) {
-                if keep == 0 || !next().is_multiple_of(keep + 1) {
-                    wanted[v / 64] |= 1 << (v % 64);
+            let splits: Vec<(usize, usize, usize)> = (0..1 + next() % 3)
+                .map(|_| {
+                    let m = (next() as usize) % n;
+                    let x0 = (next() as usize) % (m + 1);
+                    let x1 = x0 + (next() as usize) % (m + 2 - x0);
+                    (m, x0, x1)
+                })
+                .collect();
+            let bound = (1u32 << width)
+                .max(1 + (next() % 64) as u32)
+                .next_power_of_two();
+            let from = if bound > STRIKE_BLOCK && next().is_multiple_of(3) {
+                (next() as u32 % (bound / STRIKE_BLOCK)) * STRIKE_BLOCK
+            } else {
+                0
+            };
+            let options: Vec<u32> = (0..next() % 4).map(|_| next() as u32 % bound).collect();
+            let mut hit = vec![false; bound as usize];
+            for &(m, x0, x1) in &splits {
+                for x in x0..x1 {
+                    hit[(values[x] ^ values[m - x]) as usize] = true;
                 }
             }
-            let mut expect = wanted;
-            for x in x0..x1 {
-                let v = (values[x] ^ values[m - x]) as usize;
-                expect[v / 64] &= !(1 << (v % 64));
+            for &v in &options {
+                hit[v as usize] = true;
             }
-            let expect_left = expect.iter().map(|w| w.count_ones()).sum::<u32>();
-            let mut scalar = wanted;
-            let back = planes.bytes_back.len() - 1 - (m - x0);
-            strike_pairs_scalar(
-                &planes.bytes[x0..x1],
-                &planes.bits[x0..x1],
-                &planes.bytes_back[back..back + x1 - x0],
-                &planes.bits_back[back..back + x1 - x0],
-                0,
-                &mut scalar,
-            );
-            assert_eq!(scalar, expect, "round {round}");
-            let mut left = 0;
-            strike_pairs(&planes, m, x0, x1, &mut wanted, &mut left);
-            assert_eq!((wanted, left), (expect, expect_left), "round {round}");
+            let least = (from..bound).find(|&v| !hit[v as usize]);
+            let forms = if strike_vectors() {
+                &[false, true][..]
+            } else {
+                &[false]
+            };
+            for &vectors in forms {
+                let got = strike(&planes, &splits, &options, from, bound, vectors, &mut table);
+                let mut left = vec![0u64; (got.next as usize).div_ceil(64)];
+                for v in from..got.next {
+                    if !hit[v as usize] {
+                        left[v as usize / 64] |= 1 << (v % 64);
+                    }
+                }
+                assert_eq!(got.left, left, "round {round}, vectors {vectors}");
+                match least {
+                    Some(v) => assert!(
+                        v < got.next,
+                        "round {round}, vectors {vectors}: {v}, {}",
+                        got.next
+                    ),
+                    None => assert_eq!(got.next, bound, "round {round}, vectors {vectors}"),
+                }
+                assert!(got.next == bound || got.next.is_multiple_of(STRIKE_BLOCK));
+            }
         }
     }
 

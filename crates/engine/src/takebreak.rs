@@ -514,7 +514,8 @@ pub struct SparseSequence {
     dense_fallbacks: u64,
     /// The dense route's windowed vector scan even where the bitmap strike applies (tests).
     dense_windows: bool,
-    /// The bitmap strike even without its vector form (tests on any CPU).
+    /// The bitmap strike one split at a time, even where it runs on vectors (tests of
+    /// the form any CPU runs).
     dense_strike: bool,
     /// Stamps of the options with a part in a dense tile (see `dense`).
     near: Vec<u32>,
@@ -522,6 +523,8 @@ pub struct SparseSequence {
     narrow: Narrow,
     /// The values again, for the dense route's bitmap strike (see `dense`).
     strike_planes: split_scan::StrikePlanes,
+    /// The bitmap of the dense route's plain mex by the strike (see `dense`).
+    strike_table: split_scan::StrikeTable,
 }
 
 /// Scans beyond this many splits per sum try the recent witnesses first.
@@ -555,6 +558,7 @@ impl SparseSequence {
             near: Vec::new(),
             narrow: Narrow::default(),
             strike_planes: split_scan::StrikePlanes::default(),
+            strike_table: split_scan::StrikeTable::default(),
         }
     }
 
