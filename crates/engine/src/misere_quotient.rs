@@ -656,24 +656,64 @@ fn freed(c: &Cand, opts: &HeapOptions, top: usize, free: &[(u32, u32, u32)]) -> 
     out
 }
 
+/// Most elements of a candidate before reduction, per element allowed after it.
+const PRE_REDUCTION_FACTOR: usize = 16;
+
+/// Bytes a candidate of `n` elements before reduction needs with `k` distinct heap
+/// elements: the reachable part's index, transitions and signatures (4 bytes each per
+/// generator), the classes, and the marks.
+fn pre_reduction_bytes(n: usize, k: usize) -> u64 {
+    (n as u64).saturating_mul(8 * k as u64 + 32)
+}
+
+/// Bytes of a reduced candidate of `m` elements: its table.
+fn table_bytes(m: usize) -> u64 {
+    (m as u64).saturating_mul(m as u64).saturating_mul(4)
+}
+
+/// The least candidate a repair skipped for its size.
+#[derive(Debug, Clone, Copy)]
+struct Skipped {
+    /// Elements (before reduction, or after when `reduced`).
+    elements: usize,
+    /// Bytes it would have needed.
+    bytes: u64,
+    reduced: bool,
+}
+
 /// Repairs a candidate that classifies the sum `w` wrongly: frees the heaps of `w`
 /// (fewest first), each as a cyclic monoid long enough for its multiplicity in `w`,
-/// until the marked and reduced result classifies `w` right.
+/// until the marked and reduced result classifies `w` right. A trial's outcome on `w`
+/// is read off its reduction before the reduced table is built, so trials that fail
+/// cost no table.
 ///
-/// Candidates of more than `cap` elements before reduction are not built; `Err` with the
-/// least size skipped when nothing smaller repaired the sum.
+/// Candidates over the limits (elements before reduction, elements after, memory) are
+/// not built; `Err` with the least one skipped when nothing smaller repaired the sum.
 fn recalibrate(
     c: &Cand,
     opts: &HeapOptions,
     top: usize,
     w: &[u32],
     want_p: bool,
-    cap: usize,
-) -> std::result::Result<Cand, usize> {
-    let mut skipped = usize::MAX;
+    limits: &QuotientOptions<'_>,
+) -> std::result::Result<Cand, Option<Skipped>> {
+    let mut skipped: Option<Skipped> = None;
+    let mut skip = |s: Skipped| {
+        if skipped.is_none_or(|o| s.elements < o.elements) {
+            skipped = Some(s);
+        }
+    };
+    let pre_cap = limits.max_elements.saturating_mul(PRE_REDUCTION_FACTOR);
+    let k = {
+        let mut g: Vec<u32> = c.phi[..=top].to_vec();
+        g.sort_unstable();
+        g.dedup();
+        g.len() + 1
+    };
     let mut heaps: Vec<u32> = w.to_vec();
     heaps.dedup();
     let mult = |h: u32| w.iter().filter(|&&x| x == h).count() as u32;
+    let index: Vec<u32> = heaps.iter().map(|&h| index_of(c, c.phi[h as usize])).collect();
     for extra in [0u32, 2, 4] {
         for size in 1..=heaps.len().min(4) {
             let mut combo: Vec<usize> = (0..size).collect();
@@ -682,8 +722,7 @@ fn recalibrate(
                     .iter()
                     .map(|&i| {
                         let h = heaps[i];
-                        let index =
-                            index_of(c, c.phi[h as usize]).max(mult(h).saturating_sub(1)) + extra;
+                        let index = index[i].max(mult(h).saturating_sub(1)) + extra;
                         let period = if index >= 8 { 2 * ((index - 4) / 2) } else { 2 };
                         (h, index, period)
                     })
@@ -691,12 +730,27 @@ fn recalibrate(
                 let elements = free.iter().fold(c.n(), |acc, &(_, i, p)| {
                     acc.saturating_mul((i + p) as usize)
                 });
-                if elements > cap {
-                    skipped = skipped.min(elements);
+                let bytes = pre_reduction_bytes(elements, k);
+                if elements > pre_cap || bytes > limits.memory_limit.bytes() {
+                    skip(Skipped {
+                        elements,
+                        bytes,
+                        reduced: false,
+                    });
                 } else {
-                    let cand = reduced(&freed(c, opts, top, &free), top);
-                    if cand.p[cand.product(w) as usize] == want_p {
-                        return Ok(cand);
+                    let r = Reduced::new(&freed(c, opts, top, &free), top);
+                    if r.is_p(w) == want_p {
+                        let m = r.size();
+                        let bytes = table_bytes(m);
+                        if m > limits.max_elements || bytes > limits.memory_limit.bytes() {
+                            skip(Skipped {
+                                elements: m,
+                                bytes,
+                                reduced: true,
+                            });
+                        } else {
+                            return Ok(r.build());
+                        }
                     }
                 }
                 // Next combination.
@@ -762,7 +816,7 @@ fn conservative(
 }
 
 fn c_check_memory(limits: &QuotientOptions<'_>, n: usize) -> Result<()> {
-    let needed = (n * n * 4 + n * 64) as u64;
+    let needed = table_bytes(n).saturating_add(n as u64 * 64);
     if n > limits.max_elements {
         return Err(Error::TooLarge {
             what: format!(
@@ -778,46 +832,113 @@ fn c_check_memory(limits: &QuotientOptions<'_>, n: usize) -> Result<()> {
         .check("a candidate quotient's tables", needed)
 }
 
-/// The candidate reduced to the monoid generated by the heaps' elements, with equal
-/// behaviour merged.
-fn reduced(c: &Cand, top: usize) -> Cand {
-    let gens: Vec<u32> = {
-        let mut g: Vec<u32> = c.phi[..=top].to_vec();
-        g.sort_unstable();
-        g.dedup();
-        g
-    };
-    let k = gens.len();
-    // Reachable elements, numbered from the identity.
-    let mut number: FxHashMap<u32, u32> = FxHashMap::default();
-    let mut elems = vec![0u32];
-    number.insert(0, 0);
-    let mut trans = Vec::new();
-    let mut i = 0;
-    while i < elems.len() {
-        for &g in &gens {
-            let e = c.mul(elems[i], g);
-            let id = *number.entry(e).or_insert_with(|| {
-                elems.push(e);
-                elems.len() as u32 - 1
-            });
-            trans.push(id);
+/// A candidate's reachable elements as an automaton over the heaps' distinct elements,
+/// with its reduction's classes: enough to read the outcome of a sum of heaps (a walk
+/// of transitions) before paying for the reduced monoid's `m²` table.
+struct Reduced {
+    /// Generator index of each heap `0..=top`.
+    gen_of_heap: Vec<usize>,
+    k: usize,
+    trans: Vec<u32>,
+    accept: Vec<bool>,
+    red: crate::monoid::Reduction,
+}
+
+impl Reduced {
+    fn new(c: &Cand, top: usize) -> Self {
+        let gens: Vec<u32> = {
+            let mut g: Vec<u32> = c.phi[..=top].to_vec();
+            g.sort_unstable();
+            g.dedup();
+            g
+        };
+        let k = gens.len();
+        // Reachable elements, numbered from the identity (a dense index: candidates
+        // are bounded in size before they are built).
+        let mut number = vec![u32::MAX; c.n()];
+        let mut elems = vec![0u32];
+        number[0] = 0;
+        let mut trans = Vec::with_capacity(k * 64);
+        let mut i = 0;
+        while i < elems.len() {
+            for &g in &gens {
+                let e = c.mul(elems[i], g);
+                let slot = &mut number[e as usize];
+                if *slot == u32::MAX {
+                    *slot = elems.len() as u32;
+                    elems.push(e);
+                }
+                trans.push(*slot);
+            }
+            i += 1;
         }
-        i += 1;
+        let accept: Vec<bool> = elems.iter().map(|&e| c.p[e as usize]).collect();
+        let gen_of_heap = c.phi[..=top]
+            .iter()
+            .map(|g| gens.binary_search(g).expect("a heap's element is a generator"))
+            .collect();
+        let red = crate::monoid::Reduction::new(&Automaton {
+            n: elems.len(),
+            k,
+            trans: &trans,
+            accept: &accept,
+            labels: None,
+        });
+        Reduced {
+            gen_of_heap,
+            k,
+            trans,
+            accept,
+            red,
+        }
     }
-    let accept: Vec<bool> = elems.iter().map(|&e| c.p[e as usize]).collect();
-    let (m, pp, classes) = crate::monoid::reduce(&Automaton {
-        n: elems.len(),
-        k,
-        trans: &trans,
-        accept: &accept,
-        labels: None,
-    });
-    let phi = c.phi[..=top]
-        .iter()
-        .map(|g| classes[number[g] as usize])
-        .collect();
-    Cand::explicit(m.size(), m.table().to_vec(), pp, phi)
+
+    fn automaton(&self) -> Automaton<'_> {
+        Automaton {
+            n: self.accept.len(),
+            k: self.k,
+            trans: &self.trans,
+            accept: &self.accept,
+            labels: None,
+        }
+    }
+
+    /// Elements of the reduced monoid.
+    fn size(&self) -> usize {
+        self.red.size
+    }
+
+    /// Whether the sum of `heaps` is P in the reduced candidate.
+    fn is_p(&self, heaps: &[u32]) -> bool {
+        let gens: Vec<usize> = heaps
+            .iter()
+            .map(|&h| self.gen_of_heap[h as usize])
+            .collect();
+        let a = self.automaton();
+        self.red.accepts(&a, self.red.class_of_word(&a, &gens))
+    }
+
+    /// The reduced candidate, with its explicit table.
+    fn build(self) -> Cand {
+        let a = Automaton {
+            n: self.accept.len(),
+            k: self.k,
+            trans: &self.trans,
+            accept: &self.accept,
+            labels: None,
+        };
+        let heap_states: Vec<u32> = self
+            .gen_of_heap
+            .iter()
+            .map(|&j| self.trans[j])
+            .collect();
+        let (m, pp, classes) = self.red.build(&a);
+        let phi = heap_states
+            .iter()
+            .map(|&s| classes[s as usize])
+            .collect();
+        Cand::explicit(m.size(), m.table().to_vec(), pp, phi)
+    }
 }
 
 impl MisereQuotient {
@@ -878,7 +999,9 @@ impl MisereQuotient {
             };
             let ks = kinds(&cand, options, h);
             mark(&mut cand, &ks);
-            let mut cand = reduced(&cand, h);
+            let r = Reduced::new(&cand, h);
+            c_check_memory(limits, r.size())?;
+            let mut cand = r.build();
             loop {
                 over_time(h)?;
                 c_check_memory(limits, cand.n())?;
@@ -892,35 +1015,42 @@ impl MisereQuotient {
                     )));
                 };
                 let want_p = !cand.p[cand.product(&w) as usize];
-                let next = match recalibrate(
-                    &cand,
-                    options,
-                    h,
-                    &w,
-                    want_p,
-                    limits.max_elements.saturating_mul(4),
-                ) {
+                if std::env::var_os("MQ_TRACE").is_some() {
+                    eprintln!("[{:.2}s] heap {h}: |cand| {} failure {:?} want_p {want_p}", started.elapsed().as_secs_f64(), cand.n(), w);
+                }
+                let next = match recalibrate(&cand, options, h, &w, want_p, limits) {
                     Ok(next) => next,
-                    Err(size) if size != usize::MAX => {
+                    Err(Some(s)) => {
                         return Err(Error::TooLarge {
-                            what: format!(
-                                "a candidate quotient of {size} elements at heap {h} (the limit is {} before reduction; the quotient is known to heap {})",
-                                limits.max_elements.saturating_mul(4),
-                                h - 1
-                            ),
-                            needed: (size as u64).saturating_mul(size as u64).saturating_mul(4),
+                            what: if s.reduced {
+                                format!(
+                                    "a candidate quotient of {} elements at heap {h} (the limit is {}; the quotient is known to heap {})",
+                                    s.elements,
+                                    limits.max_elements,
+                                    h - 1
+                                )
+                            } else {
+                                format!(
+                                    "a candidate quotient of {} elements before reduction at heap {h} (the limit is {} before reduction, {} after; the quotient is known to heap {})",
+                                    s.elements,
+                                    limits.max_elements.saturating_mul(PRE_REDUCTION_FACTOR),
+                                    limits.max_elements,
+                                    h - 1
+                                )
+                            },
+                            needed: s.bytes,
                             limit: limits.memory_limit.bytes(),
                         })
                     }
-                    Err(_) => {
+                    Err(None) => {
                         return Err(Error::TooLong {
-                        what: format!(
-                            "the misère quotient past heap {} (no repair found at heap {h}; the quotient is known to heap {})",
-                            h - 1,
-                            h - 1
-                        ),
-                        seconds: started.elapsed().as_secs() + 1,
-                    });
+                            what: format!(
+                                "the misère quotient past heap {} (no repair found at heap {h}; the quotient is known to heap {})",
+                                h - 1,
+                                h - 1
+                            ),
+                            seconds: started.elapsed().as_secs() + 1,
+                        });
                     }
                 };
                 cand = next;

@@ -2,6 +2,7 @@
 
 use super::Context;
 use crate::Status;
+use nimlab_engine::table::check_seconds;
 use nimlab_engine::{Error, Progress, Result};
 use nimlab_games::{misere_census, octal_census};
 use nimlab_json::census::{open_append, read_lines};
@@ -90,35 +91,40 @@ pub fn run(ctx: &Context, args: MisereCensusArgs) -> Result<Status> {
         .filter(|(i, c)| *i as u64 % shards == shard && !finished.contains(*c))
         .map(|(i, c)| (i, c.clone()))
         .collect();
-    // Worst case: every game runs out its time.
+    let codes: Vec<String> = todo.iter().map(|(_, c)| c.clone()).collect();
+    let time = std::time::Duration::from_secs(args.seconds);
+    let what = format!(
+        "a misère census of {} codes to heap {}",
+        codes.len(),
+        args.max_heap
+    );
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    nimlab_engine::table::check_seconds(
-        &format!(
-            "a misère census of {} codes to heap {}",
-            todo.len(),
-            args.max_heap
-        ),
-        (todo.len() as u64 * args.seconds) as f64 / threads as f64,
-        ctx.force,
-    )?;
+    // Worst case: every game runs out its time. Most games settle or reach the size
+    // limit far sooner, so when the worst case is over the limit a pilot (a spread
+    // sample, a short time each) measures the typical game; its answers are kept.
+    let worst = (codes.len() as u64 * args.seconds) as f64 / threads as f64;
+    let mut pilot: Vec<misere_census::MisereCensusEntry> = Vec::new();
+    if !ctx.force && check_seconds(&what, worst, false).is_err() {
+        pilot = run_pilot(&codes, &args, threads, &what)?;
+    }
     let file = match &args.output {
         Some(path) => Some(open_append(path)?),
         None => None,
     };
     let index: std::collections::BTreeMap<String, usize> =
         todo.iter().map(|(i, c)| (c.clone(), *i)).collect();
-    let codes: Vec<String> = todo.into_iter().map(|(_, c)| c).collect();
+    let done_in_pilot: BTreeSet<&str> = pilot.iter().map(|e| e.code.as_str()).collect();
+    let rest: Vec<String> = codes
+        .iter()
+        .filter(|c| !done_in_pilot.contains(c.as_str()))
+        .cloned()
+        .collect();
     ctx.progress.start(codes.len() as u64, "games");
     let state: Mutex<(Option<std::fs::File>, Option<Error>, usize, usize)> =
         Mutex::new((file, None, 0, 0));
     let stdout = std::io::stdout();
     let half = args.max_heap / 2;
-    misere_census::run(
-        &codes,
-        args.base,
-        args.max_heap,
-        std::time::Duration::from_secs(args.seconds),
-        &|e| {
+    let emit = |e: misere_census::MisereCensusEntry| {
             let v = json!({
                 "index": index[&e.code],
                 "code": e.code,
@@ -132,6 +138,7 @@ pub fn run(ctx: &Context, args: MisereCensusArgs) -> Result<Status> {
                 "changes": e.changes,
                 "last_change": e.last_change,
                 "error": e.error,
+                "seconds_tmp": e.seconds,
             });
             let mut text = Vec::new();
             let written = crate::json::write(&mut text, &v, false);
@@ -151,8 +158,11 @@ pub fn run(ctx: &Context, args: MisereCensusArgs) -> Result<Status> {
                 error.get_or_insert(Error::input(format!("cannot write the census: {err}")));
             }
             ctx.progress.advance(1);
-        },
-    );
+    };
+    for e in pilot {
+        emit(e);
+    }
+    misere_census::run(&rest, args.base, args.max_heap, time, &emit);
     ctx.progress.finish();
     let (_, error, settled, stable) = state.into_inner().expect("no panic while holding the lock");
     if let Some(e) = error {
@@ -164,4 +174,42 @@ pub fn run(ctx: &Context, args: MisereCensusArgs) -> Result<Status> {
         args.max_heap
     );
     Ok(Status::Ok)
+}
+
+/// Games in the pilot of a census whose worst case is over the time limit.
+const PILOT_GAMES: usize = 32;
+
+/// Seconds each pilot game gets (less when the census gives less).
+const PILOT_SECONDS: u64 = 1;
+
+/// Runs a spread sample of `codes` (a short time each), estimates the whole census
+/// from it, and refuses (one error with the estimate) when that is over the limit.
+/// Returns the sample's answers that are final (those not cut short by the pilot).
+fn run_pilot(
+    codes: &[String],
+    args: &MisereCensusArgs,
+    threads: usize,
+    what: &str,
+) -> Result<Vec<misere_census::MisereCensusEntry>> {
+    let cap = args.seconds.min(PILOT_SECONDS);
+    let step = codes.len().div_ceil(PILOT_GAMES).max(1);
+    let sample: Vec<String> = codes.iter().step_by(step).cloned().collect();
+    let found = Mutex::new(Vec::new());
+    misere_census::run(
+        &sample,
+        args.base,
+        args.max_heap,
+        std::time::Duration::from_secs(cap),
+        &|e| found.lock().expect("no panic while holding the lock").push(e),
+    );
+    let found = found.into_inner().expect("no panic while holding the lock");
+    // A game the pilot cut short is charged the census's full time per game.
+    let cut = |e: &misere_census::MisereCensusEntry| e.timed_out && cap < args.seconds;
+    let per_game = found
+        .iter()
+        .map(|e| if cut(e) { args.seconds as f64 } else { e.seconds })
+        .sum::<f64>()
+        / found.len().max(1) as f64;
+    check_seconds(what, per_game * codes.len() as f64 / threads as f64, false)?;
+    Ok(found.into_iter().filter(|e| !cut(e)).collect())
 }
