@@ -164,7 +164,8 @@ fn cyc(index: u32, period: u32, i: u32, j: u32) -> u32 {
 /// `base · radix + digits` (mixed radix over the components).
 struct Cand {
     bn: usize,
-    bt: Vec<u32>,
+    /// The base's table, shared between a candidate and the trials built from it.
+    bt: std::rc::Rc<Vec<u32>>,
     comps: Vec<(u32, u32)>,
     radix: u32,
     p: Vec<bool>,
@@ -175,7 +176,7 @@ impl Cand {
     fn explicit(bn: usize, bt: Vec<u32>, p: Vec<bool>, phi: Vec<u32>) -> Self {
         Cand {
             bn,
-            bt,
+            bt: std::rc::Rc::new(bt),
             comps: Vec::new(),
             radix: 1,
             p,
@@ -591,42 +592,12 @@ fn index_of(c: &Cand, x: u32) -> u32 {
     unreachable!()
 }
 
-/// Frees the heaps `free`: the candidate restricted to the submonoid the other heaps
-/// generate, times a cyclic monoid for each freed heap, its P-portion marked afresh.
+/// Frees the heaps `free`: the candidate (explicit) times a cyclic monoid for each
+/// freed heap, the freed heaps sent to the cyclic generators and the others kept, its
+/// P-portion marked afresh. Only the submonoid the heaps generate is ever reached, so
+/// the base is the candidate's own table, shared, not a copy cut to that submonoid.
 fn freed(c: &Cand, opts: &HeapOptions, top: usize, free: &[(u32, u32, u32)]) -> Cand {
-    let is_free = |h: usize| free.iter().any(|&(f, _, _)| f as usize == h);
-    let mut number: FxHashMap<u32, u32> = FxHashMap::default();
-    let mut elems = vec![0u32];
-    number.insert(0, 0);
-    let gens: Vec<u32> = {
-        let mut g: Vec<u32> = (1..=top)
-            .filter(|&h| !is_free(h))
-            .map(|h| c.phi[h])
-            .collect();
-        g.sort_unstable();
-        g.dedup();
-        g
-    };
-    let mut i = 0;
-    while i < elems.len() {
-        for &g in &gens {
-            let e = c.mul(elems[i], g);
-            number.entry(e).or_insert_with(|| {
-                elems.push(e);
-                elems.len() as u32 - 1
-            });
-        }
-        i += 1;
-    }
-    let m = elems.len();
-    let mut bt = vec![0u32; m * m];
-    for a in 0..m {
-        for b in a..m {
-            let v = number[&c.mul(elems[a], elems[b])];
-            bt[a * m + b] = v;
-            bt[b * m + a] = v;
-        }
-    }
+    debug_assert!(c.comps.is_empty());
     let comps: Vec<(u32, u32)> = free.iter().map(|&(_, i, p)| (i, p)).collect();
     let radix: u32 = comps.iter().map(|&(i, p)| i + p).product();
     let mut place = 1;
@@ -639,13 +610,13 @@ fn freed(c: &Cand, opts: &HeapOptions, top: usize, free: &[(u32, u32, u32)]) -> 
         .map(
             |h| match free.iter().position(|&(f, _, _)| f as usize == h) {
                 Some(j) => gen_of[j],
-                None => number[&c.phi[h]] * radix,
+                None => c.phi[h] * radix,
             },
         )
         .collect();
     let mut out = Cand {
-        bn: m,
-        bt,
+        bn: c.bn,
+        bt: c.bt.clone(),
         comps,
         radix,
         p: Vec::new(),
@@ -801,12 +772,14 @@ fn conservative(
                 continue 'cand;
             }
         }
-        let trial = Cand::explicit(
-            c.bn,
-            c.bt.clone(),
-            c.p.clone(),
-            c.phi.iter().copied().chain([x]).collect(),
-        );
+        let trial = Cand {
+            bn: c.bn,
+            bt: c.bt.clone(),
+            comps: Vec::new(),
+            radix: 1,
+            p: c.p.clone(),
+            phi: c.phi.iter().copied().chain([x]).collect(),
+        };
         let ks = kinds(&trial, options, h);
         if find_failure(&trial, &ks, limits)?.is_none() {
             return Ok(Some(x));
@@ -937,7 +910,7 @@ impl Reduced {
             .iter()
             .map(|&s| classes[s as usize])
             .collect();
-        Cand::explicit(m.size(), m.table().to_vec(), pp, phi)
+        Cand::explicit(m.size(), m.into_table(), pp, phi)
     }
 }
 
@@ -1062,7 +1035,8 @@ impl MisereQuotient {
     }
 
     fn finish(c: Cand, options: &HeapOptions, changes: Vec<u64>) -> Self {
-        let monoid = Monoid::from_table_unchecked(c.bn, c.bt);
+        let table = std::rc::Rc::try_unwrap(c.bt).unwrap_or_else(|t| (*t).clone());
+        let monoid = Monoid::from_table_unchecked(c.bn, table);
         // Generators: heap elements not in the submonoid of the earlier ones.
         let mut generated = vec![false; monoid.size()];
         generated[0] = true;

@@ -112,6 +112,11 @@ impl Monoid {
         Monoid { size, table }
     }
 
+    /// The raw table, row by row, given up.
+    pub(crate) fn into_table(self) -> Vec<u32> {
+        self.table
+    }
+
     /// The raw table, row by row.
     pub fn table(&self) -> &[u32] {
         &self.table
