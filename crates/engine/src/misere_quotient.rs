@@ -211,6 +211,34 @@ impl Cand {
     }
 }
 
+/// The time limit of one quotient computation, checked inside the long loops too (a
+/// single check of a large candidate can take longer than a census gives a game).
+#[derive(Clone, Copy)]
+struct Clock {
+    started: std::time::Instant,
+    limit: Option<std::time::Duration>,
+}
+
+impl Clock {
+    fn past(&self) -> bool {
+        self.limit.is_some_and(|t| self.started.elapsed() > t)
+    }
+
+    /// `Err(TooLong)` once the limit has passed, naming the heap being added.
+    fn check(&self, h: usize) -> Result<()> {
+        match self.limit {
+            Some(t) if self.started.elapsed() > t => Err(Error::TooLong {
+                what: format!(
+                    "the misère quotient (stopped at heap {h} after {} s)",
+                    t.as_secs()
+                ),
+                seconds: t.as_secs(),
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
 /// Heaps that behave alike in a candidate (same element, same option elements) are one
 /// *kind*; sums are enumerated as multisets of kinds.
 struct Kind {
@@ -310,6 +338,8 @@ fn find_failure(
     c: &Cand,
     kinds: &[Kind],
     limits: &QuotientOptions<'_>,
+    clock: Clock,
+    h: usize,
 ) -> Result<Option<Vec<u32>>> {
     let n = c.n();
     // A sum per element (shortest, in kinds).
@@ -389,6 +419,7 @@ fn find_failure(
             parent.push((s as u32, j as u32));
             by_elem[ne as usize].push(id);
             if id.is_multiple_of(4096) {
+                clock.check(h)?;
                 limits.memory_limit.check(
                     "the sums checked against a candidate quotient",
                     id as u64 * per_state + nt.len() as u64 * 4 * id as u64,
@@ -423,7 +454,7 @@ fn find_failure(
 /// option of a sum comes before it) at which the candidate breaks the misère
 /// recursion, as a list of heaps (largest first). Every option of that sum is
 /// classified right, so its true outcome is the opposite of the candidate's.
-fn least_failure(c: &Cand, opts: &HeapOptions, top: usize) -> Option<Vec<u32>> {
+fn least_failure(c: &Cand, opts: &HeapOptions, top: usize, clock: Clock) -> Option<Vec<u32>> {
     let live: Vec<u32> = (1..=top as u32)
         .filter(|&h| !opts[h as usize].is_empty())
         .collect();
@@ -499,6 +530,8 @@ fn least_failure(c: &Cand, opts: &HeapOptions, top: usize) -> Option<Vec<u32>> {
         pbits: Vec<u64>,
         bound: Option<Vec<u32>>,
         words: usize,
+        clock: Clock,
+        steps: u64,
     }
     enum Step {
         Found(Vec<u32>),
@@ -537,7 +570,10 @@ fn least_failure(c: &Cand, opts: &HeapOptions, top: usize) -> Option<Vec<u32>> {
             extend(s.c, e, &t, &k, &mut nt);
             e = s.c.mul(e, k.g);
             w.push(h);
-            if s.bound.as_ref().is_some_and(|b| *w >= *b) {
+            s.steps += 1;
+            if s.bound.as_ref().is_some_and(|b| *w >= *b)
+                || (s.steps.is_multiple_of(4096) && s.clock.past())
+            {
                 break Step::Stop;
             }
             let nb = bits_of(&nt, s.words);
@@ -571,6 +607,8 @@ fn least_failure(c: &Cand, opts: &HeapOptions, top: usize) -> Option<Vec<u32>> {
         ),
         bound: best.clone(),
         words,
+        clock,
+        steps: 0,
     };
     match nrec(&mut s, live.len(), 0, &[], &mut Vec::new()) {
         Step::Found(w) => Some(w),
@@ -628,7 +666,7 @@ fn freed(c: &Cand, opts: &HeapOptions, top: usize, free: &[(u32, u32, u32)]) -> 
 }
 
 /// Most elements of a candidate before reduction, per element allowed after it.
-const PRE_REDUCTION_FACTOR: usize = 16;
+const PRE_REDUCTION_FACTOR: usize = 4;
 
 /// Bytes a candidate of `n` elements before reduction needs with `k` distinct heap
 /// elements: the reachable part's index, transitions and signatures (4 bytes each per
@@ -667,6 +705,7 @@ fn recalibrate(
     w: &[u32],
     want_p: bool,
     limits: &QuotientOptions<'_>,
+    deadline: Option<std::time::Instant>,
 ) -> std::result::Result<Cand, Option<Skipped>> {
     let mut skipped: Option<Skipped> = None;
     let mut skip = |s: Skipped| {
@@ -702,6 +741,10 @@ fn recalibrate(
                     acc.saturating_mul((i + p) as usize)
                 });
                 let bytes = pre_reduction_bytes(elements, k);
+                if deadline.is_some_and(|d| std::time::Instant::now() > d) {
+                    // The caller reports the time limit.
+                    return Err(None);
+                }
                 if elements > pre_cap || bytes > limits.memory_limit.bytes() {
                     skip(Skipped {
                         elements,
@@ -756,6 +799,7 @@ fn conservative(
     options: &HeapOptions,
     h: usize,
     limits: &QuotientOptions<'_>,
+    clock: Clock,
 ) -> Result<Option<u32>> {
     let n = c.n();
     let mut t: Vec<u32> = options[h].iter().map(|w| c.product(w)).collect();
@@ -766,6 +810,7 @@ fn conservative(
         if c.p[x as usize] != need_p {
             continue;
         }
+        clock.check(h)?;
         // Cheap necessary test: z + h for every element z (a product of heaps).
         for z in 0..n as u32 {
             if c.p[c.mul(z, x) as usize] && t.iter().any(|&y| c.p[c.mul(z, y) as usize]) {
@@ -781,7 +826,7 @@ fn conservative(
             phi: c.phi.iter().copied().chain([x]).collect(),
         };
         let ks = kinds(&trial, options, h);
-        if find_failure(&trial, &ks, limits)?.is_none() {
+        if find_failure(&trial, &ks, limits, clock, h)?.is_none() {
             return Ok(Some(x));
         }
     }
@@ -933,18 +978,11 @@ impl MisereQuotient {
         }
         let top = options.len().saturating_sub(1);
         let started = std::time::Instant::now();
-        let over_time = |h: usize| -> Result<()> {
-            match limits.time_limit {
-                Some(t) if started.elapsed() > t => Err(Error::TooLong {
-                    what: format!(
-                        "the misère quotient (stopped at heap {h} after {} s)",
-                        t.as_secs()
-                    ),
-                    seconds: t.as_secs(),
-                }),
-                _ => Ok(()),
-            }
+        let clock = Clock {
+            started,
+            limit: limits.time_limit,
         };
+        let over_time = |h: usize| clock.check(h);
         limits.progress.start(options.len() as u64, "heaps");
         let mut c = Cand::explicit(1, vec![0], vec![false], vec![0]);
         let mut changes = Vec::new();
@@ -955,7 +993,7 @@ impl MisereQuotient {
                 c.phi.push(0);
                 continue;
             }
-            if let Some(x) = conservative(&c, options, h, limits)? {
+            if let Some(x) = conservative(&c, options, h, limits, clock)? {
                 c.phi.push(x);
                 continue;
             }
@@ -979,19 +1017,19 @@ impl MisereQuotient {
                 over_time(h)?;
                 c_check_memory(limits, cand.n())?;
                 let ks = kinds(&cand, options, h);
-                if find_failure(&cand, &ks, limits)?.is_none() {
+                if find_failure(&cand, &ks, limits, clock, h)?.is_none() {
                     break;
                 }
-                let Some(w) = least_failure(&cand, options, h) else {
+                let least = least_failure(&cand, options, h, clock);
+                over_time(h)?;
+                let Some(w) = least else {
                     return Err(Error::Contract(format!(
                         "a failing candidate at heap {h} of the misère quotient has no least failure"
                     )));
                 };
                 let want_p = !cand.p[cand.product(&w) as usize];
-                if std::env::var_os("MQ_TRACE").is_some() {
-                    eprintln!("[{:.2}s] heap {h}: |cand| {} failure {:?} want_p {want_p}", started.elapsed().as_secs_f64(), cand.n(), w);
-                }
-                let next = match recalibrate(&cand, options, h, &w, want_p, limits) {
+                let deadline = limits.time_limit.map(|t| started + t);
+                let next = match recalibrate(&cand, options, h, &w, want_p, limits, deadline) {
                     Ok(next) => next,
                     Err(Some(s)) => {
                         return Err(Error::TooLarge {
@@ -1016,6 +1054,7 @@ impl MisereQuotient {
                         })
                     }
                     Err(None) => {
+                        over_time(h)?;
                         return Err(Error::TooLong {
                             what: format!(
                                 "the misère quotient past heap {} (no repair found at heap {h}; the quotient is known to heap {})",

@@ -114,8 +114,25 @@ pub fn run(
     time: Duration,
     done: &(dyn Fn(MisereCensusEntry) + Sync),
 ) {
-    codes
-        .par_iter()
-        .with_max_len(1)
-        .for_each(|c| done(solve(c, base, max_heap, time)));
+    run_while(codes, base, max_heap, time, &|e| {
+        done(e);
+        true
+    });
+}
+
+/// As [`run`], but no further game is started once `done` returns `false` (the games
+/// already started finish and are passed to `done`).
+pub fn run_while(
+    codes: &[String],
+    base: u32,
+    max_heap: u64,
+    time: Duration,
+    done: &(dyn Fn(MisereCensusEntry) -> bool + Sync),
+) {
+    let go = std::sync::atomic::AtomicBool::new(true);
+    codes.par_iter().with_max_len(1).for_each(|c| {
+        if go.load(std::sync::atomic::Ordering::Relaxed) && !done(solve(c, base, max_heap, time)) {
+            go.store(false, std::sync::atomic::Ordering::Relaxed);
+        }
+    });
 }

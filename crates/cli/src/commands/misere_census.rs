@@ -104,8 +104,11 @@ pub fn run(ctx: &Context, args: MisereCensusArgs) -> Result<Status> {
     // sample, a short time each) measures the typical game; its answers are kept.
     let worst = (codes.len() as u64 * args.seconds) as f64 / threads as f64;
     let mut pilot: Vec<misere_census::MisereCensusEntry> = Vec::new();
+    let mut estimate = None;
     if !ctx.force && check_seconds(&what, worst, false).is_err() {
-        pilot = run_pilot(&codes, &args, threads, &what)?;
+        let (seconds, found) = run_pilot(&codes, &args, threads, &what)?;
+        estimate = Some(seconds);
+        pilot = found;
     }
     let file = match &args.output {
         Some(path) => Some(open_append(path)?),
@@ -138,7 +141,6 @@ pub fn run(ctx: &Context, args: MisereCensusArgs) -> Result<Status> {
                 "changes": e.changes,
                 "last_change": e.last_change,
                 "error": e.error,
-                "seconds_tmp": e.seconds,
             });
             let mut text = Vec::new();
             let written = crate::json::write(&mut text, &v, false);
@@ -168,8 +170,11 @@ pub fn run(ctx: &Context, args: MisereCensusArgs) -> Result<Status> {
     if let Some(e) = error {
         return Err(e);
     }
+    let estimated = estimate.map_or(String::new(), |s| {
+        format!(" (estimated beforehand from a pilot: {s:.0} s)")
+    });
     eprintln!(
-        "{settled} of {} codes settled to heap {}; {stable} of them with no change after heap {half}",
+        "{settled} of {} codes settled to heap {}; {stable} of them with no change after heap {half}{estimated}",
         codes.len(),
         args.max_heap
     );
@@ -183,33 +188,43 @@ const PILOT_GAMES: usize = 32;
 const PILOT_SECONDS: u64 = 1;
 
 /// Runs a spread sample of `codes` (a short time each), estimates the whole census
-/// from it, and refuses (one error with the estimate) when that is over the limit.
-/// Returns the sample's answers that are final (those not cut short by the pilot).
+/// from it, and refuses (one error with the estimate) when that is over the limit —
+/// as soon as the games charged so far already put it over. Returns the estimate in
+/// seconds and the sample's answers that are final (those not cut short).
 fn run_pilot(
     codes: &[String],
     args: &MisereCensusArgs,
     threads: usize,
     what: &str,
-) -> Result<Vec<misere_census::MisereCensusEntry>> {
+) -> Result<(f64, Vec<misere_census::MisereCensusEntry>)> {
     let cap = args.seconds.min(PILOT_SECONDS);
     let step = codes.len().div_ceil(PILOT_GAMES).max(1);
     let sample: Vec<String> = codes.iter().step_by(step).cloned().collect();
-    let found = Mutex::new(Vec::new());
-    misere_census::run(
+    // A game the pilot cut short is charged the mean of a time spread evenly on a log
+    // scale between the pilot's cap and the census's limit: game times spread over
+    // orders of magnitude, and charging every cut game the whole limit overestimates
+    // a typical census several times.
+    let cut = |e: &misere_census::MisereCensusEntry| e.timed_out && cap < args.seconds;
+    let (lo, hi) = (cap as f64, args.seconds as f64);
+    let charge = if hi > lo { (hi - lo) / (hi / lo).ln() } else { hi };
+    let cost = |e: &misere_census::MisereCensusEntry| if cut(e) { charge } else { e.seconds };
+    let scale = codes.len() as f64 / sample.len().max(1) as f64 / threads as f64;
+    let found = Mutex::new((Vec::new(), 0.0f64));
+    misere_census::run_while(
         &sample,
         args.base,
         args.max_heap,
         std::time::Duration::from_secs(cap),
-        &|e| found.lock().expect("no panic while holding the lock").push(e),
+        &|e| {
+            let mut g = found.lock().expect("no panic while holding the lock");
+            g.1 += cost(&e);
+            g.0.push(e);
+            check_seconds(what, g.1 * scale, false).is_ok()
+        },
     );
-    let found = found.into_inner().expect("no panic while holding the lock");
-    // A game the pilot cut short is charged the census's full time per game.
-    let cut = |e: &misere_census::MisereCensusEntry| e.timed_out && cap < args.seconds;
-    let per_game = found
-        .iter()
-        .map(|e| if cut(e) { args.seconds as f64 } else { e.seconds })
-        .sum::<f64>()
-        / found.len().max(1) as f64;
-    check_seconds(what, per_game * codes.len() as f64 / threads as f64, false)?;
-    Ok(found.into_iter().filter(|e| !cut(e)).collect())
+    let (found, charged) = found.into_inner().expect("no panic while holding the lock");
+    // When the pilot stopped early, the games charged so far are already over the limit.
+    let estimate = charged * scale;
+    check_seconds(what, estimate, false)?;
+    Ok((estimate, found.into_iter().filter(|e| !cut(e)).collect()))
 }
