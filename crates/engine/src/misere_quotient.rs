@@ -833,13 +833,14 @@ fn conservative(
     Ok(None)
 }
 
-fn c_check_memory(limits: &QuotientOptions<'_>, n: usize) -> Result<()> {
+fn c_check_memory(limits: &QuotientOptions<'_>, n: usize, h: usize) -> Result<()> {
     let needed = table_bytes(n).saturating_add(n as u64 * 64);
     if n > limits.max_elements {
         return Err(Error::TooLarge {
             what: format!(
-                "a candidate quotient of {n} elements (the limit is {})",
-                limits.max_elements
+                "a candidate quotient of {n} elements at heap {h} (the limit is {}; the quotient is known to heap {})",
+                limits.max_elements,
+                h - 1
             ),
             needed,
             limit: limits.memory_limit.bytes(),
@@ -1011,11 +1012,11 @@ impl MisereQuotient {
             let ks = kinds(&cand, options, h);
             mark(&mut cand, &ks);
             let r = Reduced::new(&cand, h);
-            c_check_memory(limits, r.size())?;
+            c_check_memory(limits, r.size(), h)?;
             let mut cand = r.build();
             loop {
                 over_time(h)?;
-                c_check_memory(limits, cand.n())?;
+                c_check_memory(limits, cand.n(), h)?;
                 let ks = kinds(&cand, options, h);
                 if find_failure(&cand, &ks, limits, clock, h)?.is_none() {
                     break;
