@@ -723,7 +723,10 @@ fn recalibrate(
     let mut heaps: Vec<u32> = w.to_vec();
     heaps.dedup();
     let mult = |h: u32| w.iter().filter(|&&x| x == h).count() as u32;
-    let index: Vec<u32> = heaps.iter().map(|&h| index_of(c, c.phi[h as usize])).collect();
+    let index: Vec<u32> = heaps
+        .iter()
+        .map(|&h| index_of(c, c.phi[h as usize]))
+        .collect();
     for extra in [0u32, 2, 4] {
         for size in 1..=heaps.len().min(4) {
             let mut combo: Vec<usize> = (0..size).collect();
@@ -894,7 +897,10 @@ impl Reduced {
         let accept: Vec<bool> = elems.iter().map(|&e| c.p[e as usize]).collect();
         let gen_of_heap = c.phi[..=top]
             .iter()
-            .map(|g| gens.binary_search(g).expect("a heap's element is a generator"))
+            .map(|g| {
+                gens.binary_search(g)
+                    .expect("a heap's element is a generator")
+            })
             .collect();
         let red = crate::monoid::Reduction::new(&Automaton {
             n: elems.len(),
@@ -946,16 +952,9 @@ impl Reduced {
             accept: &self.accept,
             labels: None,
         };
-        let heap_states: Vec<u32> = self
-            .gen_of_heap
-            .iter()
-            .map(|&j| self.trans[j])
-            .collect();
+        let heap_states: Vec<u32> = self.gen_of_heap.iter().map(|&j| self.trans[j]).collect();
         let (m, pp, classes) = self.red.build(&a);
-        let phi = heap_states
-            .iter()
-            .map(|&s| classes[s as usize])
-            .collect();
+        let phi = heap_states.iter().map(|&s| classes[s as usize]).collect();
         Cand::explicit(m.size(), m.into_table(), pp, phi)
     }
 }

@@ -527,7 +527,9 @@ impl Reduction {
 
     /// The class of the state the word `gens` (generator indices) leads to from state 0.
     pub(crate) fn class_of_word(&self, a: &Automaton<'_>, gens: &[usize]) -> u32 {
-        let s = gens.iter().fold(0u32, |s, &j| a.trans[s as usize * a.k + j]);
+        let s = gens
+            .iter()
+            .fold(0u32, |s, &j| a.trans[s as usize * a.k + j]);
         self.class[s as usize]
     }
 

@@ -128,38 +128,38 @@ pub fn run(ctx: &Context, args: MisereCensusArgs) -> Result<Status> {
     let stdout = std::io::stdout();
     let half = args.max_heap / 2;
     let emit = |e: misere_census::MisereCensusEntry| {
-            let v = json!({
-                "index": index[&e.code],
-                "code": e.code,
-                "game": e.spec,
-                "base": args.base,
-                "max_heap": args.max_heap,
-                "status": if e.size.is_some() { "settled" } else { "unsettled" },
-                "size": e.size,
-                "p_size": e.p_size,
-                "tame": e.tame,
-                "changes": e.changes,
-                "last_change": e.last_change,
-                "error": e.error,
-            });
-            let mut text = Vec::new();
-            let written = crate::json::write(&mut text, &v, false);
-            let mut guard = state.lock().expect("no panic while holding the lock");
-            let (file, error, settled, stable) = &mut *guard;
-            if e.size.is_some() {
-                *settled += 1;
-                if e.last_change.is_some_and(|c| c <= half) {
-                    *stable += 1;
-                }
+        let v = json!({
+            "index": index[&e.code],
+            "code": e.code,
+            "game": e.spec,
+            "base": args.base,
+            "max_heap": args.max_heap,
+            "status": if e.size.is_some() { "settled" } else { "unsettled" },
+            "size": e.size,
+            "p_size": e.p_size,
+            "tame": e.tame,
+            "changes": e.changes,
+            "last_change": e.last_change,
+            "error": e.error,
+        });
+        let mut text = Vec::new();
+        let written = crate::json::write(&mut text, &v, false);
+        let mut guard = state.lock().expect("no panic while holding the lock");
+        let (file, error, settled, stable) = &mut *guard;
+        if e.size.is_some() {
+            *settled += 1;
+            if e.last_change.is_some_and(|c| c <= half) {
+                *stable += 1;
             }
-            let written = written.and_then(|_| match file {
-                Some(f) => f.write_all(&text).and_then(|_| f.flush()),
-                None => stdout.lock().write_all(&text),
-            });
-            if let Err(err) = written {
-                error.get_or_insert(Error::input(format!("cannot write the census: {err}")));
-            }
-            ctx.progress.advance(1);
+        }
+        let written = written.and_then(|_| match file {
+            Some(f) => f.write_all(&text).and_then(|_| f.flush()),
+            None => stdout.lock().write_all(&text),
+        });
+        if let Err(err) = written {
+            error.get_or_insert(Error::input(format!("cannot write the census: {err}")));
+        }
+        ctx.progress.advance(1);
     };
     for e in pilot {
         emit(e);
@@ -206,7 +206,11 @@ fn run_pilot(
     // a typical census several times.
     let cut = |e: &misere_census::MisereCensusEntry| e.timed_out && cap < args.seconds;
     let (lo, hi) = (cap as f64, args.seconds as f64);
-    let charge = if hi > lo { (hi - lo) / (hi / lo).ln() } else { hi };
+    let charge = if hi > lo {
+        (hi - lo) / (hi / lo).ln()
+    } else {
+        hi
+    };
     let cost = |e: &misere_census::MisereCensusEntry| if cut(e) { charge } else { e.seconds };
     let scale = codes.len() as f64 / sample.len().max(1) as f64 / threads as f64;
     let found = Mutex::new((Vec::new(), 0.0f64));
