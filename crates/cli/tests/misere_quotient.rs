@@ -69,3 +69,25 @@ fn census_misere_of_one_digit_codes() {
     );
     assert!(err.contains("codes settled"), "{err}");
 }
+
+#[test]
+fn a_huge_misere_census_is_refused_after_a_short_pilot() {
+    // The pilot charges a game it cuts short a share of the hour each game may take,
+    // so the first cut game already puts 4095 codes to heap 1000 over the limit.
+    let started = std::time::Instant::now();
+    let (code, out, err) = nimlab(&[
+        "census",
+        "misere",
+        "--digits",
+        "4",
+        "--max-heap",
+        "1000",
+        "--seconds",
+        "3600",
+    ]);
+    assert_eq!(code, 2, "{out} {err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("estimate"), "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(started.elapsed().as_secs() < 60);
+}

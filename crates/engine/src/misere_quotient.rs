@@ -164,7 +164,8 @@ fn cyc(index: u32, period: u32, i: u32, j: u32) -> u32 {
 /// `base · radix + digits` (mixed radix over the components).
 struct Cand {
     bn: usize,
-    bt: Vec<u32>,
+    /// The base's table, shared between a candidate and the trials built from it.
+    bt: std::rc::Rc<Vec<u32>>,
     comps: Vec<(u32, u32)>,
     radix: u32,
     p: Vec<bool>,
@@ -175,7 +176,7 @@ impl Cand {
     fn explicit(bn: usize, bt: Vec<u32>, p: Vec<bool>, phi: Vec<u32>) -> Self {
         Cand {
             bn,
-            bt,
+            bt: std::rc::Rc::new(bt),
             comps: Vec::new(),
             radix: 1,
             p,
@@ -207,6 +208,34 @@ impl Cand {
         heaps
             .iter()
             .fold(0, |acc, &h| self.mul(acc, self.phi[h as usize]))
+    }
+}
+
+/// The time limit of one quotient computation, checked inside the long loops too (a
+/// single check of a large candidate can take longer than a census gives a game).
+#[derive(Clone, Copy)]
+struct Clock {
+    started: std::time::Instant,
+    limit: Option<std::time::Duration>,
+}
+
+impl Clock {
+    fn past(&self) -> bool {
+        self.limit.is_some_and(|t| self.started.elapsed() > t)
+    }
+
+    /// `Err(TooLong)` once the limit has passed, naming the heap being added.
+    fn check(&self, h: usize) -> Result<()> {
+        match self.limit {
+            Some(t) if self.started.elapsed() > t => Err(Error::TooLong {
+                what: format!(
+                    "the misère quotient (stopped at heap {h} after {} s)",
+                    t.as_secs()
+                ),
+                seconds: t.as_secs(),
+            }),
+            _ => Ok(()),
+        }
     }
 }
 
@@ -309,6 +338,8 @@ fn find_failure(
     c: &Cand,
     kinds: &[Kind],
     limits: &QuotientOptions<'_>,
+    clock: Clock,
+    h: usize,
 ) -> Result<Option<Vec<u32>>> {
     let n = c.n();
     // A sum per element (shortest, in kinds).
@@ -388,6 +419,7 @@ fn find_failure(
             parent.push((s as u32, j as u32));
             by_elem[ne as usize].push(id);
             if id.is_multiple_of(4096) {
+                clock.check(h)?;
                 limits.memory_limit.check(
                     "the sums checked against a candidate quotient",
                     id as u64 * per_state + nt.len() as u64 * 4 * id as u64,
@@ -422,7 +454,7 @@ fn find_failure(
 /// option of a sum comes before it) at which the candidate breaks the misère
 /// recursion, as a list of heaps (largest first). Every option of that sum is
 /// classified right, so its true outcome is the opposite of the candidate's.
-fn least_failure(c: &Cand, opts: &HeapOptions, top: usize) -> Option<Vec<u32>> {
+fn least_failure(c: &Cand, opts: &HeapOptions, top: usize, clock: Clock) -> Option<Vec<u32>> {
     let live: Vec<u32> = (1..=top as u32)
         .filter(|&h| !opts[h as usize].is_empty())
         .collect();
@@ -498,6 +530,8 @@ fn least_failure(c: &Cand, opts: &HeapOptions, top: usize) -> Option<Vec<u32>> {
         pbits: Vec<u64>,
         bound: Option<Vec<u32>>,
         words: usize,
+        clock: Clock,
+        steps: u64,
     }
     enum Step {
         Found(Vec<u32>),
@@ -536,7 +570,10 @@ fn least_failure(c: &Cand, opts: &HeapOptions, top: usize) -> Option<Vec<u32>> {
             extend(s.c, e, &t, &k, &mut nt);
             e = s.c.mul(e, k.g);
             w.push(h);
-            if s.bound.as_ref().is_some_and(|b| *w >= *b) {
+            s.steps += 1;
+            if s.bound.as_ref().is_some_and(|b| *w >= *b)
+                || (s.steps.is_multiple_of(4096) && s.clock.past())
+            {
                 break Step::Stop;
             }
             let nb = bits_of(&nt, s.words);
@@ -570,6 +607,8 @@ fn least_failure(c: &Cand, opts: &HeapOptions, top: usize) -> Option<Vec<u32>> {
         ),
         bound: best.clone(),
         words,
+        clock,
+        steps: 0,
     };
     match nrec(&mut s, live.len(), 0, &[], &mut Vec::new()) {
         Step::Found(w) => Some(w),
@@ -591,42 +630,12 @@ fn index_of(c: &Cand, x: u32) -> u32 {
     unreachable!()
 }
 
-/// Frees the heaps `free`: the candidate restricted to the submonoid the other heaps
-/// generate, times a cyclic monoid for each freed heap, its P-portion marked afresh.
+/// Frees the heaps `free`: the candidate (explicit) times a cyclic monoid for each
+/// freed heap, the freed heaps sent to the cyclic generators and the others kept, its
+/// P-portion marked afresh. Only the submonoid the heaps generate is ever reached, so
+/// the base is the candidate's own table, shared, not a copy cut to that submonoid.
 fn freed(c: &Cand, opts: &HeapOptions, top: usize, free: &[(u32, u32, u32)]) -> Cand {
-    let is_free = |h: usize| free.iter().any(|&(f, _, _)| f as usize == h);
-    let mut number: FxHashMap<u32, u32> = FxHashMap::default();
-    let mut elems = vec![0u32];
-    number.insert(0, 0);
-    let gens: Vec<u32> = {
-        let mut g: Vec<u32> = (1..=top)
-            .filter(|&h| !is_free(h))
-            .map(|h| c.phi[h])
-            .collect();
-        g.sort_unstable();
-        g.dedup();
-        g
-    };
-    let mut i = 0;
-    while i < elems.len() {
-        for &g in &gens {
-            let e = c.mul(elems[i], g);
-            number.entry(e).or_insert_with(|| {
-                elems.push(e);
-                elems.len() as u32 - 1
-            });
-        }
-        i += 1;
-    }
-    let m = elems.len();
-    let mut bt = vec![0u32; m * m];
-    for a in 0..m {
-        for b in a..m {
-            let v = number[&c.mul(elems[a], elems[b])];
-            bt[a * m + b] = v;
-            bt[b * m + a] = v;
-        }
-    }
+    debug_assert!(c.comps.is_empty());
     let comps: Vec<(u32, u32)> = free.iter().map(|&(_, i, p)| (i, p)).collect();
     let radix: u32 = comps.iter().map(|&(i, p)| i + p).product();
     let mut place = 1;
@@ -639,13 +648,13 @@ fn freed(c: &Cand, opts: &HeapOptions, top: usize, free: &[(u32, u32, u32)]) -> 
         .map(
             |h| match free.iter().position(|&(f, _, _)| f as usize == h) {
                 Some(j) => gen_of[j],
-                None => number[&c.phi[h]] * radix,
+                None => c.phi[h] * radix,
             },
         )
         .collect();
     let mut out = Cand {
-        bn: m,
-        bt,
+        bn: c.bn,
+        bt: c.bt.clone(),
         comps,
         radix,
         p: Vec::new(),
@@ -656,24 +665,68 @@ fn freed(c: &Cand, opts: &HeapOptions, top: usize, free: &[(u32, u32, u32)]) -> 
     out
 }
 
+/// Most elements of a candidate before reduction, per element allowed after it.
+const PRE_REDUCTION_FACTOR: usize = 4;
+
+/// Bytes a candidate of `n` elements before reduction needs with `k` distinct heap
+/// elements: the reachable part's index, transitions and signatures (4 bytes each per
+/// generator), the classes, and the marks.
+fn pre_reduction_bytes(n: usize, k: usize) -> u64 {
+    (n as u64).saturating_mul(8 * k as u64 + 32)
+}
+
+/// Bytes of a reduced candidate of `m` elements: its table.
+fn table_bytes(m: usize) -> u64 {
+    (m as u64).saturating_mul(m as u64).saturating_mul(4)
+}
+
+/// The least candidate a repair skipped for its size.
+#[derive(Debug, Clone, Copy)]
+struct Skipped {
+    /// Elements (before reduction, or after when `reduced`).
+    elements: usize,
+    /// Bytes it would have needed.
+    bytes: u64,
+    reduced: bool,
+}
+
 /// Repairs a candidate that classifies the sum `w` wrongly: frees the heaps of `w`
 /// (fewest first), each as a cyclic monoid long enough for its multiplicity in `w`,
-/// until the marked and reduced result classifies `w` right.
+/// until the marked and reduced result classifies `w` right. A trial's outcome on `w`
+/// is read off its reduction before the reduced table is built, so trials that fail
+/// cost no table.
 ///
-/// Candidates of more than `cap` elements before reduction are not built; `Err` with the
-/// least size skipped when nothing smaller repaired the sum.
+/// Candidates over the limits (elements before reduction, elements after, memory) are
+/// not built; `Err` with the least one skipped when nothing smaller repaired the sum.
 fn recalibrate(
     c: &Cand,
     opts: &HeapOptions,
     top: usize,
     w: &[u32],
     want_p: bool,
-    cap: usize,
-) -> std::result::Result<Cand, usize> {
-    let mut skipped = usize::MAX;
+    limits: &QuotientOptions<'_>,
+    deadline: Option<std::time::Instant>,
+) -> std::result::Result<Cand, Option<Skipped>> {
+    let mut skipped: Option<Skipped> = None;
+    let mut skip = |s: Skipped| {
+        if skipped.is_none_or(|o| s.elements < o.elements) {
+            skipped = Some(s);
+        }
+    };
+    let pre_cap = limits.max_elements.saturating_mul(PRE_REDUCTION_FACTOR);
+    let k = {
+        let mut g: Vec<u32> = c.phi[..=top].to_vec();
+        g.sort_unstable();
+        g.dedup();
+        g.len() + 1
+    };
     let mut heaps: Vec<u32> = w.to_vec();
     heaps.dedup();
     let mult = |h: u32| w.iter().filter(|&&x| x == h).count() as u32;
+    let index: Vec<u32> = heaps
+        .iter()
+        .map(|&h| index_of(c, c.phi[h as usize]))
+        .collect();
     for extra in [0u32, 2, 4] {
         for size in 1..=heaps.len().min(4) {
             let mut combo: Vec<usize> = (0..size).collect();
@@ -682,8 +735,7 @@ fn recalibrate(
                     .iter()
                     .map(|&i| {
                         let h = heaps[i];
-                        let index =
-                            index_of(c, c.phi[h as usize]).max(mult(h).saturating_sub(1)) + extra;
+                        let index = index[i].max(mult(h).saturating_sub(1)) + extra;
                         let period = if index >= 8 { 2 * ((index - 4) / 2) } else { 2 };
                         (h, index, period)
                     })
@@ -691,12 +743,31 @@ fn recalibrate(
                 let elements = free.iter().fold(c.n(), |acc, &(_, i, p)| {
                     acc.saturating_mul((i + p) as usize)
                 });
-                if elements > cap {
-                    skipped = skipped.min(elements);
+                let bytes = pre_reduction_bytes(elements, k);
+                if deadline.is_some_and(|d| std::time::Instant::now() > d) {
+                    // The caller reports the time limit.
+                    return Err(None);
+                }
+                if elements > pre_cap || bytes > limits.memory_limit.bytes() {
+                    skip(Skipped {
+                        elements,
+                        bytes,
+                        reduced: false,
+                    });
                 } else {
-                    let cand = reduced(&freed(c, opts, top, &free), top);
-                    if cand.p[cand.product(w) as usize] == want_p {
-                        return Ok(cand);
+                    let r = Reduced::new(&freed(c, opts, top, &free), top);
+                    if r.is_p(w) == want_p {
+                        let m = r.size();
+                        let bytes = table_bytes(m);
+                        if m > limits.max_elements || bytes > limits.memory_limit.bytes() {
+                            skip(Skipped {
+                                elements: m,
+                                bytes,
+                                reduced: true,
+                            });
+                        } else {
+                            return Ok(r.build());
+                        }
                     }
                 }
                 // Next combination.
@@ -731,6 +802,7 @@ fn conservative(
     options: &HeapOptions,
     h: usize,
     limits: &QuotientOptions<'_>,
+    clock: Clock,
 ) -> Result<Option<u32>> {
     let n = c.n();
     let mut t: Vec<u32> = options[h].iter().map(|w| c.product(w)).collect();
@@ -741,33 +813,37 @@ fn conservative(
         if c.p[x as usize] != need_p {
             continue;
         }
+        clock.check(h)?;
         // Cheap necessary test: z + h for every element z (a product of heaps).
         for z in 0..n as u32 {
             if c.p[c.mul(z, x) as usize] && t.iter().any(|&y| c.p[c.mul(z, y) as usize]) {
                 continue 'cand;
             }
         }
-        let trial = Cand::explicit(
-            c.bn,
-            c.bt.clone(),
-            c.p.clone(),
-            c.phi.iter().copied().chain([x]).collect(),
-        );
+        let trial = Cand {
+            bn: c.bn,
+            bt: c.bt.clone(),
+            comps: Vec::new(),
+            radix: 1,
+            p: c.p.clone(),
+            phi: c.phi.iter().copied().chain([x]).collect(),
+        };
         let ks = kinds(&trial, options, h);
-        if find_failure(&trial, &ks, limits)?.is_none() {
+        if find_failure(&trial, &ks, limits, clock, h)?.is_none() {
             return Ok(Some(x));
         }
     }
     Ok(None)
 }
 
-fn c_check_memory(limits: &QuotientOptions<'_>, n: usize) -> Result<()> {
-    let needed = (n * n * 4 + n * 64) as u64;
+fn c_check_memory(limits: &QuotientOptions<'_>, n: usize, h: usize) -> Result<()> {
+    let needed = table_bytes(n).saturating_add(n as u64 * 64);
     if n > limits.max_elements {
         return Err(Error::TooLarge {
             what: format!(
-                "a candidate quotient of {n} elements (the limit is {})",
-                limits.max_elements
+                "a candidate quotient of {n} elements at heap {h} (the limit is {}; the quotient is known to heap {})",
+                limits.max_elements,
+                h - 1
             ),
             needed,
             limit: limits.memory_limit.bytes(),
@@ -778,46 +854,109 @@ fn c_check_memory(limits: &QuotientOptions<'_>, n: usize) -> Result<()> {
         .check("a candidate quotient's tables", needed)
 }
 
-/// The candidate reduced to the monoid generated by the heaps' elements, with equal
-/// behaviour merged.
-fn reduced(c: &Cand, top: usize) -> Cand {
-    let gens: Vec<u32> = {
-        let mut g: Vec<u32> = c.phi[..=top].to_vec();
-        g.sort_unstable();
-        g.dedup();
-        g
-    };
-    let k = gens.len();
-    // Reachable elements, numbered from the identity.
-    let mut number: FxHashMap<u32, u32> = FxHashMap::default();
-    let mut elems = vec![0u32];
-    number.insert(0, 0);
-    let mut trans = Vec::new();
-    let mut i = 0;
-    while i < elems.len() {
-        for &g in &gens {
-            let e = c.mul(elems[i], g);
-            let id = *number.entry(e).or_insert_with(|| {
-                elems.push(e);
-                elems.len() as u32 - 1
-            });
-            trans.push(id);
+/// A candidate's reachable elements as an automaton over the heaps' distinct elements,
+/// with its reduction's classes: enough to read the outcome of a sum of heaps (a walk
+/// of transitions) before paying for the reduced monoid's `m²` table.
+struct Reduced {
+    /// Generator index of each heap `0..=top`.
+    gen_of_heap: Vec<usize>,
+    k: usize,
+    trans: Vec<u32>,
+    accept: Vec<bool>,
+    red: crate::monoid::Reduction,
+}
+
+impl Reduced {
+    fn new(c: &Cand, top: usize) -> Self {
+        let gens: Vec<u32> = {
+            let mut g: Vec<u32> = c.phi[..=top].to_vec();
+            g.sort_unstable();
+            g.dedup();
+            g
+        };
+        let k = gens.len();
+        // Reachable elements, numbered from the identity (a dense index: candidates
+        // are bounded in size before they are built).
+        let mut number = vec![u32::MAX; c.n()];
+        let mut elems = vec![0u32];
+        number[0] = 0;
+        let mut trans = Vec::with_capacity(k * 64);
+        let mut i = 0;
+        while i < elems.len() {
+            for &g in &gens {
+                let e = c.mul(elems[i], g);
+                let slot = &mut number[e as usize];
+                if *slot == u32::MAX {
+                    *slot = elems.len() as u32;
+                    elems.push(e);
+                }
+                trans.push(*slot);
+            }
+            i += 1;
         }
-        i += 1;
+        let accept: Vec<bool> = elems.iter().map(|&e| c.p[e as usize]).collect();
+        let gen_of_heap = c.phi[..=top]
+            .iter()
+            .map(|g| {
+                gens.binary_search(g)
+                    .expect("a heap's element is a generator")
+            })
+            .collect();
+        let red = crate::monoid::Reduction::new(&Automaton {
+            n: elems.len(),
+            k,
+            trans: &trans,
+            accept: &accept,
+            labels: None,
+        });
+        Reduced {
+            gen_of_heap,
+            k,
+            trans,
+            accept,
+            red,
+        }
     }
-    let accept: Vec<bool> = elems.iter().map(|&e| c.p[e as usize]).collect();
-    let (m, pp, classes) = crate::monoid::reduce(&Automaton {
-        n: elems.len(),
-        k,
-        trans: &trans,
-        accept: &accept,
-        labels: None,
-    });
-    let phi = c.phi[..=top]
-        .iter()
-        .map(|g| classes[number[g] as usize])
-        .collect();
-    Cand::explicit(m.size(), m.table().to_vec(), pp, phi)
+
+    fn automaton(&self) -> Automaton<'_> {
+        Automaton {
+            n: self.accept.len(),
+            k: self.k,
+            trans: &self.trans,
+            accept: &self.accept,
+            labels: None,
+        }
+    }
+
+    /// Elements of the reduced monoid.
+    fn size(&self) -> usize {
+        self.red.size
+    }
+
+    /// Whether the sum of `heaps` is P in the reduced candidate.
+    fn is_p(&self, heaps: &[u32]) -> bool {
+        let gens: Vec<usize> = heaps
+            .iter()
+            .map(|&h| self.gen_of_heap[h as usize])
+            .collect();
+        let a = self.automaton();
+        self.red.accepts(&a, self.red.class_of_word(&a, &gens))
+    }
+
+    /// The reduced candidate, with its explicit table.
+    fn build(self) -> Cand {
+        let a = Automaton {
+            n: self.accept.len(),
+            k: self.k,
+            trans: &self.trans,
+            accept: &self.accept,
+            labels: None,
+        };
+        let heap_states: Vec<u32> = self.gen_of_heap.iter().map(|&j| self.trans[j]).collect();
+        let (m, pp, classes) = self.red.build(&a);
+        let phi = heap_states.iter().map(|&s| classes[s as usize]).collect();
+        Cand::explicit(m.size(), m.into_table(), pp, phi)
+    }
 }
 
 impl MisereQuotient {
@@ -839,18 +978,11 @@ impl MisereQuotient {
         }
         let top = options.len().saturating_sub(1);
         let started = std::time::Instant::now();
-        let over_time = |h: usize| -> Result<()> {
-            match limits.time_limit {
-                Some(t) if started.elapsed() > t => Err(Error::TooLong {
-                    what: format!(
-                        "the misère quotient (stopped at heap {h} after {} s)",
-                        t.as_secs()
-                    ),
-                    seconds: t.as_secs(),
-                }),
-                _ => Ok(()),
-            }
+        let clock = Clock {
+            started,
+            limit: limits.time_limit,
         };
+        let over_time = |h: usize| clock.check(h);
         limits.progress.start(options.len() as u64, "heaps");
         let mut c = Cand::explicit(1, vec![0], vec![false], vec![0]);
         let mut changes = Vec::new();
@@ -861,7 +993,7 @@ impl MisereQuotient {
                 c.phi.push(0);
                 continue;
             }
-            if let Some(x) = conservative(&c, options, h, limits)? {
+            if let Some(x) = conservative(&c, options, h, limits, clock)? {
                 c.phi.push(x);
                 continue;
             }
@@ -878,49 +1010,59 @@ impl MisereQuotient {
             };
             let ks = kinds(&cand, options, h);
             mark(&mut cand, &ks);
-            let mut cand = reduced(&cand, h);
+            let r = Reduced::new(&cand, h);
+            c_check_memory(limits, r.size(), h)?;
+            let mut cand = r.build();
             loop {
                 over_time(h)?;
-                c_check_memory(limits, cand.n())?;
+                c_check_memory(limits, cand.n(), h)?;
                 let ks = kinds(&cand, options, h);
-                if find_failure(&cand, &ks, limits)?.is_none() {
+                if find_failure(&cand, &ks, limits, clock, h)?.is_none() {
                     break;
                 }
-                let Some(w) = least_failure(&cand, options, h) else {
+                let least = least_failure(&cand, options, h, clock);
+                over_time(h)?;
+                let Some(w) = least else {
                     return Err(Error::Contract(format!(
                         "a failing candidate at heap {h} of the misère quotient has no least failure"
                     )));
                 };
                 let want_p = !cand.p[cand.product(&w) as usize];
-                let next = match recalibrate(
-                    &cand,
-                    options,
-                    h,
-                    &w,
-                    want_p,
-                    limits.max_elements.saturating_mul(4),
-                ) {
+                let deadline = limits.time_limit.map(|t| started + t);
+                let next = match recalibrate(&cand, options, h, &w, want_p, limits, deadline) {
                     Ok(next) => next,
-                    Err(size) if size != usize::MAX => {
+                    Err(Some(s)) => {
                         return Err(Error::TooLarge {
-                            what: format!(
-                                "a candidate quotient of {size} elements at heap {h} (the limit is {} before reduction; the quotient is known to heap {})",
-                                limits.max_elements.saturating_mul(4),
-                                h - 1
-                            ),
-                            needed: (size as u64).saturating_mul(size as u64).saturating_mul(4),
+                            what: if s.reduced {
+                                format!(
+                                    "a candidate quotient of {} elements at heap {h} (the limit is {}; the quotient is known to heap {})",
+                                    s.elements,
+                                    limits.max_elements,
+                                    h - 1
+                                )
+                            } else {
+                                format!(
+                                    "a candidate quotient of {} elements before reduction at heap {h} (the limit is {} before reduction, {} after; the quotient is known to heap {})",
+                                    s.elements,
+                                    limits.max_elements.saturating_mul(PRE_REDUCTION_FACTOR),
+                                    limits.max_elements,
+                                    h - 1
+                                )
+                            },
+                            needed: s.bytes,
                             limit: limits.memory_limit.bytes(),
                         })
                     }
-                    Err(_) => {
+                    Err(None) => {
+                        over_time(h)?;
                         return Err(Error::TooLong {
-                        what: format!(
-                            "the misère quotient past heap {} (no repair found at heap {h}; the quotient is known to heap {})",
-                            h - 1,
-                            h - 1
-                        ),
-                        seconds: started.elapsed().as_secs() + 1,
-                    });
+                            what: format!(
+                                "the misère quotient past heap {} (no repair found at heap {h}; the quotient is known to heap {})",
+                                h - 1,
+                                h - 1
+                            ),
+                            seconds: started.elapsed().as_secs() + 1,
+                        });
                     }
                 };
                 cand = next;
@@ -932,7 +1074,8 @@ impl MisereQuotient {
     }
 
     fn finish(c: Cand, options: &HeapOptions, changes: Vec<u64>) -> Self {
-        let monoid = Monoid::from_table_unchecked(c.bn, c.bt);
+        let table = std::rc::Rc::try_unwrap(c.bt).unwrap_or_else(|t| (*t).clone());
+        let monoid = Monoid::from_table_unchecked(c.bn, table);
         // Generators: heap elements not in the submonoid of the earlier ones.
         let mut generated = vec![false; monoid.size()];
         generated[0] = true;

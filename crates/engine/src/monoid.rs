@@ -112,6 +112,11 @@ impl Monoid {
         Monoid { size, table }
     }
 
+    /// The raw table, row by row, given up.
+    pub(crate) fn into_table(self) -> Vec<u32> {
+        self.table
+    }
+
     /// The raw table, row by row.
     pub fn table(&self) -> &[u32] {
         &self.table
@@ -420,7 +425,7 @@ impl fmt::Display for Presentation {
 
 /// A commutative monoid given as an automaton: `n` states, state 0 the identity, and
 /// `trans[s * k + j]` the state times generator `j` (of `k`). `accept` marks a subset
-/// (the P-portion). [`reduce`] merges the states no product tells apart.
+/// (the P-portion). [`Reduction`] merges the states no product tells apart.
 pub(crate) struct Automaton<'a> {
     pub n: usize,
     pub k: usize,
@@ -430,81 +435,127 @@ pub(crate) struct Automaton<'a> {
     pub labels: Option<&'a [u64]>,
 }
 
-/// The reduced bipartite monoid of an automaton: its table, P-portion, and the class of
-/// every state. Two states are merged when for every word `w` in the generators,
-/// `s·w` and `t·w` are both in or both out of the accepted set; commutativity makes
-/// that a congruence.
-pub(crate) fn reduce(a: &Automaton<'_>) -> (Monoid, Vec<bool>, Vec<u32>) {
-    let (n, k) = (a.n, a.k);
-    // Moore's partition refinement.
-    let mut class: Vec<u32> = {
-        let mut ids: rustc_hash::FxHashMap<(u64, bool), u32> = Default::default();
-        (0..n)
-            .map(|s| {
-                let key = (a.labels.map_or(0, |l| l[s]), a.accept[s]);
-                let len = ids.len() as u32;
-                *ids.entry(key).or_insert(len)
-            })
-            .collect()
-    };
-    let mut count = class.iter().max().map_or(0, |&m| m as usize + 1);
-    loop {
-        let mut sig_index: rustc_hash::FxHashMap<Vec<u32>, u32> = Default::default();
+/// The reduced bipartite monoid of an automaton: two states are merged when for every
+/// word `w` in the generators, `s·w` and `t·w` are both in or both out of the accepted
+/// set (commutativity makes that a congruence). The classes of the states, numbered in breadth-first
+/// order from the identity, before the table is built: enough to read the outcome of a
+/// word ([`Reduction::class_of_word`]) without the `m²` table.
+pub(crate) struct Reduction {
+    /// Number of classes.
+    pub size: usize,
+    /// The class of every state.
+    pub class: Vec<u32>,
+    /// A state of each class.
+    rep: Vec<u32>,
+    /// `parent[y] = (x, j)`: class `y` is class `x` times generator `j` (a tree of words).
+    parent: Vec<(u32, u32)>,
+}
+
+impl Reduction {
+    /// Moore's partition refinement; signatures live in one flat buffer so that a round
+    /// allocates nothing per state.
+    pub(crate) fn new(a: &Automaton<'_>) -> Self {
+        let (n, k) = (a.n, a.k);
+        let mut class: Vec<u32> = {
+            let mut ids: rustc_hash::FxHashMap<(u64, bool), u32> = Default::default();
+            (0..n)
+                .map(|s| {
+                    let key = (a.labels.map_or(0, |l| l[s]), a.accept[s]);
+                    let len = ids.len() as u32;
+                    *ids.entry(key).or_insert(len)
+                })
+                .collect()
+        };
+        let mut count = class.iter().max().map_or(0, |&m| m as usize + 1);
+        let w = k + 1;
+        let mut sigs = vec![0u32; n * w];
         let mut next = vec![0u32; n];
-        let mut sig = Vec::with_capacity(k + 1);
-        for s in 0..n {
-            sig.clear();
-            sig.push(class[s]);
+        loop {
+            for s in 0..n {
+                let row = &mut sigs[s * w..(s + 1) * w];
+                row[0] = class[s];
+                for j in 0..k {
+                    row[j + 1] = class[a.trans[s * k + j] as usize];
+                }
+            }
+            let new_count = {
+                let mut index: rustc_hash::FxHashMap<&[u32], u32> = Default::default();
+                index.reserve(count * 2);
+                for (s, row) in sigs.chunks_exact(w).enumerate() {
+                    let len = index.len() as u32;
+                    next[s] = *index.entry(row).or_insert(len);
+                }
+                index.len()
+            };
+            std::mem::swap(&mut class, &mut next);
+            if new_count == count {
+                break;
+            }
+            count = new_count;
+        }
+        // Renumber classes in BFS order from the identity, recording a tree of words.
+        let mut number = vec![u32::MAX; count];
+        let mut rep: Vec<u32> = Vec::with_capacity(count);
+        let mut parent: Vec<(u32, u32)> = Vec::with_capacity(count);
+        number[class[0] as usize] = 0;
+        rep.push(0);
+        parent.push((0, u32::MAX));
+        let mut i = 0;
+        while i < rep.len() {
+            let s = rep[i] as usize;
             for j in 0..k {
-                sig.push(class[a.trans[s * k + j] as usize]);
+                let t = a.trans[s * k + j];
+                let c = class[t as usize] as usize;
+                if number[c] == u32::MAX {
+                    number[c] = rep.len() as u32;
+                    rep.push(t);
+                    parent.push((i as u32, j as u32));
+                }
             }
-            let len = sig_index.len() as u32;
-            next[s] = *sig_index.entry(sig.clone()).or_insert(len);
+            i += 1;
         }
-        let new_count = sig_index.len();
-        class = next;
-        if new_count == count {
-            break;
+        for c in class.iter_mut() {
+            *c = number[*c as usize];
         }
-        count = new_count;
+        Reduction {
+            size: rep.len(),
+            class,
+            rep,
+            parent,
+        }
     }
-    // Renumber classes in BFS order from the identity, recording a tree of words.
-    let mut number = vec![u32::MAX; count];
-    let mut rep: Vec<u32> = Vec::with_capacity(count);
-    let mut parent: Vec<(u32, u32)> = Vec::with_capacity(count);
-    number[class[0] as usize] = 0;
-    rep.push(0);
-    parent.push((0, u32::MAX));
-    let mut i = 0;
-    while i < rep.len() {
-        let s = rep[i] as usize;
-        for j in 0..k {
-            let t = a.trans[s * k + j];
-            let c = class[t as usize] as usize;
-            if number[c] == u32::MAX {
-                number[c] = rep.len() as u32;
-                rep.push(t);
-                parent.push((i as u32, j as u32));
+
+    /// The class of the state the word `gens` (generator indices) leads to from state 0.
+    pub(crate) fn class_of_word(&self, a: &Automaton<'_>, gens: &[usize]) -> u32 {
+        let s = gens
+            .iter()
+            .fold(0u32, |s, &j| a.trans[s as usize * a.k + j]);
+        self.class[s as usize]
+    }
+
+    /// Whether class `x` is accepted.
+    pub(crate) fn accepts(&self, a: &Automaton<'_>, x: u32) -> bool {
+        a.accept[self.rep[x as usize] as usize]
+    }
+
+    /// The table (`size²` entries), P-portion and state classes.
+    pub(crate) fn build(self, a: &Automaton<'_>) -> (Monoid, Vec<bool>, Vec<u32>) {
+        let (m, k) = (self.size, a.k);
+        let step = |e: u32, j: u32| {
+            self.class[a.trans[self.rep[e as usize] as usize * k + j as usize] as usize]
+        };
+        let mut table = vec![0u32; m * m];
+        for x in 0..m {
+            table[x * m] = x as u32;
+            for y in 1..m {
+                let (py, g) = self.parent[y];
+                let v = table[x * m + py as usize];
+                table[x * m + y] = step(v, g);
             }
         }
-        i += 1;
+        let accept: Vec<bool> = self.rep.iter().map(|&s| a.accept[s as usize]).collect();
+        (Monoid::from_table_unchecked(m, table), accept, self.class)
     }
-    let m = rep.len();
-    let step = |e: u32, j: u32| {
-        number[class[a.trans[rep[e as usize] as usize * k + j as usize] as usize] as usize]
-    };
-    let mut table = vec![0u32; m * m];
-    for x in 0..m {
-        table[x * m] = x as u32;
-        for y in 1..m {
-            let (py, g) = parent[y];
-            let v = table[x * m + py as usize];
-            table[x * m + y] = step(v, g);
-        }
-    }
-    let accept: Vec<bool> = rep.iter().map(|&s| a.accept[s as usize]).collect();
-    let classes: Vec<u32> = class.iter().map(|&c| number[c as usize]).collect();
-    (Monoid::from_table_unchecked(m, table), accept, classes)
 }
 
 #[cfg(test)]

@@ -36,11 +36,25 @@ pub struct MisereCensusEntry {
     pub last_change: Option<u64>,
     /// Why the quotient did not settle, if it did not.
     pub error: Option<String>,
+    /// Whether it stopped at the time limit (rather than settling or reaching a size
+    /// limit).
+    pub timed_out: bool,
+    /// Wall-clock seconds the game took.
+    pub seconds: f64,
 }
 
 /// The quotient of one code's heaps `0..=max_heap`, within `time` (a game that takes
 /// longer is reported unsettled).
 pub fn solve(code: &str, base: u32, max_heap: u64, time: Duration) -> MisereCensusEntry {
+    let started = std::time::Instant::now();
+    let mut e = solve_untimed(code, base, max_heap, time);
+    e.seconds = started.elapsed().as_secs_f64();
+    // A refusal for another reason (no repair found) is an answer, not a time-out.
+    e.timed_out &= e.seconds >= time.as_secs_f64();
+    e
+}
+
+fn solve_untimed(code: &str, base: u32, max_heap: u64, time: Duration) -> MisereCensusEntry {
     let game = match Octal::parse(code, base) {
         Ok(g) => g,
         Err(e) => {
@@ -53,6 +67,8 @@ pub fn solve(code: &str, base: u32, max_heap: u64, time: Duration) -> MisereCens
                 changes: Vec::new(),
                 last_change: None,
                 error: Some(e.to_string()),
+                timed_out: false,
+                seconds: 0.0,
             }
         }
     };
@@ -72,6 +88,8 @@ pub fn solve(code: &str, base: u32, max_heap: u64, time: Duration) -> MisereCens
             last_change: Some(q.changes.last().copied().unwrap_or(0)),
             changes: q.changes,
             error: None,
+            timed_out: false,
+            seconds: 0.0,
         },
         Err(e) => MisereCensusEntry {
             code: code.into(),
@@ -81,7 +99,9 @@ pub fn solve(code: &str, base: u32, max_heap: u64, time: Duration) -> MisereCens
             tame: None,
             changes: Vec::new(),
             last_change: None,
+            timed_out: matches!(e, nimlab_engine::Error::TooLong { .. }),
             error: Some(e.to_string()),
+            seconds: 0.0,
         },
     }
 }
@@ -94,8 +114,25 @@ pub fn run(
     time: Duration,
     done: &(dyn Fn(MisereCensusEntry) + Sync),
 ) {
-    codes
-        .par_iter()
-        .with_max_len(1)
-        .for_each(|c| done(solve(c, base, max_heap, time)));
+    run_while(codes, base, max_heap, time, &|e| {
+        done(e);
+        true
+    });
+}
+
+/// As [`run`], but no further game is started once `done` returns `false` (the games
+/// already started finish and are passed to `done`).
+pub fn run_while(
+    codes: &[String],
+    base: u32,
+    max_heap: u64,
+    time: Duration,
+    done: &(dyn Fn(MisereCensusEntry) -> bool + Sync),
+) {
+    let go = std::sync::atomic::AtomicBool::new(true);
+    codes.par_iter().with_max_len(1).for_each(|c| {
+        if go.load(std::sync::atomic::Ordering::Relaxed) && !done(solve(c, base, max_heap, time)) {
+            go.store(false, std::sync::atomic::Ordering::Relaxed);
+        }
+    });
 }

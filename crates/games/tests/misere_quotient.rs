@@ -158,6 +158,31 @@ fn dawsons_kayles_quotients_match_misere_solver() {
 }
 
 #[test]
+fn dawsons_kayles_to_heap_30_has_the_published_order_360() {
+    // A. N. Siegel, answering M. Weimerskirch in T. E. Plambeck's weblog "Misère games"
+    // ("Some MisereSolver questions answered", 28 August 2007): Q_30(0.07) has 360
+    // elements.
+    assert_eq!(quotient("0.07", 30).size(), 360);
+}
+
+#[test]
+fn dawsons_kayles_at_heap_34_is_refused_cleanly() {
+    // Heap 34 does not settle (docs/misere.md: the powers of heap 34 keep growing apart);
+    // a small element limit stops it at once, saying how far the quotient is known.
+    let game = parse_game("octal(code=0.07)").unwrap();
+    let limits = QuotientOptions {
+        max_elements: 2500,
+        ..QuotientOptions::default()
+    };
+    match MisereQuotient::of_game(game.as_ref(), 34, &limits) {
+        Err(nimlab_engine::Error::TooLarge { what, .. }) => {
+            assert!(what.contains("known to heap 33"), "{what}")
+        }
+        other => panic!("expected a refusal, got {:?}", other.map(|q| q.size())),
+    }
+}
+
+#[test]
 fn dawsons_kayles_past_heap_25_matches_the_multiset_kernel() {
     // The quotient grows from 24 to 144 elements at heap 25; its outcomes on sums of
     // two (three, with NIMLAB_LONG) heaps up to 27 against the exact search.
