@@ -163,7 +163,7 @@ class Game:
         """Formulas for the Grundy values (or P-position predicates) that fit a training
         window and a verification window, simplest first; with ``prove=True`` each is
         proved for all positions (``nimlab guess --format json``)."""
-    def misere_quotient(self, max_heap: int = 30) -> Dict[str, Any]:
+    def misere_quotient(self, max_heap: int = 30, max_elements: int = 16384) -> Dict[str, Any]:
         """The misère quotient of a take-and-break game to ``max_heap`` (``nimlab
         misere-quotient --format json``): size, P-portion, presentation, heap elements."""
     def prove(

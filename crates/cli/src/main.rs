@@ -231,6 +231,7 @@ pub fn cli_setting(knob: nimlab_engine::Knob, value: &str) -> String {
         Knob::Digits => "--digits",
         Knob::Shard => "--shard",
         Knob::MaxMemory => "--max-memory",
+        Knob::MaxElements => "--max-elements",
         _ => return format!("{} {value}", knob.id()),
     };
     format!("{flag} {value}")

@@ -76,6 +76,8 @@ pub enum Knob {
     Shard,
     /// The memory limit of a computation.
     MaxMemory,
+    /// The most elements a candidate misère quotient may have.
+    MaxElements,
 }
 
 impl Knob {
@@ -93,6 +95,7 @@ impl Knob {
             Knob::Digits => "digits",
             Knob::Shard => "shard",
             Knob::MaxMemory => "max_memory",
+            Knob::MaxElements => "max_elements",
         }
     }
 }

@@ -26,7 +26,7 @@
 //! The engine knows no game: it takes each heap's options (lists of smaller heaps) from
 //! [`crate::Game::for_each_option`] of a one-heap position.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Knob, Result};
 use crate::game::{Coord, Game, Outcome};
 use crate::memory::MemoryLimit;
 use crate::monoid::{format_word, Automaton, Monoid, Presentation};
@@ -836,18 +836,47 @@ fn conservative(
     Ok(None)
 }
 
+/// The refusal for a candidate too large at heap `h`: over the memory limit, or over
+/// the element limit (a setting of its own, so the surfaces name the right one).
+fn size_error(s: &Skipped, h: usize, limits: &QuotientOptions<'_>) -> Error {
+    let (stage, cap) = if s.reduced {
+        ("", limits.max_elements)
+    } else {
+        (
+            " before reduction",
+            limits.max_elements.saturating_mul(PRE_REDUCTION_FACTOR),
+        )
+    };
+    let what = format!(
+        "a candidate quotient of {} elements{stage} at heap {h} (the quotient is known to heap {})",
+        s.elements,
+        h - 1
+    );
+    if s.bytes > limits.memory_limit.bytes() {
+        Error::TooLarge {
+            what,
+            needed: s.bytes,
+            limit: limits.memory_limit.bytes(),
+        }
+    } else {
+        Error::out_of_range(
+            "the element limit of the misère quotient",
+            limits.max_elements,
+            format!("{what} is over it (at most {cap}{stage})"),
+            Knob::MaxElements,
+        )
+    }
+}
+
 fn c_check_memory(limits: &QuotientOptions<'_>, n: usize, h: usize) -> Result<()> {
     let needed = table_bytes(n).saturating_add(n as u64 * 64);
     if n > limits.max_elements {
-        return Err(Error::TooLarge {
-            what: format!(
-                "a candidate quotient of {n} elements at heap {h} (the limit is {}; the quotient is known to heap {})",
-                limits.max_elements,
-                h - 1
-            ),
-            needed,
-            limit: limits.memory_limit.bytes(),
-        });
+        let s = Skipped {
+            elements: n,
+            bytes: needed,
+            reduced: true,
+        };
+        return Err(size_error(&s, h, limits));
     }
     limits
         .memory_limit
@@ -1032,26 +1061,7 @@ impl MisereQuotient {
                 let next = match recalibrate(&cand, options, h, &w, want_p, limits, deadline) {
                     Ok(next) => next,
                     Err(Some(s)) => {
-                        return Err(Error::TooLarge {
-                            what: if s.reduced {
-                                format!(
-                                    "a candidate quotient of {} elements at heap {h} (the limit is {}; the quotient is known to heap {})",
-                                    s.elements,
-                                    limits.max_elements,
-                                    h - 1
-                                )
-                            } else {
-                                format!(
-                                    "a candidate quotient of {} elements before reduction at heap {h} (the limit is {} before reduction, {} after; the quotient is known to heap {})",
-                                    s.elements,
-                                    limits.max_elements.saturating_mul(PRE_REDUCTION_FACTOR),
-                                    limits.max_elements,
-                                    h - 1
-                                )
-                            },
-                            needed: s.bytes,
-                            limit: limits.memory_limit.bytes(),
-                        })
+                        return Err(size_error(&s, h, limits));
                     }
                     Err(None) => {
                         over_time(h)?;
@@ -1445,6 +1455,10 @@ pub fn plan_report(
     let q = match cached_quotient(game, max, &limits) {
         Ok(q) => q,
         Err(Error::TooLarge { .. } | Error::TooLong { .. }) => return Ok(None),
+        Err(Error::OutOfRange {
+            knob: Knob::MaxElements,
+            ..
+        }) => return Ok(None),
         Err(e) => return Err(e),
     };
     let Some(a) = q.analyse(pos, &|h, visit| game.for_each_option(&[h], visit)) else {

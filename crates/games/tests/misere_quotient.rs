@@ -175,8 +175,16 @@ fn dawsons_kayles_at_heap_34_is_refused_cleanly() {
         ..QuotientOptions::default()
     };
     match MisereQuotient::of_game(game.as_ref(), 34, &limits) {
-        Err(nimlab_engine::Error::TooLarge { what, .. }) => {
-            assert!(what.contains("known to heap 33"), "{what}")
+        Err(
+            e @ nimlab_engine::Error::OutOfRange {
+                knob: nimlab_engine::Knob::MaxElements,
+                ..
+            },
+        ) => {
+            // The element limit is named as a setting of its own, not as memory.
+            let what = e.to_string();
+            assert!(what.contains("known to heap 33"), "{what}");
+            assert!(what.contains("max_elements 2500"), "{what}")
         }
         other => panic!("expected a refusal, got {:?}", other.map(|q| q.size())),
     }

@@ -596,12 +596,22 @@ impl PyGame {
     /// `changes` (heaps where the presentation changed), `heaps` (each heap's element
     /// as a word), `heap_is_p`, `nim` (normal-play values) and `table` (`table[x][y]`:
     /// the index of x·y; 0 is the identity; `elements[x]` its word).
-    #[pyo3(signature = (max_heap = 30))]
-    fn misere_quotient<'py>(&self, py: Python<'py>, max_heap: u64) -> PyResult<Bound<'py, PyDict>> {
+    /// `max_elements` bounds a candidate quotient's size (as the CLI's `--max-elements`).
+    #[pyo3(signature = (max_heap = 30, max_elements = nimlab_engine::misere_quotient::DEFAULT_MAX_ELEMENTS))]
+    fn misere_quotient<'py>(
+        &self,
+        py: Python<'py>,
+        max_heap: u64,
+        max_elements: usize,
+    ) -> PyResult<Bound<'py, PyDict>> {
         use nimlab_engine::misere_quotient::{MisereQuotient, QuotientOptions};
+        if max_elements == 0 {
+            return Err(InputError::new_err("max_elements must be at least 1"));
+        }
         let game = &*self.game;
         let limits = QuotientOptions {
             memory_limit: self.limits.memory,
+            max_elements,
             ..QuotientOptions::default()
         };
         let q = py
