@@ -164,3 +164,12 @@ def test_ctrl_c_interrupts_a_computation_promptly(tmp_path, what):
     assert "PanicException" not in err, err
     # Promptly: at the next progress point, not when the computation would end.
     assert waited < 10, waited
+
+
+def test_the_misere_quotient_element_limit_is_named_as_a_keyword():
+    game = nimlab.game("octal(code=0.07)")
+    with pytest.raises(nimlab.InputError, match=r"max_elements=100\b.*known to heap"):
+        game.misere_quotient(30, max_elements=100)
+    with pytest.raises(nimlab.InputError, match="max_elements"):
+        game.misere_quotient(30, max_elements=0)
+    assert game.misere_quotient(30, max_elements=4096)["size"] == 360
