@@ -384,18 +384,9 @@ fn far_scan(
     marks.resize(bound as usize + 1, 0);
     // Far splits x + (m − x): m − x < s, i.e. x from m + 1 − s; the warm ones last.
     let mut ranges: Vec<(usize, usize, usize)> = Vec::with_capacity(4);
-    for (k, &d) in digits.iter().enumerate() {
-        if d & 4 == 0 || k > n || n - k < 2 {
-            continue;
-        }
-        let m = n - k;
-        let first = (m + 1).saturating_sub(s).max(1);
-        let last = last_split(m, distinct);
-        if first > last {
-            continue;
-        }
-        let warm = (last + 1).saturating_sub(WARM).max(first);
-        for x in warm..=last {
+    for (m, first, end) in far_splits(digits, distinct, s, n) {
+        let warm = end.saturating_sub(WARM).max(first);
+        for x in warm..end {
             marks[usize::from(g[x] ^ g[m - x])] = 1;
         }
         ranges.push((m, first, warm));
