@@ -517,6 +517,8 @@ pub struct SparseSequence {
     /// The bitmap strike one split at a time, even where it runs on vectors (tests of
     /// the form any CPU runs).
     dense_strike: bool,
+    /// The largest value the dense route's narrow planes take (`u16::MAX`; less in tests).
+    dense_hold: u32,
     /// Stamps of the options with a part in a dense tile (see `dense`).
     near: Vec<u32>,
     /// The values again, narrow, for the tiles' vector scans.
@@ -555,6 +557,7 @@ impl SparseSequence {
             dense_fallbacks: 0,
             dense_windows: false,
             dense_strike: false,
+            dense_hold: u32::from(u16::MAX),
             near: Vec::new(),
             narrow: Narrow::default(),
             strike_planes: split_scan::StrikePlanes::default(),

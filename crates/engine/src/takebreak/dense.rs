@@ -52,8 +52,9 @@ const SCAN_STEP: usize = 4096;
 const DENSE_SHARE: usize = 8;
 /// … and from one in this many with the bitmap strike.
 const DENSE_SHARE_STRIKE: usize = 48;
-/// The dense route runs while every value is below this (a top byte holds the rest).
-const DENSE_MAX: u32 = 1 << 15;
+/// The windowed scan runs while every value is below this: its wanted values go up to
+/// the bound, a power of two, and must fit a low and a top byte.
+const WINDOWS_MAX: u32 = 1 << 15;
 
 /// What the far pass left of one heap: the wanted values not found (bit v of word
 /// v / 64 set: v is not a far option).
@@ -137,15 +138,29 @@ impl SparseSequence {
             && len >= start + DENSE_TILE
             && self.rules.max_parts() <= 2
             && self.rules.digits.len() < DENSE_TILE
-            && self.max < DENSE_MAX
+            && self.max < self.dense_max()
             && !self.always_tiles
     }
 
     /// Whether the far passes strike a bitmap ([`split_scan::strike`]) at the current values.
     fn strikes(&self) -> bool {
-        !self.dense_windows
-            && (self.max + 1).next_power_of_two() <= split_scan::STRIKE_VALUES
-            && (split_scan::strike_vectors() || self.dense_strike)
+        self.strike_route() && (self.max + 1).next_power_of_two() <= split_scan::STRIKE_VALUES
+    }
+
+    /// Whether the far passes strike a bitmap while the values let them.
+    fn strike_route(&self) -> bool {
+        !self.dense_windows && (split_scan::strike_vectors() || self.dense_strike)
+    }
+
+    /// A tile starts while every value is below this. The strike takes values up to
+    /// 2^16 − 1 (a heap's value is at most the bound, 2^16: then the tile stops there,
+    /// see [`Self::extend_dense`]); the windowed scan up to [`WINDOWS_MAX`].
+    fn dense_max(&self) -> u32 {
+        if self.strike_route() {
+            self.dense_hold.min(split_scan::STRIKE_VALUES - 1)
+        } else {
+            WINDOWS_MAX
+        }
     }
 
     /// Computes whole tiles of [`DENSE_TILE`] heaps while the dense route applies and
@@ -156,7 +171,7 @@ impl SparseSequence {
         }
         let split = self.split.expect("split chosen");
         self.narrow.sync(&self.values);
-        while self.values.len() + DENSE_TILE <= len && self.max < DENSE_MAX {
+        while self.values.len() + DENSE_TILE <= len && self.max < self.dense_max() {
             let s = self.values.len();
             let bound = (self.max + 1).next_power_of_two();
             // The bitmap strike when it runs on vectors and the values fit it.
@@ -202,14 +217,19 @@ impl SparseSequence {
                 let n = s + i;
                 let v = self.finish_dense(n, s, far, vectors);
                 self.values.push(v);
-                self.narrow.push(v);
-                if strike {
-                    self.strike_planes.push(v);
-                }
                 self.max = self.max.max(v);
                 if split.class(n, v) == split.rare_class {
                     self.rare.push(n as u32);
                     self.rare_values.push(v);
+                }
+                if v > self.dense_hold {
+                    // Past what the planes hold: the route ends here (the rest of the
+                    // tile would read this value from them), the values stay exact.
+                    return;
+                }
+                self.narrow.push(v);
+                if strike {
+                    self.strike_planes.push(v);
                 }
             }
         }
@@ -577,6 +597,38 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    #[test]
+    fn dense_route_ends_exactly_past_what_its_planes_hold() {
+        // The strike route runs to values of 2^16 − 1 and stops in the tile where a
+        // value passes them; here the planes hold to 700 (.764 passes it mid-tile), and
+        // the sparse route goes on from there.
+        let rules = TakeBreak::new(vec![0, 7, 6, 4], false);
+        let len = 20_000;
+        let naive = rules.naive_sequence(len);
+        for far in [Far::Strike, Far::StrikeAnyCpu] {
+            let mut s = SparseSequence::new(rules.clone());
+            s.always_dense = true;
+            s.dense_strike = far == Far::StrikeAnyCpu;
+            s.dense_hold = 2100;
+            s.extend_to(len);
+            assert_eq!(s.values, naive, "{far:?}");
+            let past = s
+                .values
+                .iter()
+                .position(|&v| v > 2100)
+                .expect("values pass 2100");
+            assert!(
+                past > 4096 && past % DENSE_TILE != 0,
+                "passed mid-tile: {past}"
+            );
+            assert_eq!(
+                s.narrow.values.len(),
+                past,
+                "{far:?}: planes up to the value past"
+            );
         }
     }
 
