@@ -259,106 +259,184 @@ pub(crate) fn strike(
     vectors: bool,
     table: &mut StrikeTable,
 ) -> Struck {
-    assert!(bound <= STRIKE_VALUES && from.is_multiple_of(STRIKE_BLOCK));
-    let block = STRIKE_BLOCK as usize;
-    let (first, blocks) = (from as usize / block, (bound as usize).div_ceil(block));
-    let table = &mut table.bytes;
-    table.clear();
-    table.resize(blocks * 256, 0);
-    table[from as usize >> 3..bound as usize >> 3].fill(0xff);
-    if !bound.is_multiple_of(8) {
-        table[bound as usize >> 3] = (1 << (bound % 8)) - 1;
-    }
-    for &v in options {
-        if v < bound {
-            table[v as usize >> 3] &= !(1 << (v & 7));
+    let buffer = std::mem::take(&mut table.bytes);
+    let mut run = StrikeRun::new(planes, splits.to_vec(), options, from, bound, buffer);
+    run.run(planes, usize::MAX, vectors);
+    let (struck, buffer) = run.finish();
+    table.bytes = buffer;
+    struck
+}
+
+/// A [`strike`] that can stop after a number of splits and go on later: the far passes
+/// of several heaps take turns over the same stretch of the planes while it is in
+/// cache (the planes of 2^22 values fill the L3 cache, and one heap at a time reads
+/// them from there at half the speed of the steps).
+pub(crate) struct StrikeRun {
+    splits: Vec<(usize, usize, usize)>,
+    /// Splits in a cycle.
+    total: usize,
+    /// The first block looked for, and how many there are.
+    first: usize,
+    blocks: usize,
+    bound: u32,
+    /// Per block: not looked for yet (None), or looked for since this many splits, or
+    /// settled ([`SETTLED`]).
+    since: [Option<usize>; STRIKE_BLOCKS],
+    /// Splits looked at so far (cyclically), and where: split `x` of `splits[at]`.
+    done: usize,
+    at: usize,
+    x: usize,
+    /// The bitmap of the values still wanted (bit v & 7 of byte v >> 3).
+    table: Vec<u8>,
+    /// Where the settled blocks end, once one of them is non-empty (or all are settled).
+    next: Option<u32>,
+}
+
+const SETTLED: usize = usize::MAX;
+
+impl StrikeRun {
+    /// A strike of `splits` (in this order, cyclically) and `options`, as [`strike`]'s;
+    /// `table`: room for the bitmap, reused.
+    pub(crate) fn new(
+        planes: &StrikePlanes,
+        splits: Vec<(usize, usize, usize)>,
+        options: &[u32],
+        from: u32,
+        bound: u32,
+        mut table: Vec<u8>,
+    ) -> Self {
+        assert!(bound <= STRIKE_VALUES && from.is_multiple_of(STRIKE_BLOCK));
+        let block = STRIKE_BLOCK as usize;
+        let (first, blocks) = (from as usize / block, (bound as usize).div_ceil(block));
+        table.clear();
+        table.resize(blocks * 256, 0);
+        table[from as usize >> 3..bound as usize >> 3].fill(0xff);
+        if !bound.is_multiple_of(8) {
+            table[bound as usize >> 3] = (1 << (bound % 8)) - 1;
+        }
+        for &v in options {
+            if v < bound {
+                table[v as usize >> 3] &= !(1 << (v & 7));
+            }
+        }
+        for &(m, x0, x1) in &splits {
+            assert!(
+                x0 >= x1 || (m - x0 < planes.len() && x1 <= m + 1),
+                "splits of held values"
+            );
+        }
+        let mut splits = splits;
+        splits.retain(|s| s.1 < s.2);
+        let total: usize = splits.iter().map(|s| s.2 - s.1).sum();
+        let mut since = [None; STRIKE_BLOCKS];
+        for s in since.iter_mut().take(first) {
+            *s = Some(SETTLED);
+        }
+        let x = splits.first().map_or(0, |s| s.1);
+        StrikeRun {
+            splits,
+            total,
+            first,
+            blocks,
+            bound,
+            since,
+            done: 0,
+            at: 0,
+            x,
+            table,
+            next: None,
         }
     }
-    for &(m, x0, x1) in splits {
-        assert!(
-            x0 >= x1 || (m - x0 < planes.len() && x1 <= m + 1),
-            "splits of held values"
-        );
-    }
-    let splits: Vec<(usize, usize, usize)> = splits.iter().copied().filter(|s| s.1 < s.2).collect();
-    let total: usize = splits.iter().map(|s| s.2 - s.1).sum();
-    // Word by word, without a branch: this runs a few times a heap.
-    let empty = |table: &[u8], b: usize| {
-        let words = table[b * 256..(b + 1) * 256].chunks_exact(8);
+
+    /// Whether block `b` of the bitmap is empty (word by word, without a branch: this
+    /// runs a few times a call).
+    fn empty(&self, b: usize) -> bool {
+        let words = self.table[b * 256..(b + 1) * 256].chunks_exact(8);
         words.fold(0, |any, w| {
             any | u64::from_le_bytes(w.try_into().expect("8 bytes"))
         }) == 0
-    };
-    // Per block: not looked for yet (None), or looked for since this many splits, or
-    // settled (usize::MAX).
-    const SETTLED: usize = usize::MAX;
-    let mut since: [Option<usize>; STRIKE_BLOCKS] = [None; STRIKE_BLOCKS];
-    for s in since.iter_mut().take(first) {
-        *s = Some(SETTLED);
     }
-    // Splits looked at so far (cyclically), and where: split `x` of `splits[at]`.
-    let (mut done, mut at, mut x) = (0usize, 0usize, splits.first().map_or(0, |s| s.1));
-    let live_most = if vectors { STRIKE_LIVE } else { STRIKE_BLOCKS };
-    loop {
-        // Settled from the lowest up to a non-empty block (or all): the answer.
-        let open = (0..blocks).find(|&b| since[b] != Some(SETTLED));
-        let settled_to = open.unwrap_or(blocks);
-        if open.is_none() || (first..settled_to).any(|b| !empty(table, b)) {
-            let next = ((settled_to * block) as u32).min(bound);
-            let mut left = vec![0u64; (next as usize).div_ceil(64)];
-            for (w, word) in left.iter_mut().enumerate() {
-                let bytes = table.get(w * 8..w * 8 + 8).expect("within the table");
-                *word = u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
+
+    /// Strikes splits until the answer is known (true) or `stop` splits have been
+    /// looked at in all (false: call again with a larger `stop`).
+    pub(crate) fn run(&mut self, planes: &StrikePlanes, stop: usize, vectors: bool) -> bool {
+        let block = STRIKE_BLOCK as usize;
+        let live_most = if vectors { STRIKE_LIVE } else { STRIKE_BLOCKS };
+        loop {
+            if self.next.is_some() {
+                return true;
             }
-            if !next.is_multiple_of(64) {
-                let last = left.len() - 1;
-                left[last] &= (1 << (next % 64)) - 1;
+            // Settled from the lowest up to a non-empty block (or all): the answer.
+            let open = (0..self.blocks).find(|&b| self.since[b] != Some(SETTLED));
+            let settled_to = open.unwrap_or(self.blocks);
+            if open.is_none() || (self.first..settled_to).any(|b| !self.empty(b)) {
+                self.next = Some(((settled_to * block) as u32).min(self.bound));
+                return true;
             }
-            return Struck { left, next };
-        }
-        // The lowest open blocks are looked for (from here if not yet); the empty ones
-        // and those looked for over every split are settled.
-        let mut live = [0usize; STRIKE_BLOCKS];
-        let mut n_live = 0;
-        let mut until = usize::MAX;
-        for (b, since) in since.iter_mut().enumerate().take(blocks).skip(settled_to) {
-            if n_live == live_most {
-                break;
-            }
-            match *since {
-                Some(SETTLED) => continue,
-                None if empty(table, b) => *since = Some(SETTLED),
-                None => *since = Some(done),
-                Some(_) => {}
-            }
-            match *since {
-                Some(s) if s != SETTLED && done < s + total && !empty(table, b) => {
-                    live[n_live] = b;
-                    n_live += 1;
-                    until = until.min(s + total);
+            // The lowest open blocks are looked for (from here if not yet); the empty
+            // ones and those looked for over every split are settled.
+            let mut live = [0usize; STRIKE_BLOCKS];
+            let mut n_live = 0;
+            let mut until = usize::MAX;
+            for b in settled_to..self.blocks {
+                if n_live == live_most {
+                    break;
                 }
-                _ => *since = Some(SETTLED),
+                let since = match self.since[b] {
+                    Some(SETTLED) => continue,
+                    None if self.empty(b) => Some(SETTLED),
+                    None => Some(self.done),
+                    known => known,
+                };
+                self.since[b] = match since {
+                    Some(s) if s != SETTLED && self.done < s + self.total && !self.empty(b) => {
+                        live[n_live] = b;
+                        n_live += 1;
+                        until = until.min(s + self.total);
+                        since
+                    }
+                    _ => Some(SETTLED),
+                };
+            }
+            if n_live == 0 {
+                continue;
+            }
+            if self.done >= stop {
+                return false;
+            }
+            let (m, _, x1) = self.splits[self.at];
+            let x = self.x;
+            let end = x1.min(x + (until.min(stop) - self.done));
+            let back = planes.bytes_back.len() - 1 - (m - x);
+            let pairs = (
+                &planes.bytes[x..end],
+                &planes.bits[x..end],
+                &planes.bytes_back[back..back + end - x],
+                &planes.bits_back[back..back + end - x],
+            );
+            let step = strike_step(pairs, &mut self.table, &live[..n_live], vectors);
+            self.done += step;
+            self.x += step;
+            if self.x == x1 {
+                self.at = (self.at + 1) % self.splits.len();
+                self.x = self.splits[self.at].1;
             }
         }
-        if n_live == 0 {
-            continue;
+    }
+
+    /// The answer (the strike must have run to it) and the bitmap's room, for reuse.
+    pub(crate) fn finish(self) -> (Struck, Vec<u8>) {
+        let next = self.next.expect("the strike ran to its answer");
+        let mut left = vec![0u64; (next as usize).div_ceil(64)];
+        for (w, word) in left.iter_mut().enumerate() {
+            let bytes = self.table.get(w * 8..w * 8 + 8).expect("within the table");
+            *word = u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
         }
-        let (m, _, x1) = splits[at];
-        let end = x1.min(x + (until - done));
-        let back = planes.bytes_back.len() - 1 - (m - x);
-        let pairs = (
-            &planes.bytes[x..end],
-            &planes.bits[x..end],
-            &planes.bytes_back[back..back + end - x],
-            &planes.bits_back[back..back + end - x],
-        );
-        let step = strike_step(pairs, table, &live[..n_live], vectors);
-        done += step;
-        x += step;
-        if x == x1 {
-            at = (at + 1) % splits.len();
-            x = splits[at].1;
+        if !next.is_multiple_of(64) {
+            let last = left.len() - 1;
+            left[last] &= (1 << (next % 64)) - 1;
         }
+        (Struck { left, next }, self.table)
     }
 }
 
@@ -963,6 +1041,23 @@ mod tests {
                     None => assert_eq!(got.next, bound, "round {round}, vectors {vectors}"),
                 }
                 assert!(got.next == bound || got.next.is_multiple_of(STRIKE_BLOCK));
+                // Stopped and resumed at random points: the answer may settle other
+                // blocks, but is as exact.
+                let table = Vec::new();
+                let mut run = StrikeRun::new(&planes, splits.clone(), &options, from, bound, table);
+                let mut stop = 0;
+                while !run.run(&planes, stop, vectors) {
+                    stop += 1 + (next() % 700) as usize;
+                }
+                let (got, _) = run.finish();
+                for v in from..got.next {
+                    let left = got.left[v as usize / 64] >> (v % 64) & 1 == 1;
+                    assert_eq!(left, !hit[v as usize], "round {round}: {v}, resumed");
+                }
+                match least {
+                    Some(v) => assert!(v < got.next, "round {round}: {v}, {}, resumed", got.next),
+                    None => assert_eq!(got.next, bound, "round {round}, resumed"),
+                }
             }
         }
     }
