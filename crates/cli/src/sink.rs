@@ -100,12 +100,38 @@ pub fn closed_stdout_error() -> io::Error {
 static PENDING: [AtomicPtr<libc::c_char>; 64] =
     [const { AtomicPtr::new(std::ptr::null_mut()) }; 64];
 
+/// Set by [`stop_on_signals`]: the first SIGINT or SIGTERM only asks the run to stop.
+static GRACEFUL: AtomicBool = AtomicBool::new(false);
+/// Set by that first signal; see [`stop_requested`].
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// From now on the first SIGINT or SIGTERM asks a long run to stop (it saves its state
+/// and ends by itself, see [`stop_requested`]); a second one ends the process at once,
+/// as SIGHUP does. One handler serves both this and the removal of temporary files, so
+/// that an output written atomically during the run does not take the signals back.
+pub fn stop_on_signals() {
+    GRACEFUL.store(true, Ordering::SeqCst);
+    install_cleanup_handlers();
+}
+
+/// Whether a signal asked the run to stop (after [`stop_on_signals`]).
+pub fn stop_requested() -> bool {
+    STOP.load(Ordering::SeqCst)
+}
+
 /// Installs, once, handlers for SIGINT, SIGTERM and SIGHUP that remove the pending
-/// temporary files and then end the process as the signal would have.
+/// temporary files and then end the process as the signal would have (the first SIGINT
+/// or SIGTERM after [`stop_on_signals`] only sets the stop flag).
 fn install_cleanup_handlers() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         extern "C" fn on_signal(sig: libc::c_int) {
+            if sig != libc::SIGHUP
+                && GRACEFUL.load(Ordering::SeqCst)
+                && !STOP.swap(true, Ordering::SeqCst)
+            {
+                return;
+            }
             for slot in &PENDING {
                 let p = slot.load(Ordering::SeqCst);
                 if !p.is_null() {

@@ -15,7 +15,6 @@ use nimlab_games::octal_frontier::{self, Figures};
 use serde_json::{json, Value};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// One game's nim-sequence to --up-to terms (or until a period is proven), with
@@ -105,21 +104,9 @@ const MAX_TERMS: u64 = 4_000_000_000;
 /// estimate counts them.
 const BYTES_PER_TERM: u64 = 16;
 
-/// Set by SIGINT/SIGTERM: the run stops at its next chunk and saves a checkpoint.
-static STOP: AtomicBool = AtomicBool::new(false);
-
-extern "C" fn on_signal(_: libc::c_int) {
-    STOP.store(true, Ordering::SeqCst);
-}
-
+/// SIGINT/SIGTERM: the run stops at its next chunk and saves a checkpoint.
 fn catch_signals() {
-    #[cfg(unix)]
-    // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
-    unsafe {
-        let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-        libc::signal(libc::SIGINT, handler);
-        libc::signal(libc::SIGTERM, handler);
-    }
+    crate::sink::stop_on_signals();
 }
 
 /// Stops on a signal or past a deadline; saves a checkpoint every so often.
@@ -147,7 +134,7 @@ impl Control<'_> {
 
 impl RunControl for Control<'_> {
     fn stop(&mut self, _terms: usize) -> bool {
-        if STOP.load(Ordering::SeqCst) {
+        if crate::sink::stop_requested() {
             self.stopped_by = Some("signal");
         } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.stopped_by = Some("time");
