@@ -181,6 +181,16 @@ fn bad_checkpoints_and_arguments_are_one_line_errors() {
         ],
         vec!["census", "frontier", "--codes", ".6,é", "--up-to", "1000"],
         vec!["census", "frontier", "--codes", ".6", "--table", "t.md"],
+        vec![
+            "census",
+            "frontier",
+            "--codes",
+            ".6",
+            "--up-to",
+            "1000",
+            "--checkpoints",
+            junk.to_str().unwrap(),
+        ],
     ] {
         let (code, out, err) = nimlab(&args);
         assert_eq!(code, 2, "{args:?}: {out} {err}");

@@ -505,6 +505,12 @@ pub fn frontier(ctx: &Context, args: FrontierArgs) -> Result<Status> {
         ctx.force,
     )?;
     if let Some(dir) = &args.checkpoints {
+        if dir.exists() && !dir.is_dir() {
+            return Err(Error::input(format!(
+                "--checkpoints {} is not a directory",
+                dir.display()
+            )));
+        }
         std::fs::create_dir_all(dir)
             .map_err(|e| Error::input(format!("cannot create {}: {e}", dir.display())))?;
     }
