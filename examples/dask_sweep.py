@@ -60,8 +60,8 @@ def frontier_shard(shard, shards, shared, up_to, cpu_seconds=None, codes=None, b
     """One shard of `nimlab census frontier` (a Dask task). Its JSON lines go to
     `shared/part-i.jsonl` and its checkpoints to `shared/ckpt/`, on storage every worker
     sees: a task that dies (a lost worker, a budget spent) is simply run again, on any
-    machine, and continues from the checkpoints; the games already in its file are
-    skipped."""
+    machine, and continues from the checkpoints; the games finished in its file are
+    skipped, those its budget stopped are continued."""
     shared = Path(shared)
     (shared / "ckpt").mkdir(parents=True, exist_ok=True)
     out = shared / f"part-{shard}.jsonl"
@@ -72,7 +72,14 @@ def frontier_shard(shard, shards, shared, up_to, cpu_seconds=None, codes=None, b
     if codes:
         args += ["--codes", ",".join(codes)]
     subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
-    return [json.loads(line) for line in out.read_text().splitlines() if line.strip()]
+    # A game stopped by its budget and continued by a rerun has several lines: the
+    # last is its result.
+    last = {}
+    for line in out.read_text().splitlines():
+        if line.strip():
+            row = json.loads(line)
+            last[row["index"]] = row
+    return list(last.values())
 
 
 def frontier_on(client, shards, shared, up_to, cpu_seconds=None, codes=None, binary="nimlab"):

@@ -216,6 +216,74 @@ fn bad_checkpoints_and_arguments_are_one_line_errors() {
 }
 
 #[test]
+fn a_rerun_continues_the_games_its_budget_stopped() {
+    // .06 stopped by a CPU budget; the same command again (no budget) continues it from
+    // its checkpoint: its new line is appended, holds the whole run's CPU seconds and
+    // the values of an uninterrupted run; the table keeps the last line of each game.
+    let dir = std::env::temp_dir().join(format!("nimlab-frontier-re-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("f.jsonl");
+    let table = dir.join("f.md");
+    let ckpts = dir.join("ckpt");
+    let up_to = "150000";
+    let run = |budget: Option<&str>| {
+        let mut args = vec![
+            "--force",
+            "census",
+            "frontier",
+            "--codes",
+            ".06,.6",
+            "--up-to",
+            up_to,
+            "-o",
+            out.to_str().unwrap(),
+            "--checkpoints",
+            ckpts.to_str().unwrap(),
+            "--table",
+            table.to_str().unwrap(),
+        ];
+        if let Some(b) = budget {
+            args.extend(["--cpu-seconds", b]);
+        }
+        let (c, _, err) = nimlab(&args);
+        assert_eq!(c, 0, "{err}");
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .collect::<Vec<Value>>()
+    };
+    let first = run(Some("0.05"));
+    let stopped = first
+        .iter()
+        .find(|l| l["code"] == "0.06")
+        .expect("a line for .06");
+    assert_eq!(stopped["status"], "stopped", "{stopped}");
+    let again = first.iter().filter(|l| l["status"] == "stopped").count();
+    let lines = run(None);
+    assert_eq!(
+        lines.len(),
+        first.len() + again,
+        "a line more per stopped game"
+    );
+    let last = lines
+        .iter()
+        .rfind(|l| l["code"] == "0.06")
+        .expect("a line for .06");
+    assert_eq!(last["n"], 150000);
+    assert!(last["cpu_seconds"].as_f64() >= stopped["cpu_seconds"].as_f64());
+    let (c, whole, err) = nimlab(&["census", "run", ".06", "--up-to", up_to]);
+    assert_eq!(c, 0, "{err}");
+    assert_eq!(last["values_sha256"], last_json(&whole)["values_sha256"]);
+    // Nothing left to do: a third run appends nothing; the table has a row a game.
+    assert_eq!(run(None).len(), lines.len());
+    let md = std::fs::read_to_string(&table).unwrap();
+    assert_eq!(md.lines().count(), 2 + 2, "{md}");
+    assert!(md.contains("| .06 | 150000 |"), "{md}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn the_frontier_resumes_and_writes_its_table() {
     let dir = std::env::temp_dir().join(format!("nimlab-frontier-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

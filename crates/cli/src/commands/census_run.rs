@@ -61,9 +61,10 @@ pub struct RunArgs {
 
 /// Every game of the unsolved list (T. Czajka's table, after A. Flammenkamp; the list is
 /// data in the repository), each to --up-to terms or --seconds, one JSON line each as it
-/// finishes; with -o FILE the lines are appended and a rerun skips the games already
-/// there; with --checkpoints DIR an interrupted game resumes from DIR/<code>.ckpt.
-/// --table FILE writes the Markdown table of every line in the -o file.
+/// ends; with -o FILE the lines are appended and a rerun skips the games finished
+/// there; with --checkpoints DIR an interrupted game resumes from DIR/<code>.ckpt, and a
+/// rerun continues the games a budget stopped (a game's last line is its result).
+/// --table FILE writes the Markdown table of the -o file, a row per game.
 #[derive(clap::Args)]
 #[command(
     after_help = "Examples:\n  nimlab census frontier --up-to 1048576 --seconds 60 -o frontier.jsonl --checkpoints ckpt --table frontier.md\n  nimlab census frontier --codes .6,.04 --up-to 65536\n  nimlab census frontier --shard 0/4 -o a.jsonl --checkpoints /shared/ckpt"
@@ -90,7 +91,7 @@ pub struct FrontierArgs {
     /// Seconds between checkpoints.
     #[arg(long, value_name = "S", default_value_t = 300.0)]
     checkpoint_every: f64,
-    /// Append the JSON lines to FILE (resuming: games already there are skipped).
+    /// Append the JSON lines to FILE (resuming: games finished there are skipped).
     #[arg(long, short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
     /// Write the Markdown table of the -o file's lines to FILE.
@@ -118,10 +119,17 @@ struct Control<'a> {
     last_save: Instant,
     path: Option<&'a Path>,
     stopped_by: Option<&'static str>,
+    /// Process CPU seconds when this run started, and the run's CPU seconds before it
+    /// (from its checkpoint): a checkpoint records their sum.
+    cpu_start: f64,
+    spent_before: Option<f64>,
 }
 
 impl Control<'_> {
-    fn save(&mut self, run: &PeriodRun) -> Result<()> {
+    fn save(&mut self, run: &mut PeriodRun) -> Result<()> {
+        if let Some(before) = self.spent_before {
+            run.set_spent_seconds(before + (cpu_seconds() - self.cpu_start));
+        }
         if let Some(path) = self.path {
             let mut sink = Sink::open(Some(path))?;
             run.write_to(&mut sink).map_err(|e| sink.error(e))?;
@@ -143,7 +151,7 @@ impl RunControl for Control<'_> {
         }
         self.stopped_by.is_some()
     }
-    fn after_chunk(&mut self, run: &PeriodRun) -> Result<()> {
+    fn after_chunk(&mut self, run: &mut PeriodRun) -> Result<()> {
         if self.last_save.elapsed() >= self.every {
             self.save(run)?;
         }
@@ -234,6 +242,7 @@ fn drive(
 ) -> Result<(Report, Option<PeriodRun>)> {
     let started = Instant::now();
     let cpu_start = cpu_seconds();
+    let spent_before = run.spent_seconds();
     let mut control = Control {
         deadline: seconds.map(|s| started + Duration::from_secs_f64(s.max(0.0))),
         cpu_deadline: cpu.map(|s| cpu_start + s.max(0.0)),
@@ -241,12 +250,15 @@ fn drive(
         last_save: Instant::now(),
         path: checkpoint,
         stopped_by: None,
+        cpu_start,
+        spent_before,
     };
     let up_to = run.max_n();
     let code = code_of(run.rules(), base);
     let outcome = run.run(&ctx.progress, &mut control)?;
     let seconds = started.elapsed().as_secs_f64();
-    let cpu_seconds = cpu_seconds() - cpu_start;
+    // The whole computation's CPU time, across resumes, where the checkpoint knows it.
+    let cpu_seconds = cpu_seconds() - cpu_start + spent_before.unwrap_or(0.0);
     Ok(match outcome {
         RunOutcome::Done(found) => {
             let figures = octal_frontier::figures_of(&found);
@@ -273,7 +285,7 @@ fn drive(
             )
         }
         RunOutcome::Stopped => {
-            control.save(&run)?;
+            control.save(&mut run)?;
             let values = run.values();
             let (split, rare, last) = run.rare_figures();
             (
@@ -459,7 +471,11 @@ pub fn frontier(ctx: &Context, args: FrontierArgs) -> Result<Status> {
     }
     check_up_to(ctx, args.up_to)?;
     let (shard, shards) = args.shard;
-    let mut finished = std::collections::BTreeSet::new();
+    // The last line of each game already in the -o file. A game that reached --up-to
+    // (or a period) is skipped; one stopped by its budget is continued from its
+    // checkpoint when there are checkpoints (its new line is appended: readers keep a
+    // game's last line), else skipped too.
+    let mut last_lines = std::collections::BTreeMap::new();
     if let Some(path) = &args.output {
         for line in read_lines(path, true)? {
             if line.get("up_to").and_then(Value::as_u64) != Some(args.up_to) {
@@ -470,10 +486,18 @@ pub fn frontier(ctx: &Context, args: FrontierArgs) -> Result<Status> {
                 )));
             }
             if let Some(c) = line.get("code").and_then(Value::as_str) {
-                finished.insert(c.to_string());
+                last_lines.insert(c.to_string(), line.clone());
             }
         }
     }
+    let finished: std::collections::BTreeSet<&String> = last_lines
+        .iter()
+        .filter(|(_, line)| {
+            line.get("status").and_then(Value::as_str) != Some("stopped")
+                || args.checkpoints.is_none()
+        })
+        .map(|(code, _)| code)
+        .collect();
     let todo: Vec<(usize, String)> = list
         .iter()
         .enumerate()
@@ -530,6 +554,14 @@ pub fn frontier(ctx: &Context, args: FrontierArgs) -> Result<Status> {
         let run = match &ckpt {
             Some(p) if p.is_file() => {
                 let mut run = read_checkpoint(p)?;
+                // A checkpoint of version 1 does not record the CPU seconds before it:
+                // those of the game's stopped line stand in.
+                let line_cpu = last_lines
+                    .get(&code)
+                    .and_then(|l| l["cpu_seconds"].as_f64());
+                if let (None, Some(cpu)) = (run.spent_seconds(), line_cpu) {
+                    run.set_spent_seconds(cpu);
+                }
                 if run.rules() != game.rules() {
                     return Err(Error::input(format!(
                         "{} holds a run of another game",
@@ -597,7 +629,12 @@ fn write_table(out: &mut dyn Write, lines: &[Value]) -> std::io::Result<()> {
             Some((code_of(code.rules(), 8), g.published?))
         })
         .collect();
-    let mut rows: Vec<&Value> = lines.iter().collect();
+    // A game's last line (a rerun appends the continuation of a stopped game).
+    let mut last = std::collections::BTreeMap::new();
+    for v in lines {
+        last.insert(v.get("code").and_then(Value::as_str).unwrap_or(""), v);
+    }
+    let mut rows: Vec<&Value> = last.into_values().collect();
     rows.sort_by_key(|v| v.get("index").and_then(Value::as_u64).unwrap_or(u64::MAX));
     writeln!(
         out,

@@ -4,11 +4,13 @@
 //! the terms are the game's values whatever the chunks, and the run's own choices (the
 //! rare/common split, the lengths at which a period is looked for) are saved with it.
 //!
-//! **Checkpoint layout** (little-endian, version 1): the magic `NLTBRUN1`, the version,
+//! **Checkpoint layout** (little-endian, version 2): the magic `NLTBRUN1`, the version,
 //! the rules (digits, unequal-parts flag), `max_n` and the length aimed at, the terms
 //! held as narrow as they fit (1, 2 or 4 bytes each), the split, the scan witnesses and
-//! the mean scan length, then a 64-bit checksum of everything before it. The rare
-//! indices and the narrow copies are rebuilt from the terms on reading.
+//! the mean scan length, the seconds spent on the run so far (a byte, 1 when known, and
+//! an `f64`), then a 64-bit checksum of everything before it. The rare indices and the
+//! narrow copies are rebuilt from the terms on reading. Version 1 (without the seconds)
+//! is read too.
 //!
 //! ```
 //! use nimlab_engine::takebreak::run::{PeriodRun, RunControl, RunOutcome};
@@ -47,7 +49,7 @@ pub trait RunControl {
         false
     }
     /// Called after each chunk: a checkpoint may be written here (every few minutes).
-    fn after_chunk(&mut self, run: &PeriodRun) -> Result<()> {
+    fn after_chunk(&mut self, run: &mut PeriodRun) -> Result<()> {
         let _ = run;
         Ok(())
     }
@@ -73,11 +75,14 @@ pub struct PeriodRun {
     max_n: usize,
     /// The length at which the Guy–Smith test runs next.
     len: usize,
+    /// Seconds spent on the run so far, as its caller counts them (CPU time, say),
+    /// across resumes; unknown for a run read from a version-1 checkpoint.
+    spent: Option<f64>,
 }
 
 /// Checkpoint magic and version.
 const MAGIC: &[u8; 8] = b"NLTBRUN1";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 impl PeriodRun {
     /// A run of [`TakeBreak::search_period`] for `rules` up to `max_n` terms.
@@ -87,7 +92,20 @@ impl PeriodRun {
             seq: SparseSequence::new(rules),
             max_n,
             len: 64usize.min(max_n.max(1)),
+            spent: Some(0.0),
         }
+    }
+
+    /// Seconds spent on the run so far (as set by [`Self::set_spent_seconds`] and saved
+    /// in its checkpoints), across resumes; `None` when read from a checkpoint of
+    /// version 1, which did not hold them.
+    pub fn spent_seconds(&self) -> Option<f64> {
+        self.spent
+    }
+
+    /// Records the seconds spent on the run so far (written with its checkpoint).
+    pub fn set_spent_seconds(&mut self, seconds: f64) {
+        self.spent = Some(seconds.max(0.0));
     }
 
     /// The rules.
@@ -252,6 +270,8 @@ impl PeriodRun {
         }
         w.put(&(seq.witness_slot as u64).to_le_bytes())?;
         w.put(&seq.mean_scan.to_bits().to_le_bytes())?;
+        w.put(&[u8::from(self.spent.is_some())])?;
+        w.put(&self.spent.unwrap_or(0.0).to_bits().to_le_bytes())?;
         let sum = w.sum.finish();
         w.out.write_all(&sum.to_le_bytes())
     }
@@ -269,9 +289,9 @@ impl PeriodRun {
             return Err(Error::input("not a nimlab checkpoint (wrong magic)"));
         }
         let version = r.u32()?;
-        if version != VERSION {
+        if version != VERSION && version != 1 {
             return Err(Error::input(format!(
-                "checkpoint version {version}, this nimlab reads version {VERSION}"
+                "checkpoint version {version}, this nimlab reads versions 1 to {VERSION}"
             )));
         }
         let ndigits = r.u32()? as usize;
@@ -330,6 +350,17 @@ impl PeriodRun {
         }
         let witness_slot = r.u64()? as usize;
         let mean_scan = f64::from_bits(r.u64()?);
+        let spent = if version >= 2 {
+            let known = r.u8()?;
+            let seconds = f64::from_bits(r.u64()?);
+            match known {
+                0 => None,
+                1 if seconds.is_finite() && seconds >= 0.0 => Some(seconds),
+                _ => return Err(Error::input("checkpoint: malformed seconds spent")),
+            }
+        } else {
+            None
+        };
         let expected = r.sum.finish();
         let mut stored = [0u8; 8];
         r.input
@@ -367,6 +398,7 @@ impl PeriodRun {
             seq,
             max_n: max_n as usize,
             len: len as usize,
+            spent,
         })
     }
 }
@@ -582,6 +614,41 @@ mod tests {
         let mut longer = file.clone();
         longer.push(0);
         assert!(PeriodRun::read_from(&mut &longer[..]).is_err());
+    }
+
+    #[test]
+    fn spent_seconds_survive_and_version_1_is_read() {
+        let rules = TakeBreak::new(vec![0, 6], false);
+        let mut run = PeriodRun::new(rules, 1 << 14);
+        struct Half;
+        impl RunControl for Half {
+            fn stop(&mut self, terms: usize) -> bool {
+                terms >= 8192
+            }
+        }
+        run.run(&NoProgress, &mut Half).unwrap();
+        assert_eq!(run.spent_seconds(), Some(0.0));
+        run.set_spent_seconds(12.5);
+        let mut file = Vec::new();
+        run.write_to(&mut file).unwrap();
+        let back = PeriodRun::read_from(&mut &file[..]).unwrap();
+        assert_eq!(back.spent_seconds(), Some(12.5));
+        assert_eq!(back.values(), run.values());
+        // The same checkpoint as version 1 wrote it: no seconds, its own checksum.
+        let body = file.len() - 8 - 9;
+        let mut old = file[..body].to_vec();
+        old[8..12].copy_from_slice(&1u32.to_le_bytes());
+        let mut sum = Checksum::default();
+        sum.update(&old);
+        old.extend_from_slice(&sum.finish().to_le_bytes());
+        let v1 = PeriodRun::read_from(&mut &old[..]).unwrap();
+        assert_eq!(v1.spent_seconds(), None);
+        assert_eq!(v1.values(), run.values());
+        // A third version is refused, naming it.
+        let mut v3 = file.clone();
+        v3[8..12].copy_from_slice(&3u32.to_le_bytes());
+        let err = PeriodRun::read_from(&mut &v3[..]).err().expect("refused");
+        assert!(err.to_string().contains("version 3"), "{err}");
     }
 
     #[test]
