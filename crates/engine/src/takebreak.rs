@@ -519,6 +519,8 @@ pub struct SparseSequence {
     dense_strike: bool,
     /// The largest value the dense route's narrow planes take (`u16::MAX`; less in tests).
     dense_hold: u32,
+    /// Splits in a stretch of the dense route's far strikes (see `dense`; fewer in tests).
+    strike_chunk: usize,
     /// Stamps of the options with a part in a dense tile (see `dense`).
     near: Vec<u32>,
     /// The values again, narrow, for the tiles' vector scans.
@@ -558,6 +560,7 @@ impl SparseSequence {
             dense_windows: false,
             dense_strike: false,
             dense_hold: u32::from(u16::MAX),
+            strike_chunk: dense::STRIKE_CHUNK,
             near: Vec::new(),
             narrow: Narrow::default(),
             strike_planes: split_scan::StrikePlanes::default(),

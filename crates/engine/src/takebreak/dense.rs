@@ -184,6 +184,7 @@ impl SparseSequence {
             let vectors = strike.then_some(!self.dense_strike);
             let far: Vec<FarScan> = {
                 let (rules, narrow, planes) = (&self.rules, &self.narrow, &self.strike_planes);
+                let chunk = self.strike_chunk;
                 let (digits, distinct) = (rules.digits(), rules.distinct_parts);
                 match vectors {
                     Some(vectors) => (s..s + DENSE_TILE)
@@ -199,6 +200,7 @@ impl SparseSequence {
                                 s,
                                 bound,
                                 vectors,
+                                chunk,
                             };
                             far.run(heaps, tables)
                         })
@@ -392,9 +394,9 @@ fn far_splits(digits: &[u8], distinct: bool, s: usize, n: usize) -> Vec<(usize, 
 const STRIKE_GROUP: usize = 32;
 /// Splits (values of x) in a stretch: the planes' bytes of a stretch, forwards and
 /// backwards, stay in a core's L2 cache (1 MiB here) while a group's heaps strike it
-/// (`.06` to 2^21: 55 s against 74 s one heap at a time). Short in tests, so that
-/// their heaps have many stretches.
-const STRIKE_CHUNK: usize = if cfg!(test) { 1000 } else { 1 << 16 };
+/// (`.06` to 2^21: 55 s against 74 s one heap at a time). Tests make it short (the
+/// sequence's `strike_chunk`), so that their heaps have many stretches.
+pub(super) const STRIKE_CHUNK: usize = 1 << 16;
 
 /// The far passes of a group of heaps of the tile starting at `s` by the strike
 /// ([`split_scan::strike`]), from the planes of G(0), …, G(s − 1); every XOR of two
@@ -406,6 +408,8 @@ struct FarStrikes<'a> {
     s: usize,
     bound: u32,
     vectors: bool,
+    /// Splits in a stretch ([`STRIKE_CHUNK`]; fewer in tests).
+    chunk: usize,
 }
 
 impl FarStrikes<'_> {
@@ -416,7 +420,8 @@ impl FarStrikes<'_> {
     fn run(&self, heaps: std::ops::Range<usize>, tables: &mut Vec<Vec<u8>>) -> Vec<FarScan> {
         let mut runs: Vec<(split_scan::StrikeRun, Vec<usize>)> = heaps
             .map(|n| {
-                let (splits, ends) = cut_splits(&far_splits(self.digits, self.distinct, self.s, n));
+                let splits = far_splits(self.digits, self.distinct, self.s, n);
+                let (splits, ends) = cut_splits(&splits, self.chunk);
                 let table = tables.pop().unwrap_or_default();
                 let run =
                     split_scan::StrikeRun::new(self.planes, splits, &[], 0, self.bound, table);
@@ -445,15 +450,18 @@ impl FarStrikes<'_> {
     }
 }
 
-/// `splits` (`(m, x0, x1)`) cut at the multiples of [`STRIKE_CHUNK`] in x, stretch by
-/// stretch (each stretch's pieces in the order of `splits`), and how many splits end
-/// each stretch, counted from the first.
-fn cut_splits(splits: &[(usize, usize, usize)]) -> (Vec<(usize, usize, usize)>, Vec<usize>) {
+/// `splits` (`(m, x0, x1)`) cut at the multiples of `chunk` in x, stretch by stretch
+/// (each stretch's pieces in the order of `splits`), and how many splits end each
+/// stretch, counted from the first.
+fn cut_splits(
+    splits: &[(usize, usize, usize)],
+    chunk: usize,
+) -> (Vec<(usize, usize, usize)>, Vec<usize>) {
     let (mut cut, mut ends) = (Vec::new(), Vec::new());
     let end = splits.iter().map(|s| s.2).max().unwrap_or(0);
     let mut done = 0;
-    for from in (0..end).step_by(STRIKE_CHUNK) {
-        let to = from + STRIKE_CHUNK;
+    for from in (0..end).step_by(chunk.max(1)) {
+        let to = from + chunk.max(1);
         for &(m, x0, x1) in splits {
             let (a, b) = (x0.max(from), x1.min(to));
             if a < b {
@@ -606,6 +614,8 @@ mod tests {
         s.narrow.low_bits = low_bits;
         s.dense_windows = matches!(far, Far::Windows);
         s.dense_strike = matches!(far, Far::StrikeAnyCpu);
+        // Stretches far shorter than the heaps, so that the far strikes take turns.
+        s.strike_chunk = 1000;
         if steps {
             let mut to = 4100;
             while to < len {
@@ -691,6 +701,7 @@ mod tests {
             s.always_dense = true;
             s.dense_strike = far == Far::StrikeAnyCpu;
             s.dense_hold = 2100;
+            s.strike_chunk = 1000;
             s.extend_to(len);
             assert_eq!(s.values, naive, "{far:?}");
             let past = s
