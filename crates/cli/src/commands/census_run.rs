@@ -105,11 +105,6 @@ const MAX_TERMS: u64 = 4_000_000_000;
 /// estimate counts them.
 const BYTES_PER_TERM: u64 = 16;
 
-/// SIGINT/SIGTERM: the run stops at its next chunk and saves a checkpoint.
-fn catch_signals() {
-    crate::sink::stop_on_signals();
-}
-
 /// Stops on a signal or past a deadline; saves a checkpoint every so often.
 struct Control<'a> {
     deadline: Option<Instant>,
@@ -390,7 +385,8 @@ pub fn run(ctx: &Context, args: RunArgs) -> Result<Status> {
     };
     check_up_to(ctx, run.max_n())?;
     let checkpoint = args.checkpoint.clone().or(args.resume.clone());
-    catch_signals();
+    // SIGINT/SIGTERM: the run stops at its next chunk and saves a checkpoint.
+    crate::sink::stop_on_signals();
     let (report, _) = drive(
         ctx,
         run,
@@ -485,8 +481,8 @@ pub fn frontier(ctx: &Context, args: FrontierArgs) -> Result<Status> {
                     line.get("up_to").unwrap_or(&Value::Null)
                 )));
             }
-            if let Some(c) = line.get("code").and_then(Value::as_str) {
-                last_lines.insert(c.to_string(), line.clone());
+            if let Some(c) = line.get("code").and_then(Value::as_str).map(str::to_string) {
+                last_lines.insert(c, line);
             }
         }
     }
@@ -542,7 +538,8 @@ pub fn frontier(ctx: &Context, args: FrontierArgs) -> Result<Status> {
         Some(p) => Some(open_append(p)?),
         None => None,
     };
-    catch_signals();
+    // SIGINT/SIGTERM: the run stops at its next chunk and saves a checkpoint.
+    crate::sink::stop_on_signals();
     let mut interrupted = false;
     for (index, c) in &todo {
         let game = octal_frontier::game_of(c, 8)?;

@@ -582,8 +582,8 @@ mod tests {
         }
     }
 
-    #[test]
-    fn damaged_checkpoints_are_refused() {
+    /// A run of 0.6 to 2^14 terms stopped halfway.
+    fn half_run() -> PeriodRun {
         let rules = TakeBreak::new(vec![0, 6], false);
         let mut run = PeriodRun::new(rules, 1 << 14);
         struct Half;
@@ -596,6 +596,12 @@ mod tests {
             run.run(&NoProgress, &mut Half).unwrap(),
             RunOutcome::Stopped
         ));
+        run
+    }
+
+    #[test]
+    fn damaged_checkpoints_are_refused() {
+        let run = half_run();
         let mut file = Vec::new();
         run.write_to(&mut file).unwrap();
         assert!(PeriodRun::read_from(&mut &file[..]).is_ok());
@@ -618,15 +624,7 @@ mod tests {
 
     #[test]
     fn spent_seconds_survive_and_version_1_is_read() {
-        let rules = TakeBreak::new(vec![0, 6], false);
-        let mut run = PeriodRun::new(rules, 1 << 14);
-        struct Half;
-        impl RunControl for Half {
-            fn stop(&mut self, terms: usize) -> bool {
-                terms >= 8192
-            }
-        }
-        run.run(&NoProgress, &mut Half).unwrap();
+        let mut run = half_run();
         assert_eq!(run.spent_seconds(), Some(0.0));
         run.set_spent_seconds(12.5);
         let mut file = Vec::new();
