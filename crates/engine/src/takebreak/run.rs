@@ -557,12 +557,14 @@ mod tests {
     #[test]
     fn resumed_runs_equal_uninterrupted_ones() {
         // Grundy's game and 0.6 (unsolved, tiles), 0.376 (a period proven after a
-        // long preperiod: the Guy–Smith lengths must survive), 0.16.
+        // long preperiod: the Guy–Smith lengths must survive), 0.16, 0.142.
         for (rules, max_n) in [
             (TakeBreak::new(vec![4], true), 40_000u64),
             (TakeBreak::new(vec![0, 6], false), 40_000),
             (TakeBreak::new(vec![0, 3, 7, 6], false), 1 << 16),
             (TakeBreak::new(vec![0, 1, 6], false), 30_000),
+            // 0.142: the split changes at heap 16 384 (see `recheck_split`).
+            (TakeBreak::new(vec![0, 1, 4, 2], false), 40_000),
         ] {
             let whole = rules.search_period(max_n, &NoProgress);
             let naive = rules.naive_sequence(whole.values.len().min(20_000));
