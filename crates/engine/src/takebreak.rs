@@ -17,7 +17,8 @@
 //! all splits, and that scan stops as soon as every such value below the answer is hit.
 //! The result is exact whatever the mask (a bad mask is only slower); the mask is picked
 //! on a naive prefix as the one with the fewest rare indices (Berlekamp's phenomenon,
-//! Winning Ways ch. 4 "Sparse space spells speed"; Flammenkamp's tables).
+//! Winning Ways ch. 4 "Sparse space spells speed"; Flammenkamp's tables), and looked at
+//! again at each power of two, since value bits that appear later may need clearing too.
 
 use crate::periodicity::Periodicity;
 use crate::split_scan::{self, ByteSet};
