@@ -22,6 +22,7 @@
 
 use crate::periodicity::Periodicity;
 use crate::split_scan::{self, ByteSet};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 mod dense;
 pub mod run;
@@ -828,6 +829,8 @@ impl SparseSequence {
             columns,
         );
         let mut next_rows = FarRows::default();
+        // The rows this thread marks while the other marks the next tile's.
+        let mut helper: Vec<u8> = Vec::new();
         let mut new_rares: Vec<(u32, u32)> = Vec::new();
         // On a pool thread, so that each join below is cheap.
         rayon::scope(|_| {
@@ -840,6 +843,17 @@ impl SparseSequence {
                 new_rares.clear();
                 let (rare_now, rare_values_now): (&[u32], &[u32]) = (rare, rare_values);
                 let mut tile_max = *max;
+                if next < end {
+                    next_rows.prepare(rules, done, rare_now, rare_values_now, next, *max, columns);
+                }
+                // The next tile's walks, taken a chunk at a time by the other thread and,
+                // once the tile is done, by this one too into its own rows: with many
+                // rare parts the marks cost several times the tile.
+                let cursor = AtomicUsize::new(0);
+                let (stride, width) = (next_rows.stride, next_rows.width);
+                let next_bytes_len = next_rows.bytes.len();
+                let (walks, next_bytes) = (&next_rows.walks, &mut next_rows.bytes);
+                let mut helped = false;
                 // The tile on this thread (it starts at once), the marks on the other.
                 rayon::join(
                     || {
@@ -860,21 +874,23 @@ impl SparseSequence {
                             &mut new_rares,
                             narrow,
                         );
+                        if next < end && cursor.load(Ordering::Relaxed) < walks.len() {
+                            helper.clear();
+                            helper.resize(next_bytes_len, 0);
+                            helped = mark_claimed(walks, &cursor, &mut helper, stride, width, done);
+                        }
                     },
                     || {
                         if next < end {
-                            next_rows.mark(
-                                rules,
-                                done,
-                                rare_now,
-                                rare_values_now,
-                                next,
-                                *max,
-                                columns,
-                            );
+                            mark_claimed(walks, &cursor, next_bytes, stride, width, done);
                         }
                     },
                 );
+                if helped {
+                    for (b, &h) in next_rows.bytes.iter_mut().zip(&helper) {
+                        *b |= h;
+                    }
+                }
                 *max = tile_max;
                 for &(r, v) in &new_rares {
                     rare.push(r);
@@ -1031,6 +1047,8 @@ struct FarRows {
     /// cache sets.
     stride: usize,
     bytes: Vec<u8>,
+    /// The tile's walks: (first other part, value of the walking part).
+    walks: Vec<(usize, u32)>,
 }
 
 impl FarRows {
@@ -1050,6 +1068,25 @@ impl FarRows {
         max: u32,
         columns: u32,
     ) {
+        self.prepare(rules, done, rare, rare_values, start, max, columns);
+        let cursor = AtomicUsize::new(0);
+        let (walks, bytes) = (&self.walks, &mut self.bytes);
+        mark_claimed(walks, &cursor, bytes, self.stride, self.width, done);
+    }
+
+    /// Sizes and clears the rows of the tile starting at `start` and lists its walks
+    /// (see [`Self::mark`]), marking none.
+    #[allow(clippy::too_many_arguments)]
+    fn prepare(
+        &mut self,
+        rules: &TakeBreak,
+        done: &[u32],
+        rare: &[u32],
+        rare_values: &[u32],
+        start: usize,
+        max: u32,
+        columns: u32,
+    ) {
         let width = ((u64::from(max) + 1).next_power_of_two() as usize).min(columns as usize);
         self.start = start;
         self.width = width;
@@ -1057,12 +1094,9 @@ impl FarRows {
         self.stride = stride;
         self.bytes.clear();
         self.bytes.resize(TILE * stride, 0);
-        let bytes = &mut self.bytes;
-        let mut walk = |part: usize, value: u32, k: usize| {
-            // Heap start + i, sum start + i − k, other part start + i − k − part < start − TILE.
-            let first = start - k - part;
-            split_scan::mark_walk(bytes, stride, width, value, &done[first..first + TILE]);
-        };
+        // Heap start + i, sum start + i − k, other part start + i − k − part < start − TILE.
+        let walks = &mut self.walks;
+        walks.clear();
         for (k, &d) in rules.digits.iter().enumerate() {
             if d & 4 == 0 {
                 continue;
@@ -1072,13 +1106,40 @@ impl FarRows {
                 let r = r as usize;
                 // Rare parts from done.len() on are the tile's own business.
                 if r >= 2 * TILE && r < done.len() && !(rules.distinct_parts && band.contains(&r)) {
-                    walk(r, v, k);
+                    walks.push((start - k - r, v));
                 }
             }
             // Small parts too (the rare ones again: no matter).
             for (x, &v) in done.iter().enumerate().take(ROWS_SCAN).skip(2 * TILE) {
-                walk(x, v, k);
+                walks.push((start - k - x, v));
             }
+        }
+    }
+}
+
+/// Walks of [`FarRows`] taken at a time by a thread marking them.
+const WALK_CHUNK: usize = 64;
+
+/// Marks into `bytes` (rows of `stride`, values below `width`) the chunks of `walks` it
+/// takes from `cursor` until none is left, while other threads may take others into
+/// their own rows; whether it took any.
+fn mark_claimed(
+    walks: &[(usize, u32)],
+    cursor: &AtomicUsize,
+    bytes: &mut [u8],
+    stride: usize,
+    width: usize,
+    done: &[u32],
+) -> bool {
+    let mut took = false;
+    loop {
+        let from = cursor.fetch_add(WALK_CHUNK, Ordering::Relaxed);
+        if from >= walks.len() {
+            return took;
+        }
+        took = true;
+        for &(first, value) in &walks[from..(from + WALK_CHUNK).min(walks.len())] {
+            split_scan::mark_walk(bytes, stride, width, value, &done[first..first + TILE]);
         }
     }
 }
