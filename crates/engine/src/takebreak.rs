@@ -1520,6 +1520,54 @@ mod tests {
     }
 
     #[test]
+    fn walks_marked_by_two_threads_make_the_same_rows() {
+        // .606 to 6 000 terms: hundreds of rare parts, and the small ones, in two sums.
+        let rules = octal(&[0, 6, 0, 6]);
+        let mut s = SparseSequence::new(rules.clone());
+        s.extend_to(6000);
+        let (done, start) = (&s.values[..5000], 5000 + TILE);
+        let mut one = FarRows::default();
+        one.mark(
+            &rules,
+            done,
+            &s.rare,
+            &s.rare_values,
+            start,
+            s.max,
+            NARROW_MAX,
+        );
+        assert!(
+            one.walks.len() > 8 * WALK_CHUNK,
+            "{} walks",
+            one.walks.len()
+        );
+        for _ in 0..20 {
+            let mut two = FarRows::default();
+            two.prepare(
+                &rules,
+                done,
+                &s.rare,
+                &s.rare_values,
+                start,
+                s.max,
+                NARROW_MAX,
+            );
+            let mut other = vec![0u8; two.bytes.len()];
+            let cursor = AtomicUsize::new(0);
+            let (stride, width) = (two.stride, two.width);
+            let (walks, bytes) = (&two.walks, &mut two.bytes);
+            std::thread::scope(|scope| {
+                scope.spawn(|| mark_claimed(walks, &cursor, &mut other, stride, width, done));
+                mark_claimed(walks, &cursor, bytes, stride, width, done);
+            });
+            for (b, &o) in two.bytes.iter_mut().zip(&other) {
+                *b |= o;
+            }
+            assert!(two.bytes == one.bytes);
+        }
+    }
+
+    #[test]
     fn sparse_agrees_with_naive_on_small_codes() {
         for code in [
             vec![0, 1, 3, 7],
