@@ -819,7 +819,7 @@ impl SparseSequence {
         let mut rows = FarRows::default();
         // The first tile's marks, from values before start − TILE only.
         let columns = NARROW_MAX;
-        rows.mark(
+        rows.prepare(
             rules,
             &values[..far_limit],
             rare,
@@ -828,6 +828,7 @@ impl SparseSequence {
             *max,
             columns,
         );
+        rows.mark_all(&values[..far_limit]);
         let mut next_rows = FarRows::default();
         // The rows this thread marks while the other marks the next tile's.
         let mut helper: Vec<u8> = Vec::new();
@@ -1052,30 +1053,18 @@ struct FarRows {
 }
 
 impl FarRows {
-    /// Marks the tile starting at `start` from `done` = G(0), …, G(start − TILE − 1)
-    /// and the rare parts among them ≥ 2·TILE (except, when parts must differ, those
-    /// near half a heap of the tile: see [`half_band`]). Each part is walked across the
-    /// whole tile, reading the other parts in order. Only values below `columns` are
-    /// kept (a power of two): larger ones need a big part, and the tile marks those.
-    #[allow(clippy::too_many_arguments)]
-    fn mark(
-        &mut self,
-        rules: &TakeBreak,
-        done: &[u32],
-        rare: &[u32],
-        rare_values: &[u32],
-        start: usize,
-        max: u32,
-        columns: u32,
-    ) {
-        self.prepare(rules, done, rare, rare_values, start, max, columns);
+    /// Marks every walk listed by [`Self::prepare`] on this thread.
+    fn mark_all(&mut self, done: &[u32]) {
         let cursor = AtomicUsize::new(0);
         let (walks, bytes) = (&self.walks, &mut self.bytes);
         mark_claimed(walks, &cursor, bytes, self.stride, self.width, done);
     }
 
-    /// Sizes and clears the rows of the tile starting at `start` and lists its walks
-    /// (see [`Self::mark`]), marking none.
+    /// Sizes and clears the rows of the tile starting at `start` and lists its walks,
+    /// marking none: those of the rare parts ≥ 2·TILE among `done` = G(0), …,
+    /// G(start − TILE − 1) (except, when parts must differ, those near half a heap of
+    /// the tile: see [`half_band`]) and of the small parts. Each part is walked across
+    /// the whole tile, reading the other parts in order.
     #[allow(clippy::too_many_arguments)]
     fn prepare(
         &mut self,
@@ -1527,7 +1516,7 @@ mod tests {
         s.extend_to(6000);
         let (done, start) = (&s.values[..5000], 5000 + TILE);
         let mut one = FarRows::default();
-        one.mark(
+        one.prepare(
             &rules,
             done,
             &s.rare,
@@ -1536,6 +1525,7 @@ mod tests {
             s.max,
             NARROW_MAX,
         );
+        one.mark_all(done);
         assert!(
             one.walks.len() > 8 * WALK_CHUNK,
             "{} walks",
