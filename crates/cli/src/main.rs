@@ -1,6 +1,10 @@
 //! `nimlab`: the command line of the nimlab workbench. A thin surface: it parses
 //! arguments, calls the engine and the catalog, and prints. It knows no algorithm.
 
+// The doc comments here are `--help` text, where `values[y][x]` is plain text, not a
+// rustdoc link.
+#![allow(rustdoc::broken_intra_doc_links)]
+
 mod commands;
 mod json;
 mod nplayer;

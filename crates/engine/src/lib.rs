@@ -5,7 +5,7 @@
 //! *option*), and the engine computes Sprague–Grundy values of single positions
 //! ([`Solver`]), dense tables over boxes ([`grundy_table`]), and checks claimed closed
 //! forms against brute force ([`theorem`]). It also holds the arithmetic the theory
-//! needs: mex ([`mex`]), nim sums in every base of docs/theory.md ([`nimarith`]).
+//! needs: mex ([`mex()`]), nim sums in every base of docs/theory.md ([`nimarith`]).
 //!
 //! ```
 //! use nimlab_engine::{Game, Coord, Solver};

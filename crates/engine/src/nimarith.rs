@@ -1,5 +1,5 @@
 //! Nim arithmetic of docs/theory.md §3 and §4: the nim sum ⊕, Flanigan's base-b nim sum
-//! σ^b, Fraenkel–Lorberbom's σ^[b], mixed-radix sums ⊕_β / σ^β, and the n-nim sum of
+//! σ^b, Fraenkel–Lorberbom's σ^\[b\], mixed-radix sums ⊕_β / σ^β, and the n-nim sum of
 //! n-player Nim.
 
 use crate::error::{Error, Result};
@@ -47,7 +47,7 @@ pub fn nim_sum_base(b: u64, xs: &[u64]) -> Result<u64> {
     Ok(result)
 }
 
-/// Fraenkel–Lorberbom's σ^[b] ("Nimhoff"): `b·(⊕ ⌊xᵢ/b⌋) + (Σ xᵢ mod b)`. For two
+/// Fraenkel–Lorberbom's σ^\[b\] ("Nimhoff"): `b·(⊕ ⌊xᵢ/b⌋) + (Σ xᵢ mod b)`. For two
 /// heaps it is the Grundy function of generalized Ryuoh Nim with p = b (Theorem 3.1).
 ///
 /// ```
@@ -72,7 +72,7 @@ pub fn nimhoff(b: u64, xs: &[u64]) -> Result<u64> {
 /// Written `[60,24,7..]` = (60, 24, 7, 7, 7, …): the entry before `..` repeats; a block
 /// in parentheses repeats as a whole, `[2,(3,5)..]` = (2, 3, 5, 3, 5, …). Without `..`
 /// the last entry repeats (shorthand): `[b,2]` = `[b,2..]` = (b, 2, 2, …), the radix of
-/// σ^[b]; `[3]` = (3, 3, …), the radix of σ^3. One parser, [`MixedRadix::parse`], serves
+/// σ^\[b\]; `[3]` = (3, 3, …), the radix of σ^3. One parser, [`MixedRadix::parse`], serves
 /// game specs, formulas (`sigma(beta=…)`) and rules files.
 ///
 /// ```

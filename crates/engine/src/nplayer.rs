@@ -15,7 +15,7 @@
 //!
 //! This module computes classes for any [`Game`] by that recursion — iterative and
 //! memoized ([`ClassSolver`]), over boxes ([`class_table`]) — and answers queries
-//! through [`report`], which prefers a game's closed form ([`NPlayerClosedForm`], e.g.
+//! through the planner ([`crate::plan::value`]), which prefers a game's closed form ([`NPlayerClosedForm`], e.g.
 //! Theorems A and B for Nim) and falls back on the recursion.
 //!
 //! ```
@@ -323,7 +323,7 @@ pub struct NPlayerRules<'a> {
     pub heaps: bool,
 }
 
-/// The n-player answer about one position (part of a [`PositionReport`]).
+/// The n-player answer about one position (part of a [`PositionReport`](crate::plan::PositionReport)).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClassReport {
     /// The ranking, e.g. `normal`.
@@ -332,7 +332,7 @@ pub struct ClassReport {
     pub players: usize,
     /// The class (moves still to be played, mod n).
     pub class: u32,
-    /// ranks[t]: the rank of the t-th player to move (t = 0: the player to move).
+    /// `ranks[t]`: the rank of the t-th player to move (t = 0: the player to move).
     pub ranks: Vec<usize>,
     /// Moves that get the player to move its rank (every move ties from a class where
     /// all options are alike).
@@ -341,7 +341,7 @@ pub struct ClassReport {
     pub all_best_moves: bool,
     /// Every option with its class ([`crate::plan::moves`]), when listed.
     pub options: Option<Vec<(BigPosition, u32)>>,
-    /// rank_after[c]: the rank the player to move gets by moving to class c.
+    /// `rank_after[c]`: the rank the player to move gets by moving to class c.
     pub rank_after: Vec<usize>,
 }
 
@@ -427,7 +427,7 @@ pub fn class_table(
 }
 
 /// `G` played by n players under a ranking: positions and moves are `G`'s; values are
-/// classes ([`report`], [`table`]), not Grundy values. When `G` has a closed form for
+/// classes ([`crate::plan::value`], [`class_table`]), not Grundy values. When `G` has a closed form for
 /// n-player classes ([`crate::capability::Capabilities::nplayer_closed_form`]), it
 /// carries over.
 ///

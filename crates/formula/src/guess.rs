@@ -6,7 +6,7 @@
 //!
 //! * nim sums of per-coordinate terms `x`, `x % a`, `x / a` (2 ≤ a ≤ 8), any coordinate
 //!   possibly absent (up to three coordinates; beyond, only `x` or absent);
-//! * σ^[b] forms `(x+y)%b + b*((x/b) xor (y/b))` (3 ≤ b ≤ 8, any ≥ 2 coordinates; b = 2 is the plain nim sum),
+//! * σ^\[b\] forms `(x+y)%b + b*((x/b) xor (y/b))` (3 ≤ b ≤ 8, any ≥ 2 coordinates; b = 2 is the plain nim sum),
 //!   mixed-radix sums `sigma(beta=[b0, b1], …)` (bases 2..6) and Flanigan's
 //!   `nimsum_b(b, …)` (3 ≤ b ≤ 8);
 //! * one-coordinate tables: arithmetic-periodic sequences (preperiod, period, saltus)

@@ -40,7 +40,7 @@
 //! (a ≥ 0), `nimsum_b(b, a1, …)` (Flanigan's base-b nim sum σ^b), `sigma(beta=[b0, b1,
 //! …, bk..], a1, …)` (mixed-radix nim sum σ^β; the base before `..` repeats forever,
 //! a block in parentheses repeats as a whole — `[2,(3,5)..]` — and without `..` the
-//! last base repeats, so `beta=[p, 2]` = `beta=[p, 2..]` is σ^[p]), `nnimsum(n, a1, …)` (the n-nim sum of n-player Nim), `fib(k)` (Fibonacci
+//! last base repeats, so `beta=[p, 2]` = `beta=[p, 2..]` is σ^\[p\]), `nnimsum(n, a1, …)` (the n-nim sum of n-player Nim), `fib(k)` (Fibonacci
 //! numbers in the seeds' convention **f1 = 1, f2 = 2, f3 = 3, f4 = 5, …**, with f0 = 1),
 //! `zeck_low(n)` (ℓ(n): the smallest Fibonacci number in n's Zeckendorf representation,
 //! n ≥ 1), `floor_phi(n)` (⌊n·φ⌋ with φ the golden ratio, n ≥ 0: the lower Wythoff

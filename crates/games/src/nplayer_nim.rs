@@ -9,7 +9,7 @@
 //! other position, ρ = the fewest moves to such a position, or to the end of the game
 //! plus the terminal ρ, whichever is less (each move lowers ρ by at most one, and a
 //! position with ρ ≥ 1 has an option with ρ − 1). A set of r moves to n-nim sum 0 is a
-//! set of r heaps to lower; [`fewest_changes`] finds the least r by a dynamic
+//! set of r heaps to lower; `fewest_changes` finds the least r by a dynamic
 //! programme over the binary columns, from the top, whose state is the set of heaps
 //! already lowered (below the column where a heap drops a 1 it is free).
 

@@ -30,7 +30,7 @@ pub enum Phi {
     Nimsum,
     /// Flanigan's σ^b.
     NimsumB(u64),
-    /// Fraenkel–Lorberbom's σ^[b].
+    /// Fraenkel–Lorberbom's σ^\[b\].
     Nimhoff(u64),
     /// A formula over the coordinates (x0, x1, …; x, y for two).
     Formula(Formula),
@@ -135,7 +135,7 @@ impl Phi {
         }
     }
 
-    /// The mixed radix β when φ is σ^β (σ² = σ^(2,2,…), σ^b, σ^[b] = σ^(b,2,2,…)).
+    /// The mixed radix β when φ is σ^β (σ² = σ^(2,2,…), σ^b, σ^\[b\] = σ^(b,2,2,…)).
     pub fn radix(&self) -> Option<MixedRadix> {
         match self {
             Phi::Nimsum => MixedRadix::new(vec![2]).ok(),

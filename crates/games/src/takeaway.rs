@@ -2,7 +2,7 @@
 //! C ⊆ {C ∈ Z^m : Σcᵢ > 0}; X → X − C when both are in P. Components of a move may be
 //! negative ("take and put back"); the coordinate sum still falls, so every play ends.
 //!
-//! Move sets are named (`C1` = Nim's C_[1], `Cbeta(beta=…)` = C^β of Theorem 4.3,
+//! Move sets are named (`C1` = Nim's C_\[1\], `Cbeta(beta=…)` = C^β of Theorem 4.3,
 //! `Abeta(beta=…)` = the maximum positive system A^β of σ^β by Theorem 4.7), explicit
 //! lists, or predicates over the move vector c0, c1, …. This module also holds the
 //! mixed-radix sets themselves: ord_β, C^β, and F^β = N^m ∖ A^β both by Theorem 4.7's
@@ -24,7 +24,7 @@ pub const MAX_CANDIDATES: f64 = 2e7;
 /// A set of moves C ⊆ Z^m.
 #[derive(Debug, Clone)]
 pub enum MoveSet {
-    /// C_[1]: one positive component (Nim).
+    /// C_\[1\]: one positive component (Nim).
     Nim,
     /// C^β = {C ∈ N^m ∖ {0} : ord_β(Σcᵢ) = mord_β(C)} (Theorem 4.3).
     CBeta(MixedRadix),
@@ -497,7 +497,7 @@ pub fn in_p(positions: Option<&Formula>, dim: usize, pos: &[i64]) -> bool {
 }
 
 /// Calls `visit(C)` for every move vector C with X − C ∈ N^m and Σcᵢ > 0 that a set of
-/// this kind can contain: single heaps (C_[1]), the box [0, X] (positive sets), the
+/// this kind can contain: single heaps (C_\[1\]), the box \[0, X\] (positive sets), the
 /// list, or every Y ∈ N^m with ΣY < ΣX (take-and-put predicates).
 pub fn for_each_candidate(moves: &MoveSet, pos: &[Coord], visit: &mut dyn FnMut(&[i64])) {
     let m = pos.len();

@@ -1,6 +1,6 @@
 //! Welter's game (the Maya game of Sato and Welter, docs/theory.md §3): m heaps of
 //! distinct sizes; take any number of stones from one heap, never making two heaps
-//! equal. It is the take-away game Γ(P, C_[1]) with P = {X : all coordinates distinct}.
+//! equal. It is the take-away game Γ(P, C_\[1\]) with P = {X : all coordinates distinct}.
 //!
 //! Its Grundy value is Welter's function (Conway, *On Numbers and Games*, ch. 13):
 //! [a|b|c|…] = a ⊕ b ⊕ c ⊕ … ⊕ (⊕ over all pairs i < j of (aᵢ|aⱼ)), where

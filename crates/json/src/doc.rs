@@ -156,7 +156,7 @@ pub enum Answer {
         class: u32,
         /// The rank of the player to move.
         rank: usize,
-        /// ranks[t]: the rank of the t-th player to move.
+        /// `ranks[t]`: the rank of the t-th player to move.
         ranks: Vec<usize>,
         /// Moves that get the player to move its rank.
         best_moves: Vec<Pos>,
@@ -482,7 +482,7 @@ pub struct CheckDoc {
     /// What the table holds and a formula is compared with: `grundy` (Grundy values) or
     /// `class` (the class indices of an n-player game).
     pub compared: &'static str,
-    /// The box: coordinate i runs over 0..box[i].
+    /// The box: coordinate i runs over 0..`box[i]`.
     #[serde(rename = "box")]
     pub dims: Vec<usize>,
     /// Positions compared.

@@ -333,7 +333,7 @@ const MAX_TABLE_CELLS: u64 = 1 << 24;
 /// One window a formula was checked on.
 #[derive(Debug, Clone, Serialize)]
 pub struct WindowDoc {
-    /// The box: coordinate i runs over 0..box[i].
+    /// The box: coordinate i runs over 0..`box[i]`.
     #[serde(rename = "box")]
     pub dims: Vec<usize>,
     /// Positions checked.

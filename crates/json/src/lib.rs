@@ -65,7 +65,7 @@ pub fn write(out: &mut dyn Write, value: &Value, pretty: bool) -> io::Result<()>
     out.write_all(b"\n")
 }
 
-/// Writes the document `doc` (an object) as [`write`] writes its value, streamed: no
+/// Writes the document `doc` (an object) as [`write()`] writes its value, streamed: no
 /// JSON tree is built, so a long list costs its text only. The bytes equal those of
 /// `write(out, &doc::to_value(doc), pretty)` when `T`'s fields are declared in
 /// alphabetical order (a value's keys are sorted).
@@ -307,7 +307,7 @@ pub fn format_u64(mut v: u64, digits: &mut [u8; 20]) -> &[u8] {
 
 /// Writes the table as one JSON object and a newline: `schema`, `game`, `size`, then
 /// `extra` fields in order, then `values` nested with the last coordinate outermost
-/// (values[y][x] for two coordinates), `null` for cells that are not positions.
+/// (`values[y][x]` for two coordinates), `null` for cells that are not positions.
 /// Streamed: the values are never held as a JSON tree or text.
 pub fn write_table_json(
     out: &mut dyn Write,

@@ -55,7 +55,7 @@ struct OctalArgs {
     /// Only this share of the codes: i/k (0 ≤ i < k), by census index mod k.
     #[arg(long, value_name = "i/k", default_value = "0/1", value_parser = super::sweep::parse_shard)]
     shard: (u64, u64),
-    /// Write each solved game's certificate to DIR/<code>.json.
+    /// Write each solved game's certificate to DIR/CODE.json.
     #[arg(long, value_name = "DIR")]
     certificates: Option<PathBuf>,
     /// Append the JSON lines to FILE (resuming: games already there are skipped).

@@ -62,7 +62,7 @@ pub struct RunArgs {
 /// Every game of the unsolved list (T. Czajka's table, after A. Flammenkamp; the list is
 /// data in the repository), each to --up-to terms or --seconds, one JSON line each as it
 /// ends; with -o FILE the lines are appended and a rerun skips the games finished
-/// there; with --checkpoints DIR an interrupted game resumes from DIR/<code>.ckpt, and a
+/// there; with --checkpoints DIR an interrupted game resumes from DIR/CODE.ckpt, and a
 /// rerun continues the games a budget stopped (a game's last line is its result).
 /// --table FILE writes the Markdown table of the -o file, a row per game.
 #[derive(clap::Args)]
