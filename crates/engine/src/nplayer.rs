@@ -15,8 +15,8 @@
 //!
 //! This module computes classes for any [`Game`] by that recursion — iterative and
 //! memoized ([`ClassSolver`]), over boxes ([`class_table`]) — and answers queries
-//! through the planner ([`crate::plan::value`]), which prefers a game's closed form ([`NPlayerClosedForm`], e.g.
-//! Theorems A and B for Nim) and falls back on the recursion.
+//! through the planner ([`crate::plan::value`]), which prefers a game's closed form
+//! ([`NPlayerClosedForm`], e.g. Theorems A and B for Nim) and falls back on the recursion.
 //!
 //! ```
 //! use nimlab_engine::nplayer::{ClassSolver, Ranking};
@@ -323,7 +323,8 @@ pub struct NPlayerRules<'a> {
     pub heaps: bool,
 }
 
-/// The n-player answer about one position (part of a [`PositionReport`](crate::plan::PositionReport)).
+/// The n-player answer about one position (part of a
+/// [`PositionReport`](crate::plan::PositionReport)).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClassReport {
     /// The ranking, e.g. `normal`.
@@ -427,9 +428,9 @@ pub fn class_table(
 }
 
 /// `G` played by n players under a ranking: positions and moves are `G`'s; values are
-/// classes ([`crate::plan::value`], [`class_table`]), not Grundy values. When `G` has a closed form for
-/// n-player classes ([`crate::capability::Capabilities::nplayer_closed_form`]), it
-/// carries over.
+/// classes ([`crate::plan::value`], [`class_table`]), not Grundy values. When `G` has a
+/// closed form for n-player classes
+/// ([`crate::capability::Capabilities::nplayer_closed_form`]), it carries over.
 ///
 /// ```
 /// use nimlab_engine::nplayer::{NPlayerGame, Ranking};

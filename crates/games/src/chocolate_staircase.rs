@@ -616,8 +616,8 @@ fn small_yz(pos: &[BigUint]) -> Result<(Coord, Coord)> {
 
 impl BigPositions for ChocolateStaircase {
     /// Where (a) holds on \[0, z\], G({y, z}) = y ⊕ z (the theorem of \[Chocolate\]: f
-    /// restricted to [0, z] and continued by the constant f(z) satisfies (a), and a
-    /// position only sees f on [0, z]); elsewhere exact computation answers.
+    /// restricted to \[0, z\] and continued by the constant f(z) satisfies (a), and a
+    /// position only sees f on \[0, z\]); elsewhere exact computation answers.
     fn analyse_big(&self, pos: &[BigUint]) -> Option<Result<BigAnalysis>> {
         if self.strip || pos.len() != 2 {
             return None;
