@@ -127,6 +127,10 @@ impl Dfa {
                     states.len()
                 )));
             }
+            // transitions, and each state kept twice (list and table) with its id
+            crate::budget::check(
+                delta.len() * 4 + states.len() * (2 * std::mem::size_of::<S>() + 16),
+            )?;
             i += 1;
         }
         let mut accept: Vec<bool> = states.iter().map(&accept).collect();
@@ -264,6 +268,7 @@ impl Dfa {
                 self.states()
             )));
         }
+        crate::budget::check(self.states().saturating_mul(letters).saturating_mul(4))?;
         let mut map = vec![0usize; letters];
         let mut digits = vec![0u32; vars.len()];
         let mut small = vec![0u32; self.vars.len()];
@@ -324,6 +329,7 @@ impl Dfa {
                     pairs.len()
                 )));
             }
+            crate::budget::check(delta.len() * 4 + pairs.len() * 28)?;
             i += 1;
         }
         let accept = pairs
@@ -404,6 +410,8 @@ impl Dfa {
             start = next;
         }
         let mut ids: FxHashMap<Vec<u32>, u32> = FxHashMap::default();
+        // the subsets are kept twice (list and table): their elements and their headers
+        let mut set_bytes = 2 * (start.len() * 4 + 48);
         let mut sets = vec![start.clone()];
         ids.insert(start, 0);
         let mut delta = Vec::new();
@@ -416,6 +424,7 @@ impl Dfa {
                 let id = match ids.get(&t) {
                     Some(&id) => id,
                     None => {
+                        set_bytes += 2 * (t.len() * 4 + 48);
                         ids.insert(t.clone(), next);
                         sets.push(t);
                         next
@@ -429,6 +438,7 @@ impl Dfa {
                     sets.len()
                 )));
             }
+            crate::budget::check(delta.len() * 4 + set_bytes)?;
             i += 1;
         }
         let accept = sets

@@ -3,6 +3,7 @@
 use crate::dfa::Dfa;
 use crate::numeration::{DigitOp, Numeration, Rel};
 use crate::Result;
+use num_bigint::BigInt;
 use std::fmt;
 
 /// An atomic relation.
@@ -12,8 +13,8 @@ pub enum Atom {
     Linear {
         /// (variable, coefficient)
         terms: Vec<(u32, i64)>,
-        /// constant term
-        c: i64,
+        /// constant term, of any size
+        c: BigInt,
         /// the relation to 0
         rel: Rel,
     },
@@ -96,6 +97,10 @@ pub enum Fo {
 impl Fo {
     /// Σ aᵢ·vᵢ + c ⋈ 0.
     pub fn linear(terms: Vec<(u32, i64)>, c: i64, rel: Rel) -> Fo {
+        Fo::linear_big(terms, BigInt::from(c), rel)
+    }
+    /// Σ aᵢ·vᵢ + c ⋈ 0 with a constant of any size.
+    pub fn linear_big(terms: Vec<(u32, i64)>, c: BigInt, rel: Rel) -> Fo {
         Fo::Atom(Atom::Linear { terms, c, rel })
     }
     /// ¬f
@@ -206,7 +211,7 @@ impl Fo {
     pub fn automaton_with(&self, num: &Numeration, stats: &mut Stats) -> Result<Dfa> {
         let d = match self {
             Fo::Const(b) => Dfa::constant(num.digits(), vec![], *b)?,
-            Fo::Atom(Atom::Linear { terms, c, rel }) => num.linear(terms, *c, *rel)?,
+            Fo::Atom(Atom::Linear { terms, c, rel }) => num.linear_big(terms, c, *rel)?,
             Fo::Atom(Atom::Digitwise { op, x, y, z }) => num.digitwise(*op, *x, *y, *z)?,
             Fo::Atom(Atom::LowestTerm { n, z }) => num.lowest_term(*n, *z)?,
             Fo::Atom(Atom::LowRepunit { n, z }) => num.low_repunit(*n, *z)?,

@@ -27,6 +27,7 @@
 //! assert!(a.is_universal());
 //! ```
 
+pub mod budget;
 mod dfa;
 mod fo;
 mod numeration;
@@ -45,6 +46,8 @@ pub enum Error {
     TooLarge(String),
     /// A relation the numeration cannot express.
     Input(String),
+    /// The computation was cancelled ([`budget::with_budget`]).
+    Cancelled,
 }
 
 impl fmt::Display for Error {
@@ -52,6 +55,7 @@ impl fmt::Display for Error {
         match self {
             Error::TooLarge(s) => write!(f, "too large: {s}"),
             Error::Input(s) => write!(f, "{s}"),
+            Error::Cancelled => write!(f, "cancelled"),
         }
     }
 }

@@ -3,6 +3,8 @@
 
 use crate::dfa::Dfa;
 use crate::{Error, Result};
+use num_bigint::{BigInt, BigUint};
+use num_traits::{Signed, ToPrimitive, Zero};
 
 /// How natural numbers are written as digit strings (msd first).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,6 +40,13 @@ pub enum DigitOp {
     /// (lowest first; a 0 ends the list), added sub-digit-wise mod bᵢ: σ^β for a
     /// repeating block β = (b₀, …, b_{p−1}, b₀, …), read in base Q.
     BlockSum([u8; 4]),
+    /// Bitwise x xor y of the digits' values: ⊕ in base 2^k (a base-2^k digit is k
+    /// bits, and ⊕ works bit by bit).
+    BitXor,
+    /// Bitwise x and y of the digits' values: `&` in base 2^k.
+    BitAnd,
+    /// Bitwise x or y of the digits' values: `|` in base 2^k.
+    BitOr,
 }
 
 impl DigitOp {
@@ -55,6 +64,9 @@ impl DigitOp {
             DigitOp::SumMod => (x + y) % b,
             DigitOp::Min => x.min(y),
             DigitOp::Max => x.max(y),
+            DigitOp::BitXor => x ^ y,
+            DigitOp::BitAnd => x & y,
+            DigitOp::BitOr => x | y,
             DigitOp::BlockSum(radices) => {
                 let (mut x, mut y, mut place, mut out) = (x, y, 1, 0);
                 for &r in radices.iter().take_while(|&&r| r != 0) {
@@ -69,6 +81,10 @@ impl DigitOp {
         }
     }
 }
+
+/// Most Σ|aᵢ| of a linear relation: its automaton's states are the carries, about that
+/// many, so a larger one is refused (exactly: "too large", never an approximation).
+pub const MAX_COEFFICIENTS: i128 = 1 << 16;
 
 /// Largest state value the linear automata may reach before they give up (they never do
 /// for the coefficient sizes formulas use; this keeps a bug from looping forever).
@@ -130,18 +146,55 @@ impl Numeration {
     /// assert!(!a.accepts(&[n.encode(6, 3), n.encode(3, 3)]));
     /// ```
     pub fn linear(&self, terms: &[(u32, i64)], c: i64, rel: Rel) -> Result<Dfa> {
+        self.linear_big(terms, &BigInt::from(c), rel)
+    }
+
+    /// Σ aᵢ·vᵢ + c ⋈ 0 with a constant of any size. The automaton has about Σ|aᵢ|
+    /// states per carry, so the coefficients are bounded ([`MAX_COEFFICIENTS`]: an
+    /// exact refusal beyond); the constant is not: a large one is spelled as a word.
+    ///
+    /// ```
+    /// use nimlab_automata::{Numeration, Rel};
+    /// use num_bigint::BigInt;
+    /// let n = Numeration::Base(2);
+    /// // x − 2^100 = 0 on one track: 101 digits
+    /// let c = -(BigInt::from(1) << 100);
+    /// let a = n.linear_big(&[(0, 1)], &c, Rel::Eq).unwrap();
+    /// let mut word = vec![1];
+    /// word.extend(std::iter::repeat(0).take(100));
+    /// assert!(a.accepts(&[word.clone()]));
+    /// word[100] = 1;
+    /// assert!(!a.accepts(&[word]));
+    /// ```
+    pub fn linear_big(&self, terms: &[(u32, i64)], c: &BigInt, rel: Rel) -> Result<Dfa> {
         let total: i128 = terms.iter().map(|t| (t.1 as i128).abs()).sum();
-        if !matches!(rel, Rel::Cong(_)) && (c as i128).abs() > 64 * (total + 1) {
+        if total > MAX_COEFFICIENTS {
+            return Err(Error::TooLarge(format!(
+                "a linear relation whose coefficients add up to {total} in absolute value (the automaton has about that many states; at most {MAX_COEFFICIENTS})"
+            )));
+        }
+        let c = match rel {
+            // only c mod m matters
+            Rel::Cong(m) if m > 0 => {
+                let m = BigInt::from(m);
+                ((c % &m) + &m) % &m
+            }
+            _ => c.clone(),
+        };
+        if !matches!(rel, Rel::Cong(_)) && c.abs() > BigInt::from(64 * (total + 1)) {
             // A large constant would need about |c| states; as Walnut does, spell it
             // as a word instead: ∃w. w = |c| ∧ Σ aᵢvᵢ ± w ⋈ 0 (a few states per digit).
             let w = u32::MAX;
-            let sign = if c > 0 { 1 } else { -1 };
+            let sign = if c.is_positive() { 1 } else { -1 };
             let mut t = terms.to_vec();
             t.push((w, sign));
             let rel_auto = self.linear(&t, 0, rel)?;
-            let word = self.constant(w, c.unsigned_abs() as u128)?;
+            let word = self.constant_big(w, &c.magnitude().clone())?;
             return rel_auto.product(&word, |a, b| a && b)?.project(w);
         }
+        let c = c
+            .to_i64()
+            .expect("a small constant: bounded by 64·(Σ|aᵢ| + 1) above");
         let mut vars: Vec<u32> = terms.iter().map(|t| t.0).collect();
         vars.sort_unstable();
         vars.dedup();
@@ -269,7 +322,12 @@ impl Numeration {
 
     /// v = n: the digits of n after any number of leading zeros.
     pub fn constant(&self, v: u32, n: u128) -> Result<Dfa> {
-        let digits = self.encode(n, 0);
+        self.constant_big(v, &BigUint::from(n))
+    }
+
+    /// v = n for n of any size.
+    pub fn constant_big(&self, v: u32, n: &BigUint) -> Result<Dfa> {
+        let digits = self.encode_big(n, 0);
         let len = digits.len();
         Dfa::explore(
             self.digits(),
@@ -295,6 +353,12 @@ impl Numeration {
                 "digit-wise operations need a base-b numeration".into(),
             ));
         };
+        if matches!(op, DigitOp::BitXor | DigitOp::BitAnd | DigitOp::BitOr) && !b.is_power_of_two()
+        {
+            return Err(Error::Input(format!(
+                "a bitwise digit operation in base {b} (not a power of 2)"
+            )));
+        }
         if let DigitOp::BlockSum(r) = op {
             let q: u32 = r.iter().filter(|&&d| d != 0).map(|&d| d as u32).product();
             if q != b {
@@ -478,6 +542,73 @@ impl Numeration {
         }
         out.reverse();
         out
+    }
+
+    /// The digits of n of any size (msd first), padded with zeros to at least `len`.
+    ///
+    /// ```
+    /// use nimlab_automata::Numeration;
+    /// use num_bigint::BigUint;
+    /// let big = BigUint::from(1u8) << 130;
+    /// for n in [Numeration::Base(2), Numeration::Base(10), Numeration::Fib] {
+    ///     assert_eq!(n.decode_big(&n.encode_big(&big, 0)), big);
+    ///     assert_eq!(n.encode_big(&BigUint::from(300u32), 3), n.encode(300, 3));
+    /// }
+    /// ```
+    pub fn encode_big(&self, n: &BigUint, len: usize) -> Vec<u32> {
+        let mut out: Vec<u32> = match self {
+            Numeration::Base(b) => {
+                if n.is_zero() {
+                    vec![]
+                } else {
+                    n.to_radix_be(*b).into_iter().map(u32::from).collect()
+                }
+            }
+            Numeration::Fib => {
+                let mut w = vec![BigUint::from(1u8), BigUint::from(2u8)];
+                while w.last().expect("two") <= n {
+                    let next = &w[w.len() - 1] + &w[w.len() - 2];
+                    w.push(next);
+                }
+                let mut m = n.clone();
+                let mut digits = Vec::with_capacity(w.len());
+                for x in w.iter().rev() {
+                    if x <= &m {
+                        digits.push(1);
+                        m -= x;
+                    } else {
+                        digits.push(0);
+                    }
+                }
+                let first = digits.iter().position(|&d| d != 0).unwrap_or(digits.len());
+                digits.split_off(first)
+            }
+        };
+        if out.len() < len {
+            let mut padded = vec![0; len - out.len()];
+            padded.append(&mut out);
+            out = padded;
+        }
+        out
+    }
+
+    /// The value of a digit string (msd first), of any size.
+    pub fn decode_big(&self, digits: &[u32]) -> BigUint {
+        match self {
+            Numeration::Base(b) => digits.iter().fold(BigUint::zero(), |acc, &d| acc * *b + d),
+            Numeration::Fib => {
+                let (mut w0, mut w1) = (BigUint::from(1u8), BigUint::from(2u8));
+                let mut sum = BigUint::zero();
+                for &d in digits.iter().rev() {
+                    if d == 1 {
+                        sum += &w0;
+                    }
+                    let w2 = &w0 + &w1;
+                    w0 = std::mem::replace(&mut w1, w2);
+                }
+                sum
+            }
+        }
     }
 
     /// The value of a digit string (msd first); `None` if it does not fit in u128.

@@ -60,3 +60,113 @@ pub fn to_text(dfa: &Dfa, num: &Numeration) -> String {
     }
     out
 }
+
+/// An automaton read back from Walnut's text ([`from_text`]): what a reader of the
+/// exported files sees, to check them independently of the [`Dfa`] they came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WalnutAutomaton {
+    /// The numeration named for each track (`msd_2` …); empty for a closed statement.
+    pub numerations: Vec<String>,
+    /// Output of each state (state 0 is the start).
+    pub accepting: Vec<bool>,
+    /// Transitions of each state: the digits of a letter (one per track) and the target.
+    pub transitions: Vec<Vec<(Vec<u32>, usize)>>,
+}
+
+impl WalnutAutomaton {
+    /// Whether the automaton accepts the tracks (one digit string per track, msd first,
+    /// all of one length); a missing transition rejects, as in Walnut.
+    pub fn accepts(&self, tracks: &[Vec<u32>]) -> bool {
+        if self.numerations.is_empty() {
+            return self.accepting.first().copied().unwrap_or(false);
+        }
+        let len = tracks.first().map_or(0, Vec::len);
+        let mut q = 0;
+        for i in 0..len {
+            let letter: Vec<u32> = tracks.iter().map(|t| t[i]).collect();
+            match self.transitions[q].iter().find(|(l, _)| *l == letter) {
+                Some(&(_, t)) => q = t,
+                None => return false,
+            }
+        }
+        self.accepting[q]
+    }
+}
+
+/// Reads Walnut's `.txt` format as [`to_text`] writes it.
+///
+/// ```
+/// use nimlab_automata::{walnut, Fo, Numeration, Rel};
+/// let n = Numeration::Base(2);
+/// let a = Fo::linear(vec![(0, 1), (1, -1)], -1, Rel::Eq).automaton(&n).unwrap(); // x = y + 1
+/// let back = walnut::from_text(&walnut::to_text(&a, &n)).unwrap();
+/// assert_eq!(back.numerations, ["msd_2", "msd_2"]);
+/// assert!(back.accepts(&[n.encode(6, 3), n.encode(5, 3)]));
+/// assert!(!back.accepts(&[n.encode(6, 3), n.encode(6, 3)]));
+/// ```
+pub fn from_text(text: &str) -> Result<WalnutAutomaton, String> {
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next().ok_or("an empty file")?;
+    if first == "true" || first == "false" {
+        return Ok(WalnutAutomaton {
+            numerations: vec![],
+            accepting: vec![first == "true"],
+            transitions: vec![vec![]],
+        });
+    }
+    let numerations: Vec<String> = first.split_whitespace().map(str::to_string).collect();
+    let mut accepting = Vec::new();
+    let mut transitions: Vec<Vec<(Vec<u32>, usize)>> = Vec::new();
+    for line in lines {
+        if let Some((digits, target)) = line.split_once("->") {
+            let letter = digits
+                .split_whitespace()
+                .map(|d| {
+                    d.parse::<u32>()
+                        .map_err(|_| format!("a bad digit in '{line}'"))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            if letter.len() != numerations.len() {
+                return Err(format!(
+                    "'{line}' has {} digits for {} tracks",
+                    letter.len(),
+                    numerations.len()
+                ));
+            }
+            let t = target
+                .trim()
+                .parse::<usize>()
+                .map_err(|_| format!("a bad target in '{line}'"))?;
+            transitions
+                .last_mut()
+                .ok_or("a transition before the first state")?
+                .push((letter, t));
+        } else {
+            let mut parts = line.split_whitespace();
+            let id: usize = parts
+                .next()
+                .and_then(|p| p.parse().ok())
+                .ok_or_else(|| format!("a bad state line '{line}'"))?;
+            if id != accepting.len() {
+                return Err(format!("state {id} out of order"));
+            }
+            accepting.push(parts.next() == Some("1"));
+            transitions.push(Vec::new());
+        }
+    }
+    if transitions
+        .iter()
+        .flatten()
+        .any(|&(_, t)| t >= accepting.len())
+    {
+        return Err("a transition to a state that is not listed".into());
+    }
+    if accepting.is_empty() {
+        return Err("no state".into());
+    }
+    Ok(WalnutAutomaton {
+        numerations,
+        accepting,
+        transitions,
+    })
+}

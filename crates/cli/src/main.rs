@@ -111,6 +111,9 @@ pub enum Status {
     Failed,
     /// A long run was stopped by Ctrl-C or SIGTERM after saving its state (exit 130).
     Interrupted,
+    /// A proof found a violation it could not confirm independently (exit 3): neither
+    /// proved nor false.
+    Unconfirmed,
 }
 
 fn main() -> ExitCode {
@@ -162,6 +165,7 @@ fn main() -> ExitCode {
         Ok(Status::Ok) => ExitCode::SUCCESS,
         Ok(Status::Failed) => ExitCode::from(1),
         Ok(Status::Interrupted) => ExitCode::from(130),
+        Ok(Status::Unconfirmed) => ExitCode::from(3),
         Err(e) => fail(&e),
     }
 }

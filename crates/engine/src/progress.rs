@@ -9,6 +9,10 @@ pub trait Progress: Sync {
     fn advance(&self, delta: u64);
     /// The computation is over.
     fn finish(&self) {}
+    /// Whether the computation should stop now (Ctrl-C, a stopped request).
+    fn cancelled(&self) -> bool {
+        false
+    }
 }
 
 /// A [`Progress`] that ignores everything.

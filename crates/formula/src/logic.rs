@@ -11,6 +11,8 @@
 
 use crate::parse::{BinOp, Expr, Func, Kind, UnOp};
 use nimlab_automata::{Atom, DigitOp, Fo, Numeration, Rel};
+use num_bigint::BigInt;
+use num_traits::{One, Signed, ToPrimitive, Zero};
 
 /// A piece of a formula the automata cannot express, with its column.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,26 +25,34 @@ pub struct NotExpressible {
 
 type R<T> = Result<T, NotExpressible>;
 
-/// Σ aᵢ·vᵢ + c.
+/// Σ aᵢ·vᵢ + c. The constant is exact at any size (a bound such as L + 1 ≤ 0 for
+/// L < 0 must never saturate: two branches of an `if` would then overlap); the
+/// coefficients are checked 64-bit numbers (an automaton has about Σ|aᵢ| states, so a
+/// larger one is refused exactly).
 #[derive(Debug, Clone, Default)]
 struct Lin {
     terms: Vec<(u32, i64)>,
-    c: i64,
+    c: BigInt,
 }
 
 impl Lin {
-    fn constant(&self) -> Option<i64> {
-        self.terms.iter().all(|t| t.1 == 0).then_some(self.c)
+    fn constant(&self) -> Option<BigInt> {
+        self.terms.iter().all(|t| t.1 == 0).then(|| self.c.clone())
     }
-    fn scale(&self, k: i64) -> Option<Lin> {
+    fn scale(&self, k: &BigInt) -> Option<Lin> {
+        let small = k.to_i64();
         Some(Lin {
             terms: self
                 .terms
                 .iter()
-                .map(|&(v, a)| a.checked_mul(k).map(|b| (v, b)))
+                .filter(|t| t.1 != 0)
+                .map(|&(v, a)| small?.checked_mul(a).map(|b| (v, b)))
                 .collect::<Option<_>>()?,
-            c: self.c.checked_mul(k)?,
+            c: &self.c * k,
         })
+    }
+    fn neg(&self) -> Option<Lin> {
+        self.scale(&BigInt::from(-1))
     }
     fn add(&self, o: &Lin, sign: i64) -> Option<Lin> {
         let mut terms = self.terms.clone();
@@ -51,24 +61,34 @@ impl Lin {
         }
         Some(Lin {
             terms,
-            c: self.c.checked_add(o.c.checked_mul(sign)?)?,
+            c: &self.c + &o.c * sign,
         })
+    }
+    /// This plus a constant.
+    fn shifted(&self, k: i64) -> Lin {
+        Lin {
+            terms: self.terms.clone(),
+            c: &self.c + k,
+        }
     }
     fn var(v: u32) -> Lin {
         Lin {
             terms: vec![(v, 1)],
-            c: 0,
+            c: BigInt::zero(),
         }
+    }
+    fn num(c: BigInt) -> Lin {
+        Lin { terms: vec![], c }
     }
     /// The single variable this is, if it is one.
     fn as_var(&self) -> Option<u32> {
-        match (self.terms.as_slice(), self.c) {
-            ([(v, 1)], 0) => Some(*v),
+        match self.terms.as_slice() {
+            [(v, 1)] if self.c.is_zero() => Some(*v),
             _ => None,
         }
     }
     fn rel(&self, rel: Rel) -> Fo {
-        Fo::linear(self.terms.clone(), self.c, rel)
+        Fo::linear_big(self.terms.clone(), self.c.clone(), rel)
     }
 }
 
@@ -196,14 +216,9 @@ impl Compiler {
                 let ta = self.term(a, env)?;
                 let tb = self.term(b, env)?;
                 let d = ta.lin.add(&tb.lin, -1).ok_or_else(|| overflow(e.col))?;
-                let neg = d.scale(-1).ok_or_else(|| overflow(e.col))?;
-                let lt = |x: &Lin| {
-                    Lin {
-                        terms: x.terms.clone(),
-                        c: x.c.saturating_add(1),
-                    }
-                    .rel(Rel::Le)
-                };
+                let neg = d.neg().ok_or_else(|| overflow(e.col))?;
+                // x < 0 over the integers is x + 1 ≤ 0, exactly
+                let lt = |x: &Lin| x.shifted(1).rel(Rel::Le);
                 let (yes, no) = match op {
                     BinOp::Eq => (d.rel(Rel::Eq), Fo::not(d.rel(Rel::Eq))),
                     BinOp::Ne => (Fo::not(d.rel(Rel::Eq)), d.rel(Rel::Eq)),
@@ -335,6 +350,38 @@ impl Compiler {
         }
     }
 
+    /// The digit-wise operation that adds digits of base `b` mod b (⊕ for b = 2) in
+    /// this numeration: the sum itself in base b; in base b^k (k ≤ 4) each digit holds
+    /// k base-b digits, added one by one (bitwise xor when b = 2).
+    fn nim_op(&self, b: u32, col: usize, what: &str) -> R<DigitOp> {
+        let Numeration::Base(n) = self.num else {
+            return self.need_base(b, col, what).map(|_| DigitOp::SumMod);
+        };
+        if n == b {
+            return Ok(DigitOp::SumMod);
+        }
+        let mut power = b;
+        for k in 2..=4usize {
+            power = power.saturating_mul(b);
+            if power == n {
+                return Ok(if b == 2 {
+                    DigitOp::BitXor
+                } else {
+                    let mut block = [0u8; 4];
+                    block[..k].fill(b as u8);
+                    DigitOp::BlockSum(block)
+                });
+            }
+        }
+        Err(NotExpressible {
+            column: col,
+            what: format!(
+                "{what} is digit-wise in base {b}: it is expressible in numeration base-{b} or a power of it (base-{})",
+                b * b
+            ),
+        })
+    }
+
     /// A value defined by a condition: z with (c ∧ z = 1) ∨ (¬c ∧ z = 0).
     fn value_of_condition(&mut self, e: &Expr, env: &[u32]) -> R<Term> {
         let (t, f) = self.condition(e, env)?;
@@ -367,7 +414,17 @@ impl Compiler {
         })
     }
 
-    fn constant_of(&self, t: &Term, col: usize, what: &str) -> R<i64> {
+    /// The constant value of `t` as a machine integer, or a refusal naming `what`.
+    fn small_constant_of(&self, t: &Term, col: usize, what: &str) -> R<i64> {
+        self.constant_of(t, col, what)?
+            .to_i64()
+            .ok_or_else(|| NotExpressible {
+                column: col,
+                what: format!("{what} beyond 64 bits"),
+            })
+    }
+
+    fn constant_of(&self, t: &Term, col: usize, what: &str) -> R<BigInt> {
         if !t.aux.is_empty() {
             return Err(NotExpressible {
                 column: col,
@@ -407,15 +464,12 @@ impl Compiler {
             what: what.to_string(),
         };
         Ok(match &e.kind {
-            Kind::Num(v) => Term::plain(Lin {
-                terms: vec![],
-                c: *v,
-            }),
+            Kind::Num(v) => Term::plain(Lin::num(BigInt::from(*v))),
             Kind::Var(i) => Term::plain(Lin::var(env[*i])),
             Kind::Unary(UnOp::Neg, a) => {
                 let t = self.term(a, env)?;
                 Term {
-                    lin: t.lin.scale(-1).ok_or_else(|| overflow(col))?,
+                    lin: t.lin.neg().ok_or_else(|| overflow(col))?,
                     ..t
                 }
             }
@@ -480,14 +534,9 @@ impl Compiler {
                 }
                 Func::Abs => {
                     let t = self.term(&args[0], env)?;
-                    let neg = t.lin.scale(-1).ok_or_else(|| overflow(col))?;
-                    let pos = Fo::not(
-                        Lin {
-                            terms: t.lin.terms.clone(),
-                            c: t.lin.c.saturating_add(1),
-                        }
-                        .rel(Rel::Le),
-                    );
+                    let neg = t.lin.neg().ok_or_else(|| overflow(col))?;
+                    // t ≥ 0 is ¬(t + 1 ≤ 0)
+                    let pos = Fo::not(t.lin.shifted(1).rel(Rel::Le));
                     let c = (
                         Fo::exists_all(&t.aux, Fo::and(t.cond.clone(), pos.clone())),
                         Fo::exists_all(&t.aux, Fo::and(t.cond.clone(), Fo::not(pos))),
@@ -501,15 +550,18 @@ impl Compiler {
                 }
                 Func::NimsumB => {
                     let b = self.term(&args[0], env)?;
-                    let b = self.constant_of(&b, col, "the base of nimsum_b")?;
+                    let b = self.small_constant_of(&b, col, "the base of nimsum_b")?;
                     if !(2..=16).contains(&b) {
                         return Err(refuse("nimsum_b: the base must be between 2 and 16 here"));
                     }
-                    self.need_base(b as u32, col, "nimsum_b")?;
+                    let op = self.nim_op(b as u32, col, "nimsum_b")?;
                     if args.len() == 1 {
                         return Ok(Term::plain(Lin::default()));
                     }
-                    if let Some(n) = repunit_argument(b, &args[1..]) {
+                    if let (true, Some(n)) = (
+                        self.num == Numeration::Base(b as u32),
+                        repunit_argument(b, &args[1..]),
+                    ) {
                         // nimsum_b(b, n, n − 1, …, n − 1) (b − 1 copies): n and n − 1
                         // differ digit-wise by 1 exactly from n's lowest non-zero digit
                         // down, so this is 1…1 there: one atom instead of b sums
@@ -519,7 +571,7 @@ impl Compiler {
                         .iter()
                         .map(|a| self.term(a, env))
                         .collect::<R<Vec<_>>>()?;
-                    self.digitwise(DigitOp::SumMod, ts, col)?
+                    self.digitwise(op, ts, col)?
                 }
                 Func::Sigma(beta) => {
                     let (prefix, period) = beta.parts();
@@ -554,8 +606,8 @@ impl Compiler {
                     if period.len() == 1 && prefix.iter().all(|&b| b == period[0]) {
                         // σ^b: the digit-wise sum in base b
                         let b = period[0];
-                        self.need_base(b as u32, col, "sigma with a constant base")?;
-                        self.digitwise(DigitOp::SumMod, ts, col)?
+                        let op = self.nim_op(b as u32, col, "sigma with a constant base")?;
+                        self.digitwise(op, ts, col)?
                     } else if let Some((b, op)) = block_op(period) {
                         // β = (β₀, …, β_{k−1}, then a block repeated): with P = β₀⋯β_{k−1},
                         // σ^β(X) = Σ_{L<k} β^L·((Σᵢ digit_L(xᵢ)) mod β_L) + P·σ^block(⌊xᵢ/P⌋),
@@ -585,7 +637,11 @@ impl Compiler {
                                 let d = if l == 0 {
                                     Term::plain(Lin::var(v))
                                 } else {
-                                    self.div_const(Term::plain(Lin::var(v)), places[l], col)?
+                                    self.div_const(
+                                        Term::plain(Lin::var(v)),
+                                        &BigInt::from(places[l]),
+                                        col,
+                                    )?
                                 };
                                 let d = self.mod_const(d, bl as i64, col)?;
                                 sum.lin = sum.lin.add(&d.lin, 1).ok_or_else(|| overflow(col))?;
@@ -593,7 +649,10 @@ impl Compiler {
                                 sum.cond = Fo::and(sum.cond, d.cond);
                             }
                             let r = self.mod_const(sum, bl as i64, col)?;
-                            let w = r.lin.scale(places[l]).ok_or_else(|| overflow(col))?;
+                            let w = r
+                                .lin
+                                .scale(&BigInt::from(places[l]))
+                                .ok_or_else(|| overflow(col))?;
                             total.lin = total.lin.add(&w, 1).ok_or_else(|| overflow(col))?;
                             total.aux.extend(r.aux);
                             total.cond = Fo::and(total.cond, r.cond);
@@ -603,7 +662,7 @@ impl Compiler {
                             quots.push(if big_p == 1 {
                                 Term::plain(Lin::var(v))
                             } else {
-                                self.div_const(Term::plain(Lin::var(v)), big_p, col)?
+                                self.div_const(Term::plain(Lin::var(v)), &BigInt::from(big_p), col)?
                             });
                         }
                         let high = if quots.len() == 1 {
@@ -611,7 +670,10 @@ impl Compiler {
                         } else {
                             self.digitwise(op, quots, col)?
                         };
-                        let w = high.lin.scale(big_p).ok_or_else(|| overflow(col))?;
+                        let w = high
+                            .lin
+                            .scale(&BigInt::from(big_p))
+                            .ok_or_else(|| overflow(col))?;
                         total.lin = total.lin.add(&w, 1).ok_or_else(|| overflow(col))?;
                         total.aux.extend(high.aux);
                         total.cond = Fo::and(total.cond, high.cond);
@@ -670,19 +732,14 @@ impl Compiler {
         })
     }
 
-    fn div_const(&mut self, t: Term, m: i64, col: usize) -> R<Term> {
-        // q = ⌊L/m⌋ (q natural): m·q ≤ L ≤ m·q + m − 1
+    fn div_const(&mut self, t: Term, m: &BigInt, col: usize) -> R<Term> {
+        // q = ⌊L/m⌋ (q natural, m > 0): m·q ≤ L ≤ m·q + m − 1, with exact constants
+        debug_assert!(m.is_positive());
         let q = self.fresh();
         let mq = Lin::var(q).scale(m).ok_or_else(|| overflow(col))?;
         let low = mq.add(&t.lin, -1).ok_or_else(|| overflow(col))?;
-        let high = t
-            .lin
-            .add(&mq, -1)
-            .map(|mut l| {
-                l.c = l.c.saturating_sub(m - 1);
-                l
-            })
-            .ok_or_else(|| overflow(col))?;
+        let mut high = t.lin.add(&mq, -1).ok_or_else(|| overflow(col))?;
+        high.c -= m - 1;
         let mut aux = t.aux;
         aux.push(q);
         Ok(Term {
@@ -692,9 +749,44 @@ impl Compiler {
         })
     }
 
+    /// Q = ⌊L/m⌋ of either sign (m > 0): Q = q − q′ with q, q′ natural, one of them 0,
+    /// and m·Q ≤ L ≤ m·Q + m − 1. Division by a negative constant is ⌊(−L)/|m|⌋, whose
+    /// quotient is negative for L > 0.
+    fn div_signed(&mut self, t: Term, m: &BigInt, col: usize) -> R<Term> {
+        debug_assert!(m.is_positive());
+        let (q, qn) = (self.fresh(), self.fresh());
+        let quotient = Lin::var(q)
+            .add(&Lin::var(qn), -1)
+            .ok_or_else(|| overflow(col))?;
+        let mq = quotient.scale(m).ok_or_else(|| overflow(col))?;
+        let low = mq.add(&t.lin, -1).ok_or_else(|| overflow(col))?;
+        let mut high = t.lin.add(&mq, -1).ok_or_else(|| overflow(col))?;
+        high.c -= m - 1;
+        let one_zero = Fo::or(
+            Fo::linear(vec![(q, 1)], 0, Rel::Eq),
+            Fo::linear(vec![(qn, 1)], 0, Rel::Eq),
+        );
+        let mut aux = t.aux;
+        aux.extend([q, qn]);
+        Ok(Term {
+            lin: quotient,
+            aux,
+            cond: Fo::and(
+                t.cond,
+                Fo::and(one_zero, Fo::and(low.rel(Rel::Le), high.rel(Rel::Le))),
+            ),
+        })
+    }
+
     fn mod_const(&mut self, t: Term, m: i64, col: usize) -> R<Term> {
         // r = L mod m: r ≤ m − 1 and L − r ≡ 0 (mod m); defined for negative L too
         let m = m.unsigned_abs() as i64;
+        if m > (1 << 40) {
+            return Err(NotExpressible {
+                column: col,
+                what: "'%' by a constant beyond 2^40 (its automaton has that many states)".into(),
+            });
+        }
         let r = self.fresh();
         let bound = Fo::linear(vec![(r, 1)], -(m - 1), Rel::Le);
         let cong = t
@@ -732,11 +824,11 @@ impl Compiler {
                 let kb = b.aux.is_empty().then(|| b.lin.constant()).flatten();
                 match (ka, kb) {
                     (_, Some(k)) => {
-                        let lin = a.lin.scale(k).ok_or_else(|| overflow(col))?;
+                        let lin = a.lin.scale(&k).ok_or_else(|| overflow(col))?;
                         Term { lin, ..a }
                     }
                     (Some(k), _) => {
-                        let lin = b.lin.scale(k).ok_or_else(|| overflow(col))?;
+                        let lin = b.lin.scale(&k).ok_or_else(|| overflow(col))?;
                         Term { lin, ..b }
                     }
                     _ => {
@@ -749,23 +841,62 @@ impl Compiler {
             BinOp::Div | BinOp::Mod | BinOp::Shl | BinOp::Shr => {
                 let k =
                     self.constant_of(&b, col, "the right operand of '/', '%', '<<' and '>>'")?;
-                match op {
-                    BinOp::Div if k > 0 => self.div_const(a, k, col)?,
-                    BinOp::Div => return Err(refuse("'/' by a constant ≤ 0")),
-                    BinOp::Mod if k != 0 => self.mod_const(a, k, col)?,
-                    BinOp::Mod => return Err(refuse("'%' by 0")),
-                    BinOp::Shl if (0..62).contains(&k) => {
-                        let lin = a.lin.scale(1 << k).ok_or_else(|| overflow(col))?;
+                if let Some(c) = a.aux.is_empty().then(|| a.lin.constant()).flatten() {
+                    // both constant: exact
+                    return exact_binary(op, &c, &k)
+                        .map(|v| Term::plain(Lin::num(v)))
+                        .ok_or_else(|| refuse("a constant operation that is undefined (division by 0, a negative shift, or a result beyond 2^65536)"));
+                }
+                let small = k.to_i64();
+                match (op, small) {
+                    (BinOp::Div, _) if k.is_positive() => self.div_const(a, &k, col)?,
+                    (BinOp::Div, _) if k.is_negative() => {
+                        let neg = Term {
+                            lin: a.lin.neg().ok_or_else(|| overflow(col))?,
+                            ..a
+                        };
+                        self.div_signed(neg, &-k, col)?
+                    }
+                    (BinOp::Div, _) => return Err(refuse("'/' by 0")),
+                    (BinOp::Mod, Some(k)) if k != 0 && k != i64::MIN => {
+                        self.mod_const(a, k, col)?
+                    }
+                    (BinOp::Mod, _) if k.is_zero() => return Err(refuse("'%' by 0")),
+                    (BinOp::Mod, _) => {
+                        return Err(refuse(
+                            "'%' by a constant beyond 2^40 (its automaton has that many states)",
+                        ))
+                    }
+                    (BinOp::Shl, Some(k)) if (0..=4096).contains(&k) => {
+                        let lin = a
+                            .lin
+                            .scale(&(BigInt::one() << k as usize))
+                            .ok_or_else(|| overflow(col))?;
                         Term { lin, ..a }
                     }
-                    BinOp::Shr if (0..62).contains(&k) => self.div_const(a, 1 << k, col)?,
-                    _ => return Err(refuse("a shift by a constant outside 0..61")),
+                    (BinOp::Shr, Some(k)) if (0..=4096).contains(&k) => {
+                        self.div_const(a, &(BigInt::one() << k as usize), col)?
+                    }
+                    _ => return Err(refuse("a shift by a constant outside 0..4096")),
                 }
             }
             BinOp::Pow => {
-                return Err(refuse(
-                    "'^' (power) of a variable (not a synchronized relation)",
-                ))
+                let ka = a.aux.is_empty().then(|| a.lin.constant()).flatten();
+                let kb = b.aux.is_empty().then(|| b.lin.constant()).flatten();
+                match (ka, kb) {
+                    (Some(x), Some(y)) => {
+                        Term::plain(Lin::num(exact_binary(op, &x, &y).ok_or_else(|| {
+                            refuse(
+                                "a power that is undefined (a negative exponent) or beyond 2^65536",
+                            )
+                        })?))
+                    }
+                    _ => {
+                        return Err(refuse(
+                            "'^' (power) of a variable (not a synchronized relation)",
+                        ))
+                    }
+                }
             }
             BinOp::Xor | BinOp::And | BinOp::Or => {
                 let name = match op {
@@ -773,15 +904,40 @@ impl Compiler {
                     BinOp::And => "'&'",
                     _ => "'|'",
                 };
-                self.need_base(2, col, name)?;
-                let dop = match op {
-                    BinOp::Xor => DigitOp::SumMod,
-                    BinOp::And => DigitOp::Min,
-                    _ => DigitOp::Max,
+                if let (Some(x), Some(y)) = (
+                    a.aux.is_empty().then(|| a.lin.constant()).flatten(),
+                    b.aux.is_empty().then(|| b.lin.constant()).flatten(),
+                ) {
+                    return exact_binary(op, &x, &y)
+                        .map(|v| Term::plain(Lin::num(v)))
+                        .ok_or_else(|| refuse("a bitwise operation on a negative constant"));
+                }
+                let dop = match (op, self.num) {
+                    (BinOp::Xor, _) => self.nim_op(2, col, name)?,
+                    (_, Numeration::Base(2)) if op == BinOp::And => DigitOp::Min,
+                    (_, Numeration::Base(2)) => DigitOp::Max,
+                    (_, Numeration::Base(b)) if b.is_power_of_two() => {
+                        if op == BinOp::And {
+                            DigitOp::BitAnd
+                        } else {
+                            DigitOp::BitOr
+                        }
+                    }
+                    _ => {
+                        return Err(refuse(&format!(
+                            "{name} is bitwise: it is expressible in numeration base2 or base-4, base-8, base-16"
+                        )))
+                    }
                 };
                 self.digitwise(dop, vec![a, b], col)?
             }
             _ => unreachable!("conditions are compiled by value_of_condition"),
         })
     }
+}
+
+/// `x op y` for two constants, exactly (`None` where the evaluator faults, or beyond
+/// 2^65536): constants fold at any size, so `2^63` and `2^100 + 1` can be written.
+pub(crate) fn exact_binary(op: BinOp, x: &BigInt, y: &BigInt) -> Option<BigInt> {
+    crate::exact::binary(op, x, y).ok()
 }

@@ -42,6 +42,7 @@ use nimlab_automata::{walnut, Dfa, Fo, Rel};
 use nimlab_engine::big::BigUint;
 use nimlab_engine::capability::MoveRelation;
 use nimlab_engine::{plan, Coord, Game, TableOptions};
+use num_traits::{Signed, Zero};
 use std::fmt;
 use std::time::Instant;
 
@@ -75,6 +76,12 @@ pub enum ProveError {
     TooLarge(String),
     /// Anything else the input does not allow.
     Input(String),
+    /// The prover's own check failed: the automaton built for the claim gives some
+    /// position two values (or calls it both P and N). Nothing is decided: a defect of
+    /// the compiler, to report, never a verdict.
+    Unsound(String),
+    /// The computation was cancelled (the progress hook said so).
+    Cancelled,
 }
 
 impl fmt::Display for ProveError {
@@ -99,6 +106,11 @@ impl fmt::Display for ProveError {
             ProveError::NegativeIntermediate(s) => write!(f, "not expressible: {s}"),
             ProveError::TooLarge(s) => write!(f, "{s}"),
             ProveError::Input(s) => write!(f, "{s}"),
+            ProveError::Unsound(s) => write!(
+                f,
+                "internal check failed, nothing decided: {s} (a defect of nimlab's formula compiler; please report it)"
+            ),
+            ProveError::Cancelled => write!(f, "cancelled"),
         }
     }
 }
@@ -108,11 +120,11 @@ impl std::error::Error for ProveError {}
 impl From<nimlab_automata::Error> for ProveError {
     fn from(e: nimlab_automata::Error) -> Self {
         match e {
-            nimlab_automata::Error::TooLarge(s) => ProveError::TooLarge(format!(
-                "the proof needs {s}; the automata limit is {} transitions",
-                nimlab_automata::MAX_ENTRIES
-            )),
+            nimlab_automata::Error::TooLarge(s) => {
+                ProveError::TooLarge(format!("the proof needs {s}"))
+            }
             nimlab_automata::Error::Input(s) => ProveError::Input(s),
+            nimlab_automata::Error::Cancelled => ProveError::Cancelled,
         }
     }
 }
@@ -120,7 +132,7 @@ impl From<nimlab_automata::Error> for ProveError {
 /// One condition decided.
 #[derive(Debug, Clone)]
 pub struct Statement {
-    /// Short name: `defined`, `SG1`, `SG2`, `P1`, `P2`.
+    /// Short name: `function`, `defined`, `SG1`, `SG2`, `P1`, `P2`.
     pub name: &'static str,
     /// The condition in words.
     pub meaning: String,
@@ -147,8 +159,12 @@ pub struct Counterexample {
     pub value: Option<BigUint>,
     /// What the violation means, in words.
     pub explanation: String,
-    /// The re-check: a position where the solver's value differs from the claim, with
-    /// both values in words; `None` if the re-check could not run (see `recheck_note`).
+    /// The confirmation, independent of the automata: a position where the solver's
+    /// (or the game's closed form's) value differs from the claim's exact value, or the
+    /// violation itself re-done in exact arithmetic (the move checked by the game's
+    /// rules, the claim evaluated exactly); with the reason in words. `None`: it could
+    /// not be confirmed (see `recheck_note`), and the verdict is then
+    /// [`Verdict::Unconfirmed`], never [`Verdict::False`].
     pub confirmed: Option<(Vec<BigUint>, String)>,
     /// How the re-check went.
     pub recheck_note: String,
@@ -159,8 +175,12 @@ pub struct Counterexample {
 pub enum Verdict {
     /// Every condition holds for every position.
     Proved,
-    /// A condition fails; the least counterexample.
+    /// A condition fails; the least counterexample, confirmed independently of the
+    /// automata (`confirmed` is `Some`).
     False(Box<Counterexample>),
+    /// The automata found a violation that neither the solver nor exact arithmetic
+    /// could confirm: nothing is claimed either way.
+    Unconfirmed(Box<Counterexample>),
 }
 
 /// A decided claim.
@@ -409,7 +429,25 @@ fn not_expressible(what: &str, text: &str) -> impl Fn(NotExpressible) -> ProveEr
 
 /// Decides `claim` (a Grundy formula or a P-position predicate over the game's
 /// coordinate names) for every position of `game`, reading numbers in `num`.
+///
+/// The automata count against `opts.table.memory_limit` (a quarter of it for any one
+/// automaton under construction, since a few are alive at once) and stop within one
+/// state when `opts.table.progress` says the computation is cancelled.
 pub fn prove(
+    game: &dyn Game,
+    claim: Claim,
+    text: &str,
+    num: Numeration,
+    opts: &ProveOptions<'_>,
+) -> Result<Proof, ProveError> {
+    let per_automaton = opts.table.memory_limit.bytes() / 4;
+    let cancelled = || opts.table.progress.cancelled();
+    nimlab_automata::budget::with_budget(per_automaton, &cancelled, || {
+        prove_within_budget(game, claim, text, num, opts)
+    })
+}
+
+fn prove_within_budget(
     game: &dyn Game,
     claim: Claim,
     text: &str,
@@ -474,6 +512,12 @@ pub fn prove(
         what: "the claim".into(),
         error,
     })?;
+    if claim == Claim::PPositions && !claim_f.is_condition() {
+        return Err(ProveError::Input(format!(
+            "a P-position claim must be a condition (a comparison, &&, ||, !), not a number: '{}'",
+            abbreviate(text)
+        )));
+    }
     let (_, coords) = variables(game);
     let env_x: Vec<u32> = coords.iter().map(|&c| c as u32).collect();
     let what = match claim {
@@ -559,6 +603,17 @@ pub fn prove(
             let defined = phi.project(g)?; // X
             let checks: Vec<Check<'_>> = vec![
                 (
+                    "function",
+                    format!("{what} has at most one value at every position (the prover's check of its own automaton)"),
+                    format!("eval nimlab_function \"{q} A{xl},g,v ($phi({xl},g) & $phi({xl},v)) => g=v\";"),
+                    Box::new(|| {
+                        let differ = Fo::not(Fo::linear(vec![(g, 1), (v, -1)], 0, Rel::Eq))
+                            .automaton(&num)?;
+                        let two = num.and(&num.and(&phi, &phi_x_v)?, &differ)?;
+                        Ok(two.project(g)?.project(v)?)
+                    }),
+                ),
+                (
                     "defined",
                     format!("{what} is a natural number at every position"),
                     format!("eval nimlab_defined \"{q} A{xl} {}E g $phi({xl},g)\";", legal_pre(&xl).replace(" & ", " => ")),
@@ -597,11 +652,10 @@ pub fn prove(
                     }),
                 ),
             ];
-            let _ = &phi_x_v;
             for (name, meaning, wal, bad) in checks {
                 if let Some(d) = decide(name, meaning, wal, &*bad)? {
-                    let cx = counterexample(game, claim, &claim_f, name, &d, &lay, &num, opts)?;
-                    verdict = Verdict::False(Box::new(cx));
+                    verdict =
+                        refuted(game, claim, &claim_f, &relation, name, &d, &lay, &num, opts)?;
                     break;
                 }
             }
@@ -619,6 +673,12 @@ pub fn prove(
             let m2 = m;
             let pset_y = pset.renamed(|w| w + m2)?;
             let checks: Vec<Check<'_>> = vec![
+                (
+                    "function",
+                    format!("{what} is never both true and false at one position (the prover's check of its own automata)"),
+                    format!("eval nimlab_function \"{q} A{xl} ~($pset({xl}) & $nset({xl}))\";"),
+                    Box::new(|| Ok(num.and(&pset, &nset)?)),
+                ),
                 (
                     "defined",
                     format!("{what} is defined (true or false) at every position"),
@@ -658,14 +718,40 @@ pub fn prove(
             ];
             for (name, meaning, wal, bad) in checks {
                 if let Some(d) = decide(name, meaning, wal, &*bad)? {
-                    let cx = counterexample(game, claim, &claim_f, name, &d, &lay, &num, opts)?;
-                    verdict = Verdict::False(Box::new(cx));
+                    verdict =
+                        refuted(game, claim, &claim_f, &relation, name, &d, &lay, &num, opts)?;
                     break;
                 }
             }
         }
     }
     let _ = xs;
+    // Every automaton is written with all the tracks its statements call it with (one
+    // that does not mention a coordinate still reads it, any digits allowed), so that
+    // Walnut reads each file with the arity of its call.
+    let automata = automata
+        .into_iter()
+        .map(|(name, d)| {
+            let mut want: Vec<u32> = (0..m).collect();
+            match name.as_str() {
+                "move" => want.extend(m..2 * m),
+                "phi" => want.push(lay.g()),
+                _ => {}
+            }
+            let missing: Vec<u32> = want
+                .iter()
+                .copied()
+                .filter(|v| !d.vars().contains(v))
+                .collect();
+            let full = if missing.is_empty() {
+                d
+            } else {
+                num.and(&d, &num.valid(&missing)?)?
+            };
+            debug_assert_eq!(full.vars(), want.as_slice());
+            Ok((name, full))
+        })
+        .collect::<Result<Vec<_>, ProveError>>()?;
     Ok(Proof {
         game: game.spec(),
         claim,
@@ -720,17 +806,117 @@ fn least(bad: &Dfa, xs: &[u32], num: &Numeration) -> Result<Vec<(u32, BigUint)>,
     Ok(out)
 }
 
+/// A formula shortened for a message: at most 80 characters, control characters
+/// escaped.
+fn abbreviate(text: &str) -> String {
+    let clean: String = text
+        .chars()
+        .flat_map(|c| {
+            if c.is_control() {
+                c.escape_default().collect::<Vec<_>>()
+            } else {
+                vec![c]
+            }
+        })
+        .collect();
+    if clean.chars().count() > 80 {
+        format!("{}…", clean.chars().take(79).collect::<String>())
+    } else {
+        clean
+    }
+}
+
+/// The verdict once statement `statement` has violations `bad`: the prover's own check
+/// failing is an error (nothing decided); any other violation is false only when
+/// confirmed independently of the automata, else unconfirmed.
+#[allow(clippy::too_many_arguments)]
+fn refuted(
+    game: &dyn Game,
+    claim: Claim,
+    formula: &Formula,
+    relation: &MoveRelation,
+    statement: &'static str,
+    bad: &Dfa,
+    lay: &Layout,
+    num: &Numeration,
+    opts: &ProveOptions<'_>,
+) -> Result<Verdict, ProveError> {
+    if statement == "function" {
+        let vals = least(bad, &lay.x(), num)?;
+        let at: Vec<BigUint> = vals
+            .iter()
+            .filter(|p| p.0 < lay.m)
+            .map(|p| p.1.clone())
+            .collect();
+        return Err(ProveError::Unsound(format!(
+            "the automaton built for the claim gives {} two values",
+            plan::position_text(&at)
+        )));
+    }
+    let cx = counterexample(
+        game, claim, formula, relation, statement, bad, lay, num, opts,
+    )?;
+    Ok(if cx.confirmed.is_some() {
+        Verdict::False(Box::new(cx))
+    } else {
+        Verdict::Unconfirmed(Box::new(cx))
+    })
+}
+
+/// Whether Y is an option of X by the game's rules: its own option list when X is
+/// small enough to list, else the move relation's formula evaluated exactly (`None`
+/// when neither can tell: a quantified relation at a huge position).
+fn is_option(
+    game: &dyn Game,
+    relation: &MoveRelation,
+    x: &[BigUint],
+    y: &[BigUint],
+) -> Option<bool> {
+    let small = |p: &[BigUint]| -> Option<Vec<Coord>> {
+        p.iter().map(|c| Coord::try_from(c).ok()).collect()
+    };
+    if let (Some(xs), Some(ys)) = (small(x), small(y))
+        && xs.iter().map(|&c| c as u128).sum::<u128>() <= 1 << 20
+    {
+        let mut found = false;
+        game.for_each_option(&xs, &mut |o| found |= o == ys.as_slice());
+        return Some(found);
+    }
+    let names = game.coordinate_names();
+    let mut vars = names.clone();
+    vars.extend(names.iter().map(|n| format!("{n}_")));
+    let refs: Vec<&str> = vars.iter().map(String::as_str).collect();
+    let f = Formula::compile(&relation.options, &refs).ok()?;
+    let vals: Vec<num_bigint::BigInt> = x.iter().chain(y).map(|c| c.clone().into()).collect();
+    let holds = !f.eval_exact(&vals).ok()?.is_zero();
+    let legal = match &relation.positions {
+        Some(p) => {
+            let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+            let f = Formula::compile(p, &refs).ok()?;
+            let at = |p: &[BigUint]| -> Option<bool> {
+                let v: Vec<num_bigint::BigInt> = p.iter().map(|c| c.clone().into()).collect();
+                Some(!f.eval_exact(&v).ok()?.is_zero())
+            };
+            at(x)? && at(y)?
+        }
+        None => true,
+    };
+    Some(holds && legal)
+}
+
 #[allow(clippy::too_many_arguments)]
 fn counterexample(
     game: &dyn Game,
     claim: Claim,
     formula: &Formula,
+    relation: &MoveRelation,
     statement: &'static str,
     bad: &Dfa,
     lay: &Layout,
     num: &Numeration,
     opts: &ProveOptions<'_>,
 ) -> Result<Counterexample, ProveError> {
+    use num_bigint::BigInt;
     let xs = lay.x();
     let vals = least(bad, &xs, num)?;
     let get = |v: u32| vals.iter().find(|p| p.0 == v).map(|p| p.1.clone());
@@ -743,21 +929,28 @@ fn counterexample(
         .filter(|_| matches!(statement, "SG1" | "P1"));
     let value = get(lay.v()).filter(|_| statement == "SG2");
     let show = |p: &[BigUint]| plan::position_text(p);
+    let (_, coords) = variables(game);
+    // the claim's exact value (the automata's meaning), at any size
+    let exact_at = |p: &[BigUint]| -> Result<BigInt, String> {
+        let xs: Vec<BigInt> = coords.iter().map(|&c| BigInt::from(p[c].clone())).collect();
+        formula
+            .eval_exact(&xs)
+            .map_err(|(f, col)| format!("{f} (column {col})"))
+    };
+    // the 64-bit evaluator's value, where coordinates fit
     let eval_at = |p: &[BigUint]| -> Option<Result<i64, String>> {
-        let (_, coords) = variables(game);
         let xs: Option<Vec<i64>> = coords.iter().map(|&c| i64::try_from(&p[c]).ok()).collect();
         xs.map(|xs| formula.eval(&xs).map_err(|e| e.to_string()))
     };
     let claim_word = |p: &[BigUint]| -> String {
-        match (claim, eval_at(p)) {
-            (_, None) => "beyond 64-bit evaluation".into(),
-            (_, Some(Err(e))) => e,
-            (Claim::Grundy, Some(Ok(v))) => format!("φ = {v}"),
-            (Claim::PPositions, Some(Ok(v))) => {
-                if v != 0 {
-                    "claimed P".into()
-                } else {
+        match (claim, exact_at(p)) {
+            (_, Err(e)) => format!("undefined: {e}"),
+            (Claim::Grundy, Ok(v)) => format!("φ = {v}"),
+            (Claim::PPositions, Ok(v)) => {
+                if v.is_zero() {
                     "claimed N".into()
+                } else {
+                    "claimed P".into()
                 }
             }
         }
@@ -792,22 +985,71 @@ fn counterexample(
     };
     // "defined" fails because of a negative intermediate value while the formula itself
     // evaluates fine: not a counterexample, a limit of the method.
-    if statement == "defined"
-        && let Some(Ok(v)) = eval_at(&position)
-        && (claim == Claim::PPositions || v >= 0)
-    {
-        return Err(ProveError::NegativeIntermediate(format!(
-                    "at {} an intermediate value of the claim is negative (it evaluates to {v}); the automata work with natural numbers — rewrite it, e.g. with if … then … else",
-                    show(&position)
-                )));
+    if statement == "defined" {
+        let fine = |v: &BigInt| claim == Claim::PPositions || !v.is_negative();
+        let value = match (exact_at(&position), eval_at(&position)) {
+            (Ok(v), _) if fine(&v) => Some(v),
+            (_, Some(Ok(v))) if fine(&BigInt::from(v)) => Some(BigInt::from(v)),
+            _ => None,
+        };
+        if let Some(v) = value {
+            return Err(ProveError::NegativeIntermediate(format!(
+                "at {} an intermediate value of the claim is negative (it evaluates to {v}); the automata work with natural numbers — rewrite it, e.g. with if … then … else",
+                show(&position)
+            )));
+        }
     }
-    // re-check: the solver's values at X, Y, and (SG2) X's options
+    let mut confirmed = None;
+    let mut notes = Vec::new();
+    // 1. Exact arithmetic on the violation itself.
+    match statement {
+        "defined" => {
+            let word = claim_word(&position);
+            notes.push(format!("{}: {word}", show(&position)));
+            confirmed = Some((
+                position.clone(),
+                format!("the claim evaluated exactly: {word}, not a natural number"),
+            ));
+        }
+        "SG1" | "P1" => {
+            let y = option.clone().unwrap_or_default();
+            let (fx, fy) = (exact_at(&position), exact_at(&y));
+            let same = match (claim, &fx, &fy) {
+                (Claim::Grundy, Ok(a), Ok(b)) => a == b && !a.is_negative(),
+                (Claim::PPositions, Ok(a), Ok(b)) => !a.is_zero() && !b.is_zero(),
+                _ => false,
+            };
+            match is_option(game, relation, &position, &y) {
+                Some(true) if same => {
+                    confirmed = Some((
+                        position.clone(),
+                        format!(
+                            "exact arithmetic: {} is an option of {} by the game's rules, and the claim gives both {}",
+                            show(&y),
+                            show(&position),
+                            if claim == Claim::Grundy {
+                                format!("the value {}", fx.as_ref().expect("defined"))
+                            } else {
+                                "P".into()
+                            }
+                        ),
+                    ));
+                }
+                Some(false) => notes.push(format!(
+                    "{} is not an option of {} by the game's own rules",
+                    show(&y),
+                    show(&position)
+                )),
+                _ => {}
+            }
+        }
+        _ => {}
+    }
+    // 2. The solver (or the game's closed form) at X, Y and X's options.
     let mut candidates = vec![position.clone()];
     if let Some(y) = &option {
         candidates.push(y.clone());
     }
-    let mut confirmed = None;
-    let mut notes = Vec::new();
     let check = |p: &[BigUint], notes: &mut Vec<String>| -> Option<(Vec<BigUint>, String)> {
         let r = match plan::value(game, p, &opts.table) {
             Ok(r) => r,
@@ -816,17 +1058,13 @@ fn counterexample(
                 return None;
             }
         };
-        let claimed = eval_at(p);
-        let differs = match (claim, &claimed) {
-            (Claim::Grundy, Some(Ok(v))) => match &r.grundy {
-                Some(g) => i64::try_from(g).map(|g| g != *v).unwrap_or(true),
+        let differs = match (claim, exact_at(p)) {
+            (Claim::Grundy, Ok(v)) => match &r.grundy {
+                Some(g) => BigInt::from(g.clone()) != v,
                 None => false,
             },
-            (Claim::PPositions, Some(Ok(v))) => {
-                (*v != 0) != (r.outcome == nimlab_engine::Outcome::P)
-            }
-            (_, Some(Err(_))) => true,
-            (_, None) => false,
+            (Claim::PPositions, Ok(v)) => !v.is_zero() != (r.outcome == nimlab_engine::Outcome::P),
+            (_, Err(_)) => true,
         };
         let actual = match &r.grundy {
             Some(g) => format!("G = {g}"),
@@ -844,15 +1082,22 @@ fn counterexample(
             )
         })
     };
-    for c in &candidates {
-        if let Some(hit) = check(c, &mut notes) {
-            confirmed = Some(hit);
-            break;
+    if confirmed.is_none() {
+        for c in &candidates {
+            if let Some(hit) = check(c, &mut notes) {
+                confirmed = Some(hit);
+                break;
+            }
         }
     }
     if confirmed.is_none() && matches!(statement, "SG2" | "P2") {
         // the claim is right at X, so it is wrong at an option of X
-        let small: Option<Vec<Coord>> = position.iter().map(|c| Coord::try_from(c).ok()).collect();
+        // listing the options of a huge position would not end: only up to 2^24 in all
+        let small: Option<Vec<Coord>> = position
+            .iter()
+            .map(|c| Coord::try_from(c).ok())
+            .collect::<Option<Vec<_>>>()
+            .filter(|p| p.iter().map(|&c| c as u128).sum::<u128>() <= 1 << 24);
         if let Some(p) = small {
             let mut opts_list = Vec::new();
             game.for_each_option(&p, &mut |o| {

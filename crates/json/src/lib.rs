@@ -483,9 +483,10 @@ pub fn proof_json(p: &nimlab_formula::prove::Proof) -> Value {
         .collect();
     let nums = |v: &[BigUint]| -> Vec<String> { v.iter().map(|b| b.to_string()).collect() };
     let verdict = match &p.verdict {
-        Verdict::Proved => json!({"proved": true}),
-        Verdict::False(c) => json!({
+        Verdict::Proved => json!({"proved": true, "verdict": "proved"}),
+        Verdict::False(c) | Verdict::Unconfirmed(c) => json!({
             "proved": false,
+            "verdict": if matches!(p.verdict, Verdict::False(_)) { "false" } else { "unconfirmed" },
             "statement": c.statement,
             "position": nums(&c.position),
             "option": c.option.as_deref().map(nums),

@@ -119,6 +119,10 @@ fn proof_text(p: &FoundProof) -> String {
                     None => String::new(),
                 }
             ),
+            Verdict::Unconfirmed(c) => format!(
+                "not decided ({}): the automata report {}, unconfirmed ({})",
+                c.statement, c.explanation, c.recheck_note
+            ),
         },
         Err(e) => format!("not proved: {e}"),
     }

@@ -98,6 +98,7 @@ pub fn run(ctx: &Context, args: ProveArgs) -> Result<Status> {
     Ok(match proof.verdict {
         Verdict::Proved => Status::Ok,
         Verdict::False(_) => Status::Failed,
+        Verdict::Unconfirmed(_) => Status::Unconfirmed,
     })
 }
 
@@ -159,12 +160,17 @@ fn write_text(out: &mut dyn Write, p: &Proof, walnut: Option<&Path>) -> std::io:
                 "result:     false ({}): {}",
                 c.statement, c.explanation
             )?;
-            match &c.confirmed {
-                Some((at, why)) => {
-                    writeln!(out, "re-check:   at {}: {why}", plan::position_text(at))?
-                }
-                None => writeln!(out, "re-check:   not confirmed: {}", c.recheck_note)?,
+            if let Some((at, why)) = &c.confirmed {
+                writeln!(out, "re-check:   at {}: {why}", plan::position_text(at))?
             }
+        }
+        Verdict::Unconfirmed(c) => {
+            writeln!(
+                out,
+                "result:     unconfirmed ({}): the automata report {}, but neither the solver nor exact arithmetic could confirm it, so nothing is claimed",
+                c.statement, c.explanation
+            )?;
+            writeln!(out, "re-check:   {}", c.recheck_note)?;
         }
     }
     if let Some(dir) = walnut {
