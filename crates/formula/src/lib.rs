@@ -783,16 +783,19 @@ mod compiler_soundness {
     }
 
     fn check_formula(text: &str, seed: u64) -> Result<(), TestCaseError> {
+        check_in(text, seed, Numeration::Base(2))
+    }
+
+    fn check_in(text: &str, seed: u64, num: Numeration) -> Result<(), TestCaseError> {
         let vars = ["x".to_string(), "y".to_string()];
         let Ok(tree) = parse_quantified(text, &vars) else {
             return Ok(()); // e.g. a literal beyond 64 bits
         };
-        let num = Numeration::Base(2);
         let mut comp = Compiler::new(num, 3);
         let Ok(fo) = comp.value(&tree, &[0, 1], 2) else {
             return Ok(()); // refused exactly: nothing to compare
         };
-        let Ok(phi) = budget::with_budget(256 << 20, &|| false, || fo.automaton(&num)) else {
+        let Ok(phi) = budget::with_budget(64 << 20, &|| false, || fo.automaton(&num)) else {
             if std::env::var_os("NIMLAB_DEBUG_SOUNDNESS").is_some() {
                 eprintln!("too large: {text}");
             }
@@ -803,8 +806,18 @@ mod compiler_soundness {
         }
         let pts = points(text);
         let mut rng = seed;
-        for x in &pts {
-            // every edge point for x, a pseudo-random one for y
+        for x in pts
+            .iter()
+            .filter(|_| {
+                // about 30 edge points for x (every one in a long run), a pseudo-random y
+                rng = rng
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                std::env::var_os("NIMLAB_LONG").is_some()
+                    || (rng >> 40) % pts.len().div_ceil(30).max(1) as u64 == 0
+            })
+            .collect::<Vec<_>>()
+        {
             rng = rng
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
@@ -861,6 +874,19 @@ mod compiler_soundness {
         }
     }
 
+    /// ⊕ in base 2^k and the base-3 nim sum in base 9: digit-wise there too.
+    #[test]
+    fn digit_wise_in_powers_of_the_base() {
+        for (text, b) in [
+            ("x xor y", 4),
+            ("(x xor y) xor 2^70", 16),
+            ("(x & y) + (x | 5)", 8),
+            ("nimsum_b(3, x, y, 2^64)", 9),
+        ] {
+            check_in(text, 0, Numeration::Base(b)).unwrap();
+        }
+    }
+
     /// The cases of the issue that proved false claims at 2^63 − 1, directly.
     #[test]
     fn the_edge_of_64_bits() {
@@ -871,9 +897,7 @@ mod compiler_soundness {
             "(x + 2^64) / -3 + 2^100",
             "if x / 9223372036854775807 >= 1 then x % 5 else y",
         ] {
-            for seed in 0..8 {
-                check_formula(text, seed).unwrap();
-            }
+            check_formula(text, 1).unwrap();
         }
     }
 }

@@ -1001,8 +1001,80 @@ fn counterexample(
     }
     let mut confirmed = None;
     let mut notes = Vec::new();
-    // 1. Exact arithmetic on the violation itself.
+    // 1. The solver (or the game's closed form) at X, Y and X's options.
+    let mut candidates = vec![position.clone()];
+    if let Some(y) = &option {
+        candidates.push(y.clone());
+    }
+    let check = |p: &[BigUint], notes: &mut Vec<String>| -> Option<(Vec<BigUint>, String)> {
+        let r = match plan::value(game, p, &opts.table) {
+            Ok(r) => r,
+            Err(e) => {
+                notes.push(format!("{}: {e}", show(p)));
+                return None;
+            }
+        };
+        let differs = match (claim, exact_at(p)) {
+            (Claim::Grundy, Ok(v)) => match &r.grundy {
+                Some(g) => BigInt::from(g.clone()) != v,
+                None => false,
+            },
+            (Claim::PPositions, Ok(v)) => !v.is_zero() != (r.outcome == nimlab_engine::Outcome::P),
+            (_, Err(_)) => true,
+        };
+        let actual = match &r.grundy {
+            Some(g) => format!("G = {g}"),
+            None => format!("{}-position", r.outcome.as_str()),
+        };
+        notes.push(format!("{}: {actual} by {}", show(p), r.method.id));
+        differs.then(|| {
+            (
+                p.to_vec(),
+                format!(
+                    "{actual} by {}, the claim says {}",
+                    r.method.detail,
+                    claim_word(p)
+                ),
+            )
+        })
+    };
+    {
+        for c in &candidates {
+            if let Some(hit) = check(c, &mut notes) {
+                confirmed = Some(hit);
+                break;
+            }
+        }
+    }
+    if confirmed.is_none() && matches!(statement, "SG2" | "P2") {
+        // the claim is right at X, so it is wrong at an option of X
+        // listing the options of a huge position would not end: only up to 2^24 in all
+        let small: Option<Vec<Coord>> = position
+            .iter()
+            .map(|c| Coord::try_from(c).ok())
+            .collect::<Option<Vec<_>>>()
+            .filter(|p| p.iter().map(|&c| c as u128).sum::<u128>() <= 1 << 24);
+        if let Some(p) = small {
+            let mut opts_list = Vec::new();
+            game.for_each_option(&p, &mut |o| {
+                if opts_list.len() < 10_000 {
+                    opts_list.push(o.to_vec())
+                }
+            });
+            for o in opts_list {
+                let ob: Vec<BigUint> = o.iter().map(|&c| BigUint::from(c)).collect();
+                let mut quiet = Vec::new();
+                if let Some(hit) = check(&ob, &mut quiet) {
+                    notes.push(quiet.pop().unwrap_or_default());
+                    confirmed = Some(hit);
+                    break;
+                }
+            }
+        }
+    }
+    // 2. Else exact arithmetic on the violation itself.
     match statement {
+        _ if confirmed.is_some() => {}
         "defined" => {
             let word = claim_word(&position);
             notes.push(format!("{}: {word}", show(&position)));
@@ -1044,77 +1116,6 @@ fn counterexample(
             }
         }
         _ => {}
-    }
-    // 2. The solver (or the game's closed form) at X, Y and X's options.
-    let mut candidates = vec![position.clone()];
-    if let Some(y) = &option {
-        candidates.push(y.clone());
-    }
-    let check = |p: &[BigUint], notes: &mut Vec<String>| -> Option<(Vec<BigUint>, String)> {
-        let r = match plan::value(game, p, &opts.table) {
-            Ok(r) => r,
-            Err(e) => {
-                notes.push(format!("{}: {e}", show(p)));
-                return None;
-            }
-        };
-        let differs = match (claim, exact_at(p)) {
-            (Claim::Grundy, Ok(v)) => match &r.grundy {
-                Some(g) => BigInt::from(g.clone()) != v,
-                None => false,
-            },
-            (Claim::PPositions, Ok(v)) => !v.is_zero() != (r.outcome == nimlab_engine::Outcome::P),
-            (_, Err(_)) => true,
-        };
-        let actual = match &r.grundy {
-            Some(g) => format!("G = {g}"),
-            None => format!("{}-position", r.outcome.as_str()),
-        };
-        notes.push(format!("{}: {actual} by {}", show(p), r.method.id));
-        differs.then(|| {
-            (
-                p.to_vec(),
-                format!(
-                    "{actual} by {}, the claim says {}",
-                    r.method.detail,
-                    claim_word(p)
-                ),
-            )
-        })
-    };
-    if confirmed.is_none() {
-        for c in &candidates {
-            if let Some(hit) = check(c, &mut notes) {
-                confirmed = Some(hit);
-                break;
-            }
-        }
-    }
-    if confirmed.is_none() && matches!(statement, "SG2" | "P2") {
-        // the claim is right at X, so it is wrong at an option of X
-        // listing the options of a huge position would not end: only up to 2^24 in all
-        let small: Option<Vec<Coord>> = position
-            .iter()
-            .map(|c| Coord::try_from(c).ok())
-            .collect::<Option<Vec<_>>>()
-            .filter(|p| p.iter().map(|&c| c as u128).sum::<u128>() <= 1 << 24);
-        if let Some(p) = small {
-            let mut opts_list = Vec::new();
-            game.for_each_option(&p, &mut |o| {
-                if opts_list.len() < 10_000 {
-                    opts_list.push(o.to_vec())
-                }
-            });
-            for o in opts_list {
-                let ob: Vec<BigUint> = o.iter().map(|&c| BigUint::from(c)).collect();
-                let mut quiet = Vec::new();
-                if let Some(hit) = check(&ob, &mut quiet) {
-                    notes.push(quiet.pop().unwrap_or_default());
-                    confirmed = Some(hit);
-                    break;
-                }
-            }
-        }
     }
     Ok(Counterexample {
         statement,

@@ -13,6 +13,7 @@ mod misere_quotient;
 mod nplayer;
 mod planner;
 mod prove;
+mod prove_soundness;
 mod rules;
 mod seed_tables;
 mod takeaway_sg;
