@@ -53,4 +53,8 @@ WELTER=$(awk 'BEGIN { for (i = 1; i <= 20001; i++) printf (i > 1 ? ",%d" : "%d")
 run "value welter 1,2,…,20001" value welter "$WELTER"
 run "sweep subtraction --max 40 --set-size 4 --format json" sweep subtraction --max 40 --set-size 4 --format json
 run "census octal --digits 2 --up-to 1048576" census octal --digits 2 --up-to 1048576
+# The prover's automata count against the limit (a quarter of it for one automaton).
+run "prove ryuoh(p=1024) Theorem 3.1" prove 'ryuoh(p=1024)' --formula '(x+y)%1024 + 1024*((x/1024) xor (y/1024))'
+run "prove ryuoh(p=256) Theorem 3.1" prove 'ryuoh(p=256)' --formula '(x+y)%256 + 256*((x/256) xor (y/256))'
+run "prove takeaway C^[2,3..] m=3" prove 'takeaway(dim=3, moves=Cbeta(beta=[2,3..]))' --formula 'sigma(beta=[2,3..], x0, x1, x2)' --numeration 'mixed([2,3..])'
 exit $over

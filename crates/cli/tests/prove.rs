@@ -137,3 +137,66 @@ fn hostile_input_is_one_line_and_exit_2() {
         assert_eq!(code(&out), 2);
     }
 }
+
+/// The claims that were proved false (or refuted though true) at 2^63 − 1, through
+/// the command line: exit codes, the verdict in JSON, the memory limit and the
+/// exported files' arities.
+#[test]
+fn sound_at_the_edge_of_64_bits() {
+    let max = "9223372036854775807";
+    let false_claim =
+        format!("if n > {max} then n else (if n >= {max} then min(0, (n - {max} + n)/10) else n)");
+    let out = nimlab(&[
+        "prove",
+        "nim(heaps=1)",
+        "--formula",
+        &false_claim,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code(&out), 1, "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["result"]["verdict"], "false");
+    assert_eq!(v["result"]["position"][0], max);
+    assert!(v["result"]["confirmed"].is_object());
+    assert_eq!(v["statements"][0]["name"], "function");
+
+    let true_claim = format!("if n >= {max} then min(n, n + (n - {max})/3) else n");
+    let out = nimlab(&["prove", "nim(heaps=1)", "--formula", &true_claim]);
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stdout));
+
+    // not boolean: refused in one line
+    let out = nimlab(&["prove", "nim", "--p-positions", "x xor y"]);
+    assert_eq!(code(&out), 2);
+    assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
+
+    // the automata stay within --max-memory and refuse with the size
+    let out = nimlab(&[
+        "--max-memory",
+        "100M",
+        "prove",
+        "ryuoh(p=1024)",
+        "--formula",
+        "(x+y)%1024 + 1024*((x/1024) xor (y/1024))",
+    ]);
+    assert_eq!(code(&out), 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("memory limit"), "{err}");
+
+    // every exported automaton has the tracks of its call
+    let dir = std::env::temp_dir().join(format!("nimlab-walnut-{}", std::process::id()));
+    let out = nimlab(&[
+        "prove",
+        "nim",
+        "--formula",
+        "x",
+        "--walnut",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&out), 1);
+    let phi = std::fs::read_to_string(dir.join("phi.txt")).unwrap();
+    assert_eq!(phi.lines().next().unwrap(), "msd_2 msd_2 msd_2");
+    let commands = std::fs::read_to_string(dir.join("prove.txt")).unwrap();
+    assert!(commands.contains("$phi(x,y,g)"), "{commands}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

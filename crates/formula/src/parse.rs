@@ -373,7 +373,7 @@ impl Parser<'_> {
             Tok::Num(Ok(n)) => node(Kind::Num(n), col, &[]),
             Tok::Num(Err(())) => Err(FormulaError::new(
                 col,
-                "number too large (integers are 64-bit, at most 9223372036854775807)",
+                "number too large for a literal (at most 9223372036854775807); write a larger constant as a power, e.g. 2^63 + 5 (exact in a proof; beyond 64 bits an evaluation overflows)",
             )),
             Tok::Sym("-") | Tok::Sym("!") => {
                 let op = if tok == Tok::Sym("-") {
