@@ -45,6 +45,7 @@ pub mod progress;
 pub mod rule;
 pub mod solver;
 mod split_scan;
+pub use split_scan::{simd_level, SimdLevel};
 pub mod table;
 pub mod takebreak;
 pub mod theorem;

@@ -53,6 +53,42 @@ impl ByteSet {
     }
 }
 
+/// The widest instruction set the vector paths may use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SimdLevel {
+    /// The scalar reference only.
+    Scalar,
+    /// AVX2 at most.
+    Avx2,
+    /// AVX-512 (with byte permutes) where the CPU has it.
+    Avx512,
+}
+
+/// The cap set by the environment variable `NIMLAB_SIMD` (`scalar`, `avx2`, or
+/// anything else / unset: the best the CPU has), read once: it lets every path be
+/// tested and measured on a machine that has a wider one. The CPU's own features are
+/// still checked at each use.
+///
+/// ```
+/// use nimlab_engine::{simd_level, SimdLevel};
+/// assert!(simd_level() >= SimdLevel::Scalar);
+/// ```
+pub fn simd_level() -> SimdLevel {
+    static LEVEL: std::sync::OnceLock<SimdLevel> = std::sync::OnceLock::new();
+    *LEVEL.get_or_init(|| match std::env::var("NIMLAB_SIMD").as_deref() {
+        Ok("scalar") => SimdLevel::Scalar,
+        Ok("avx2") => SimdLevel::Avx2,
+        _ => SimdLevel::Avx512,
+    })
+}
+
+/// AVX2 is allowed by [`simd_level`] and present.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn avx2_allowed() -> bool {
+    simd_level() >= SimdLevel::Avx2 && std::arch::is_x86_feature_detected!("avx2")
+}
+
 /// The first run of (at most) 32 pairs from index `from` on whose XOR is in `set`:
 /// `Some((i, mask))` where bit j of `mask` says `low[i + j] ^ high[len − 1 − i − j]` is in
 /// the set (len = `low.len()` = `high.len()`, i ≥ `from`, `i` a multiple of 32 past
@@ -66,8 +102,8 @@ pub(crate) fn next_hit(
 ) -> Option<(usize, u32)> {
     debug_assert_eq!(low.len(), high.len());
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2, checked just above.
+    if avx2_allowed() {
+        // SAFETY: the CPU has AVX2, checked by `avx2_allowed`.
         return unsafe { avx2::next_hit(low, high, from, set) };
     }
     next_hit_scalar(low, high, from, set)
@@ -111,8 +147,8 @@ pub(crate) fn next_hit_planes(
     debug_assert!(low.len() == high.len() && low.len() == low_tops.len());
     debug_assert_eq!(high.len(), high_tops.len());
     #[cfg(target_arch = "x86_64")]
-    if groups.len() <= MAX_GROUPS && std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2, checked just above.
+    if groups.len() <= MAX_GROUPS && avx2_allowed() {
+        // SAFETY: the CPU has AVX2, checked by `avx2_allowed`.
         return unsafe { avx2::next_hit_planes(low, high, low_tops, high_tops, from, groups) };
     }
     next_hit_planes_scalar(low, high, low_tops, high_tops, from, groups)
@@ -163,7 +199,8 @@ pub(crate) const STRIKE_LIVE: usize = 2;
 pub(crate) fn strike_vectors() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        std::arch::is_x86_feature_detected!("avx512bw")
+        simd_level() >= SimdLevel::Avx512
+            && std::arch::is_x86_feature_detected!("avx512bw")
             && std::arch::is_x86_feature_detected!("avx512vbmi")
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -482,8 +519,8 @@ fn strike_scalar(pairs: (&[u8], &[u8], &[u8], &[u8]), from: usize, table: &mut [
 #[inline]
 pub(crate) fn mark_walk(bytes: &mut [u8], stride: usize, width: usize, value: u32, others: &[u32]) {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2, checked just above.
+    if avx2_allowed() {
+        // SAFETY: the CPU has AVX2, checked by `avx2_allowed`.
         unsafe { avx2::mark_walk(bytes, stride, width, value, others) };
         return;
     }
