@@ -60,7 +60,7 @@ fn value_and_moves_from_rules() {
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["grundy"], 11);
-    // SPEC §5: from {2,5} with f(t) = t/2 one reaches exactly these bars
+    // docs/theory.md §5: from {2,5} with f(t) = t/2 one reaches exactly these bars
     let out = nimlab(&[
         "moves",
         "--rules",
