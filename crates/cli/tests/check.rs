@@ -193,6 +193,24 @@ fn png_marks_mismatches() {
     assert_eq!(out.status.code(), Some(1));
     let bytes = std::fs::read(&path).unwrap();
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    // A file written with -o is not announced: nothing on stdout; the count is a note
+    // on stderr, the same as `check`'s text counts.
+    assert!(
+        out.stdout.is_empty(),
+        "{:?}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let text = nimlab(&["check", "wythoff", "--formula", "x xor y", "--size", "16"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    let count = text
+        .lines()
+        .find_map(|l| l.strip_prefix("result:")?.trim().split(' ').next())
+        .unwrap();
+    let note = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        note.contains(&format!("wythoff: {count} of 256 positions mismatch")),
+        "{note}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -990,7 +990,9 @@ mod tests {
             fib[80],
             fib[80] + 1,
         ] {
-            let a = g.analyse_position(&[BigUint::from(n)], MemoryLimit::default()).unwrap();
+            let a = g
+                .analyse_position(&[BigUint::from(n)], MemoryLimit::default())
+                .unwrap();
             let w = greedy_smallest(n, &fib);
             let p = w == n; // start: w(n) ≤ n − 1 unless n is Fibonacci
             assert_eq!(a.outcome == Outcome::P, p, "n={n}");
@@ -1005,7 +1007,10 @@ mod tests {
             }
         }
         assert!(g.analyse_big(&[BigUint::from(20u32)]).is_none());
-        let a = g.analyse_position(&[BigUint::from(20u32), BigUint::from(2u32)], MemoryLimit::default());
+        let a = g.analyse_position(
+            &[BigUint::from(20u32), BigUint::from(2u32)],
+            MemoryLimit::default(),
+        );
         assert_eq!(
             a.unwrap().grundy,
             Some(BigUint::from(
@@ -1015,12 +1020,17 @@ mod tests {
             ))
         );
         assert!(g
-            .analyse_position(&[1u32.into(), 2u32.into(), 3u32.into()], MemoryLimit::default())
+            .analyse_position(
+                &[1u32.into(), 2u32.into(), 3u32.into()],
+                MemoryLimit::default()
+            )
             .is_err());
         let g3 = FibonacciNim::new(3).unwrap();
         let h3 = schwenk(3, u64::MAX);
         for n in [5u64, 77, 1_000_003, u64::MAX / 3] {
-            let a = g3.analyse_position(&[BigUint::from(n)], MemoryLimit::default()).unwrap();
+            let a = g3
+                .analyse_position(&[BigUint::from(n)], MemoryLimit::default())
+                .unwrap();
             let w = greedy_smallest(n, &h3);
             assert_eq!(a.outcome == Outcome::P, w == n, "n={n}");
         }

@@ -145,20 +145,16 @@ pub fn run(ctx: &Context, args: CheckArgs) -> Result<Status> {
             let pixels = draw(&table, report.mask.as_deref().unwrap_or(&[]))?;
             let mut sink = args.out.open()?;
             write_png(&mut sink, &pixels).map_err(|e| sink.error(e))?;
-            let to_stdout = sink.is_stdout();
             sink.finish()?;
-            let summary = format!(
+            // The command's output is the picture (a file written with -o is not
+            // announced on standard output): the count goes to stderr, as a note.
+            let _ = writeln!(
+                std::io::stderr(),
                 "{}: {} of {} positions mismatch",
                 game.spec(),
                 report.mismatch_count,
                 report.checked,
             );
-            if to_stdout {
-                // The picture is on standard output: the summary goes to stderr.
-                let _ = writeln!(std::io::stderr(), "{summary}");
-            } else {
-                OutputArgs::default().emit(|out| writeln!(out, "{summary}"))?;
-            }
         }
     }
     Ok(if report.mismatch_count == 0 {
