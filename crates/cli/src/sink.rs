@@ -348,6 +348,11 @@ impl Sink {
         Ok(sink)
     }
 
+    /// Whether this sink is standard output.
+    pub fn is_stdout(&self) -> bool {
+        matches!(self.target, Target::Stdout(_))
+    }
+
     /// The one-line error for a failed write to this sink.
     pub fn error(&self, e: impl std::fmt::Display) -> Error {
         Error::input(format!("cannot write {}: {e}", self.name))

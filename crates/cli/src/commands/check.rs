@@ -145,16 +145,20 @@ pub fn run(ctx: &Context, args: CheckArgs) -> Result<Status> {
             let pixels = draw(&table, report.mask.as_deref().unwrap_or(&[]))?;
             let mut sink = args.out.open()?;
             write_png(&mut sink, &pixels).map_err(|e| sink.error(e))?;
+            let to_stdout = sink.is_stdout();
             sink.finish()?;
-            // The command's output is the picture (a file written with -o is not
-            // announced on standard output): the count goes to stderr, as a note.
-            let _ = writeln!(
-                std::io::stderr(),
-                "{}: {} of {} positions mismatch",
-                game.spec(),
-                report.mismatch_count,
-                report.checked,
-            );
+            // The command's output is the picture, and a file written with -o is not
+            // announced (the exit code says whether a cell mismatches). With the
+            // picture on standard output, the count is a note on stderr.
+            if to_stdout {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "{}: {} of {} positions mismatch",
+                    game.spec(),
+                    report.mismatch_count,
+                    report.checked,
+                );
+            }
         }
     }
     Ok(if report.mismatch_count == 0 {
