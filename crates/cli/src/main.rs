@@ -118,7 +118,7 @@ pub enum Status {
 
 fn main() -> ExitCode {
     sink::guard_standard_streams();
-    restore_default_sigpipe();
+    sink::quiet_on_closed_pipe();
     install_panic_hook();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -210,7 +210,45 @@ fn argument_error(e: clap::Error) -> ExitCode {
 /// closed) is ignored: the exit code still tells, and `eprintln!` would panic instead.
 pub fn error_line(message: &str) {
     use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "nimlab: error: {message}");
+    let _ = writeln!(std::io::stderr(), "nimlab: error: {}", tidy(message));
+}
+
+/// The message as one tidy line: a command-line argument it quotes that is long or
+/// holds control characters (a 100 KB formula, an escape sequence) is abbreviated and
+/// escaped as specs are (`nimlab_games::spec::show`), and any other control character
+/// is escaped, so that an error never floods or drives the terminal.
+fn tidy(message: &str) -> String {
+    let needs_care = |a: &str| a.chars().count() > 60 || a.chars().any(char::is_control);
+    let mut texts: Vec<String> = Vec::new();
+    for arg in std::env::args_os().skip(1) {
+        let arg = arg.to_string_lossy().into_owned();
+        // `--formula=TEXT`: the message quotes TEXT.
+        if arg.starts_with("--")
+            && let Some((_, value)) = arg.split_once('=')
+            && needs_care(value)
+        {
+            texts.push(value.to_string());
+        }
+        if needs_care(&arg) {
+            texts.push(arg);
+        }
+    }
+    texts.sort_by_key(|t| std::cmp::Reverse(t.len()));
+    let mut m = message.to_string();
+    for t in &texts {
+        if m.contains(t.as_str()) {
+            m = m.replace(t.as_str(), &nimlab_games::spec::show(t));
+        }
+    }
+    m.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().collect()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// Bad input: one line on stderr, exit code 2, nothing on stdout.
@@ -263,15 +301,4 @@ fn install_panic_hook() {
         }
         default(info);
     }));
-}
-
-/// Piping output into `head` must end nimlab quietly, as it does any Unix tool, instead
-/// of panicking in `println!`: Rust ignores SIGPIPE by default, so restore the default.
-fn restore_default_sigpipe() {
-    #[cfg(unix)]
-    // SAFETY: setting a signal disposition to its default at start-up, before any
-    // thread exists, has no memory-safety implications.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
 }

@@ -158,6 +158,43 @@ fn install_cleanup_handlers() {
     });
 }
 
+/// Output piped into a reader that stops reading (`nimlab table … | head`) ends nimlab
+/// quietly with exit code 0, as the reader asked for no more; but if a file written
+/// atomically is pending (its result would be cut short), that file is removed and the
+/// exit code is 2 with the one-line error. Installed once at start-up (`serve` ignores
+/// SIGPIPE instead: a client leaving must not end the server).
+pub fn quiet_on_closed_pipe() {
+    extern "C" fn on_sigpipe(_sig: libc::c_int) {
+        let mut pending = false;
+        for slot in &PENDING {
+            let p = slot.load(Ordering::SeqCst);
+            if !p.is_null() {
+                // SAFETY: `p` is a leaked, never freed, NUL-terminated string.
+                unsafe { libc::unlink(p) };
+                pending = true;
+            }
+        }
+        const MESSAGE: &[u8] =
+            b"nimlab: error: cannot write standard output: the reader closed it\n";
+        // SAFETY: write and _exit are async-signal-safe.
+        unsafe {
+            if pending {
+                libc::write(2, MESSAGE.as_ptr().cast(), MESSAGE.len());
+                libc::_exit(2);
+            }
+            libc::_exit(0);
+        }
+    }
+    // SAFETY: installing a handler that only calls async-signal-safe functions, at
+    // start-up before any thread exists.
+    unsafe {
+        libc::signal(
+            libc::SIGPIPE,
+            on_sigpipe as extern "C" fn(libc::c_int) as libc::sighandler_t,
+        );
+    }
+}
+
 /// Registers `tmp` for removal on a signal; returns its slot (none if all are taken).
 fn register_pending(tmp: &Path) -> Option<usize> {
     use std::os::unix::ffi::OsStrExt;

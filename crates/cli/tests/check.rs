@@ -193,6 +193,45 @@ fn png_marks_mismatches() {
     assert_eq!(out.status.code(), Some(1));
     let bytes = std::fs::read(&path).unwrap();
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    // A file written with -o is not announced: nothing on stdout or stderr, the exit
+    // code says that cells mismatch.
+    assert!(
+        out.stdout.is_empty(),
+        "{:?}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{:?}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // With the picture on standard output, the count is a note on stderr: the count
+    // `check` gives in words.
+    let text = nimlab(&["check", "wythoff", "--formula", "x xor y", "--size", "16"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    let count = text
+        .lines()
+        .find_map(|l| l.strip_prefix("result:")?.trim().split(' ').next())
+        .unwrap()
+        .to_string();
+    let piped = nimlab(&[
+        "check",
+        "wythoff",
+        "--formula",
+        "x xor y",
+        "--size",
+        "16",
+        "--format",
+        "png",
+        "-o",
+        "-",
+    ]);
+    assert_eq!(&piped.stdout[..8], b"\x89PNG\r\n\x1a\n");
+    let note = String::from_utf8_lossy(&piped.stderr);
+    assert!(
+        note.contains(&format!("wythoff: {count} of 256 positions mismatch")),
+        "{note}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

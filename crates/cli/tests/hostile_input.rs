@@ -5,11 +5,11 @@
 use crate::common;
 use common::nimlab;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
 
-/// Runs nimlab and checks the clean refusal; returns the message.
+/// Runs nimlab and checks the clean refusal; returns the message. A refusal is checked
+/// by what it is (exit code 2, one line, the message's words), never by how long it
+/// took: a loaded machine must not turn a right refusal into a failure.
 fn refused(args: &[&str]) -> String {
-    let start = Instant::now();
     let (code, out, err) = nimlab(args);
     let shown: Vec<String> = args.iter().map(|a| abbreviated(a)).collect();
     assert_eq!(code, 2, "{shown:?}: exit {code}, stderr {err:?}");
@@ -18,11 +18,6 @@ fn refused(args: &[&str]) -> String {
     assert!(err.starts_with("nimlab: error: "), "{shown:?}: {err:?}");
     assert!(err.len() < 400, "{shown:?}: message too long: {err:?}");
     assert!(!err.contains("panicked"), "{shown:?}: {err:?}");
-    assert!(
-        start.elapsed() < Duration::from_secs(10),
-        "{shown:?}: took {:?}",
-        start.elapsed()
-    );
     err
 }
 
@@ -353,11 +348,9 @@ fn signals_remove_the_temporary_file() {
             .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap();
-        // Wait for the temporary file to appear, then signal.
-        let started = std::time::Instant::now();
-        while std::fs::read_dir(&dir).unwrap().count() == 0
-            && started.elapsed() < Duration::from_secs(20)
-        {
+        // Wait for the temporary file to appear (or the run to end, however long
+        // either takes), then signal.
+        while std::fs::read_dir(&dir).unwrap().count() == 0 && child.try_wait().unwrap().is_none() {
             std::thread::sleep(Duration::from_millis(20));
         }
         std::process::Command::new("kill")
@@ -366,9 +359,17 @@ fn signals_remove_the_temporary_file() {
             .status()
             .unwrap();
         let status = child.wait().unwrap();
-        assert!(!status.success(), "{signal}: {status:?}");
-        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
-        assert!(left.is_empty(), "{signal}: left {left:?}");
+        let left: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        if status.success() {
+            // The run ended before the signal landed: the whole file, nothing else.
+            assert_eq!(left, ["big.txt"], "{signal}");
+        } else {
+            // Stopped by the signal: no temporary file is left behind.
+            assert!(left.is_empty(), "{signal}: left {left:?}");
+        }
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -400,8 +401,9 @@ fn contracts_the_docs_make() {
     // A P-position claim must be a condition.
     let err = refused(&["check", "nim", "--p-positions", "x+y", "--size", "8"]);
     assert!(err.contains("condition"), "{err}");
-    // The computer cannot play here: nothing on stdout, one line, exit 2.
-    refused(&[
+    // The computer cannot play here: nothing on stdout, one line, exit 2, and the
+    // refusal is the work estimate's (TooLong), refused before the work.
+    let err = refused(&[
         "--max-memory",
         "50M",
         "play",
@@ -410,6 +412,11 @@ fn contracts_the_docs_make() {
         "--first",
         "computer",
     ]);
+    assert!(
+        err.contains("would take about") && err.contains("(estimate)"),
+        "{err}"
+    );
+    assert!(err.contains("pass --force"), "{err}");
 }
 
 #[test]
@@ -445,4 +452,303 @@ fn census_merge_checks_every_field() {
         let _ = std::fs::remove_file(&f);
         assert!(err.contains(what), "{what}: {err}");
     }
+}
+
+/// The JSON line a run printed last.
+fn last_line(out: &str) -> serde_json::Value {
+    serde_json::from_str(out.lines().last().expect("a line")).expect("JSON")
+}
+
+#[test]
+fn budgets_of_infinite_or_huge_seconds_are_no_limit_not_a_panic() {
+    let whole = nimlab(&["census", "run", ".6", "--up-to", "3000"]);
+    assert_eq!(whole.0, 0, "{}", whole.2);
+    let whole = last_line(&whole.1);
+    for budget in [
+        ["--seconds", "inf"],
+        ["--seconds", "1e20"],
+        ["--cpu-seconds", "inf"],
+        ["--checkpoint-every", "inf"],
+        ["--checkpoint-every", "1e300"],
+    ] {
+        let (code, out, err) = nimlab(&[
+            "census", "run", ".6", "--up-to", "3000", budget[0], budget[1],
+        ]);
+        assert_eq!(code, 0, "{budget:?}: {err}");
+        assert!(!err.contains("panicked"), "{budget:?}: {err}");
+        let line = last_line(&out);
+        // No limit: the run goes to its bound, the very values of a run without budget.
+        assert_eq!(line["stopped_by"], serde_json::Value::Null, "{budget:?}");
+        assert_eq!(line["values_sha256"], whole["values_sha256"], "{budget:?}");
+        assert_eq!(line["n"], whole["n"], "{budget:?}");
+    }
+    for seconds in ["inf", "1e20"] {
+        let (code, out, err) = nimlab(&[
+            "census",
+            "frontier",
+            "--codes",
+            ".6",
+            "--up-to",
+            "3000",
+            "--seconds",
+            seconds,
+        ]);
+        assert_eq!(code, 0, "{seconds}: {err}");
+        assert_eq!(last_line(&out)["values_sha256"], whole["values_sha256"]);
+    }
+    for bad in ["--seconds=nan", "--seconds=-1", "--checkpoint-every=-0.5"] {
+        let err = refused(&["census", "run", ".6", "--up-to", "3000", bad]);
+        assert!(err.contains("numbers of seconds ≥ 0"), "{bad}: {err}");
+    }
+}
+
+#[test]
+fn fibonacci_nim_big_positions_answer_exactly_or_by_the_strategy_never_search() {
+    // Heap 4000: the exact value, which is the mex of the listed options' values.
+    let (code, out, err) = nimlab(&[
+        "moves",
+        "fibonacci-nim(k=2)",
+        "4000,4000",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let g = v["grundy"].as_u64().expect("an exact value");
+    let options = v["options"].as_array().expect("the options");
+    assert_eq!(options.len(), 4000);
+    let values: std::collections::BTreeSet<u64> = options
+        .iter()
+        .map(|o| o["grundy"].as_u64().unwrap())
+        .collect();
+    let mex = (0..).find(|x| !values.contains(x)).unwrap();
+    assert_eq!(g, mex);
+    assert_eq!(v["outcome"], if g == 0 { "P" } else { "N" });
+    // Heaps near 2^64: no exact search (a bounded memory limit would stop one), the
+    // strategy's outcome and winning move by the Zeckendorf code.
+    let (code, out, err) = nimlab(&[
+        "--max-memory",
+        "64M",
+        "value",
+        "fibonacci-nim(k=2)",
+        "18446744073709551615,18446744073709551615",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["method"], "strategy", "{v}");
+    assert_eq!(v["grundy"], serde_json::Value::Null);
+    // The least winning take is the smallest term of the heap's Zeckendorf code.
+    let n: u128 = 18446744073709551615;
+    let mut fib = vec![1u128, 2];
+    while fib[fib.len() - 1] <= n {
+        fib.push(fib[fib.len() - 1] + fib[fib.len() - 2]);
+    }
+    let (mut rest, mut smallest) = (n, 0);
+    for &f in fib.iter().rev() {
+        if f <= rest {
+            rest -= f;
+            smallest = f;
+        }
+    }
+    let to = &v["winning_moves"][0];
+    let heap: u128 = to[0]
+        .as_str()
+        .map_or_else(|| to[0].as_u64().unwrap().into(), |s| s.parse().unwrap());
+    assert_eq!(n - heap, smallest, "{v}");
+}
+
+#[test]
+fn a_long_octal_code_is_refused_with_its_estimate() {
+    let code = format!("octal(code=0.{})", "7".repeat(500));
+    let err = refused(&["periodicity", &code, "--up-to", "100000"]);
+    assert!(
+        err.contains("the first 100000 values of octal(code=0.777"),
+        "{err}"
+    );
+    assert!(err.contains("(estimate); pass --force"), "{err}");
+}
+
+#[test]
+fn sweeps_refuse_empty_searches_and_count_sets_exactly() {
+    let err = refused(&[
+        "sweep",
+        "subtraction",
+        "--max",
+        "10",
+        "--set-size",
+        "2",
+        "--up-to",
+        "0",
+    ]);
+    assert!(err.contains("--up-to 0"), "{err}");
+    // C(1000, 10), counted here, in the refusal: not a saturated 2^64 − 1.
+    let sets = (0..10u128).fold(1u128, |c, i| c * (1000 - i) / (i + 1));
+    let err = refused(&["sweep", "subtraction", "--max", "1000", "--set-size", "10"]);
+    assert!(err.contains(&format!("{sets} sets")), "{err}");
+    assert!(!err.contains("18446744073709551615"), "{err}");
+}
+
+#[test]
+fn census_files_are_only_appended_to_when_they_are_census_files() {
+    for text in [
+        "my notes\n",
+        "my notes",
+        "{\"code\":\"0.6\"}\nnot json\n{\"code\":\"0.7\"}\n",
+    ] {
+        let f = temp_file("not-a-census.jsonl", text);
+        let err = refused(&[
+            "census",
+            "octal",
+            "--digits",
+            "1",
+            "--up-to",
+            "64",
+            "-o",
+            f.to_str().unwrap(),
+        ]);
+        assert!(err.contains("not a census line"), "{text:?}: {err}");
+        assert_eq!(std::fs::read_to_string(&f).unwrap(), text, "left as it was");
+        let _ = std::fs::remove_file(&f);
+    }
+    // A census cut mid-line (an interrupted run) still resumes.
+    let f = std::env::temp_dir().join(format!("nimlab-hostile-{}-cut.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&f);
+    let whole = nimlab(&[
+        "census",
+        "octal",
+        "--digits",
+        "1",
+        "--up-to",
+        "64",
+        "-o",
+        f.to_str().unwrap(),
+    ]);
+    assert_eq!(whole.0, 0, "{}", whole.2);
+    let full = std::fs::read_to_string(&f).unwrap();
+    let first = full.lines().next().unwrap();
+    std::fs::write(&f, format!("{first}\n{}", &first[..first.len() / 2])).unwrap();
+    let again = nimlab(&[
+        "census",
+        "octal",
+        "--digits",
+        "1",
+        "--up-to",
+        "64",
+        "-o",
+        f.to_str().unwrap(),
+    ]);
+    assert_eq!(again.0, 0, "{}", again.2);
+    let mut a: Vec<&str> = full.lines().collect();
+    let resumed = std::fs::read_to_string(&f).unwrap();
+    let mut b: Vec<&str> = resumed.lines().collect();
+    a.sort_unstable();
+    b.sort_unstable();
+    assert_eq!(a, b);
+    let _ = std::fs::remove_file(&f);
+}
+
+#[test]
+fn a_resumed_run_below_what_it_holds_is_refused() {
+    let ckpt =
+        std::env::temp_dir().join(format!("nimlab-hostile-{}-back.ckpt", std::process::id()));
+    let _ = std::fs::remove_file(&ckpt);
+    let c = ckpt.to_str().unwrap();
+    // A run to its end, its state saved after every chunk.
+    let (code, out, err) = nimlab(&[
+        "census",
+        "run",
+        ".6",
+        "--up-to",
+        "5000",
+        "--checkpoint",
+        c,
+        "--checkpoint-every",
+        "0",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let held = last_line(&out)["n"].as_u64().unwrap();
+    assert_eq!(held, 5000);
+    let before = std::fs::read(&ckpt).unwrap();
+    let err = refused(&["census", "run", "--resume", c, "--up-to", "100"]);
+    assert!(
+        err.contains(&format!("holds {held} terms already")),
+        "{err}"
+    );
+    assert!(err.contains("--up-to 100"), "{err}");
+    assert_eq!(
+        std::fs::read(&ckpt).unwrap(),
+        before,
+        "the checkpoint is untouched"
+    );
+    // At or above what it holds, it runs on to the bound.
+    let (code, out, err) = nimlab(&["census", "run", "--resume", c, "--up-to", "6000"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(last_line(&out)["n"], 6000);
+    let _ = std::fs::remove_file(&ckpt);
+}
+
+#[test]
+fn rules_files_name_each_coordinate_once() {
+    for (coords, what) in [
+        ("[\"x\", \"x\"]", "twice"),
+        ("[\"x1\", \"x0\"]", "by their index"),
+    ] {
+        let f = temp_file(
+            "coords.toml",
+            &format!("dimension = 2\ncoordinates = {coords}\nmoves = [[1, 0], [0, 1]]\n"),
+        );
+        let err = refused(&["value", "--rules", f.to_str().unwrap(), "1,2"]);
+        assert!(err.contains(what), "{coords}: {err}");
+        let _ = std::fs::remove_file(&f);
+    }
+}
+
+#[test]
+fn output_into_a_closed_pipe_ends_quietly() {
+    // `nimlab table … | head -c 100`: the reader stops; nimlab ends with 0, silently.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nimlab"))
+        .args(["table", "wythoff", "--size", "3000"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 100];
+    std::io::Read::read_exact(child.stdout.as_mut().unwrap(), &mut first).unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{:?}", out.status);
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn walnut_needs_a_directory() {
+    let err = refused(&[
+        "prove",
+        "nim",
+        "--formula",
+        "x xor y",
+        "--walnut",
+        "/dev/full",
+    ]);
+    assert!(err.contains("/dev/full: it is not a directory"), "{err}");
+}
+
+#[test]
+fn errors_quote_long_or_control_laden_input_abbreviated_and_escaped() {
+    let long = format!("x + {}(", "1 + ".repeat(25_000));
+    let err = refused(&["check", "nim", "--formula", &long, "--size", "4"]);
+    assert!(
+        err.contains(&format!("…({} characters)", long.chars().count())),
+        "{err}"
+    );
+    let bell = "x + \u{7}\u{1b}[31m y";
+    let err = refused(&["check", "nim", "--formula", bell, "--size", "4"]);
+    assert!(!err.chars().any(|c| c.is_control() && c != '\n'), "{err:?}");
+    assert!(err.contains("\\u{1b}"), "{err}");
 }

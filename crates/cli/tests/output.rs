@@ -257,7 +257,8 @@ fn the_format_follows_the_extension() {
     ))
     .unwrap();
     assert_eq!(v["mismatch_count"], 0);
-    // check's picture goes to the file; its one-line summary to stdout.
+    // check's picture goes to the file, not announced: nothing on stdout or stderr
+    // (the exit code says whether a cell mismatches).
     let png = d.join("c.png");
     let out = nimlab(&[
         "check",
@@ -270,7 +271,8 @@ fn the_format_follows_the_extension() {
         png.to_str().unwrap(),
     ]);
     assert!(out.status.success());
-    assert!(String::from_utf8_lossy(&out.stdout).contains("0 of 64 positions mismatch"));
+    assert!(out.stdout.is_empty());
+    assert!(out.stderr.is_empty());
     assert_eq!(&std::fs::read(&png).unwrap()[..4], b"\x89PNG");
     for args in [
         vec!["theorems"],
@@ -470,9 +472,11 @@ fn unwritable_destinations_are_refused_before_any_work() {
         (d.clone(), "is a directory"),
         (d.join("missing/t.txt"), "no directory"),
     ] {
-        let start = std::time::Instant::now();
-        // A table that would take long: refused first.
+        // A table that the memory limit refuses: the destination is refused first,
+        // before even the estimate (so before any work), whatever the machine's speed.
         let out = nimlab(&[
+            "--max-memory",
+            "1M",
             "table",
             "wythoff",
             "--size",
@@ -481,8 +485,9 @@ fn unwritable_destinations_are_refused_before_any_work() {
             target.to_str().unwrap(),
         ]);
         assert_one_line_error(&out, why);
-        assert!(String::from_utf8_lossy(&out.stderr).contains(why));
-        assert!(start.elapsed().as_secs() < 5);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(why), "{err}");
+        assert!(!err.contains("needs about"), "{err}");
     }
     assert!(entries(&d).is_empty());
     std::fs::remove_dir_all(&d).ok();

@@ -60,7 +60,7 @@ fn value_and_moves_from_rules() {
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["grundy"], 11);
-    // SPEC §5: from {2,5} with f(t) = t/2 one reaches exactly these bars
+    // docs/theory.md §5: from {2,5} with f(t) = t/2 one reaches exactly these bars
     let out = nimlab(&[
         "moves",
         "--rules",
@@ -181,5 +181,56 @@ fn bad_rules_files_exit_2_with_one_line() {
     }
     let out = nimlab(&["table", "--rules", "/nonexistent.toml", "--size", "5"]);
     assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A one-heap rules file with a finite list of takes is that subtraction game: its
+/// period is proven as the catalog's is (`periodicity --rules`), and big heaps are
+/// valued by it.
+#[test]
+fn a_list_of_takes_from_one_heap_gets_the_subtraction_games_proof() {
+    let dir = std::env::temp_dir().join(format!("nimlab-rules-takes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("take124.toml");
+    std::fs::write(&file, "dimension = 1\nmoves = [[1], [2], [4]]\n").unwrap();
+    let f = file.to_str().unwrap();
+    let json = |o: &Output| -> serde_json::Value {
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        serde_json::from_str(&stdout(o)).unwrap()
+    };
+    let mine = json(&nimlab(&["periodicity", "--rules", f, "--format", "json"]));
+    let catalog = json(&nimlab(&[
+        "periodicity",
+        "subtraction(s={1,2,4})",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(mine["method"], "certified-period", "{mine}");
+    for key in [
+        "preperiod",
+        "period",
+        "values",
+        "block",
+        "proven",
+        "proof",
+        "method",
+    ] {
+        assert_eq!(mine[key], catalog[key], "{key}: {mine}");
+    }
+    let big = "123456789012345678901234567890";
+    let mine = json(&nimlab(&["value", "--rules", f, big, "--format", "json"]));
+    let catalog = json(&nimlab(&[
+        "value",
+        "subtraction(s={1,2,4})",
+        big,
+        "--format",
+        "json",
+    ]));
+    assert_eq!(mine["grundy"], catalog["grundy"]);
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -21,6 +21,7 @@ mod periodicity;
 mod play;
 mod prove;
 mod prove_guess;
+mod readme;
 mod rules;
 mod sg_system;
 mod surfaces;

@@ -178,7 +178,6 @@ fn text_formats_may_go_to_a_file() {
 
 #[test]
 fn too_large_tables_are_refused_up_front_with_the_estimate() {
-    let start = std::time::Instant::now();
     let out = nimlab(&["--max-memory", "24G", "table", "wythoff", "--size", "80000"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
@@ -186,8 +185,9 @@ fn too_large_tables_are_refused_up_front_with_the_estimate() {
     assert!(err.contains("table 80000x80000"), "{err}");
     assert!(err.contains("needs about") && err.contains("GiB"), "{err}");
     assert!(err.contains("24.0 GiB"), "{err}");
-    // Refused before any work: well under the time even a small part of it would take.
-    assert!(start.elapsed().as_secs() < 5);
+    // Refused up front by the estimate (TooLarge: the limit is named with the flag that
+    // lifts it), not counted as it grows: the verdict is the message, not the time.
+    assert!(err.contains("(raise it with --max-memory)"), "{err}");
 }
 
 #[test]

@@ -741,7 +741,9 @@ impl<'a> Planner<'a> {
             });
         let (mut exact, method, g) = match (attempt, strategy) {
             (Ok(found), _) => found,
-            (Err(Error::TooLarge { .. } | Error::Input(_)), Some(r)) => {
+            // The exact value is beyond the limits (memory, time, a box too big): the
+            // strategy answers the outcome and a winning move.
+            (Err(Error::TooLarge { .. } | Error::TooLong { .. } | Error::Input(_)), Some(r)) => {
                 return self.with_options(r, Some(&p), with_options)
             }
             (Err(e), _) => return Err(e),
@@ -990,6 +992,17 @@ impl<'a> Planner<'a> {
                 describe_box(&dims).trim_start_matches("table ")
             );
             return Ok((Exact::Dense(t), Method::new(MethodKind::BruteForce, method)));
+        }
+        // The memoized search estimates its work only where the positions below the
+        // position bound what it reaches (moves lower every coordinate) or where it
+        // counts multisets; elsewhere (a move may raise a coordinate: Fibonacci Nim's
+        // limit) it cannot, and with a strategy to answer instead it is not started
+        // (an unestimated search of hours for a value the strategy does not need).
+        let estimable = game.is_downward_closed() || caps.heap_multiset;
+        if has_fallback && !estimable {
+            return Err(Error::input(
+                "the memoized search's work cannot be estimated here",
+            ));
         }
         Ok((
             Exact::Solver(Box::new(Solver::with_options(game, self.opts))),

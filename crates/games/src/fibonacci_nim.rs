@@ -22,6 +22,7 @@ use nimlab_engine::theorem::ProofClaim;
 use nimlab_engine::theorem::{describe_window, CheckContext, Verdict};
 use nimlab_engine::{grundy_table, Coord, Error, Game, GrundyTable, MemoryLimit, Outcome};
 use nimlab_engine::{Result, Theorem};
+use std::sync::{Arc, Mutex};
 
 /// The game with multiplier `k`.
 ///
@@ -37,6 +38,9 @@ use nimlab_engine::{Result, Theorem};
 #[derive(Debug, Clone)]
 pub struct FibonacciNim {
     k: u64,
+    /// The longest G(heap, limit) rows computed for exact values, shared by clones: a
+    /// position and then each of its options are valued from one computation.
+    rows: Arc<Mutex<Option<Arc<FibNimRows>>>>,
 }
 
 impl FibonacciNim {
@@ -45,7 +49,22 @@ impl FibonacciNim {
         if k == 0 {
             return Err(Error::input("fibonacci-nim: k must be at least 1"));
         }
-        Ok(FibonacciNim { k })
+        Ok(FibonacciNim {
+            k,
+            rows: Arc::default(),
+        })
+    }
+
+    /// The rows of every heap ≤ `n` ([`grundy_rows`]), from the cache when it covers
+    /// them; `None` past the memory limit.
+    fn rows_to(&self, n: u64, memory: MemoryLimit) -> Option<Arc<FibNimRows>> {
+        let mut cache = self.rows.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(rows) = cache.as_ref().filter(|r| r.max_heap() >= n) {
+            return Some(rows.clone());
+        }
+        let rows = Arc::new(grundy_rows(self.k, n, memory).ok()?);
+        *cache = Some(rows.clone());
+        Some(rows)
     }
 
     /// The multiplier.
@@ -157,29 +176,52 @@ impl StrategyTable for FibonacciNim {
 
 impl BigPositions for FibonacciNim {
     fn analyse_big(&self, pos: &[BigUint]) -> Option<Result<BigAnalysis>> {
+        self.analyse_big_within(pos, &nimlab_engine::TableOptions::default())
+    }
+    fn analyse_big_within(
+        &self,
+        pos: &[BigUint],
+        opts: &nimlab_engine::TableOptions,
+    ) -> Option<Result<BigAnalysis>> {
         // Small heaps: let the generic solver list every option and winning move.
         if matches!(pos.first().map(u64::try_from), Some(Ok(n)) if n <= BRUTE_FORCE_UP_TO)
             && pos.iter().all(|c| u64::try_from(c).is_ok())
         {
             return None;
         }
-        Some(self.analyse_position(pos))
+        Some(self.analyse_position(pos, opts.memory_limit))
     }
 }
 
 /// Heaps up to which `value` and `moves` use the generic solver (all options listed).
 pub const BRUTE_FORCE_UP_TO: u64 = 200;
 
-/// Heaps up to which [`BigPositions::analyse_big`] also gives the exact Grundy value (from
-/// [`grundy_rows`]); beyond, the outcome and a winning move come from the code alone.
-pub const EXACT_GRUNDY_UP_TO: u64 = 2048;
+/// Kernel steps (the takes visited: about heap² / (k + 1)) up to which
+/// [`BigPositions::analyse_big`] also gives the exact Grundy value (from
+/// [`grundy_rows`], about a second); beyond, the outcome and a winning move come from
+/// the code alone.
+pub const EXACT_GRUNDY_WORK: u64 = 1 << 30;
+
+/// Whether the exact Grundy value of a heap of `n` (any limit) is within
+/// [`EXACT_GRUNDY_WORK`] for multiplier `k`.
+///
+/// ```
+/// use nimlab_games::fibonacci_nim::exact_grundy_fits;
+/// assert!(exact_grundy_fits(2, 4000));
+/// assert!(!exact_grundy_fits(2, u64::MAX));
+/// ```
+pub fn exact_grundy_fits(k: u64, n: u64) -> bool {
+    n.saturating_mul(n / k.saturating_add(1) + 1) <= EXACT_GRUNDY_WORK
+}
 
 /// Largest heap (in bits) for which the general-k code is computed (k ≥ 3 needs the
 /// whole sequence H up to n; k = 1 and k = 2 have no such bound).
 pub const GENERAL_K_MAX_BITS: u64 = 20_000;
 
 impl FibonacciNim {
-    fn analyse_position(&self, pos: &[BigUint]) -> Result<BigAnalysis> {
+    /// The position by the code; the exact Grundy value too where [`grundy_rows`] is
+    /// cheap ([`exact_grundy_fits`]) and fits `memory`.
+    fn analyse_position(&self, pos: &[BigUint], memory: MemoryLimit) -> Result<BigAnalysis> {
         let (n, limit) = match pos {
             [n] => (
                 n.clone(),
@@ -217,11 +259,13 @@ impl FibonacciNim {
         } else {
             vec![]
         };
-        // Exact Grundy values where a table is cheap.
-        let grundy = match (u64::try_from(&n), u64::try_from(&limit)) {
-            (Ok(small), Ok(l)) if small <= EXACT_GRUNDY_UP_TO => {
-                let rows = grundy_rows(self.k, small, MemoryLimit::default())?;
-                Some(BigUint::from(rows.get(small, l)))
+        // Exact Grundy values where the kernel is cheap (a limit past the heap changes
+        // nothing); else, or past the memory limit, the code's answer alone.
+        let grundy = match u64::try_from(&n) {
+            Ok(small) if exact_grundy_fits(self.k, small) => {
+                let l = u64::try_from(&limit).unwrap_or(u64::MAX);
+                self.rows_to(small, memory)
+                    .map(|rows| BigUint::from(rows.get(small, l)))
             }
             _ => None,
         };
@@ -946,7 +990,9 @@ mod tests {
             fib[80],
             fib[80] + 1,
         ] {
-            let a = g.analyse_position(&[BigUint::from(n)]).unwrap();
+            let a = g
+                .analyse_position(&[BigUint::from(n)], MemoryLimit::default())
+                .unwrap();
             let w = greedy_smallest(n, &fib);
             let p = w == n; // start: w(n) ≤ n − 1 unless n is Fibonacci
             assert_eq!(a.outcome == Outcome::P, p, "n={n}");
@@ -961,7 +1007,10 @@ mod tests {
             }
         }
         assert!(g.analyse_big(&[BigUint::from(20u32)]).is_none());
-        let a = g.analyse_position(&[BigUint::from(20u32), BigUint::from(2u32)]);
+        let a = g.analyse_position(
+            &[BigUint::from(20u32), BigUint::from(2u32)],
+            MemoryLimit::default(),
+        );
         assert_eq!(
             a.unwrap().grundy,
             Some(BigUint::from(
@@ -971,12 +1020,17 @@ mod tests {
             ))
         );
         assert!(g
-            .analyse_position(&[1u32.into(), 2u32.into(), 3u32.into()])
+            .analyse_position(
+                &[1u32.into(), 2u32.into(), 3u32.into()],
+                MemoryLimit::default()
+            )
             .is_err());
         let g3 = FibonacciNim::new(3).unwrap();
         let h3 = schwenk(3, u64::MAX);
         for n in [5u64, 77, 1_000_003, u64::MAX / 3] {
-            let a = g3.analyse_position(&[BigUint::from(n)]).unwrap();
+            let a = g3
+                .analyse_position(&[BigUint::from(n)], MemoryLimit::default())
+                .unwrap();
             let w = greedy_smallest(n, &h3);
             assert_eq!(a.outcome == Outcome::P, w == n, "n={n}");
         }

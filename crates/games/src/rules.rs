@@ -110,6 +110,9 @@ pub struct RulesGame {
     /// Coordinates that also get an `x{i}` alias (those not already named so).
     alias_coords: Vec<usize>,
     cache: Mutex<Arc<MoveCache>>,
+    /// One heap, every position, a finite list of takes: the subtraction game of those
+    /// takes, whose proven period and big-heap values the file's game has too.
+    subtraction: Option<crate::subtraction::Subtraction>,
 }
 
 /// Largest rules file read (a rules file is a few lines; this keeps `--rules /dev/zero`
@@ -209,6 +212,23 @@ impl RulesGame {
             )));
         }
         let move_vars: Vec<String> = (0..m).map(|i| format!("c{i}")).collect();
+        for (i, n) in names.iter().enumerate() {
+            if names[..i].contains(n) {
+                return Err(bad(format!(
+                    "coordinates names '{}' twice (each coordinate needs its own name)",
+                    crate::spec::show(n)
+                )));
+            }
+            // x0, x1, … always name the coordinates by index: `x1` cannot name another.
+            let alias = (0..MAX_DIMENSION).find(|j| *n == format!("x{j}"));
+            if alias.is_some_and(|j| j != i) {
+                return Err(bad(format!(
+                    "'{}' cannot name coordinate {i}: x0, x1, … always name the coordinates \
+                     by their index",
+                    crate::spec::show(n)
+                )));
+            }
+        }
         for n in &names {
             if !is_identifier(n)
                 || move_vars.contains(n)
@@ -306,7 +326,21 @@ impl RulesGame {
                 Moves::List(list)
             }
         };
+        // A finite list of takes from one heap, every heap a position: a subtraction
+        // game (its set the takes).
+        let every_position = positions.as_ref().is_none_or(|p| p.text().trim() == "true");
+        let subtraction = match &moves {
+            Moves::List(list) if m == 1 && every_position => {
+                let takes: Option<Vec<u64>> = list
+                    .iter()
+                    .map(|c| u64::try_from(c[0]).ok().filter(|&t| t > 0))
+                    .collect();
+                takes.and_then(|t| crate::subtraction::Subtraction::new(t).ok())
+            }
+            _ => None,
+        };
         Ok(RulesGame {
+            subtraction,
             origin: origin.to_string(),
             name: file.name.unwrap_or_else(|| default_name(origin)),
             description: file.description,
@@ -530,7 +564,10 @@ impl Game for RulesGame {
             Moves::Named(set) => GammaMoves::Named(set),
             Moves::Predicate { formula, .. } => GammaMoves::Predicate(formula.text()),
         };
+        let subtraction = self.subtraction.as_ref();
         nimlab_engine::capability::Capabilities {
+            sequence: subtraction.map(|s| s as &dyn nimlab_engine::capability::SequenceKernel),
+            big: subtraction.map(|s| s as &dyn nimlab_engine::capability::BigPositions),
             move_relation: gamma_relation(
                 &self.names,
                 moves,

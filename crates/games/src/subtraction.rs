@@ -587,14 +587,43 @@ pub fn count_sets(max: u64, size: u64) -> Option<u64> {
     if size > max {
         return Some(0);
     }
+    // C(max, size) = C(max, max − size): the shorter product.
+    let k = size.min(max - size);
     let mut c: u128 = 1;
-    for i in 0..size {
+    for i in 0..k {
         c = c * (max - i) as u128 / (i + 1) as u128;
         if c > u64::MAX as u128 {
             return None;
         }
     }
     Some(c as u64)
+}
+
+/// The number of `size`-element subsets of {1, …, max} in words: exact, or "more than
+/// 10^300" when it has more digits than that (never a saturated count).
+///
+/// ```
+/// use nimlab_games::subtraction::count_sets_text;
+/// assert_eq!(count_sets_text(30, 3), "4060");
+/// assert_eq!(count_sets_text(1000, 10), "263409560461970212832400");
+/// assert_eq!(count_sets_text(u64::MAX, u64::MAX), "1");
+/// assert_eq!(count_sets_text(1 << 40, 1 << 20), "more than 10^300");
+/// ```
+pub fn count_sets_text(max: u64, size: u64) -> String {
+    use nimlab_engine::big::BigUint;
+    if size > max {
+        return "0".into();
+    }
+    let k = size.min(max - size);
+    // From k = 1000 on (and max ≥ 2k), C(max, k) ≥ C(2000, 1000) > 10^600.
+    if k >= 1000 {
+        return "more than 10^300".into();
+    }
+    let mut c = BigUint::from(1u32);
+    for i in 0..k {
+        c = c * BigUint::from(max - i) / BigUint::from(i + 1);
+    }
+    c.to_string()
 }
 
 /// Every `size`-element subset of {1, …, max} whose index in lexicographic order is
@@ -652,11 +681,22 @@ pub fn sweep(
             Knob::Shard,
         ));
     }
+    if search_limit == 0 {
+        return Err(Error::out_of_range(
+            "sweep: the heaps searched for a period",
+            search_limit,
+            "at least 1",
+            Knob::UpTo,
+        ));
+    }
     const MAX_SETS: u64 = 50_000_000;
     let total = count_sets(max, size).unwrap_or(u64::MAX);
     if total / shards > MAX_SETS {
         return Err(Error::out_of_range(
-            format!("sweep: {total} sets is too many for one run: the shard"),
+            format!(
+                "sweep: {} sets is too many for one run: the shard",
+                count_sets_text(max, size)
+            ),
             format!("{shard}/{shards}"),
             format!("at most {MAX_SETS} sets per shard (split into more shards)"),
             Knob::Shard,
@@ -668,8 +708,9 @@ pub fn sweep(
     if total > MAX_ENUMERATED {
         return Err(Error::out_of_range(
             format!(
-                "sweep: the family has {total} sets; enumerating more than \
-                 {MAX_ENUMERATED} (in any shard) takes too long: the largest element"
+                "sweep: the family has {} sets; enumerating more than \
+                 {MAX_ENUMERATED} (in any shard) takes too long: the largest element",
+                count_sets_text(max, size)
             ),
             max,
             "lower (or a smaller set size)",

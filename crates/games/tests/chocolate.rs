@@ -101,7 +101,7 @@ fn the_seeds_examples_satisfy_or_violate_condition_a_as_stated() {
         assert!(r.witness.is_some() && r.agrees(), "{f}: {r:?}");
         assert!(!condition_a(&r.values));
     }
-    // SPEC §5: for ⌊t/3⌋, G({1,3}) = 4 while 1 ⊕ 3 = 2.
+    // docs/theory.md §5: for ⌊t/3⌋, G({1,3}) = 4 while 1 ⊕ 3 = 2.
     let r = check_condition("t/3", 16, Default::default()).unwrap();
     assert_eq!(r.mismatch, Some((1, 3, 4)));
     let w = r.witness.unwrap();

@@ -36,7 +36,7 @@ fn three_heap_nim_is_the_nim_sum_up_to_15() {
 fn nim_positions_of_any_length_are_the_nim_sum() {
     let nim = Nim { heaps: 2 };
     let mut solver = Solver::new(&nim);
-    assert_eq!(solver.grundy(&[1, 3, 2]).unwrap(), 0); // SPEC §3's example
+    assert_eq!(solver.grundy(&[1, 3, 2]).unwrap(), 0); // docs/theory.md §3's example
     assert_eq!(solver.grundy(&[7, 5, 3, 1]).unwrap(), 7 ^ 5 ^ 3 ^ 1);
     assert_eq!(solver.grundy(&[6]).unwrap(), 6);
 }
@@ -60,7 +60,7 @@ fn game_i_is_n_mod_4() {
     }
 }
 
-/// The mex construction of SPEC §2, written independently of the library's.
+/// The mex construction of docs/theory.md §2, written independently of the library's.
 fn wythoff_pairs(bound: u64) -> Vec<(u64, u64)> {
     let mut used = std::collections::HashSet::new();
     let mut pairs = vec![(0, 0)];

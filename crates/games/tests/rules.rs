@@ -46,7 +46,7 @@ fn rules_file_ryuoh_reproduces_the_catalog_exactly() {
 
 #[test]
 fn chocolate_example_matches_definition_1_8() {
-    // Brute force straight from SPEC §5: options of {y, z} are {v, z} for v < y and
+    // Brute force straight from docs/theory.md §5: options of {y, z} are {v, z} for v < y and
     // {min(y, f(w)), w} for w < z, with f(t) = ⌊t/2⌋.
     let f = |t: usize| t / 2;
     let n = 40;

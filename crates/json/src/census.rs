@@ -290,7 +290,9 @@ const MAX_LINE: u64 = 1 << 16;
 
 /// The JSON lines of a census file. `lenient` (the output of a census, to resume): a
 /// missing file or one that is not a regular file (a device such as /dev/full) is
-/// empty, and an unfinished last line (an interrupted run) is ignored.
+/// empty, and an unfinished last line (an interrupted run: no newline after it, and
+/// begun as a JSON object) is ignored. Any other line that is not a census line is an
+/// error: a file that is not a census is never appended to.
 pub fn read_lines(path: &Path, lenient: bool) -> Result<Vec<Value>> {
     let mut out = Vec::new();
     for_each_line(path, lenient, &mut |_, v| {
@@ -344,10 +346,16 @@ pub fn for_each_line(
         if let Some(at) = pending {
             return Err(Error::input(format!("{name}:{at}: not a census line")));
         }
+        let unfinished = !line.ends_with(b"\n") && text.trim_start().starts_with('{');
         match serde_json::from_str::<Value>(text.trim_end_matches('\n')) {
             Ok(v) if v.get("code").is_some() => visit(number, v)?,
-            _ if lenient => pending = Some(number),
-            _ => return Err(Error::input(format!("{name}:{number}: not a census line"))),
+            _ if lenient && unfinished => pending = Some(number),
+            _ => {
+                return Err(Error::input(format!(
+                    "{name}:{number}: not a census line (a census file holds JSON lines; \
+                     write to another file)"
+                )))
+            }
         }
     }
     Ok(())

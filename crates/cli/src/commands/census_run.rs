@@ -36,17 +36,18 @@ pub struct RunArgs {
     /// Compute heaps below N (default 2^20; with --resume, the checkpoint's bound).
     #[arg(long, value_name = "N")]
     up_to: Option<u64>,
-    /// Stop after this many seconds (the figures so far are printed; resumable).
+    /// Stop after this many seconds (the figures so far are printed; resumable; `inf`:
+    /// no limit).
     #[arg(long, value_name = "S")]
     seconds: Option<f64>,
     /// Stop after this many seconds of CPU time (both threads; steadier than wall time
-    /// on a shared machine).
+    /// on a shared machine; `inf`: no limit).
     #[arg(long, value_name = "S")]
     cpu_seconds: Option<f64>,
     /// Write checkpoints to FILE (with --resume: default the resumed file).
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<PathBuf>,
-    /// Seconds between checkpoints.
+    /// Seconds between checkpoints (`inf`: only when the run stops).
     #[arg(long, value_name = "S", default_value_t = 300.0)]
     checkpoint_every: f64,
     /// Continue the run saved in FILE.
@@ -76,10 +77,10 @@ pub struct FrontierArgs {
     /// Per game, compute heaps below N.
     #[arg(long, value_name = "N", default_value_t = 1 << 20)]
     up_to: u64,
-    /// Per game, stop after this many seconds.
+    /// Per game, stop after this many seconds (`inf`: no limit).
     #[arg(long, value_name = "S")]
     seconds: Option<f64>,
-    /// Per game, stop after this many seconds of CPU time.
+    /// Per game, stop after this many seconds of CPU time (`inf`: no limit).
     #[arg(long, value_name = "S")]
     cpu_seconds: Option<f64>,
     /// Only this share of the list: i/k (0 ≤ i < k), by list index mod k.
@@ -88,7 +89,7 @@ pub struct FrontierArgs {
     /// Directory for per-game checkpoints (resumed on a rerun).
     #[arg(long, value_name = "DIR")]
     checkpoints: Option<PathBuf>,
-    /// Seconds between checkpoints.
+    /// Seconds between checkpoints (`inf`: only when the run stops).
     #[arg(long, value_name = "S", default_value_t = 300.0)]
     checkpoint_every: f64,
     /// Append the JSON lines to FILE (resuming: games finished there are skipped).
@@ -239,9 +240,9 @@ fn drive(
     let cpu_start = cpu_seconds();
     let spent_before = run.spent_seconds();
     let mut control = Control {
-        deadline: seconds.map(|s| started + Duration::from_secs_f64(s.max(0.0))),
+        deadline: seconds.and_then(|s| after(started, s)),
         cpu_deadline: cpu.map(|s| cpu_start + s.max(0.0)),
-        every: Duration::from_secs_f64(every.max(0.0)),
+        every: seconds_or_never(every),
         last_save: Instant::now(),
         path: checkpoint,
         stopped_by: None,
@@ -303,6 +304,29 @@ fn drive(
     })
 }
 
+/// `seconds` as a duration: a budget too long to represent (`inf`, `1e20`: past any
+/// run) is no limit at all.
+fn seconds_or_never(seconds: f64) -> Duration {
+    Duration::try_from_secs_f64(seconds.max(0.0)).unwrap_or(Duration::MAX)
+}
+
+/// The instant `seconds` after `start`, `None` (no deadline) when it lies past what
+/// the clock can represent.
+fn after(start: Instant, seconds: f64) -> Option<Instant> {
+    start.checked_add(seconds_or_never(seconds))
+}
+
+/// Refuses a budget that is not a number of seconds ≥ 0 (`inf` is one: no limit).
+fn check_seconds(budgets: [Option<f64>; 3]) -> Result<()> {
+    if budgets.iter().flatten().any(|s| s.is_nan() || *s < 0.0) {
+        return Err(Error::input(
+            "--seconds, --cpu-seconds and --checkpoint-every must be numbers of seconds ≥ 0 \
+             (inf: no limit)",
+        ));
+    }
+    Ok(())
+}
+
 fn check_up_to(ctx: &Context, up_to: u64) -> Result<()> {
     if up_to == 0 || up_to > MAX_TERMS {
         return Err(Error::input(format!(
@@ -332,14 +356,7 @@ fn read_checkpoint(path: &Path) -> Result<PeriodRun> {
 }
 
 pub fn run(ctx: &Context, args: RunArgs) -> Result<Status> {
-    if [Some(args.checkpoint_every), args.seconds, args.cpu_seconds]
-        .iter()
-        .any(|s| s.is_some_and(|s| s.is_nan() || s < 0.0))
-    {
-        return Err(Error::input(
-            "--seconds and --checkpoint-every must be numbers of seconds ≥ 0",
-        ));
-    }
+    check_seconds([Some(args.checkpoint_every), args.seconds, args.cpu_seconds])?;
     if let Some(p) = &args.checkpoint {
         Sink::precheck(p)?;
     }
@@ -362,6 +379,20 @@ pub fn run(ctx: &Context, args: RunArgs) -> Result<Status> {
             }
             if let Some(n) = args.up_to {
                 check_up_to(ctx, n)?;
+                // A resumed run never goes back: a bound below the terms held would be
+                // ignored, so it is refused.
+                let held = run.values().len() as u64;
+                if n < held {
+                    return Err(Error::out_of_range(
+                        format!(
+                            "{} holds {held} terms already: the bound on the terms",
+                            path.display()
+                        ),
+                        n,
+                        format!("at least {held} (a resumed run does not go back)"),
+                        nimlab_engine::Knob::UpTo,
+                    ));
+                }
                 run.set_max_n(n);
             }
             (run, game)
@@ -437,14 +468,7 @@ pub fn frontier(ctx: &Context, args: FrontierArgs) -> Result<Status> {
             args.up_to
         )));
     }
-    if [Some(args.checkpoint_every), args.seconds, args.cpu_seconds]
-        .iter()
-        .any(|s| s.is_some_and(|s| s.is_nan() || s < 0.0))
-    {
-        return Err(Error::input(
-            "--seconds and --checkpoint-every must be numbers of seconds ≥ 0",
-        ));
-    }
+    check_seconds([Some(args.checkpoint_every), args.seconds, args.cpu_seconds])?;
     let list: Vec<String> = match &args.codes {
         Some(c) => c.iter().map(|s| s.trim().to_string()).collect(),
         None => octal_frontier::unsolved()

@@ -147,17 +147,17 @@ pub fn run(ctx: &Context, args: CheckArgs) -> Result<Status> {
             write_png(&mut sink, &pixels).map_err(|e| sink.error(e))?;
             let to_stdout = sink.is_stdout();
             sink.finish()?;
-            let summary = format!(
-                "{}: {} of {} positions mismatch",
-                game.spec(),
-                report.mismatch_count,
-                report.checked,
-            );
+            // The command's output is the picture, and a file written with -o is not
+            // announced (the exit code says whether a cell mismatches). With the
+            // picture on standard output, the count is a note on stderr.
             if to_stdout {
-                // The picture is on standard output: the summary goes to stderr.
-                let _ = writeln!(std::io::stderr(), "{summary}");
-            } else {
-                OutputArgs::default().emit(|out| writeln!(out, "{summary}"))?;
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "{}: {} of {} positions mismatch",
+                    game.spec(),
+                    report.mismatch_count,
+                    report.checked,
+                );
             }
         }
     }

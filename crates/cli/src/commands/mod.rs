@@ -75,7 +75,7 @@ pub struct OutputArgs {
     /// Write the result to FILE instead of standard output (`-`: standard output). The
     /// file is replaced only once the whole result is written; on failure it is left
     /// as it was. Without --format, the format follows the extension (.txt, .json,
-    /// .csv, .tex, .md, .npy, .png) where the command has it.
+    /// .csv, .tex, .md, .npy, .png, .svg) where the command has it.
     #[arg(long, short = 'o', value_name = "FILE", global = true)]
     pub output: Option<PathBuf>,
 }

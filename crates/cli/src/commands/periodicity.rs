@@ -17,11 +17,15 @@ use nimlab_json::doc;
 /// arithmetic period G(x + p, y) = G(x, y) + saltus observed on x < X (not a proof).
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  nimlab periodicity 'subtraction(s={1,3,4})'\n  nimlab periodicity 'subtraction(s={9,20,29})' --format json\n  nimlab periodicity wythoff --row 0-10 --up-to 3000"
+    after_help = "Examples:\n  nimlab periodicity 'subtraction(s={1,3,4})'\n  nimlab periodicity 'subtraction(s={9,20,29})' --format json\n  nimlab periodicity wythoff --row 0-10 --up-to 3000\n  nimlab periodicity --rules take124.toml"
 )]
 pub struct PeriodicityArgs {
-    /// Game, e.g. 'subtraction(s={1,3,4})', wythoff.
-    game: String,
+    /// Game, e.g. 'subtraction(s={1,3,4})', wythoff (omit it with --rules).
+    #[arg(required_unless_present = "rules", conflicts_with = "rules")]
+    game: Option<String>,
+    /// Take the game from a rules file (TOML) instead of the catalog.
+    #[arg(long, value_name = "FILE")]
+    rules: Option<std::path::PathBuf>,
     /// Row(s) of a two-coordinate game: Y or a range A-B (inclusive).
     #[arg(long, value_name = "Y|A-B", value_parser = parse_rows)]
     row: Option<(u64, u64)>,
@@ -65,7 +69,7 @@ fn parse_rows(text: &str) -> std::result::Result<(u64, u64), Error> {
 
 pub fn run(ctx: &Context, args: PeriodicityArgs) -> Result<Status> {
     let format = args.out.format(args.format, PlainFormat::Text)?;
-    let game = nimlab_games::parse_game(&args.game)?;
+    let game = nimlab_games::source::load(args.game.as_deref(), args.rules.as_deref())?.game;
     if args.up_to == Some(0) {
         return Err(Error::input("--up-to must be at least 1"));
     }

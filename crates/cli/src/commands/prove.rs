@@ -75,6 +75,17 @@ pub fn run(ctx: &Context, args: ProveArgs) -> Result<Status> {
         game,
         &nimlab_json::declared(&source),
     )?;
+    // Before the proof: a --walnut path that exists must be a directory.
+    if let Some(dir) = &args.walnut
+        && dir.exists()
+        && !dir.is_dir()
+    {
+        return Err(Error::input(format!(
+            "cannot write the Walnut files to {}: it is not a directory (--walnut DIR \
+             takes a directory, created if missing)",
+            dir.display()
+        )));
+    }
     let opts = ProveOptions {
         table: ctx.table_options(),
         constants: source.constants.clone(),

@@ -155,13 +155,18 @@ impl SparseSequence {
 
     /// A tile starts while every value is below this. The strike takes values up to
     /// 2^16 − 1 (a heap's value is at most the bound, 2^16: then the tile stops there,
-    /// see [`Self::extend_dense`]); the windowed scan up to [`WINDOWS_MAX`].
+    /// see [`Self::extend_dense`]); the windowed scan up to [`WINDOWS_MAX`]. Both stop
+    /// at what the planes hold (`dense_hold`): a tile that ends early because a value
+    /// passed it must end the route on either path, or the route would start again
+    /// from the next heap on the windowed path only, and where it ends would depend on
+    /// whether the CPU strikes on vectors.
     fn dense_max(&self) -> u32 {
-        if self.strike_route() {
-            self.dense_hold.min(split_scan::STRIKE_VALUES - 1)
+        let route = if self.strike_route() {
+            split_scan::STRIKE_VALUES - 1
         } else {
             WINDOWS_MAX
-        }
+        };
+        self.dense_hold.min(route)
     }
 
     /// Computes whole tiles of [`DENSE_TILE`] heaps while the dense route applies and
@@ -593,8 +598,9 @@ mod tests {
     use super::super::{SparseSequence, TakeBreak};
     use super::DENSE_TILE;
 
-    /// How the far passes run: the bitmap strike (vector form where the CPU has it), the
-    /// strike one pair at a time, or the windowed scan.
+    /// How the far passes run: as in production (`Strike`: the bitmap strike on vectors
+    /// where the CPU has AVX-512, else the windowed scan, on vectors where it has AVX2),
+    /// the strike one pair at a time (any CPU), or the windowed scan.
     #[derive(Clone, Copy, Debug, PartialEq)]
     enum Far {
         Strike,
@@ -690,16 +696,19 @@ mod tests {
 
     #[test]
     fn dense_route_ends_exactly_past_what_its_planes_hold() {
-        // The strike route runs to values of 2^16 − 1 and stops in the tile where a
-        // value passes them; here the planes hold to 700 (.764 passes it mid-tile), and
-        // the sparse route goes on from there.
+        // The dense route runs while its planes hold the values (2^16 − 1; here 2100)
+        // and stops in the tile where a value passes them (.764 passes 2100 mid-tile);
+        // the sparse route goes on from there. Every path (the strike on vectors where
+        // the CPU has them, else the windowed scan; the strike one split at a time; the
+        // windowed scan) ends at that same heap, whatever the CPU.
         let rules = TakeBreak::new(vec![0, 7, 6, 4], false);
         let len = 20_000;
         let naive = rules.naive_sequence(len);
-        for far in [Far::Strike, Far::StrikeAnyCpu] {
+        for far in [Far::Strike, Far::StrikeAnyCpu, Far::Windows] {
             let mut s = SparseSequence::new(rules.clone());
             s.always_dense = true;
             s.dense_strike = far == Far::StrikeAnyCpu;
+            s.dense_windows = far == Far::Windows;
             s.dense_hold = 2100;
             s.strike_chunk = 1000;
             s.extend_to(len);
