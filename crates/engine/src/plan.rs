@@ -483,6 +483,7 @@ fn table_cell_by_cell(
         values.push(v);
         next_in_box(&mut pos, dims);
         if i % (1 << 20) == (1 << 20) - 1 {
+            opts.progress.check_cancelled()?;
             opts.progress.advance(1 << 20);
         }
     }
@@ -1045,7 +1046,7 @@ impl<'a> Planner<'a> {
         game.for_each_option(p, &mut |o| {
             visited += 1;
             if visited.is_multiple_of(4096) {
-                self.opts.progress.advance(0); // a cancelled query stops here
+                self.opts.progress.advance(0); // a heartbeat: the list is bounded
             }
             if (list.len() as u128) < most {
                 let mut o = game.canonical(o).unwrap_or_else(|| o.to_vec());
@@ -1125,6 +1126,7 @@ impl<'a> Planner<'a> {
                     let a = self.report(&o, false);
                     let (g, outcome) = match a {
                         Ok(a) => (a.grundy, Some(a.outcome)),
+                        Err(Error::Cancelled) => return Err(Error::Cancelled),
                         Err(_) => (None, None),
                     };
                     out.push(OptionReport {
@@ -1157,7 +1159,7 @@ impl<'a> Planner<'a> {
         let mut reports = Vec::new();
         for (g, r) in &parts {
             reports.push(Planner::new(*g, self.opts).report(&pos[r.clone()], false)?);
-            self.opts.progress.advance(0); // a cancelled query stops between parts
+            self.opts.progress.check_cancelled()?; // a cancelled query stops between parts
         }
         let methods: Vec<String> = parts
             .iter()
@@ -1225,7 +1227,7 @@ impl<'a> Planner<'a> {
                             }
                             Some(_) | None => all = false,
                         }
-                        self.opts.progress.advance(0);
+                        self.opts.progress.check_cancelled()?;
                     }
                 }
                 PositionReport {
