@@ -47,6 +47,22 @@ pub type HeapOptions = Vec<Vec<Vec<u32>>>;
 /// of heaps (capability `heap_multiset`). Every part of an option of heap `h` must be
 /// smaller than `h`.
 pub fn heap_options(game: &dyn Game, max_heap: u64) -> Result<HeapOptions> {
+    heap_options_within(game, max_heap, &QuotientOptions::default())
+}
+
+/// Bytes an option list of `parts` heaps takes (the vector, its buffer, the allocator).
+fn option_bytes(parts: usize) -> u64 {
+    40 + 4 * parts as u64
+}
+
+/// [`heap_options`] within `limits`: the lists count against the memory limit, and the
+/// listing refuses with an estimate (every heap still to come having about the options
+/// of the last one) before it grows past it; it stops when cancelled.
+pub fn heap_options_within(
+    game: &dyn Game,
+    max_heap: u64,
+    limits: &QuotientOptions<'_>,
+) -> Result<HeapOptions> {
     if !game.capabilities().heap_multiset {
         return Err(Error::input(format!(
             "{} is not a game of heaps whose moves replace one heap by smaller ones; misère \
@@ -60,10 +76,35 @@ pub fn heap_options(game: &dyn Game, max_heap: u64) -> Result<HeapOptions> {
         )));
     }
     let mut out = Vec::with_capacity(max_heap as usize + 1);
+    let limit = limits.memory_limit;
+    let what = |h: u64| {
+        format!(
+            "the options of {}'s heaps up to {max_heap} (listed to heap {h})",
+            game.spec()
+        )
+    };
+    // Bytes of the lists kept so far.
+    let mut held = 0u64;
     for h in 0..=max_heap {
+        limits.progress.check_cancelled()?;
         let mut opts: Vec<Vec<u32>> = Vec::new();
         let mut bad = None;
+        let mut listed = 0u64;
+        let mut refused: Option<Error> = None;
         game.for_each_option(&[h], &mut |parts| {
+            if refused.is_some() {
+                return;
+            }
+            listed += option_bytes(parts.len());
+            if opts.len().is_multiple_of(1 << 16)
+                && let Err(e) = limits
+                    .progress
+                    .check_cancelled()
+                    .and_then(|()| limit.check(&what(h), held + listed))
+            {
+                refused = Some(e);
+                return;
+            }
             let mut o: Vec<u32> = Vec::with_capacity(parts.len());
             for &p in parts {
                 if p >= h.max(1) && p != 0 {
@@ -83,8 +124,17 @@ pub fn heap_options(game: &dyn Game, max_heap: u64) -> Result<HeapOptions> {
                 game.spec()
             )));
         }
+        if let Some(e) = refused {
+            return Err(e);
+        }
         opts.sort();
         opts.dedup();
+        opts.shrink_to_fit();
+        let kept: u64 = 24 + opts.iter().map(|o| option_bytes(o.len())).sum::<u64>();
+        held += kept;
+        // The estimate: the heaps to come have about as many options as this one (most
+        // games give a larger heap more): refuse before listing them.
+        limit.check(&what(h), held + kept * (max_heap - h))?;
         out.push(opts);
     }
     Ok(out)
@@ -211,21 +261,26 @@ impl Cand {
     }
 }
 
-/// The time limit of one quotient computation, checked inside the long loops too (a
-/// single check of a large candidate can take longer than a census gives a game).
+/// The time limit of one quotient computation and the caller's cancellation, checked
+/// inside the long loops too (a single check of a large candidate can take longer than
+/// a census gives a game).
 #[derive(Clone, Copy)]
-struct Clock {
+struct Clock<'a> {
     started: std::time::Instant,
     limit: Option<std::time::Duration>,
+    progress: &'a dyn Progress,
 }
 
-impl Clock {
+impl Clock<'_> {
+    /// Whether the work must stop: past the time limit, or cancelled.
     fn past(&self) -> bool {
-        self.limit.is_some_and(|t| self.started.elapsed() > t)
+        self.progress.cancelled() || self.limit.is_some_and(|t| self.started.elapsed() > t)
     }
 
-    /// `Err(TooLong)` once the limit has passed, naming the heap being added.
+    /// `Err(Cancelled)` once the caller cancelled, `Err(TooLong)` once the limit has
+    /// passed, naming the heap being added.
     fn check(&self, h: usize) -> Result<()> {
+        self.progress.check_cancelled()?;
         match self.limit {
             Some(t) if self.started.elapsed() > t => Err(Error::TooLong {
                 what: format!(
@@ -338,7 +393,7 @@ fn find_failure(
     c: &Cand,
     kinds: &[Kind],
     limits: &QuotientOptions<'_>,
-    clock: Clock,
+    clock: Clock<'_>,
     h: usize,
 ) -> Result<Option<Vec<u32>>> {
     let n = c.n();
@@ -454,7 +509,7 @@ fn find_failure(
 /// option of a sum comes before it) at which the candidate breaks the misère
 /// recursion, as a list of heaps (largest first). Every option of that sum is
 /// classified right, so its true outcome is the opposite of the candidate's.
-fn least_failure(c: &Cand, opts: &HeapOptions, top: usize, clock: Clock) -> Option<Vec<u32>> {
+fn least_failure(c: &Cand, opts: &HeapOptions, top: usize, clock: Clock<'_>) -> Option<Vec<u32>> {
     let live: Vec<u32> = (1..=top as u32)
         .filter(|&h| !opts[h as usize].is_empty())
         .collect();
@@ -530,7 +585,7 @@ fn least_failure(c: &Cand, opts: &HeapOptions, top: usize, clock: Clock) -> Opti
         pbits: Vec<u64>,
         bound: Option<Vec<u32>>,
         words: usize,
-        clock: Clock,
+        clock: Clock<'a>,
         steps: u64,
     }
     enum Step {
@@ -744,7 +799,9 @@ fn recalibrate(
                     acc.saturating_mul((i + p) as usize)
                 });
                 let bytes = pre_reduction_bytes(elements, k);
-                if deadline.is_some_and(|d| std::time::Instant::now() > d) {
+                if limits.progress.cancelled()
+                    || deadline.is_some_and(|d| std::time::Instant::now() > d)
+                {
                     // The caller reports the time limit.
                     return Err(None);
                 }
@@ -802,7 +859,7 @@ fn conservative(
     options: &HeapOptions,
     h: usize,
     limits: &QuotientOptions<'_>,
-    clock: Clock,
+    clock: Clock<'_>,
 ) -> Result<Option<u32>> {
     let n = c.n();
     let mut t: Vec<u32> = options[h].iter().map(|w| c.product(w)).collect();
@@ -991,7 +1048,7 @@ impl Reduced {
 impl MisereQuotient {
     /// The quotient of `game`'s heaps `0..=max_heap` (options from the game).
     pub fn of_game(game: &dyn Game, max_heap: u64, limits: &QuotientOptions<'_>) -> Result<Self> {
-        let opts = heap_options(game, max_heap)?;
+        let opts = heap_options_within(game, max_heap, limits)?;
         Self::from_heap_options(&opts, limits)
     }
 
@@ -1010,6 +1067,7 @@ impl MisereQuotient {
         let clock = Clock {
             started,
             limit: limits.time_limit,
+            progress: limits.progress,
         };
         let over_time = |h: usize| clock.check(h);
         limits.progress.start(options.len() as u64, "heaps");
@@ -1156,6 +1214,13 @@ impl MisereQuotient {
     /// Largest heap covered.
     pub fn max_heap(&self) -> u64 {
         self.heap_elements.len() as u64 - 1
+    }
+
+    /// About how many bytes the quotient takes in memory (its table, words and heaps).
+    pub fn bytes(&self) -> u64 {
+        let n = self.size() as u64;
+        let words: u64 = self.words.iter().map(|w| 24 + 4 * w.len() as u64).sum();
+        n * n * 4 + n + words + self.heap_elements.len() as u64 * 12 + 256
     }
 
     /// The product of the heaps' elements, or `None` if a heap is beyond the bound.
@@ -1399,29 +1464,70 @@ pub const QUOTIENT_ROUTE_MAX_HEAP: u64 = 255;
 /// Most elements of a quotient the planner computes for one query.
 const QUOTIENT_ROUTE_MAX_ELEMENTS: usize = 4096;
 
-type QuotientCache = std::sync::Mutex<FxHashMap<String, std::sync::Arc<MisereQuotient>>>;
+/// Most quotients the per-process cache holds (a server asked about many games).
+pub const QUOTIENT_CACHE_ENTRIES: usize = 32;
+
+/// Most bytes the quotients in the per-process cache take together; a quotient larger
+/// than this is computed but not kept.
+pub const QUOTIENT_CACHE_BYTES: u64 = 256 << 20;
+
+/// The cached quotients, least recently used first.
+type QuotientCache = std::sync::Mutex<Vec<(String, std::sync::Arc<MisereQuotient>)>>;
 
 fn cache() -> &'static QuotientCache {
     static CACHE: std::sync::OnceLock<QuotientCache> = std::sync::OnceLock::new();
     CACHE.get_or_init(Default::default)
 }
 
-/// The quotient of `game`'s heaps up to at least `max_heap`, from a per-process cache.
+/// The cached quotient of `key`, marked as used most recently.
+fn cache_get(key: &str) -> Option<std::sync::Arc<MisereQuotient>> {
+    let mut c = cache().lock().ok()?;
+    let i = c.iter().position(|(k, _)| k == key)?;
+    let entry = c.remove(i);
+    let q = entry.1.clone();
+    c.push(entry);
+    Some(q)
+}
+
+/// Keeps `q` under `key`, dropping the least recently used quotients until the cache
+/// is within [`QUOTIENT_CACHE_ENTRIES`] and [`QUOTIENT_CACHE_BYTES`].
+fn cache_put(key: String, q: std::sync::Arc<MisereQuotient>) {
+    if q.bytes() > QUOTIENT_CACHE_BYTES {
+        return;
+    }
+    let Ok(mut c) = cache().lock() else { return };
+    c.retain(|(k, _)| *k != key);
+    c.push((key, q));
+    while c.len() > QUOTIENT_CACHE_ENTRIES
+        || c.iter().map(|(_, q)| q.bytes()).sum::<u64>() > QUOTIENT_CACHE_BYTES
+    {
+        c.remove(0);
+    }
+}
+
+/// How many quotients the per-process cache holds, and their bytes (see
+/// [`QUOTIENT_CACHE_ENTRIES`], [`QUOTIENT_CACHE_BYTES`]).
+pub fn cache_usage() -> (usize, u64) {
+    cache().lock().map_or((0, 0), |c| {
+        (c.len(), c.iter().map(|(_, q)| q.bytes()).sum())
+    })
+}
+
+/// The quotient of `game`'s heaps up to at least `max_heap`, from a per-process cache
+/// (bounded: [`QUOTIENT_CACHE_ENTRIES`] quotients, [`QUOTIENT_CACHE_BYTES`] bytes).
 pub fn cached_quotient(
     game: &dyn Game,
     max_heap: u64,
     limits: &QuotientOptions<'_>,
 ) -> Result<std::sync::Arc<MisereQuotient>> {
     let key = game.spec();
-    if let Some(q) = cache().lock().ok().and_then(|c| c.get(&key).cloned())
+    if let Some(q) = cache_get(&key)
         && q.max_heap() >= max_heap
     {
         return Ok(q);
     }
     let q = std::sync::Arc::new(MisereQuotient::of_game(game, max_heap, limits)?);
-    if let Ok(mut c) = cache().lock() {
-        c.insert(key, q.clone());
-    }
+    cache_put(key, q.clone());
     Ok(q)
 }
 
@@ -1449,7 +1555,7 @@ pub fn plan_report(
     let limits = QuotientOptions {
         memory_limit: opts.memory_limit,
         max_elements: QUOTIENT_ROUTE_MAX_ELEMENTS,
-        progress: &NoProgress,
+        progress: opts.progress,
         time_limit: Some(std::time::Duration::from_secs(20)),
     };
     let q = match cached_quotient(game, max, &limits) {
