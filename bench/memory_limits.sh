@@ -53,4 +53,10 @@ WELTER=$(awk 'BEGIN { for (i = 1; i <= 20001; i++) printf (i > 1 ? ",%d" : "%d")
 run "value welter 1,2,…,20001" value welter "$WELTER"
 run "sweep subtraction --max 40 --set-size 4 --format json" sweep subtraction --max 40 --set-size 4 --format json
 run "census octal --digits 2 --up-to 1048576" census octal --digits 2 --up-to 1048576
+# Misère quotients: the heaps' option lists and the candidates (their tables, the
+# sums checked against them) count against the limit.
+run "misere-quotient octal(code=0.fff,base=16) --max-heap 1000" misere-quotient 'octal(code=0.fff,base=16)' --max-heap 1000
+run "misere-quotient grundy-game --max-heap 40" misere-quotient grundy-game --max-heap 40
+run "misere-quotient octal(code=0.007) --max-heap 300" misere-quotient 'octal(code=0.007)' --max-heap 300
+run "misere-quotient octal(code=0.37) --max-heap 300" misere-quotient 'octal(code=0.37)' --max-heap 300
 exit $over

@@ -79,7 +79,7 @@ pub fn heap_options_within(
     let limit = limits.memory_limit;
     let what = |h: u64| {
         format!(
-            "the options of {}'s heaps up to {max_heap} (listed to heap {h})",
+            "listing the options of {}'s heaps up to {max_heap} (at heap {h})",
             game.spec()
         )
     };
@@ -236,6 +236,11 @@ impl Cand {
     fn n(&self) -> usize {
         self.bn * self.radix as usize
     }
+    /// Bytes the candidate takes: its base's table (shared with the trials built from
+    /// it, counted once by the caller), its marks and heap elements.
+    fn bytes(&self) -> u64 {
+        table_bytes(self.bn) + self.p.len() as u64 + self.phi.len() as u64 * 4
+    }
     #[inline]
     fn mul(&self, a: u32, b: u32) -> u32 {
         if self.comps.is_empty() {
@@ -269,9 +274,17 @@ struct Clock<'a> {
     started: std::time::Instant,
     limit: Option<std::time::Duration>,
     progress: &'a dyn Progress,
+    /// Bytes the candidates alive beside the work take (they count against the memory
+    /// limit with it).
+    held: u64,
 }
 
 impl Clock<'_> {
+    /// The clock of a stage during which candidates of `held` bytes are alive.
+    fn holding(self, held: u64) -> Self {
+        Clock { held, ..self }
+    }
+
     /// Whether the work must stop: past the time limit, or cancelled.
     fn past(&self) -> bool {
         self.progress.cancelled() || self.limit.is_some_and(|t| self.started.elapsed() > t)
@@ -477,7 +490,7 @@ fn find_failure(
                 clock.check(h)?;
                 limits.memory_limit.check(
                     "the sums checked against a candidate quotient",
-                    id as u64 * per_state + nt.len() as u64 * 4 * id as u64,
+                    clock.held + id as u64 * per_state + nt.len() as u64 * 4 * id as u64,
                 )?;
                 if id as usize > limits.max_elements.saturating_mul(256).max(1 << 20) {
                     return Err(Error::TooLarge {
@@ -509,7 +522,13 @@ fn find_failure(
 /// option of a sum comes before it) at which the candidate breaks the misère
 /// recursion, as a list of heaps (largest first). Every option of that sum is
 /// classified right, so its true outcome is the opposite of the candidate's.
-fn least_failure(c: &Cand, opts: &HeapOptions, top: usize, clock: Clock<'_>) -> Option<Vec<u32>> {
+fn least_failure(
+    c: &Cand,
+    opts: &HeapOptions,
+    top: usize,
+    limits: &QuotientOptions<'_>,
+    clock: Clock<'_>,
+) -> Result<Option<Vec<u32>>> {
     let live: Vec<u32> = (1..=top as u32)
         .filter(|&h| !opts[h as usize].is_empty())
         .collect();
@@ -554,6 +573,10 @@ fn least_failure(c: &Cand, opts: &HeapOptions, top: usize, clock: Clock<'_>) -> 
         }
         w.truncate(base);
     }
+    limits.memory_limit.check(
+        "the least sums of a candidate quotient's elements",
+        clock.held + n as u64 * (24 + 4 * live.len() as u64),
+    )?;
     let mut rep: Vec<Option<Vec<u32>>> = vec![None; n];
     least(c, &live, live.len(), 0, &mut Vec::new(), &mut rep);
     let mut best: Option<Vec<u32>> = None;
@@ -587,6 +610,10 @@ fn least_failure(c: &Cand, opts: &HeapOptions, top: usize, clock: Clock<'_>) -> 
         words: usize,
         clock: Clock<'a>,
         steps: u64,
+        /// Bytes of `seen`, and the limit they must stay within.
+        seen_bytes: u64,
+        limit: crate::memory::MemoryLimit,
+        refused: Option<Error>,
     }
     enum Step {
         Found(Vec<u32>),
@@ -642,7 +669,17 @@ fn least_failure(c: &Cand, opts: &HeapOptions, top: usize, clock: Clock<'_>) -> 
                 }
                 break Step::Go;
             }
+            s.seen_bytes += 24 + 8 * nb.len() as u64;
             s.seen[e as usize].push(nb);
+            if s.steps.is_multiple_of(4096)
+                && let Err(e) = s.limit.check(
+                    "the sums compared against a candidate quotient",
+                    s.clock.held + s.seen_bytes,
+                )
+            {
+                s.refused = Some(e);
+                break Step::Stop;
+            }
             std::mem::swap(&mut t, &mut nt);
         };
         w.truncate(base);
@@ -664,11 +701,18 @@ fn least_failure(c: &Cand, opts: &HeapOptions, top: usize, clock: Clock<'_>) -> 
         words,
         clock,
         steps: 0,
+        seen_bytes: n as u64 * 24,
+        limit: limits.memory_limit,
+        refused: None,
     };
-    match nrec(&mut s, live.len(), 0, &[], &mut Vec::new()) {
+    let found = nrec(&mut s, live.len(), 0, &[], &mut Vec::new());
+    if let Some(e) = s.refused {
+        return Err(e);
+    }
+    Ok(match found {
         Step::Found(w) => Some(w),
         _ => best,
-    }
+    })
 }
 
 /// The least `i` with `x^i = x^j` for some `j > i` (the index of `x`).
@@ -761,6 +805,7 @@ fn recalibrate(
     want_p: bool,
     limits: &QuotientOptions<'_>,
     deadline: Option<std::time::Instant>,
+    held: u64,
 ) -> std::result::Result<Cand, Option<Skipped>> {
     let mut skipped: Option<Skipped> = None;
     let mut skip = |s: Skipped| {
@@ -798,7 +843,7 @@ fn recalibrate(
                 let elements = free.iter().fold(c.n(), |acc, &(_, i, p)| {
                     acc.saturating_mul((i + p) as usize)
                 });
-                let bytes = pre_reduction_bytes(elements, k);
+                let bytes = pre_reduction_bytes(elements, k).saturating_add(held);
                 if limits.progress.cancelled()
                     || deadline.is_some_and(|d| std::time::Instant::now() > d)
                 {
@@ -815,7 +860,9 @@ fn recalibrate(
                     let r = Reduced::new(&freed(c, opts, top, &free), top);
                     if r.is_p(w) == want_p {
                         let m = r.size();
-                        let bytes = table_bytes(m);
+                        let bytes = table_bytes(m)
+                            .saturating_add(held)
+                            .saturating_add(pre_reduction_bytes(r.accept.len(), r.k));
                         if m > limits.max_elements || bytes > limits.memory_limit.bytes() {
                             skip(Skipped {
                                 elements: m,
@@ -925,8 +972,10 @@ fn size_error(s: &Skipped, h: usize, limits: &QuotientOptions<'_>) -> Error {
     }
 }
 
-fn c_check_memory(limits: &QuotientOptions<'_>, n: usize, h: usize) -> Result<()> {
-    let needed = table_bytes(n).saturating_add(n as u64 * 64);
+fn c_check_memory(limits: &QuotientOptions<'_>, n: usize, h: usize, held: u64) -> Result<()> {
+    let needed = table_bytes(n)
+        .saturating_add(n as u64 * 64)
+        .saturating_add(held);
     if n > limits.max_elements {
         let s = Skipped {
             elements: n,
@@ -1068,6 +1117,7 @@ impl MisereQuotient {
             started,
             limit: limits.time_limit,
             progress: limits.progress,
+            held: 0,
         };
         let over_time = |h: usize| clock.check(h);
         limits.progress.start(options.len() as u64, "heaps");
@@ -1080,14 +1130,14 @@ impl MisereQuotient {
                 c.phi.push(0);
                 continue;
             }
-            if let Some(x) = conservative(&c, options, h, limits, clock)? {
+            if let Some(x) = conservative(&c, options, h, limits, clock.holding(c.bytes()))? {
                 c.phi.push(x);
                 continue;
             }
             changes.push(h as u64);
             // Adjoin a free generator a with a⁴ = a², mark, reduce; then repair the
             // candidate at the sums it gets wrong until it gets none wrong.
-            let mut cand = Cand {
+            let mut first = Cand {
                 bn: c.bn,
                 bt: c.bt.clone(),
                 comps: vec![(2, 2)],
@@ -1095,19 +1145,43 @@ impl MisereQuotient {
                 p: Vec::new(),
                 phi: c.phi.iter().map(|&x| x * 4).chain([1]).collect(),
             };
-            let ks = kinds(&cand, options, h);
-            mark(&mut cand, &ks);
-            let r = Reduced::new(&cand, h);
-            c_check_memory(limits, r.size(), h)?;
+            // The current quotient stays alive until the candidate is reduced.
+            let held = c.bytes();
+            let k = {
+                let mut g = first.phi.clone();
+                g.sort_unstable();
+                g.dedup();
+                g.len()
+            };
+            limits.memory_limit.check(
+                &format!("a candidate quotient of {} elements at heap {h}", first.n()),
+                held.saturating_add(pre_reduction_bytes(first.n(), k)),
+            )?;
+            let ks = kinds(&first, options, h);
+            mark(&mut first, &ks);
+            let r = Reduced::new(&first, h);
+            // The old quotient is not needed any more: its table goes now.
+            drop(first);
+            drop(std::mem::replace(
+                &mut c,
+                Cand::explicit(1, vec![0], vec![false], vec![0]),
+            ));
+            c_check_memory(
+                limits,
+                r.size(),
+                h,
+                pre_reduction_bytes(r.accept.len(), r.k),
+            )?;
             let mut cand = r.build();
             loop {
                 over_time(h)?;
-                c_check_memory(limits, cand.n(), h)?;
+                c_check_memory(limits, cand.n(), h, 0)?;
+                let clock = clock.holding(cand.bytes());
                 let ks = kinds(&cand, options, h);
                 if find_failure(&cand, &ks, limits, clock, h)?.is_none() {
                     break;
                 }
-                let least = least_failure(&cand, options, h, clock);
+                let least = least_failure(&cand, options, h, limits, clock)?;
                 over_time(h)?;
                 let Some(w) = least else {
                     return Err(Error::Contract(format!(
@@ -1116,7 +1190,16 @@ impl MisereQuotient {
                 };
                 let want_p = !cand.p[cand.product(&w) as usize];
                 let deadline = limits.time_limit.map(|t| started + t);
-                let next = match recalibrate(&cand, options, h, &w, want_p, limits, deadline) {
+                let next = match recalibrate(
+                    &cand,
+                    options,
+                    h,
+                    &w,
+                    want_p,
+                    limits,
+                    deadline,
+                    cand.bytes(),
+                ) {
                     Ok(next) => next,
                     Err(Some(s)) => {
                         return Err(size_error(&s, h, limits));
