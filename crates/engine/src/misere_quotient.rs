@@ -1575,16 +1575,28 @@ fn cache_get(key: &str) -> Option<std::sync::Arc<MisereQuotient>> {
 /// Keeps `q` under `key`, dropping the least recently used quotients until the cache
 /// is within [`QUOTIENT_CACHE_ENTRIES`] and [`QUOTIENT_CACHE_BYTES`].
 fn cache_put(key: String, q: std::sync::Arc<MisereQuotient>) {
-    if q.bytes() > QUOTIENT_CACHE_BYTES {
+    if let Ok(mut c) = cache().lock() {
+        keep_within(&mut c, key, q, QUOTIENT_CACHE_ENTRIES, QUOTIENT_CACHE_BYTES);
+    }
+}
+
+/// Puts `q` last in `cache` (least recently used first) and drops the first entries
+/// until at most `entries` of at most `bytes` together are left; a quotient larger
+/// than `bytes` alone is not kept.
+fn keep_within(
+    cache: &mut Vec<(String, std::sync::Arc<MisereQuotient>)>,
+    key: String,
+    q: std::sync::Arc<MisereQuotient>,
+    entries: usize,
+    bytes: u64,
+) {
+    cache.retain(|(k, _)| *k != key);
+    if q.bytes() > bytes {
         return;
     }
-    let Ok(mut c) = cache().lock() else { return };
-    c.retain(|(k, _)| *k != key);
-    c.push((key, q));
-    while c.len() > QUOTIENT_CACHE_ENTRIES
-        || c.iter().map(|(_, q)| q.bytes()).sum::<u64>() > QUOTIENT_CACHE_BYTES
-    {
-        c.remove(0);
+    cache.push((key, q));
+    while cache.len() > entries || cache.iter().map(|(_, q)| q.bytes()).sum::<u64>() > bytes {
+        cache.remove(0);
     }
 }
 
@@ -1716,5 +1728,90 @@ mod tests {
         let q7 = MisereQuotient::from_heap_options(&nim_options(7), &Default::default()).unwrap();
         assert_eq!((q7.size(), q7.p_size()), (10, 2));
         assert!(q7.is_tame());
+    }
+
+    /// Cancelled after `after` polls.
+    struct StopAfter {
+        polls: std::sync::atomic::AtomicUsize,
+        after: usize,
+    }
+
+    impl Progress for StopAfter {
+        fn start(&self, _total: u64, _what: &str) {}
+        fn advance(&self, _delta: u64) {}
+        fn cancelled(&self) -> bool {
+            self.polls
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+                >= self.after
+        }
+    }
+
+    #[test]
+    fn a_cancelled_quotient_returns_cancelled() {
+        for after in [0, 1, 5, 20] {
+            let stop = StopAfter {
+                polls: Default::default(),
+                after,
+            };
+            let limits = QuotientOptions {
+                progress: &stop,
+                ..Default::default()
+            };
+            let r = MisereQuotient::from_heap_options(&nim_options(7), &limits);
+            assert_eq!(r.unwrap_err(), Error::Cancelled, "after {after} polls");
+            // It stopped at the poll that said so.
+            let polls = stop.polls.load(std::sync::atomic::Ordering::Relaxed);
+            assert_eq!(polls, after + 1, "after {after} polls");
+        }
+        // Never cancelled: the quotient.
+        let stop = StopAfter {
+            polls: Default::default(),
+            after: usize::MAX,
+        };
+        let limits = QuotientOptions {
+            progress: &stop,
+            ..Default::default()
+        };
+        let q = MisereQuotient::from_heap_options(&nim_options(7), &limits).unwrap();
+        assert_eq!((q.size(), q.p_size()), (10, 2));
+    }
+
+    #[test]
+    fn the_cache_keeps_the_most_recent_within_its_bounds() {
+        let q = |k| {
+            std::sync::Arc::new(
+                MisereQuotient::from_heap_options(&nim_options(k), &Default::default()).unwrap(),
+            )
+        };
+        let (small, large) = (q(1), q(7));
+        assert!(small.bytes() < large.bytes());
+        let mut cache = Vec::new();
+        for i in 0..10 {
+            keep_within(&mut cache, format!("g{i}"), small.clone(), 4, u64::MAX);
+        }
+        let keys: Vec<&str> = cache.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["g6", "g7", "g8", "g9"]);
+        // By bytes: room for the large one and one small one.
+        let room = large.bytes() + small.bytes();
+        let mut cache = Vec::new();
+        keep_within(&mut cache, "a".into(), small.clone(), 100, room);
+        keep_within(&mut cache, "b".into(), small.clone(), 100, room);
+        keep_within(&mut cache, "c".into(), large.clone(), 100, room);
+        let keys: Vec<&str> = cache.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["b", "c"]);
+        assert!(cache.iter().map(|(_, q)| q.bytes()).sum::<u64>() <= room);
+        // A quotient larger than the whole budget is not kept (and replaces nothing).
+        keep_within(&mut cache, "d".into(), large.clone(), 100, small.bytes());
+        assert!(cache.iter().all(|(k, _)| k != "d"));
+        // The process-wide cache: many games, at most its bound.
+        for i in 0..QUOTIENT_CACHE_ENTRIES + 5 {
+            cache_put(format!("test-game-{i}"), small.clone());
+        }
+        let (entries, bytes) = cache_usage();
+        assert!(entries <= QUOTIENT_CACHE_ENTRIES, "{entries} entries");
+        assert!(bytes <= QUOTIENT_CACHE_BYTES, "{bytes} bytes");
+        let last = format!("test-game-{}", QUOTIENT_CACHE_ENTRIES + 4);
+        assert!(cache_get(&last).is_some());
+        assert!(cache_get("test-game-0").is_none());
     }
 }
