@@ -171,7 +171,9 @@ async fn huge_heaps_are_explained() {
     assert_eq!(s, StatusCode::OK, "{}", &v.to_string()[..200]);
     // 99…9 is odd: ⊕ 1 clears its last bit.
     let want = format!("{}8", "9".repeat(29_999));
-    assert_eq!(v["grundy"].to_string(), want);
+    // Large values are written as strings of digits.
+    let grundy = v["grundy"].as_str().expect("a string of digits");
+    assert!(grundy == want, "a value of {} digits", grundy.len());
     let words = v["closed_form"].as_str().unwrap();
     assert!(
         words.contains("binary columns (too wide to show)"),
