@@ -110,18 +110,18 @@ def test_out_of_range_and_mistyped_arguments_are_input_errors_with_a_message():
     g = nimlab.game("octal(code=0.07)")
     cases = [
         (lambda: g.misere_quotient(max_heap=-1), "max_heap must be a natural number"),
-        (lambda: g.misere_quotient(max_heap=2**64), "max_heap must be a natural number below 2^64"),
+        (lambda: g.misere_quotient(max_heap=2**64), "max_heap must be a natural number below 2^64, got 18446744073709551616"),
         (lambda: g.misere_quotient(10, max_elements=-1), "max_elements must be a natural number"),
         (lambda: g.misere_quotient(max_heap="30"), "max_heap must be an int, got str"),
         (lambda: g.certificate(up_to=-1), "up_to must be a natural number"),
-        (lambda: g.certificate(up_to=2**64), "up_to must be a natural number below 2^64"),
-        (lambda: g.check(b"x", size=10), "formula must be text \\(a str\\), got bytes"),
+        (lambda: g.certificate(up_to=2**64), "up_to must be a natural number below 2^64, got 18446744073709551616"),
+        (lambda: g.check(b"x", size=10), "formula must be text (a str), got bytes"),
         (lambda: g.check(p_positions=3, size=10), "p_positions must be text"),
-        (lambda: nimlab.game("nim").prove("x xor y", numeration=5), "numeration must be text \\(a str\\), got int"),
+        (lambda: nimlab.game("nim").prove("x xor y", numeration=5), "numeration must be text (a str), got int"),
         (lambda: nimlab.game("nim").prove(1.5), "formula must be text"),
     ]
     for call, message in cases:
-        with pytest.raises(nimlab.InputError, match=message):
+        with pytest.raises(nimlab.InputError, match=re.escape(message)):
             call()
 
 
