@@ -804,9 +804,9 @@ fn recalibrate(
     w: &[u32],
     want_p: bool,
     limits: &QuotientOptions<'_>,
-    deadline: Option<std::time::Instant>,
-    held: u64,
+    clock: Clock<'_>,
 ) -> std::result::Result<Cand, Option<Skipped>> {
+    let held = clock.held;
     let mut skipped: Option<Skipped> = None;
     let mut skip = |s: Skipped| {
         if skipped.is_none_or(|o| s.elements < o.elements) {
@@ -844,9 +844,7 @@ fn recalibrate(
                     acc.saturating_mul((i + p) as usize)
                 });
                 let bytes = pre_reduction_bytes(elements, k).saturating_add(held);
-                if limits.progress.cancelled()
-                    || deadline.is_some_and(|d| std::time::Instant::now() > d)
-                {
+                if clock.past() {
                     // The caller reports the time limit.
                     return Err(None);
                 }
@@ -1189,17 +1187,7 @@ impl MisereQuotient {
                     )));
                 };
                 let want_p = !cand.p[cand.product(&w) as usize];
-                let deadline = limits.time_limit.map(|t| started + t);
-                let next = match recalibrate(
-                    &cand,
-                    options,
-                    h,
-                    &w,
-                    want_p,
-                    limits,
-                    deadline,
-                    cand.bytes(),
-                ) {
+                let next = match recalibrate(&cand, options, h, &w, want_p, limits, clock) {
                     Ok(next) => next,
                     Err(Some(s)) => {
                         return Err(size_error(&s, h, limits));

@@ -1179,7 +1179,7 @@ async fn malformed_request(stream: &tokio::net::TcpStream, wait: Duration) -> Op
         let mut request = httparse::Request::new(&mut headers);
         match request.parse(&buf[..n]) {
             Ok(httparse::Status::Complete(_)) => {
-                break format!("{}", bad_content_length(request.headers)?);
+                break bad_content_length(request.headers)?;
             }
             Ok(httparse::Status::Partial) if n < PEEK_BYTES => {
                 // More of the head is on its way: look again shortly.
