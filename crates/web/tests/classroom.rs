@@ -165,7 +165,7 @@ async fn huge_heaps_are_explained() {
     let nines = "9".repeat(30_000);
     let (s, v) = post(
         "/api/explain",
-        json!({"game": "nim", "position": [nines, "1"]}),
+        json!({"game": "nim", "position": [nines.clone(), "1"]}),
     )
     .await;
     assert_eq!(s, StatusCode::OK, "{}", &v.to_string()[..200]);
@@ -180,7 +180,13 @@ async fn huge_heaps_are_explained() {
         "{words}"
     );
     assert!(words.len() < 500, "{} characters", words.len());
-    // The two heaps as components, with their nim-sum in binary, padded alike.
+    // As the components of a sum, with their nim-sum in binary, padded alike.
+    let (s, v) = post(
+        "/api/explain",
+        json!({"game": "sum(nim(heaps=1),nim(heaps=1))", "position": [nines, "1"]}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{}", &v.to_string()[..200]);
     let rows = v["nim_sum"]["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 2);
     let wide = rows[0]["binary"].as_str().unwrap();
