@@ -9,7 +9,10 @@
 //! Limits: request bodies of at most [`MAX_BODY_BYTES`], tables of at most
 //! [`MAX_TABLE_CELLS`] cells, a memory limit per computation, at most as many
 //! computations at once as the machine has cores, and a time limit per request. A
-//! computation stops when its time is up or when the client goes away. Errors are
+//! computation stops when its time is up or when the client goes away (the engine
+//! polls [`Progress::cancelled`]; [`ServeConfig::running`] counts what still runs). A
+//! body must arrive within [`ServeConfig::body_timeout`] (else a JSON 408
+//! `body-timeout`); a malformed `Content-Length` gets a JSON 400. Errors are
 //! JSON, `{"schema":1,"error":{"kind":…,"message":…}}`, with a 4xx status (5xx for
 //! time-outs and internal faults).
 //!
