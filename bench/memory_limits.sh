@@ -57,4 +57,10 @@ run "census octal --digits 2 --up-to 1048576" census octal --digits 2 --up-to 10
 run "prove ryuoh(p=1024) Theorem 3.1" prove 'ryuoh(p=1024)' --formula '(x+y)%1024 + 1024*((x/1024) xor (y/1024))'
 run "prove ryuoh(p=256) Theorem 3.1" prove 'ryuoh(p=256)' --formula '(x+y)%256 + 256*((x/256) xor (y/256))'
 run "prove takeaway C^[2,3..] m=3" prove 'takeaway(dim=3, moves=Cbeta(beta=[2,3..]))' --formula 'sigma(beta=[2,3..], x0, x1, x2)' --numeration 'mixed([2,3..])'
+# Misère quotients: the heaps' option lists and the candidates (their tables, the
+# sums checked against them) count against the limit.
+run "misere-quotient octal(code=0.fff,base=16) --max-heap 1000" misere-quotient 'octal(code=0.fff,base=16)' --max-heap 1000
+run "misere-quotient grundy-game --max-heap 40" misere-quotient grundy-game --max-heap 40
+run "misere-quotient octal(code=0.007) --max-heap 300" misere-quotient 'octal(code=0.007)' --max-heap 300
+run "misere-quotient octal(code=0.37) --max-heap 300" misere-quotient 'octal(code=0.37)' --max-heap 300
 exit $over

@@ -22,15 +22,18 @@ NOT_A_POSITION: int
 
 Position = Union[str, int, Sequence[int], Sequence[Sequence[int]]]
 """Text as the CLI reads it ("3,5", "4;1,1"), or non-negative ints of any size
-(a sequence of sequences for the parts of a sum of take-and-break games)."""
+(a sequence of sequences for the parts of a sum of take-and-break games). Bools,
+bytes, dicts and sets are not positions (InputError)."""
 
 PositionOut = Union[Tuple[int, ...], Tuple[Tuple[int, ...], ...]]
 
 class NimlabError(Exception):
     """Every error nimlab reports; the message is the one the CLI prints."""
 
-class InputError(NimlabError):
-    """Malformed or out-of-range input: unknown game, bad parameter, position, formula."""
+class InputError(NimlabError, ValueError):
+    """Malformed or out-of-range input: unknown game, bad parameter, position, formula.
+    Every bad argument raises it (never OverflowError or TypeError); it is also a
+    ValueError, so ``except ValueError`` catches it too."""
 
 class TooLargeError(NimlabError):
     """The computation would need more memory than ``max_memory`` allows."""
@@ -163,15 +166,18 @@ class Game:
         """Formulas for the Grundy values (or P-position predicates) that fit a training
         window and a verification window, simplest first; with ``prove=True`` each is
         proved for all positions (``nimlab guess --format json``)."""
-    def misere_quotient(self, max_heap: int = 30, max_elements: int = 16384) -> Dict[str, Any]:
+    def misere_quotient(
+        self, max_heap: Optional[int] = 30, max_elements: Optional[int] = 16384
+    ) -> Dict[str, Any]:
         """The misère quotient of a take-and-break game to ``max_heap`` (``nimlab
-        misere-quotient --format json``): size, P-portion, presentation, heap elements."""
+        misere-quotient --format json``): size, P-portion, presentation, heap elements.
+        Its lists and candidate tables count against ``max_memory``; Ctrl-C stops it."""
     def prove(
         self,
         formula: Optional[str] = None,
         *,
         p_positions: Optional[str] = None,
-        numeration: str = "base2",
+        numeration: Optional[str] = "base2",
     ) -> Dict[str, Any]:
         """Prove a Grundy formula (or P-position predicate) for EVERY position with
         automata: the document of ``nimlab prove --format json`` (statements, automata,

@@ -260,6 +260,10 @@ fn fail(e: &nimlab_engine::Error) -> ExitCode {
         _ => "",
     };
     error_line(&format!("{}{hint}", e.describe(&cli_setting)));
+    // Stopped (as by Ctrl-C), not refused: the shell's code for SIGINT.
+    if matches!(e, nimlab_engine::Error::Cancelled) {
+        return ExitCode::from(130);
+    }
     ExitCode::from(2)
 }
 

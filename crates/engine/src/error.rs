@@ -40,6 +40,9 @@ pub enum Error {
         /// Which setting it is.
         knob: Knob,
     },
+    /// The caller stopped the computation (its [`crate::Progress::cancelled`] became
+    /// true): a client that went away, a time limit, Ctrl-C. Not a fault of the input.
+    Cancelled,
 }
 
 /// The library's name of an input setting that a caller chooses. Surfaces word it:
@@ -206,6 +209,7 @@ impl fmt::Display for Error {
             Error::OutOfRange { .. } => {
                 f.write_str(&self.describe(&|k, v| format!("{} {v}", k.id())))
             }
+            Error::Cancelled => f.write_str("the computation was stopped before it ended"),
         }
     }
 }

@@ -47,6 +47,22 @@ pub type HeapOptions = Vec<Vec<Vec<u32>>>;
 /// of heaps (capability `heap_multiset`). Every part of an option of heap `h` must be
 /// smaller than `h`.
 pub fn heap_options(game: &dyn Game, max_heap: u64) -> Result<HeapOptions> {
+    heap_options_within(game, max_heap, &QuotientOptions::default())
+}
+
+/// Bytes an option list of `parts` heaps takes (the vector, its buffer, the allocator).
+fn option_bytes(parts: usize) -> u64 {
+    40 + 4 * parts as u64
+}
+
+/// [`heap_options`] within `limits`: the lists count against the memory limit, and the
+/// listing refuses with an estimate (every heap still to come having about the options
+/// of the last one) before it grows past it; it stops when cancelled.
+pub fn heap_options_within(
+    game: &dyn Game,
+    max_heap: u64,
+    limits: &QuotientOptions<'_>,
+) -> Result<HeapOptions> {
     if !game.capabilities().heap_multiset {
         return Err(Error::input(format!(
             "{} is not a game of heaps whose moves replace one heap by smaller ones; misère \
@@ -60,10 +76,35 @@ pub fn heap_options(game: &dyn Game, max_heap: u64) -> Result<HeapOptions> {
         )));
     }
     let mut out = Vec::with_capacity(max_heap as usize + 1);
+    let limit = limits.memory_limit;
+    let what = |h: u64| {
+        format!(
+            "listing the options of {}'s heaps up to {max_heap} (at heap {h})",
+            game.spec()
+        )
+    };
+    // Bytes of the lists kept so far.
+    let mut held = 0u64;
     for h in 0..=max_heap {
+        limits.progress.check_cancelled()?;
         let mut opts: Vec<Vec<u32>> = Vec::new();
         let mut bad = None;
+        let mut listed = 0u64;
+        let mut refused: Option<Error> = None;
         game.for_each_option(&[h], &mut |parts| {
+            if refused.is_some() {
+                return;
+            }
+            listed += option_bytes(parts.len());
+            if opts.len().is_multiple_of(1 << 16)
+                && let Err(e) = limits
+                    .progress
+                    .check_cancelled()
+                    .and_then(|()| limit.check(&what(h), held + listed))
+            {
+                refused = Some(e);
+                return;
+            }
             let mut o: Vec<u32> = Vec::with_capacity(parts.len());
             for &p in parts {
                 if p >= h.max(1) && p != 0 {
@@ -83,8 +124,17 @@ pub fn heap_options(game: &dyn Game, max_heap: u64) -> Result<HeapOptions> {
                 game.spec()
             )));
         }
+        if let Some(e) = refused {
+            return Err(e);
+        }
         opts.sort();
         opts.dedup();
+        opts.shrink_to_fit();
+        let kept: u64 = 24 + opts.iter().map(|o| option_bytes(o.len())).sum::<u64>();
+        held += kept;
+        // The estimate: the heaps to come have about as many options as this one (most
+        // games give a larger heap more): refuse before listing them.
+        limit.check(&what(h), held + kept * (max_heap - h))?;
         out.push(opts);
     }
     Ok(out)
@@ -186,6 +236,11 @@ impl Cand {
     fn n(&self) -> usize {
         self.bn * self.radix as usize
     }
+    /// Bytes the candidate takes: its base's table (shared with the trials built from
+    /// it, counted once by the caller), its marks and heap elements.
+    fn bytes(&self) -> u64 {
+        table_bytes(self.bn) + self.p.len() as u64 + self.phi.len() as u64 * 4
+    }
     #[inline]
     fn mul(&self, a: u32, b: u32) -> u32 {
         if self.comps.is_empty() {
@@ -211,21 +266,34 @@ impl Cand {
     }
 }
 
-/// The time limit of one quotient computation, checked inside the long loops too (a
-/// single check of a large candidate can take longer than a census gives a game).
+/// The time limit of one quotient computation and the caller's cancellation, checked
+/// inside the long loops too (a single check of a large candidate can take longer than
+/// a census gives a game).
 #[derive(Clone, Copy)]
-struct Clock {
+struct Clock<'a> {
     started: std::time::Instant,
     limit: Option<std::time::Duration>,
+    progress: &'a dyn Progress,
+    /// Bytes the candidates alive beside the work take (they count against the memory
+    /// limit with it).
+    held: u64,
 }
 
-impl Clock {
-    fn past(&self) -> bool {
-        self.limit.is_some_and(|t| self.started.elapsed() > t)
+impl Clock<'_> {
+    /// The clock of a stage during which candidates of `held` bytes are alive.
+    fn holding(self, held: u64) -> Self {
+        Clock { held, ..self }
     }
 
-    /// `Err(TooLong)` once the limit has passed, naming the heap being added.
+    /// Whether the work must stop: past the time limit, or cancelled.
+    fn past(&self) -> bool {
+        self.progress.cancelled() || self.limit.is_some_and(|t| self.started.elapsed() > t)
+    }
+
+    /// `Err(Cancelled)` once the caller cancelled, `Err(TooLong)` once the limit has
+    /// passed, naming the heap being added.
     fn check(&self, h: usize) -> Result<()> {
+        self.progress.check_cancelled()?;
         match self.limit {
             Some(t) if self.started.elapsed() > t => Err(Error::TooLong {
                 what: format!(
@@ -338,7 +406,7 @@ fn find_failure(
     c: &Cand,
     kinds: &[Kind],
     limits: &QuotientOptions<'_>,
-    clock: Clock,
+    clock: Clock<'_>,
     h: usize,
 ) -> Result<Option<Vec<u32>>> {
     let n = c.n();
@@ -422,7 +490,7 @@ fn find_failure(
                 clock.check(h)?;
                 limits.memory_limit.check(
                     "the sums checked against a candidate quotient",
-                    id as u64 * per_state + nt.len() as u64 * 4 * id as u64,
+                    clock.held + id as u64 * per_state + nt.len() as u64 * 4 * id as u64,
                 )?;
                 if id as usize > limits.max_elements.saturating_mul(256).max(1 << 20) {
                     return Err(Error::TooLarge {
@@ -454,7 +522,13 @@ fn find_failure(
 /// option of a sum comes before it) at which the candidate breaks the misère
 /// recursion, as a list of heaps (largest first). Every option of that sum is
 /// classified right, so its true outcome is the opposite of the candidate's.
-fn least_failure(c: &Cand, opts: &HeapOptions, top: usize, clock: Clock) -> Option<Vec<u32>> {
+fn least_failure(
+    c: &Cand,
+    opts: &HeapOptions,
+    top: usize,
+    limits: &QuotientOptions<'_>,
+    clock: Clock<'_>,
+) -> Result<Option<Vec<u32>>> {
     let live: Vec<u32> = (1..=top as u32)
         .filter(|&h| !opts[h as usize].is_empty())
         .collect();
@@ -499,6 +573,10 @@ fn least_failure(c: &Cand, opts: &HeapOptions, top: usize, clock: Clock) -> Opti
         }
         w.truncate(base);
     }
+    limits.memory_limit.check(
+        "the least sums of a candidate quotient's elements",
+        clock.held + n as u64 * (24 + 4 * live.len() as u64),
+    )?;
     let mut rep: Vec<Option<Vec<u32>>> = vec![None; n];
     least(c, &live, live.len(), 0, &mut Vec::new(), &mut rep);
     let mut best: Option<Vec<u32>> = None;
@@ -530,8 +608,12 @@ fn least_failure(c: &Cand, opts: &HeapOptions, top: usize, clock: Clock) -> Opti
         pbits: Vec<u64>,
         bound: Option<Vec<u32>>,
         words: usize,
-        clock: Clock,
+        clock: Clock<'a>,
         steps: u64,
+        /// Bytes of `seen`, and the limit they must stay within.
+        seen_bytes: u64,
+        limit: crate::memory::MemoryLimit,
+        refused: Option<Error>,
     }
     enum Step {
         Found(Vec<u32>),
@@ -587,7 +669,17 @@ fn least_failure(c: &Cand, opts: &HeapOptions, top: usize, clock: Clock) -> Opti
                 }
                 break Step::Go;
             }
+            s.seen_bytes += 24 + 8 * nb.len() as u64;
             s.seen[e as usize].push(nb);
+            if s.steps.is_multiple_of(4096)
+                && let Err(e) = s.limit.check(
+                    "the sums compared against a candidate quotient",
+                    s.clock.held + s.seen_bytes,
+                )
+            {
+                s.refused = Some(e);
+                break Step::Stop;
+            }
             std::mem::swap(&mut t, &mut nt);
         };
         w.truncate(base);
@@ -609,11 +701,18 @@ fn least_failure(c: &Cand, opts: &HeapOptions, top: usize, clock: Clock) -> Opti
         words,
         clock,
         steps: 0,
+        seen_bytes: n as u64 * 24,
+        limit: limits.memory_limit,
+        refused: None,
     };
-    match nrec(&mut s, live.len(), 0, &[], &mut Vec::new()) {
+    let found = nrec(&mut s, live.len(), 0, &[], &mut Vec::new());
+    if let Some(e) = s.refused {
+        return Err(e);
+    }
+    Ok(match found {
         Step::Found(w) => Some(w),
         _ => best,
-    }
+    })
 }
 
 /// The least `i` with `x^i = x^j` for some `j > i` (the index of `x`).
@@ -705,8 +804,9 @@ fn recalibrate(
     w: &[u32],
     want_p: bool,
     limits: &QuotientOptions<'_>,
-    deadline: Option<std::time::Instant>,
+    clock: Clock<'_>,
 ) -> std::result::Result<Cand, Option<Skipped>> {
+    let held = clock.held;
     let mut skipped: Option<Skipped> = None;
     let mut skip = |s: Skipped| {
         if skipped.is_none_or(|o| s.elements < o.elements) {
@@ -743,8 +843,8 @@ fn recalibrate(
                 let elements = free.iter().fold(c.n(), |acc, &(_, i, p)| {
                     acc.saturating_mul((i + p) as usize)
                 });
-                let bytes = pre_reduction_bytes(elements, k);
-                if deadline.is_some_and(|d| std::time::Instant::now() > d) {
+                let bytes = pre_reduction_bytes(elements, k).saturating_add(held);
+                if clock.past() {
                     // The caller reports the time limit.
                     return Err(None);
                 }
@@ -758,7 +858,9 @@ fn recalibrate(
                     let r = Reduced::new(&freed(c, opts, top, &free), top);
                     if r.is_p(w) == want_p {
                         let m = r.size();
-                        let bytes = table_bytes(m);
+                        let bytes = table_bytes(m)
+                            .saturating_add(held)
+                            .saturating_add(pre_reduction_bytes(r.accept.len(), r.k));
                         if m > limits.max_elements || bytes > limits.memory_limit.bytes() {
                             skip(Skipped {
                                 elements: m,
@@ -802,7 +904,7 @@ fn conservative(
     options: &HeapOptions,
     h: usize,
     limits: &QuotientOptions<'_>,
-    clock: Clock,
+    clock: Clock<'_>,
 ) -> Result<Option<u32>> {
     let n = c.n();
     let mut t: Vec<u32> = options[h].iter().map(|w| c.product(w)).collect();
@@ -868,8 +970,10 @@ fn size_error(s: &Skipped, h: usize, limits: &QuotientOptions<'_>) -> Error {
     }
 }
 
-fn c_check_memory(limits: &QuotientOptions<'_>, n: usize, h: usize) -> Result<()> {
-    let needed = table_bytes(n).saturating_add(n as u64 * 64);
+fn c_check_memory(limits: &QuotientOptions<'_>, n: usize, h: usize, held: u64) -> Result<()> {
+    let needed = table_bytes(n)
+        .saturating_add(n as u64 * 64)
+        .saturating_add(held);
     if n > limits.max_elements {
         let s = Skipped {
             elements: n,
@@ -991,7 +1095,7 @@ impl Reduced {
 impl MisereQuotient {
     /// The quotient of `game`'s heaps `0..=max_heap` (options from the game).
     pub fn of_game(game: &dyn Game, max_heap: u64, limits: &QuotientOptions<'_>) -> Result<Self> {
-        let opts = heap_options(game, max_heap)?;
+        let opts = heap_options_within(game, max_heap, limits)?;
         Self::from_heap_options(&opts, limits)
     }
 
@@ -1010,6 +1114,8 @@ impl MisereQuotient {
         let clock = Clock {
             started,
             limit: limits.time_limit,
+            progress: limits.progress,
+            held: 0,
         };
         let over_time = |h: usize| clock.check(h);
         limits.progress.start(options.len() as u64, "heaps");
@@ -1022,14 +1128,14 @@ impl MisereQuotient {
                 c.phi.push(0);
                 continue;
             }
-            if let Some(x) = conservative(&c, options, h, limits, clock)? {
+            if let Some(x) = conservative(&c, options, h, limits, clock.holding(c.bytes()))? {
                 c.phi.push(x);
                 continue;
             }
             changes.push(h as u64);
             // Adjoin a free generator a with a⁴ = a², mark, reduce; then repair the
             // candidate at the sums it gets wrong until it gets none wrong.
-            let mut cand = Cand {
+            let mut first = Cand {
                 bn: c.bn,
                 bt: c.bt.clone(),
                 comps: vec![(2, 2)],
@@ -1037,19 +1143,43 @@ impl MisereQuotient {
                 p: Vec::new(),
                 phi: c.phi.iter().map(|&x| x * 4).chain([1]).collect(),
             };
-            let ks = kinds(&cand, options, h);
-            mark(&mut cand, &ks);
-            let r = Reduced::new(&cand, h);
-            c_check_memory(limits, r.size(), h)?;
+            // The current quotient stays alive until the candidate is reduced.
+            let held = c.bytes();
+            let k = {
+                let mut g = first.phi.clone();
+                g.sort_unstable();
+                g.dedup();
+                g.len()
+            };
+            limits.memory_limit.check(
+                &format!("a candidate quotient of {} elements at heap {h}", first.n()),
+                held.saturating_add(pre_reduction_bytes(first.n(), k)),
+            )?;
+            let ks = kinds(&first, options, h);
+            mark(&mut first, &ks);
+            let r = Reduced::new(&first, h);
+            // The old quotient is not needed any more: its table goes now.
+            drop(first);
+            drop(std::mem::replace(
+                &mut c,
+                Cand::explicit(1, vec![0], vec![false], vec![0]),
+            ));
+            c_check_memory(
+                limits,
+                r.size(),
+                h,
+                pre_reduction_bytes(r.accept.len(), r.k),
+            )?;
             let mut cand = r.build();
             loop {
                 over_time(h)?;
-                c_check_memory(limits, cand.n(), h)?;
+                c_check_memory(limits, cand.n(), h, 0)?;
+                let clock = clock.holding(cand.bytes());
                 let ks = kinds(&cand, options, h);
                 if find_failure(&cand, &ks, limits, clock, h)?.is_none() {
                     break;
                 }
-                let least = least_failure(&cand, options, h, clock);
+                let least = least_failure(&cand, options, h, limits, clock)?;
                 over_time(h)?;
                 let Some(w) = least else {
                     return Err(Error::Contract(format!(
@@ -1057,8 +1187,7 @@ impl MisereQuotient {
                     )));
                 };
                 let want_p = !cand.p[cand.product(&w) as usize];
-                let deadline = limits.time_limit.map(|t| started + t);
-                let next = match recalibrate(&cand, options, h, &w, want_p, limits, deadline) {
+                let next = match recalibrate(&cand, options, h, &w, want_p, limits, clock) {
                     Ok(next) => next,
                     Err(Some(s)) => {
                         return Err(size_error(&s, h, limits));
@@ -1156,6 +1285,13 @@ impl MisereQuotient {
     /// Largest heap covered.
     pub fn max_heap(&self) -> u64 {
         self.heap_elements.len() as u64 - 1
+    }
+
+    /// About how many bytes the quotient takes in memory (its table, words and heaps).
+    pub fn bytes(&self) -> u64 {
+        let n = self.size() as u64;
+        let words: u64 = self.words.iter().map(|w| 24 + 4 * w.len() as u64).sum();
+        n * n * 4 + n + words + self.heap_elements.len() as u64 * 12 + 256
     }
 
     /// The product of the heaps' elements, or `None` if a heap is beyond the bound.
@@ -1399,29 +1535,82 @@ pub const QUOTIENT_ROUTE_MAX_HEAP: u64 = 255;
 /// Most elements of a quotient the planner computes for one query.
 const QUOTIENT_ROUTE_MAX_ELEMENTS: usize = 4096;
 
-type QuotientCache = std::sync::Mutex<FxHashMap<String, std::sync::Arc<MisereQuotient>>>;
+/// Most quotients the per-process cache holds (a server asked about many games).
+pub const QUOTIENT_CACHE_ENTRIES: usize = 32;
+
+/// Most bytes the quotients in the per-process cache take together; a quotient larger
+/// than this is computed but not kept.
+pub const QUOTIENT_CACHE_BYTES: u64 = 256 << 20;
+
+/// The cached quotients, least recently used first.
+type QuotientCache = std::sync::Mutex<Vec<(String, std::sync::Arc<MisereQuotient>)>>;
 
 fn cache() -> &'static QuotientCache {
     static CACHE: std::sync::OnceLock<QuotientCache> = std::sync::OnceLock::new();
     CACHE.get_or_init(Default::default)
 }
 
-/// The quotient of `game`'s heaps up to at least `max_heap`, from a per-process cache.
+/// The cached quotient of `key`, marked as used most recently.
+fn cache_get(key: &str) -> Option<std::sync::Arc<MisereQuotient>> {
+    let mut c = cache().lock().ok()?;
+    let i = c.iter().position(|(k, _)| k == key)?;
+    let entry = c.remove(i);
+    let q = entry.1.clone();
+    c.push(entry);
+    Some(q)
+}
+
+/// Keeps `q` under `key`, dropping the least recently used quotients until the cache
+/// is within [`QUOTIENT_CACHE_ENTRIES`] and [`QUOTIENT_CACHE_BYTES`].
+fn cache_put(key: String, q: std::sync::Arc<MisereQuotient>) {
+    if let Ok(mut c) = cache().lock() {
+        keep_within(&mut c, key, q, QUOTIENT_CACHE_ENTRIES, QUOTIENT_CACHE_BYTES);
+    }
+}
+
+/// Puts `q` last in `cache` (least recently used first) and drops the first entries
+/// until at most `entries` of at most `bytes` together are left; a quotient larger
+/// than `bytes` alone is not kept.
+fn keep_within(
+    cache: &mut Vec<(String, std::sync::Arc<MisereQuotient>)>,
+    key: String,
+    q: std::sync::Arc<MisereQuotient>,
+    entries: usize,
+    bytes: u64,
+) {
+    cache.retain(|(k, _)| *k != key);
+    if q.bytes() > bytes {
+        return;
+    }
+    cache.push((key, q));
+    while cache.len() > entries || cache.iter().map(|(_, q)| q.bytes()).sum::<u64>() > bytes {
+        cache.remove(0);
+    }
+}
+
+/// How many quotients the per-process cache holds, and their bytes (see
+/// [`QUOTIENT_CACHE_ENTRIES`], [`QUOTIENT_CACHE_BYTES`]).
+pub fn cache_usage() -> (usize, u64) {
+    cache().lock().map_or((0, 0), |c| {
+        (c.len(), c.iter().map(|(_, q)| q.bytes()).sum())
+    })
+}
+
+/// The quotient of `game`'s heaps up to at least `max_heap`, from a per-process cache
+/// (bounded: [`QUOTIENT_CACHE_ENTRIES`] quotients, [`QUOTIENT_CACHE_BYTES`] bytes).
 pub fn cached_quotient(
     game: &dyn Game,
     max_heap: u64,
     limits: &QuotientOptions<'_>,
 ) -> Result<std::sync::Arc<MisereQuotient>> {
     let key = game.spec();
-    if let Some(q) = cache().lock().ok().and_then(|c| c.get(&key).cloned())
+    if let Some(q) = cache_get(&key)
         && q.max_heap() >= max_heap
     {
         return Ok(q);
     }
     let q = std::sync::Arc::new(MisereQuotient::of_game(game, max_heap, limits)?);
-    if let Ok(mut c) = cache().lock() {
-        c.insert(key, q.clone());
-    }
+    cache_put(key, q.clone());
     Ok(q)
 }
 
@@ -1449,7 +1638,7 @@ pub fn plan_report(
     let limits = QuotientOptions {
         memory_limit: opts.memory_limit,
         max_elements: QUOTIENT_ROUTE_MAX_ELEMENTS,
-        progress: &NoProgress,
+        progress: opts.progress,
         time_limit: Some(std::time::Duration::from_secs(20)),
     };
     let q = match cached_quotient(game, max, &limits) {
@@ -1527,5 +1716,90 @@ mod tests {
         let q7 = MisereQuotient::from_heap_options(&nim_options(7), &Default::default()).unwrap();
         assert_eq!((q7.size(), q7.p_size()), (10, 2));
         assert!(q7.is_tame());
+    }
+
+    /// Cancelled after `after` polls.
+    struct StopAfter {
+        polls: std::sync::atomic::AtomicUsize,
+        after: usize,
+    }
+
+    impl Progress for StopAfter {
+        fn start(&self, _total: u64, _what: &str) {}
+        fn advance(&self, _delta: u64) {}
+        fn cancelled(&self) -> bool {
+            self.polls
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+                >= self.after
+        }
+    }
+
+    #[test]
+    fn a_cancelled_quotient_returns_cancelled() {
+        for after in [0, 1, 5, 20] {
+            let stop = StopAfter {
+                polls: Default::default(),
+                after,
+            };
+            let limits = QuotientOptions {
+                progress: &stop,
+                ..Default::default()
+            };
+            let r = MisereQuotient::from_heap_options(&nim_options(7), &limits);
+            assert_eq!(r.unwrap_err(), Error::Cancelled, "after {after} polls");
+            // It stopped at the poll that said so.
+            let polls = stop.polls.load(std::sync::atomic::Ordering::Relaxed);
+            assert_eq!(polls, after + 1, "after {after} polls");
+        }
+        // Never cancelled: the quotient.
+        let stop = StopAfter {
+            polls: Default::default(),
+            after: usize::MAX,
+        };
+        let limits = QuotientOptions {
+            progress: &stop,
+            ..Default::default()
+        };
+        let q = MisereQuotient::from_heap_options(&nim_options(7), &limits).unwrap();
+        assert_eq!((q.size(), q.p_size()), (10, 2));
+    }
+
+    #[test]
+    fn the_cache_keeps_the_most_recent_within_its_bounds() {
+        let q = |k| {
+            std::sync::Arc::new(
+                MisereQuotient::from_heap_options(&nim_options(k), &Default::default()).unwrap(),
+            )
+        };
+        let (small, large) = (q(1), q(7));
+        assert!(small.bytes() < large.bytes());
+        let mut cache = Vec::new();
+        for i in 0..10 {
+            keep_within(&mut cache, format!("g{i}"), small.clone(), 4, u64::MAX);
+        }
+        let keys: Vec<&str> = cache.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["g6", "g7", "g8", "g9"]);
+        // By bytes: room for the large one and one small one.
+        let room = large.bytes() + small.bytes();
+        let mut cache = Vec::new();
+        keep_within(&mut cache, "a".into(), small.clone(), 100, room);
+        keep_within(&mut cache, "b".into(), small.clone(), 100, room);
+        keep_within(&mut cache, "c".into(), large.clone(), 100, room);
+        let keys: Vec<&str> = cache.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["b", "c"]);
+        assert!(cache.iter().map(|(_, q)| q.bytes()).sum::<u64>() <= room);
+        // A quotient larger than the whole budget is not kept (and replaces nothing).
+        keep_within(&mut cache, "d".into(), large.clone(), 100, small.bytes());
+        assert!(cache.iter().all(|(k, _)| k != "d"));
+        // The process-wide cache: many games, at most its bound.
+        for i in 0..QUOTIENT_CACHE_ENTRIES + 5 {
+            cache_put(format!("test-game-{i}"), small.clone());
+        }
+        let (entries, bytes) = cache_usage();
+        assert!(entries <= QUOTIENT_CACHE_ENTRIES, "{entries} entries");
+        assert!(bytes <= QUOTIENT_CACHE_BYTES, "{bytes} bytes");
+        let last = format!("test-game-{}", QUOTIENT_CACHE_ENTRIES + 4);
+        assert!(cache_get(&last).is_some());
+        assert!(cache_get("test-game-0").is_none());
     }
 }

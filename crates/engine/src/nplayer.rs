@@ -287,6 +287,34 @@ pub trait NPlayerClosedForm: Send + Sync {
     /// The class of a machine-size position, fast (tables); `None` as above.
     fn class_small(&self, pos: &[Coord], ranking: &Ranking) -> Option<u32>;
 
+    /// [`NPlayerClosedForm::classify_big`] for a query that may be stopped: a closed
+    /// form that computes at length polls `progress` and returns
+    /// [`Error::Cancelled`] (the default computes as `classify_big`).
+    fn classify_big_within(
+        &self,
+        pos: &[BigUint],
+        ranking: &Ranking,
+        progress: &dyn crate::Progress,
+    ) -> Option<Result<BigClass>> {
+        let _ = progress;
+        self.classify_big(pos, ranking)
+    }
+
+    /// [`NPlayerClosedForm::class_small`] within `budget` steps of work shared by many
+    /// calls (the options of a position): a closed form that computes takes the steps
+    /// it spent off `budget` and answers `Ok(None)` when it is spent; it polls
+    /// `progress` ([`Error::Cancelled`]). The default is `class_small`.
+    fn class_small_within(
+        &self,
+        pos: &[Coord],
+        ranking: &Ranking,
+        budget: &mut u64,
+        progress: &dyn crate::Progress,
+    ) -> Result<Option<u32>> {
+        let _ = (budget, progress);
+        Ok(self.class_small(pos, ranking))
+    }
+
     /// Why the move `from` → `to` is good, in the closed form's own terms (for play).
     fn explain_move(
         &self,

@@ -75,6 +75,10 @@ pub fn listed_coordinates(opts: &TableOptions) -> u64 {
 pub const DEFAULT_PROOF_SEARCH: u64 = 1 << 19;
 /// Default window for observed periods.
 pub const DEFAULT_OBSERVED_WINDOW: u64 = 2000;
+/// Steps of work (the n-player closed form's dynamic programme) the options of one
+/// position may take to be classified for a listing, all together: about as much as
+/// one query's own class (seconds, not minutes); past it the options are not listed.
+pub const NPLAYER_LISTING_STEPS: u64 = 15_000_000;
 
 /// The routes of the planner: every answer names the one that produced it. The same
 /// routes answer two-player Grundy values and n-player classes ([`ValueRule`]).
@@ -483,6 +487,7 @@ fn table_cell_by_cell(
         values.push(v);
         next_in_box(&mut pos, dims);
         if i % (1 << 20) == (1 << 20) - 1 {
+            opts.progress.check_cancelled()?;
             opts.progress.advance(1 << 20);
         }
     }
@@ -792,18 +797,45 @@ impl<'a> Planner<'a> {
             .capabilities()
             .nplayer
             .and_then(|r| r.closed_form)
-            .and_then(|cf| cf.classify_big(pos, ranking).map(|r| (cf, r)));
+            .and_then(|cf| {
+                cf.classify_big_within(pos, ranking, self.opts.progress)
+                    .map(|r| (cf, r))
+            });
+        let mut listing_note = None;
         let (class, mut best, mut all_best, method, listed) = match (closed, small) {
             (Some((cf, found)), _) => {
                 let found = found?;
-                // Small positions: every option's class from the closed form as well.
-                let listed = small.and_then(|p| {
-                    self.small_options(p).ok().and_then(|list| {
-                        list.into_iter()
-                            .map(|o| cf.class_small(&o, ranking).map(|c| (o, c)))
-                            .collect::<Option<Vec<_>>>()
-                    })
-                });
+                // Small positions: every option's class from the closed form as well,
+                // within the work of a query, reporting each option and stopping
+                // when cancelled.
+                let listed = match small.map(|p| self.small_options(p)) {
+                    Some(Ok(list)) => {
+                        let mut budget = NPLAYER_LISTING_STEPS;
+                        let progress = self.opts.progress;
+                        progress.start(list.len() as u64, "options classified");
+                        let mut out = Vec::with_capacity(list.len());
+                        for o in list {
+                            progress.check_cancelled()?;
+                            match cf.class_small_within(&o, ranking, &mut budget, progress)? {
+                                Some(c) => out.push((o, c)),
+                                None => {
+                                    if budget == 0 {
+                                        listing_note = Some(
+                                            "not listed: classifying every option by the closed \
+                                             form would take too long"
+                                                .to_string(),
+                                        );
+                                    }
+                                    break;
+                                }
+                            }
+                            progress.advance(1);
+                        }
+                        progress.finish();
+                        (listing_note.is_none() && out.len() == out.capacity()).then_some(out)
+                    }
+                    _ => None,
+                };
                 (
                     found.class,
                     found.best_moves,
@@ -903,8 +935,10 @@ impl<'a> Planner<'a> {
         } else {
             None
         };
-        let options_note = (with_options && options.is_none())
-            .then(|| "not listed: too many options or too big a position".to_string());
+        let options_note = (with_options && options.is_none()).then(|| {
+            listing_note
+                .unwrap_or_else(|| "not listed: too many options or too big a position".to_string())
+        });
         Ok(PositionReport {
             position: pos.to_vec(),
             grundy: None,
@@ -1058,7 +1092,7 @@ impl<'a> Planner<'a> {
         game.for_each_option(p, &mut |o| {
             visited += 1;
             if visited.is_multiple_of(4096) {
-                self.opts.progress.advance(0); // a cancelled query stops here
+                self.opts.progress.advance(0); // a heartbeat: the list is bounded
             }
             if (list.len() as u128) < most {
                 let mut o = game.canonical(o).unwrap_or_else(|| o.to_vec());
@@ -1138,6 +1172,7 @@ impl<'a> Planner<'a> {
                     let a = self.report(&o, false);
                     let (g, outcome) = match a {
                         Ok(a) => (a.grundy, Some(a.outcome)),
+                        Err(Error::Cancelled) => return Err(Error::Cancelled),
                         Err(_) => (None, None),
                     };
                     out.push(OptionReport {
@@ -1170,7 +1205,7 @@ impl<'a> Planner<'a> {
         let mut reports = Vec::new();
         for (g, r) in &parts {
             reports.push(Planner::new(*g, self.opts).report(&pos[r.clone()], false)?);
-            self.opts.progress.advance(0); // a cancelled query stops between parts
+            self.opts.progress.check_cancelled()?; // a cancelled query stops between parts
         }
         let methods: Vec<String> = parts
             .iter()
@@ -1238,7 +1273,7 @@ impl<'a> Planner<'a> {
                             }
                             Some(_) | None => all = false,
                         }
-                        self.opts.progress.advance(0);
+                        self.opts.progress.check_cancelled()?;
                     }
                 }
                 PositionReport {

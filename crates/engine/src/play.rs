@@ -184,8 +184,11 @@ fn remoteness_within(
         edge_count += list.len();
         edges[i as usize] = list;
         processed += 1;
+        if processed.is_multiple_of(4096) {
+            progress.check_cancelled()?;
+        }
         if processed.is_multiple_of(65536) {
-            progress.advance(65536); // lets a surface stop the search
+            progress.advance(65536);
         }
         if nodes.len() > max_positions || edge_count > MAX_SEARCH_MOVES {
             return Ok(None);

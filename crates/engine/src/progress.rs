@@ -1,4 +1,7 @@
-//! Progress reporting without a UI dependency: surfaces plug in a bar.
+//! Progress reporting without a UI dependency: surfaces plug in a bar, and a way to
+//! stop the computation ([`Progress::cancelled`]).
+
+use crate::error::{Error, Result};
 
 /// Receives progress of a long computation. Implementations must be cheap and
 /// thread-safe; the engine calls [`Progress::advance`] in coarse steps.
@@ -9,9 +12,20 @@ pub trait Progress: Sync {
     fn advance(&self, delta: u64);
     /// The computation is over.
     fn finish(&self) {}
-    /// Whether the computation should stop now (Ctrl-C, a stopped request).
+    /// Whether the caller asked the computation to stop (a client that went away, a
+    /// time limit, Ctrl-C). The engine's long loops poll it at their progress points
+    /// and return [`Error::Cancelled`]; nothing unwinds.
     fn cancelled(&self) -> bool {
         false
+    }
+    /// `Err(`[`Error::Cancelled`]`)` once [`Progress::cancelled`] is true: what a loop
+    /// writes at each of its progress points (`progress.check_cancelled()?`).
+    fn check_cancelled(&self) -> Result<()> {
+        if self.cancelled() {
+            Err(Error::Cancelled)
+        } else {
+            Ok(())
+        }
     }
 }
 

@@ -175,6 +175,7 @@ impl<'g> Solver<'g> {
             self.memo.insert(p, v);
             options_seen += self.values.len() + 1;
             if options_seen >= 1 << 16 {
+                self.progress.check_cancelled()?;
                 self.progress.advance((i + 1 - reported) as u64);
                 reported = i + 1;
                 options_seen = 0;
@@ -308,6 +309,10 @@ pub(crate) fn reachable_in_rank_order(
             }
             visited += 1;
             if visited.is_multiple_of(1 << 16) {
+                if let Err(e) = progress.check_cancelled() {
+                    contract_error = Some(e);
+                    return;
+                }
                 progress.advance((found_so_far - reported) as u64);
                 reported = found_so_far;
                 let needed = (already_held + 2 * found_so_far + seen.len()) as u64 * per_entry;
@@ -337,6 +342,7 @@ pub(crate) fn reachable_in_rank_order(
         }
         found.push((rank, p));
         if found.len().is_multiple_of(4096) {
+            progress.check_cancelled()?;
             progress.advance((found.len() - reported) as u64);
             reported = found.len();
             let needed = (already_held + 2 * found.len() + stack.len()) as u64 * per_entry;

@@ -435,6 +435,7 @@ pub fn generic_table_by_rule(
         }
         values[i] = rule.combine(&option_values, game.terminal_value(), &mut scratch);
         if k % step == step - 1 {
+            opts.progress.check_cancelled()?;
             opts.progress.advance(step as u64);
         }
     }

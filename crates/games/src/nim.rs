@@ -78,28 +78,43 @@ impl Game for Nim {
 /// assert!(nim_sum_in_binary(&parse_big_position("3,5").unwrap()).contains("011 ⊕ 101 = 110"));
 /// ```
 pub fn nim_sum_in_binary(heaps: &[BigUint]) -> String {
-    let width = heaps.iter().map(|h| h.bits()).max().unwrap_or(0).max(1) as usize;
-    let bits: Vec<String> = heaps
-        .iter()
-        .map(|h| format!("{:0>width$}", h.to_str_radix(2)))
-        .collect();
+    let width = heaps.iter().map(|h| h.bits()).max().unwrap_or(0).max(1);
     let sum = heaps.iter().fold(BigUint::default(), |acc, h| acc ^ h);
-    if sum != BigUint::default() {
+    let zero = sum == BigUint::default();
+    // Columns are shown while they fit a line or two; wider heaps (a 30000-digit one
+    // is 99 658 binary digits) are told without them.
+    let shown = width <= MAX_SHOWN_BITS && heaps.len() <= MAX_SHOWN_HEAPS;
+    let columns = if shown {
+        // Padded by hand: a formatting width is limited to 65 535.
+        let pad = |h: &BigUint| {
+            let digits = h.to_str_radix(2);
+            format!("{}{digits}", "0".repeat(width as usize - digits.len()))
+        };
+        let bits: Vec<String> = heaps.iter().map(pad).collect();
+        format!("{} = {}", bits.join(" ⊕ "), pad(&sum))
+    } else {
+        format!("{width} binary columns (too wide to show)")
+    };
+    let shown_sum = if shown {
+        sum.to_string()
+    } else {
+        nimlab_engine::big::abbreviate(&sum.to_string())
+    };
+    if !zero {
         // Told about a position that is not P (the explorer's "why this value").
         return format!(
-            "the nim-sum of the heaps is {} (Bouton): {} = {:0>width$}, a binary column with an odd number of 1s, so the player to move wins by making every column even",
-            sum,
-            bits.join(" ⊕ "),
-            sum.to_str_radix(2)
+            "the nim-sum of the heaps is {shown_sum} (Bouton): {columns}, a binary column with an odd number of 1s, so the player to move wins by making every column even"
         );
     }
     format!(
-        "the nim-sum of the heaps is {} (Bouton): {} = {:0>width$}, an even number of 1s in every binary column, and every move breaks that",
-        sum,
-        bits.join(" ⊕ "),
-        sum.to_str_radix(2)
+        "the nim-sum of the heaps is {shown_sum} (Bouton): {columns}, an even number of 1s in every binary column, and every move breaks that"
     )
 }
+
+/// Widest heaps (in binary digits) whose columns [`nim_sum_in_binary`] writes out.
+pub const MAX_SHOWN_BITS: u64 = 256;
+/// Most heaps whose columns [`nim_sum_in_binary`] writes out.
+pub const MAX_SHOWN_HEAPS: usize = 64;
 
 /// Bouton's theorem: G(h₁, …, h_m) = h₁ ⊕ … ⊕ h_m, for heaps of any size; the winning
 /// moves lower one heap h to h ⊕ G wherever that is smaller.

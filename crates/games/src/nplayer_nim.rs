@@ -41,8 +41,11 @@ pub struct Kano;
 
 /// Most heaps the closed form takes (a heap set is a 64-bit mask).
 const MAX_HEAPS: usize = 64;
-/// Most dynamic-programme steps (columns × states × choices) a query may take.
-const MAX_STEPS: u128 = 100_000_000;
+/// Most dynamic-programme steps (columns × states × choices) a query may take (about
+/// ten seconds: a step is a hash-map update, about a million and a half a second).
+const MAX_STEPS: u128 = 15_000_000;
+/// Steps a second, for the estimates in refusals.
+const STEPS_PER_SECOND: f64 = 1_500_000.0;
 /// Most memory the closed form's back-pointers may take (one entry per column and state).
 const MAX_BYTES: u64 = 1 << 29;
 /// Bytes of one back-pointer (hash map entry with its overhead).
@@ -155,7 +158,32 @@ fn binomial_sum(r: usize, most: usize) -> u128 {
 /// The fewest heaps to lower (each strictly) so that every binary column sums to
 /// 0 mod n; with `need_big`, some heap of the result must have ≥ 2 stones. `None`: no
 /// set of at most n − 1 heaps does it.
-fn fewest_changes(cols: &Columns, n: usize, need_big: bool) -> Result<Option<Changes>> {
+/// The steps a computation may take and have taken, and the query's cancellation.
+struct Work<'a> {
+    /// Steps allowed in all (one query, or the options of one position).
+    budget: u128,
+    /// Steps taken so far.
+    steps: u128,
+    progress: &'a dyn nimlab_engine::Progress,
+}
+
+impl Work<'_> {
+    /// One query's work: [`MAX_STEPS`].
+    fn query(progress: &dyn nimlab_engine::Progress) -> Work<'_> {
+        Work {
+            budget: MAX_STEPS,
+            steps: 0,
+            progress,
+        }
+    }
+}
+
+fn fewest_changes(
+    cols: &Columns,
+    n: usize,
+    need_big: bool,
+    work: &mut Work<'_>,
+) -> Result<Option<Changes>> {
     let most = n - 1;
     let r = cols.heaps();
     let states = binomial_sum(r, most);
@@ -166,12 +194,13 @@ fn fewest_changes(cols: &Columns, n: usize, need_big: bool) -> Result<Option<Cha
         Error::input(format!(
             "the n-player closed form for {r} heaps and n = {n} would take about {}; it is \
              meant for few heaps (the work grows with the sets of up to n − 1 heaps)",
-            nimlab_engine::error::human_duration(steps as f64 / 20_000_000.0)
+            nimlab_engine::error::human_duration(steps as f64 / STEPS_PER_SECOND)
         ))
     };
     // Every column visits every state at least once; the choices are counted as they go.
     let least = (cols.masks.len() as u128).saturating_mul(states) * flags;
-    if least > MAX_STEPS {
+    let allowed = MAX_STEPS.min(work.budget.saturating_sub(work.steps));
+    if least > allowed {
         return Err(too_long(least));
     }
     let mut steps_done: u128 = 0;
@@ -185,11 +214,18 @@ fn fewest_changes(cols: &Columns, n: usize, need_big: bool) -> Result<Option<Cha
     for k in (0..cols.masks.len()).rev() {
         let mask = cols.masks[k];
         let mut next: FxHashMap<State, (State, u64, usize)> = FxHashMap::default();
-        for &(set, big) in &current {
+        for (i, &(set, big)) in current.iter().enumerate() {
+            if i % 4096 == 4095 {
+                work.progress.check_cancelled()?;
+                if steps_done > allowed {
+                    break;
+                }
+            }
             let free = set.count_ones() as usize;
             let avail = mask & !set;
             subsets_up_to(avail, most - free, &mut choices);
             steps_done += choices.len() as u128;
+            work.steps += choices.len() as u128;
             for &g in &choices {
                 let fixed = (avail.count_ones() - g.count_ones()) as usize;
                 let ones = (n - fixed % n) % n;
@@ -213,7 +249,7 @@ fn fewest_changes(cols: &Columns, n: usize, need_big: bool) -> Result<Option<Cha
                 limit: MAX_BYTES,
             });
         }
-        if steps_done > MAX_STEPS {
+        if steps_done > allowed {
             // Extrapolated over the columns still to do.
             let done = (cols.masks.len() - k) as u128;
             return Err(too_long(steps_done * cols.masks.len() as u128 / done));
@@ -277,7 +313,12 @@ fn changed_heaps(pos: &[BigUint], ch: &Changes) -> Vec<(usize, BigUint)> {
 }
 
 /// The shifted class ρ (0: the player to move ranks last) and some best moves.
-fn classify(pos: &[BigUint], n: usize, l: usize) -> Result<(usize, Vec<BigPosition>, String)> {
+fn classify(
+    pos: &[BigUint],
+    n: usize,
+    l: usize,
+    work: &mut Work<'_>,
+) -> Result<(usize, Vec<BigPosition>, String)> {
     let cols = Columns::from_big(pos)?;
     let one = BigUint::from(1u32);
     let zero = BigUint::default();
@@ -316,7 +357,7 @@ fn classify(pos: &[BigUint], n: usize, l: usize) -> Result<(usize, Vec<BigPositi
     }
     let need_big = l > 1;
     let mut best: (usize, Vec<BigPosition>) = (usize::MAX, Vec::new());
-    if let Some(ch) = fewest_changes(&cols, n, need_big)? {
+    if let Some(ch) = fewest_changes(&cols, n, need_big, work)? {
         let moves: Vec<BigPosition> = changed_heaps(pos, &ch)
             .into_iter()
             .map(|(i, v)| set_heap(i, v))
@@ -371,33 +412,31 @@ fn retreat_of(ranking: &Ranking) -> Option<usize> {
     }
 }
 
-impl NPlayerClosedForm for Kano {
-    fn classify_big(&self, pos: &[BigUint], ranking: &Ranking) -> Option<Result<BigClass>> {
-        let l = retreat_of(ranking)?;
+impl Kano {
+    /// [`NPlayerClosedForm::class_small`] counting its steps in `work`.
+    fn class_small_counted(
+        &self,
+        pos: &[Coord],
+        ranking: &Ranking,
+        work: &mut Work<'_>,
+    ) -> Result<Option<u32>> {
+        let Some(l) = retreat_of(ranking) else {
+            return Ok(None);
+        };
         let n = ranking.players();
-        Some(
-            classify(pos, n, l).map(|(rho, best_moves, method)| BigClass {
-                class: ((rho + l - 1) % n) as u32,
-                best_moves,
-                all_best_moves: false,
-                method,
-            }),
-        )
-    }
-
-    fn class_small(&self, pos: &[Coord], ranking: &Ranking) -> Option<u32> {
-        let l = retreat_of(ranking)?;
-        let n = ranking.players();
-        let cols = Columns::from_small(pos)?;
+        let Some(cols) = Columns::from_small(pos) else {
+            return Ok(None);
+        };
         let rho = if l > 1 && cols.lens.iter().all(|&b| b <= 1) {
             let ones = pos.iter().filter(|&&h| h == 1).count();
             (ones % n + n - (l - 1)) % n
         } else if cols.n_nim_sum_is_zero(n) {
             0
         } else {
-            let mut best = fewest_changes(&cols, n, l > 1)
-                .ok()?
-                .map_or(usize::MAX, |c| c.set.count_ones() as usize);
+            let mut best = match fewest_changes(&cols, n, l > 1, work) {
+                Ok(found) => found.map_or(usize::MAX, |c| c.set.count_ones() as usize),
+                Err(e) => return Err(e),
+            };
             if l > 1 {
                 let h = pos.iter().filter(|&&x| x > 1).count();
                 let o = pos.iter().filter(|&&x| x == 1).count();
@@ -408,7 +447,65 @@ impl NPlayerClosedForm for Kano {
             }
             best
         };
-        (rho < n).then(|| ((rho + l - 1) % n) as u32)
+        Ok((rho < n).then(|| ((rho + l - 1) % n) as u32))
+    }
+}
+
+impl NPlayerClosedForm for Kano {
+    fn classify_big(&self, pos: &[BigUint], ranking: &Ranking) -> Option<Result<BigClass>> {
+        self.classify_big_within(pos, ranking, &nimlab_engine::NoProgress)
+    }
+
+    fn classify_big_within(
+        &self,
+        pos: &[BigUint],
+        ranking: &Ranking,
+        progress: &dyn nimlab_engine::Progress,
+    ) -> Option<Result<BigClass>> {
+        let l = retreat_of(ranking)?;
+        let n = ranking.players();
+        Some(
+            classify(pos, n, l, &mut Work::query(progress)).map(|(rho, best_moves, method)| {
+                BigClass {
+                    class: ((rho + l - 1) % n) as u32,
+                    best_moves,
+                    all_best_moves: false,
+                    method,
+                }
+            }),
+        )
+    }
+
+    fn class_small(&self, pos: &[Coord], ranking: &Ranking) -> Option<u32> {
+        let mut budget = u64::MAX;
+        self.class_small_within(pos, ranking, &mut budget, &nimlab_engine::NoProgress)
+            .ok()
+            .flatten()
+    }
+
+    fn class_small_within(
+        &self,
+        pos: &[Coord],
+        ranking: &Ranking,
+        budget: &mut u64,
+        progress: &dyn nimlab_engine::Progress,
+    ) -> Result<Option<u32>> {
+        let mut work = Work {
+            budget: *budget as u128,
+            steps: 0,
+            progress,
+        };
+        let class = self.class_small_counted(pos, ranking, &mut work);
+        *budget = budget.saturating_sub(u64::try_from(work.steps).unwrap_or(u64::MAX));
+        match class {
+            Err(Error::Cancelled) => Err(Error::Cancelled),
+            // Over the budget (or a query's bounds): the budget is spent.
+            Err(_) => {
+                *budget = 0;
+                Ok(None)
+            }
+            Ok(class) => Ok(class),
+        }
     }
     fn explain_move(&self, _from: &[BigUint], to: &[BigUint], ranking: &Ranking) -> Option<String> {
         let n = ranking.players();

@@ -462,6 +462,9 @@ impl Progress for Labelled<'_> {
     fn finish(&self) {
         self.inner.finish();
     }
+    fn cancelled(&self) -> bool {
+        self.inner.cancelled()
+    }
 }
 
 fn from_sequence(game: &Octal, largest: u64, limit: MemoryLimit) -> Result<(Values, String)> {

@@ -222,4 +222,7 @@ impl Progress for Heartbeat<'_> {
     fn advance(&self, _delta: u64) {
         self.0.advance(0)
     }
+    fn cancelled(&self) -> bool {
+        self.0.cancelled()
+    }
 }

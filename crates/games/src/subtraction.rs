@@ -759,6 +759,10 @@ pub fn sweep(
         .into_par_iter()
         .with_min_len(64) // sets are cheap: hand them out in batches
         .map(|set| {
+            // Once cancelled, the sets left are skipped (and the rows thrown away).
+            if progress.cancelled() {
+                return SweepRow { set, period: None };
+            }
             let period = certify_period(&set, search_limit)
                 .ok()
                 .map(|p| (p.preperiod, p.period));
@@ -766,6 +770,7 @@ pub fn sweep(
             SweepRow { set, period }
         })
         .collect();
+    progress.check_cancelled()?;
     progress.finish();
     rows.par_sort_by(sweep_order);
     Ok(rows)

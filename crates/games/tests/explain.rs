@@ -72,3 +72,32 @@ fn ryuoh_and_nim_show_the_theorem_at_work() {
     let misere = nimlab_games::parse_game("misere(nim)").unwrap();
     assert!(misere.explain_move(&big(&[2, 2]), &big(&[1, 1])).is_none());
 }
+
+/// Heaps too wide for binary columns (a formatting width is limited to 65 535) are
+/// told without them; narrow ones keep theirs.
+#[test]
+fn nim_explains_huge_heaps_without_columns() {
+    let nim = nimlab_games::parse_game("nim").unwrap();
+    let huge: nimlab_engine::big::BigUint = "9".repeat(30_000).parse().unwrap();
+    let one = nimlab_engine::big::BigUint::from(1u32);
+    let words = nim
+        .explain_move(&[huge.clone(), one.clone()], &[huge.clone(), one])
+        .unwrap();
+    assert!(
+        words.contains("99658 binary columns (too wide to show)"),
+        "{words}"
+    );
+    assert!(words.contains("player to move wins"), "{words}");
+    let zero = nim
+        .explain_move(&[huge.clone(), huge.clone()], &[huge.clone(), huge])
+        .unwrap();
+    assert!(
+        zero.starts_with("the nim-sum of the heaps is 0 (Bouton): 99658 binary"),
+        "{zero}"
+    );
+    let words = nimlab_games::nim::nim_sum_in_binary(&big(&[1 << 40, 1]));
+    assert!(
+        words.contains(&format!("{:041b} ⊕ {:041b}", 1u64 << 40, 1)),
+        "{words}"
+    );
+}

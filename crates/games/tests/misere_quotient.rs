@@ -233,3 +233,48 @@ fn the_planner_answers_many_heaps_of_misere_kayles_from_the_quotient() {
     assert_ne!(s.method.id, "misere-quotient");
     assert!(s.grundy.is_some());
 }
+
+/// The heaps' option lists count against the memory limit: 0.fff in base 16 (a heap
+/// splits into up to three) to heap 1000 needs gigabytes of lists, refused with an
+/// estimate before they grow (it reached 4.59 GB with a 200 MB limit).
+#[test]
+fn option_lists_count_against_the_memory_limit() {
+    let game = parse_game("octal(code=0.fff,base=16)").unwrap();
+    let limits = QuotientOptions {
+        memory_limit: nimlab_engine::MemoryLimit::new(200 << 20),
+        ..QuotientOptions::default()
+    };
+    let e = MisereQuotient::of_game(game.as_ref(), 1000, &limits).unwrap_err();
+    match &e {
+        nimlab_engine::Error::TooLarge {
+            what,
+            needed,
+            limit,
+        } => {
+            assert!(what.starts_with("listing the options of"), "{e}");
+            assert!(needed > limit, "{e}");
+            assert_eq!(*limit, 200 << 20);
+        }
+        other => panic!("{other}"),
+    }
+    // Within the limit the same game's small quotient is computed.
+    let q = MisereQuotient::of_game(game.as_ref(), 30, &limits).unwrap();
+    assert_eq!(q.max_heap(), 30);
+}
+
+/// Candidates count against the limit with what is alive beside them: grundy-game to
+/// heap 40 is refused at heap 29 within 200 MB (it used 405 MB before).
+#[test]
+fn candidates_count_against_the_memory_limit() {
+    let game = parse_game("grundy-game").unwrap();
+    let limits = QuotientOptions {
+        memory_limit: nimlab_engine::MemoryLimit::new(200 << 20),
+        ..QuotientOptions::default()
+    };
+    let e = MisereQuotient::of_game(game.as_ref(), 40, &limits).unwrap_err();
+    assert!(
+        matches!(e, nimlab_engine::Error::TooLarge { limit, .. } if limit == 200 << 20),
+        "{e}"
+    );
+    assert!(e.to_string().contains("at heap 29"), "{e}");
+}

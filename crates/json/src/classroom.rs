@@ -7,9 +7,11 @@ use nimlab_engine::classroom::{Challenge, ValueExplanation};
 use nimlab_engine::Game;
 use serde_json::{json, Value};
 
-/// `v` in binary, padded to `bits` digits.
+/// `v` in binary, padded to `bits` digits (by hand: a formatting width is limited to
+/// 65 535, and a heap of 30 000 decimal digits has about 100 000 binary ones).
 fn binary(v: &BigUint, bits: usize) -> String {
-    format!("{:0>bits$}", v.to_str_radix(2))
+    let digits = v.to_str_radix(2);
+    format!("{}{digits}", "0".repeat(bits.saturating_sub(digits.len())))
 }
 
 /// Why a position has its value: `options` (position, grundy), `sorted_values`, `mex`,

@@ -10,18 +10,18 @@ use nimlab_engine::big::BigUint;
 use nimlab_engine::periodicity::Periodicity;
 use nimlab_engine::plan::{self, PositionReport};
 use nimlab_engine::theorem::CheckContext;
-use nimlab_engine::{
-    Error, Game as EngineGame, MemoryLimit, NoProgress, Progress, TableOptions, INVALID,
-};
+use nimlab_engine::{Error, Game as EngineGame, MemoryLimit, Progress, TableOptions, INVALID};
 use nimlab_formula::check::{CheckRequest, Declared};
 use nimlab_json::doc;
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
-use pyo3::exceptions::PyKeyboardInterrupt;
+use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyBytes};
-use pyo3::types::{PyDict, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{
+    PyDict, PyFrozenSet, PyInt, PyList, PyMapping, PySet, PyString, PyTuple, PyType,
+};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -32,12 +32,6 @@ create_exception!(
     NimlabError,
     PyException,
     "Every error nimlab reports; the message is the one the `nimlab` CLI prints."
-);
-create_exception!(
-    nimlab,
-    InputError,
-    NimlabError,
-    "Malformed or out-of-range input: an unknown game, a bad parameter, position or formula."
 );
 create_exception!(
     nimlab,
@@ -58,12 +52,40 @@ create_exception!(
     "A game broke the rules of the game contract (e.g. a move that might never end the game)."
 );
 
+/// `nimlab.InputError`: a [`NimlabError`] and a `ValueError`, so that both idioms
+/// catch a bad argument (`create_exception!` takes one base, so the class is made once
+/// with Python's `type`).
+static INPUT_ERROR: pyo3::sync::PyOnceLock<Py<PyType>> = pyo3::sync::PyOnceLock::new();
+
+fn input_error_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    INPUT_ERROR
+        .get_or_try_init(py, || -> PyResult<Py<PyType>> {
+            let doc = "Malformed or out-of-range input: an unknown game, a bad parameter, \
+                       position or formula. Also a ValueError.";
+            let namespace = PyDict::new(py);
+            namespace.set_item("__module__", "nimlab")?;
+            namespace.set_item("__doc__", doc)?;
+            let bases = PyTuple::new(
+                py,
+                [
+                    py.get_type::<NimlabError>().into_any(),
+                    py.get_type::<PyValueError>().into_any(),
+                ],
+            )?;
+            let class = py
+                .get_type::<PyType>()
+                .call1(("InputError", bases, namespace))?;
+            Ok(class.cast_into::<PyType>()?.unbind())
+        })
+        .map(|t| t.bind(py))
+}
+
 /// The Python exception for an engine error, with the CLI's message.
 fn py_err(e: Error) -> PyErr {
     // A setting is named as the Python keyword that sets it: `up_to=5`.
     let message = e.describe(&|knob, value| format!("{}={value}", knob.id()));
     match e {
-        Error::Input(_) | Error::OutOfRange { .. } => InputError::new_err(message),
+        Error::Input(_) | Error::OutOfRange { .. } => input_err(message),
         // The limit met, and how to lift it in Python's terms (the CLI names its flags).
         Error::TooLarge { .. } => {
             TooLargeError::new_err(format!("{message} (raise it with max_memory=…)"))
@@ -72,36 +94,39 @@ fn py_err(e: Error) -> PyErr {
             TooLongError::new_err(format!("{message}; pass force=True to run it anyway"))
         }
         Error::Contract(_) => ContractError::new_err(message),
+        // Stopped by Ctrl-C (a signal handler that raised): `interruptible` raises the
+        // handler's exception itself; this is the fallback.
+        Error::Cancelled => PyKeyboardInterrupt::new_err(message),
     }
 }
 
 fn input_err(message: impl Into<String>) -> PyErr {
-    InputError::new_err(message.into())
+    let message = message.into();
+    Python::attach(|py| match input_error_type(py) {
+        Ok(t) => PyErr::from_type(t.clone(), message),
+        Err(e) => e,
+    })
 }
 
-/// The payload that unwinds a computation stopped by Ctrl-C (or any Python signal
-/// handler that raised).
+/// The payload that unwinds a stopped computation that ignored [`Progress::cancelled`].
 struct Interrupted;
 
-/// Progress that stops the computation once `stop` is set: the engine reports progress
-/// in coarse steps, so it ends at its next step, unwinding with
+/// Progress that asks the computation to stop once `stop` is set: the engine polls
+/// [`Progress::cancelled`] in its long loops and returns `Error::Cancelled`. A kernel
+/// that cannot return an error (a take-and-break period search) only reports
+/// progress: [`Progress::advance`] after the stop unwinds it with
 /// [`std::panic::resume_unwind`] (no panic hook runs; the computation owns its state).
 struct StopProgress<'a>(&'a AtomicBool);
 
 impl Progress for StopProgress<'_> {
-    fn start(&self, _total: u64, _what: &str) {
-        self.check()
-    }
+    fn start(&self, _total: u64, _what: &str) {}
     fn advance(&self, _delta: u64) {
-        self.check()
-    }
-}
-
-impl StopProgress<'_> {
-    fn check(&self) {
-        if self.0.load(Ordering::Relaxed) {
+        if self.cancelled() {
             std::panic::resume_unwind(Box::new(Interrupted));
         }
+    }
+    fn cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
     }
 }
 
@@ -109,9 +134,10 @@ impl StopProgress<'_> {
 const SIGNAL_POLL: Duration = Duration::from_millis(20);
 
 /// Runs `work` without the GIL on a helper thread while this thread checks Python's
-/// signals every [`SIGNAL_POLL`]: Ctrl-C raises `KeyboardInterrupt` promptly, and the
-/// computation stops at its next progress step (the engine's progress points, also in
-/// its parallel kernels, see the stop flag).
+/// signals every [`SIGNAL_POLL`]: Ctrl-C raises `KeyboardInterrupt` promptly (the
+/// exception the signal handler raised), and the computation stops at its next
+/// cancellation point (the engine polls [`Progress::cancelled`], also in its parallel
+/// kernels).
 fn interruptible<T: Send>(
     py: Python<'_>,
     limits: Limits,
@@ -153,6 +179,7 @@ fn interruptible<T: Send>(
                     if payload.is::<Interrupted>() {
                         return Err(PyKeyboardInterrupt::new_err("interrupted"));
                     }
+                    // A panic in the library: Python sees pyo3's PanicException.
                     std::panic::resume_unwind(payload);
                 }
                 Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
@@ -201,6 +228,30 @@ fn opt_count(value: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<u6
         Some(v) if !v.is_none() => count_arg(v, what).map(Some),
         _ => Ok(None),
     }
+}
+
+/// An optional text argument (a formula, a numeration): a str, else `InputError`
+/// naming the argument (not Python's TypeError).
+fn opt_text(value: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<String>> {
+    match value {
+        Some(v) if !v.is_none() => match v.cast::<PyString>() {
+            Ok(text) => Ok(Some(text.to_cow()?.into_owned())),
+            Err(_) => Err(input_err(format!(
+                "{what} must be text (a str), got {}",
+                type_name(v)
+            ))),
+        },
+        _ => Ok(None),
+    }
+}
+
+/// The name of a Python value's type, for messages.
+fn type_name(value: &Bound<'_, PyAny>) -> String {
+    value
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_default()
 }
 
 /// A size in memory: refuses what does not fit a `usize`.
@@ -262,6 +313,12 @@ fn read_position(game: &dyn EngineGame, pos: &Bound<'_, PyAny>) -> PyResult<Vec<
     if let Ok(text) = pos.cast::<PyString>() {
         return plan::read_position(game, &text.to_cow()?).map_err(py_err);
     }
+    refuse_unordered(pos)?;
+    if pos.is_instance_of::<PyBool>() {
+        return Err(input_err(
+            "a position is text like '3,5' or a tuple of ints, not a bool",
+        ));
+    }
     if pos.is_instance_of::<PyInt>() {
         return game
             .position_from_groups(vec![vec![natural(pos)?]])
@@ -276,6 +333,7 @@ fn read_position(game: &dyn EngineGame, pos: &Bound<'_, PyAny>) -> PyResult<Vec<
         items
             .iter()
             .map(|group| {
+                refuse_unordered(group)?;
                 group
                     .try_iter()
                     .map_err(|_| input_err("a position's parts are tuples of ints"))?
@@ -289,9 +347,25 @@ fn read_position(game: &dyn EngineGame, pos: &Bound<'_, PyAny>) -> PyResult<Vec<
     game.position_from_groups(groups).map_err(py_err)
 }
 
-/// A natural number from a Python int of any size.
+/// A dict iterates its keys and a set has no order: neither is a position (or a
+/// part of one).
+fn refuse_unordered(pos: &Bound<'_, PyAny>) -> PyResult<()> {
+    if pos.is_instance_of::<PyDict>()
+        || pos.cast::<PyMapping>().is_ok()
+        || pos.is_instance_of::<PySet>()
+        || pos.is_instance_of::<PyFrozenSet>()
+    {
+        return Err(input_err(format!(
+            "a position is text like '3,5' or a tuple of ints, not a {}",
+            type_name(pos)
+        )));
+    }
+    Ok(())
+}
+
+/// A natural number from a Python int of any size (not a bool: `True` is no heap).
 fn natural(c: &Bound<'_, PyAny>) -> PyResult<BigUint> {
-    if !c.is_instance_of::<PyInt>() {
+    if !c.is_instance_of::<PyInt>() || c.is_instance_of::<PyBool>() {
         return Err(input_err(format!(
             "coordinates are non-negative ints, got {}",
             c.get_type().name()?
@@ -504,11 +578,13 @@ impl PyGame {
     fn check<'py>(
         &self,
         py: Python<'py>,
-        formula: Option<String>,
+        formula: Option<&Bound<'py, PyAny>>,
         size: Option<&Bound<'py, PyAny>>,
-        p_positions: Option<String>,
+        p_positions: Option<&Bound<'py, PyAny>>,
         limit: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let formula = opt_text(formula, "formula")?;
+        let p_positions = opt_text(p_positions, "p_positions")?;
         let size = opt_count(size, "size")?.unwrap_or(64);
         let size = usize::try_from(size).map_err(|_| input_err("size is too large"))?;
         let limit = opt_count(limit, "limit")?.unwrap_or(1000);
@@ -575,7 +651,12 @@ impl PyGame {
     /// (`nimlab periodicity --certificate`): a dict with the keys of the JSON file,
     /// `"schema": 1` first; check it with `nimlab.certify`.
     #[pyo3(signature = (up_to = None))]
-    fn certificate<'py>(&self, py: Python<'py>, up_to: Option<u64>) -> PyResult<Bound<'py, PyAny>> {
+    fn certificate<'py>(
+        &self,
+        py: Python<'py>,
+        up_to: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let up_to = opt_count(up_to, "up_to")?;
         let game = &*self.game;
         let mut cert = interruptible(py, self.limits, |opts| {
             nimlab_json::certificate::write(game, up_to, opts)
@@ -597,26 +678,35 @@ impl PyGame {
     /// as a word), `heap_is_p`, `nim` (normal-play values) and `table` (`table[x][y]`:
     /// the index of x·y; 0 is the identity; `elements[x]` its word).
     /// `max_elements` bounds a candidate quotient's size (as the CLI's `--max-elements`).
-    #[pyo3(signature = (max_heap = 30, max_elements = nimlab_engine::misere_quotient::DEFAULT_MAX_ELEMENTS))]
+    #[pyo3(signature = (max_heap = None, max_elements = None))]
     fn misere_quotient<'py>(
         &self,
         py: Python<'py>,
-        max_heap: u64,
-        max_elements: usize,
+        max_heap: Option<&Bound<'py, PyAny>>,
+        max_elements: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        use nimlab_engine::misere_quotient::{MisereQuotient, QuotientOptions};
+        use nimlab_engine::misere_quotient::{
+            MisereQuotient, QuotientOptions, DEFAULT_MAX_ELEMENTS,
+        };
+        let max_heap = opt_count(max_heap, "max_heap")?.unwrap_or(30);
+        let max_elements = match max_elements {
+            Some(m) if !m.is_none() => usize_arg(m, "max_elements")?,
+            _ => DEFAULT_MAX_ELEMENTS,
+        };
         if max_elements == 0 {
-            return Err(InputError::new_err("max_elements must be at least 1"));
+            return Err(input_err("max_elements must be at least 1"));
         }
         let game = &*self.game;
-        let limits = QuotientOptions {
-            memory_limit: self.limits.memory,
-            max_elements,
-            ..QuotientOptions::default()
-        };
-        let q = py
-            .detach(|| MisereQuotient::of_game(game, max_heap, &limits))
-            .map_err(py_err)?;
+        let q = interruptible(py, self.limits, |opts| {
+            let limits = QuotientOptions {
+                memory_limit: opts.memory_limit,
+                max_elements,
+                progress: opts.progress,
+                ..QuotientOptions::default()
+            };
+            MisereQuotient::of_game(game, max_heap, &limits)
+        })?
+        .map_err(py_err)?;
         let d = PyDict::new(py);
         d.set_item("size", q.size())?;
         d.set_item("p_size", q.p_size())?;
@@ -666,14 +756,18 @@ impl PyGame {
     /// or when false {proved, statement, position, option, value, explanation,
     /// confirmed, recheck}; positions as strings of digits, of any size). Raises
     /// NimlabError when the claim is not expressible.
-    #[pyo3(signature = (formula = None, *, p_positions = None, numeration = "base2"))]
+    #[pyo3(signature = (formula = None, *, p_positions = None, numeration = None))]
     fn prove<'py>(
         &self,
         py: Python<'py>,
-        formula: Option<String>,
-        p_positions: Option<String>,
-        numeration: &str,
+        formula: Option<&Bound<'py, PyAny>>,
+        p_positions: Option<&Bound<'py, PyAny>>,
+        numeration: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let formula = opt_text(formula, "formula")?;
+        let p_positions = opt_text(p_positions, "p_positions")?;
+        let numeration = opt_text(numeration, "numeration")?;
+        let numeration = numeration.as_deref().unwrap_or("base2");
         use nimlab_formula::prove::{parse_numeration, prove, ProveOptions};
         let declared = Declared {
             closed_form: self.closed_form.as_deref(),
@@ -886,20 +980,19 @@ fn verify<'py>(
             id.unwrap_or_default()
         )));
     }
-    let ctx = CheckContext {
-        size,
-        memory_limit: limits.memory,
-        progress: &NoProgress,
-        force: limits.force,
-    };
-    let verdicts = py
-        .detach(|| {
-            chosen
-                .iter()
-                .map(|t| t.verify(&ctx))
-                .collect::<Result<Vec<_>, _>>()
-        })
-        .map_err(py_err)?;
+    let verdicts = interruptible(py, limits, |opts| {
+        let ctx = CheckContext {
+            size,
+            memory_limit: opts.memory_limit,
+            progress: opts.progress,
+            force: opts.force,
+        };
+        chosen
+            .iter()
+            .map(|t| t.verify(&ctx))
+            .collect::<Result<Vec<_>, _>>()
+    })?
+    .map_err(py_err)?;
     let list: Vec<_> = chosen
         .iter()
         .zip(&verdicts)
@@ -1055,7 +1148,7 @@ fn nimlab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("NOT_A_POSITION", INVALID)?;
     m.add("NimlabError", py.get_type::<NimlabError>())?;
-    m.add("InputError", py.get_type::<InputError>())?;
+    m.add("InputError", input_error_type(py)?)?;
     m.add("TooLargeError", py.get_type::<TooLargeError>())?;
     m.add("TooLongError", py.get_type::<TooLongError>())?;
     m.add("ContractError", py.get_type::<ContractError>())?;

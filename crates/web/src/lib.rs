@@ -9,7 +9,10 @@
 //! Limits: request bodies of at most [`MAX_BODY_BYTES`], tables of at most
 //! [`MAX_TABLE_CELLS`] cells, a memory limit per computation, at most as many
 //! computations at once as the machine has cores, and a time limit per request. A
-//! computation stops when its time is up or when the client goes away. Errors are
+//! computation stops when its time is up or when the client goes away (the engine
+//! polls [`Progress::cancelled`]; [`ServeConfig::running`] counts what still runs). A
+//! body must arrive within [`ServeConfig::body_timeout`] (else a JSON 408
+//! `body-timeout`); a malformed `Content-Length` gets a JSON 400. Errors are
 //! JSON, `{"schema":1,"error":{"kind":…,"message":…}}`, with a 4xx status (5xx for
 //! time-outs and internal faults).
 //!
@@ -60,6 +63,12 @@ pub struct ServeConfig {
     pub workers: usize,
     /// Longest a client may take to send a request's headers.
     pub header_timeout: Duration,
+    /// Longest a client may take to send a request's body once its headers are in.
+    pub body_timeout: Duration,
+    /// How many computations are running now (on their threads, a stopped one until it
+    /// has really stopped): shared with whoever made the configuration, to watch the
+    /// server (a supervisor, a test).
+    pub running: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 impl Default for ServeConfig {
@@ -69,6 +78,8 @@ impl Default for ServeConfig {
             timeout: Duration::from_secs(20),
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
             header_timeout: HEADER_TIMEOUT,
+            body_timeout: BODY_TIMEOUT,
+            running: Arc::default(),
         }
     }
 }
@@ -98,8 +109,13 @@ const HEAVY_MEMORY: usize = 64;
 pub const MAX_URI_BYTES: usize = 8 * 1024;
 /// Most header bytes accepted (names and values).
 pub const MAX_HEADER_BYTES: usize = 32 * 1024;
+/// Most headers the HTTP layer reads: as many as [`MAX_HEADER_BYTES`] can hold (a
+/// header takes at least 4 bytes, `a:\r\n`), so that only the byte limit refuses.
+pub const MAX_HEADER_COUNT: usize = MAX_HEADER_BYTES / 4;
 /// Default longest time a client may take to send a request's headers.
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// Default longest time a client may take to send a request's body.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// An API error: status, stable kind and message.
 #[derive(Debug)]
@@ -129,6 +145,7 @@ impl From<Error> for ApiError {
             Error::TooLarge { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "too-large"),
             Error::TooLong { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "too-long"),
             Error::Contract(_) => (StatusCode::INTERNAL_SERVER_ERROR, "contract"),
+            Error::Cancelled => (StatusCode::SERVICE_UNAVAILABLE, "cancelled"),
         };
         // The memory hint names the CLI flag; the server's limit is fixed.
         // A setting is named as the request's field: `"up_to": 5`.
@@ -172,47 +189,64 @@ impl Drop for CancelOnDrop {
     }
 }
 
-/// The payload that unwinds a cancelled computation.
+/// The payload that unwinds a cancelled computation that ignored [`Progress::cancelled`].
 struct Cancelled;
 
-/// The payload that unwinds a cheap-lane computation that turned out heavy.
+/// The payload that unwinds a cheap-lane computation that turned out heavy and ignored
+/// [`Progress::cancelled`].
 struct Demoted;
 
-/// Progress that stops the computation once cancelled: the engine reports progress in
-/// coarse steps, so a cancelled computation ends at its next step. It unwinds with
-/// [`std::panic::resume_unwind`], which runs no panic hook, and each computation owns
-/// all its state, so nothing is left half-updated. In the cheap lane it also stops the
+/// Progress that asks the computation to stop once cancelled: the engine polls
+/// [`Progress::cancelled`] in its long loops and returns [`Error::Cancelled`], so a
+/// stopped request leaves no work behind. In the cheap lane it also stops the
 /// computation (to be rerun in the heavy lane) once its slice is over or it announces
 /// heavy work.
+///
+/// A kernel that cannot return an error (a take-and-break period search, a formula
+/// screen) does not poll; it only reports progress. For those, [`Progress::advance`]
+/// after cancellation unwinds with [`std::panic::resume_unwind`] (no panic hook runs;
+/// each computation owns all its state). Loops that poll never get there: they check
+/// before they report.
 struct CancelProgress {
     flag: Arc<AtomicBool>,
     /// The end of the cheap-lane slice, `None` in the heavy lane.
     light_until: Option<std::time::Instant>,
+    /// Set once the cheap-lane computation outgrew its slice.
+    demoted: AtomicBool,
 }
 
 impl CancelProgress {
-    fn check(&self) {
-        if self.flag.load(Ordering::Relaxed) {
-            std::panic::resume_unwind(Box::new(Cancelled));
-        }
-        if self
-            .light_until
-            .is_some_and(|end| std::time::Instant::now() > end)
-        {
-            std::panic::resume_unwind(Box::new(Demoted));
-        }
+    fn demoted(&self) -> bool {
+        self.demoted.load(Ordering::Relaxed)
     }
 }
 
 impl Progress for CancelProgress {
     fn start(&self, total: u64, _what: &str) {
         if self.light_until.is_some() && total > LIGHT_WORK {
-            std::panic::resume_unwind(Box::new(Demoted));
+            self.demoted.store(true, Ordering::Relaxed);
         }
-        self.check()
     }
     fn advance(&self, _delta: u64) {
-        self.check()
+        if self.cancelled() {
+            if self.demoted() {
+                std::panic::resume_unwind(Box::new(Demoted));
+            }
+            std::panic::resume_unwind(Box::new(Cancelled));
+        }
+    }
+    fn cancelled(&self) -> bool {
+        if self.flag.load(Ordering::Relaxed) || self.demoted() {
+            return true;
+        }
+        if self
+            .light_until
+            .is_some_and(|end| std::time::Instant::now() > end)
+        {
+            self.demoted.store(true, Ordering::Relaxed);
+            return true;
+        }
+        false
     }
 }
 
@@ -234,7 +268,6 @@ where
 {
     let flag = Arc::new(AtomicBool::new(false));
     let _cancel_when_dropped = CancelOnDrop(flag.clone());
-    let limit = state.config.memory_limit;
     let work = Arc::new(work);
     let known_heavy = || {
         state
@@ -257,7 +290,14 @@ where
                 drop(permit);
                 Err(Outcome::Demoted)
             } else {
-                run_in_lane(permit, flag.clone(), limit, Some(LIGHT_SLICE), work.clone()).await
+                run_in_lane(
+                    permit,
+                    flag.clone(),
+                    &state.config,
+                    Some(LIGHT_SLICE),
+                    work.clone(),
+                )
+                .await
             };
             match outcome {
                 Err(Outcome::Demoted) => {
@@ -279,7 +319,7 @@ where
             .acquire_owned()
             .await
             .map_err(|_| shutting_down())?;
-        finish(run_in_lane(permit, flag.clone(), limit, None, work).await)
+        finish(run_in_lane(permit, flag.clone(), &state.config, None, work).await)
     };
     match tokio::time::timeout(state.config.timeout, run).await {
         Ok(answer) => answer,
@@ -325,39 +365,73 @@ fn finish(r: Result<Answer, Outcome>) -> Answer {
 }
 
 /// One run of `work` on a blocking thread holding `permit` until the work ends (even
-/// after a time-out: the permit counts threads that really compute).
+/// after a time-out: the permit counts threads that really compute). The work runs
+/// while [`ServeConfig::running`] counts it.
 async fn run_in_lane<F>(
     permit: tokio::sync::OwnedSemaphorePermit,
     flag: Arc<AtomicBool>,
-    limit: MemoryLimit,
+    config: &ServeConfig,
     slice: Option<Duration>,
     work: Arc<F>,
 ) -> Result<Answer, Outcome>
 where
     F: Fn(&TableOptions) -> Result<JsonBody, ApiError> + Send + Sync + 'static,
 {
+    let limit = config.memory_limit;
+    let running = config.running.clone();
     let handle = tokio::task::spawn_blocking(move || {
         let _permit = permit;
         let progress = CancelProgress {
             flag,
             light_until: slice.map(|d| std::time::Instant::now() + d),
+            demoted: AtomicBool::new(false),
         };
         let opts = TableOptions {
             memory_limit: limit,
             progress: &progress,
             force: false,
         };
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            // Checked once before the work too: a request cancelled while it queued.
-            progress.check();
-            work(&opts)
-        }))
+        running.fetch_add(1, Ordering::SeqCst);
+        let _done = Running(running);
+        // Checked once before the work too: a request cancelled while it queued.
+        if progress.cancelled() {
+            return Err(if progress.demoted() {
+                Outcome::Demoted
+            } else {
+                Outcome::Cancelled
+            });
+        }
+        let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&opts)))
+            .map_err(|payload| {
+                if payload.is::<Demoted>() {
+                    Outcome::Demoted
+                } else if payload.is::<Cancelled>() {
+                    Outcome::Cancelled
+                } else {
+                    // A panic is a fault of the server: a 500.
+                    Outcome::Failed
+                }
+            })?;
+        match answer {
+            // Whatever error a stopped computation returns (the engine's
+            // `Error::Cancelled`, or a message that wraps it), it was stopped.
+            Err(_) if progress.demoted() => Err(Outcome::Demoted),
+            Err(_) if progress.flag.load(Ordering::Relaxed) => Err(Outcome::Cancelled),
+            other => Ok(other),
+        }
     });
     match handle.await {
-        Ok(Ok(answer)) => Ok(answer),
-        Ok(Err(payload)) if payload.is::<Demoted>() => Err(Outcome::Demoted),
-        Ok(Err(payload)) if payload.is::<Cancelled>() => Err(Outcome::Cancelled),
-        _ => Err(Outcome::Failed),
+        Ok(outcome) => outcome,
+        Err(_) => Err(Outcome::Failed),
+    }
+}
+
+/// Counts a computation in [`ServeConfig::running`] until it is dropped.
+struct Running(Arc<std::sync::atomic::AtomicUsize>);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -500,6 +574,7 @@ fn small_position(game: &dyn Game, text: &str) -> Result<Vec<u64>, ApiError> {
 
 /// The router: the page and the API.
 pub fn router(config: ServeConfig) -> Router {
+    let body_timeout = config.body_timeout;
     let state = Arc::new(AppState {
         permits: Arc::new(Semaphore::new(config.workers.max(1))),
         light: Arc::new(Semaphore::new(LIGHT_LANES)),
@@ -531,6 +606,10 @@ pub fn router(config: ServeConfig) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(axum::middleware::from_fn_with_state(
+            body_timeout,
+            read_body_in_time,
+        ))
         .layer(axum::middleware::from_fn(request_limits))
         .with_state(state)
 }
@@ -568,6 +647,66 @@ async fn request_limits(request: axum::extract::Request, next: axum::middleware:
         .into_response();
     }
     next.run(request).await
+}
+
+/// Reads the request's body within [`ServeConfig::body_timeout`] (a client trickling
+/// its body would otherwise hold the connection and a task forever): a JSON 408 when
+/// it does not arrive in time, the JSON 413 when it is larger than [`MAX_BODY_BYTES`].
+async fn read_body_in_time(
+    State(timeout): State<Duration>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    match tokio::time::timeout(timeout, axum::body::to_bytes(body, MAX_BODY_BYTES)).await {
+        Err(_) => {
+            let mut response = ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                "body-timeout",
+                format!(
+                    "the request body did not arrive within {} s",
+                    timeout.as_secs_f64()
+                ),
+            )
+            .into_response();
+            // The rest of the body may never come: the connection ends here.
+            response.headers_mut().insert(
+                header::CONNECTION,
+                header::HeaderValue::from_static("close"),
+            );
+            response
+        }
+        Ok(Ok(bytes)) => {
+            next.run(axum::extract::Request::from_parts(
+                parts,
+                axum::body::Body::from(bytes),
+            ))
+            .await
+        }
+        Ok(Err(e)) => {
+            // The body was longer than the limit, or the connection failed mid-body.
+            let mut cause: Option<&(dyn std::error::Error + 'static)> =
+                std::error::Error::source(&e);
+            let mut too_large = false;
+            while let Some(c) = cause {
+                too_large |= c.is::<http_body_util::LengthLimitError>();
+                cause = c.source();
+            }
+            if too_large {
+                too_large_request().into_response()
+            } else {
+                ApiError::bad(format!("the request body could not be read: {e}")).into_response()
+            }
+        }
+    }
+}
+
+fn too_large_request() -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "too-large-request",
+        format!("the request body is larger than {MAX_BODY_BYTES} bytes"),
+    )
 }
 
 async fn page() -> impl IntoResponse {
@@ -1021,23 +1160,43 @@ pub fn serve(
 /// Bytes read ahead to recognise a request that is not HTTP.
 const PEEK_BYTES: usize = 4096;
 
-/// The JSON 400 answer for a connection whose first bytes are not an HTTP/1 request
-/// (read ahead without consuming them): the HTTP layer would answer a bare 400. `None`
-/// when they are (or may still become) a request, or nothing came in time: the HTTP
-/// layer serves the connection, its own limits and time-out included.
+/// The JSON 400 answer for a connection whose first request the HTTP layer would
+/// refuse with a bare 400: bytes that are not an HTTP/1 request, or a `Content-Length`
+/// that is not one natural number below 2^64 (negative, not digits, 20 digits and
+/// more, repeated with different values). Read ahead without consuming, waiting (at
+/// most `wait`) while the head is incomplete and fits [`PEEK_BYTES`]. `None` when the
+/// head is fine (or longer than that, or nothing came in time): the HTTP layer serves
+/// the connection, its own limits and time-out included.
 async fn malformed_request(stream: &tokio::net::TcpStream, wait: Duration) -> Option<Vec<u8>> {
+    let deadline = tokio::time::Instant::now() + wait;
     let mut buf = vec![0u8; PEEK_BYTES];
-    let n = tokio::time::timeout(wait, stream.peek(&mut buf))
-        .await
-        .ok()?
-        .ok()?;
-    let mut headers = [httparse::EMPTY_HEADER; 128];
-    let why = match httparse::Request::new(&mut headers).parse(&buf[..n]) {
-        Ok(_) | Err(httparse::Error::TooManyHeaders) => return None,
-        Err(e) => e,
+    let why = loop {
+        let n = tokio::time::timeout_at(deadline, stream.peek(&mut buf))
+            .await
+            .ok()?
+            .ok()?;
+        if n == 0 {
+            return None;
+        }
+        let mut headers = [httparse::EMPTY_HEADER; 128];
+        let mut request = httparse::Request::new(&mut headers);
+        match request.parse(&buf[..n]) {
+            Ok(httparse::Status::Complete(_)) => {
+                break bad_content_length(request.headers)?;
+            }
+            Ok(httparse::Status::Partial) if n < PEEK_BYTES => {
+                // More of the head is on its way: look again shortly.
+                tokio::time::sleep(Duration::from_millis(5)).await;
+                if tokio::time::Instant::now() >= deadline {
+                    return None;
+                }
+            }
+            Ok(httparse::Status::Partial) | Err(httparse::Error::TooManyHeaders) => return None,
+            Err(e) => break format!("not an HTTP/1 request: {e}"),
+        }
     };
     let body = json_bytes(&serde_json::json!({
-        "error": {"kind": "bad-request", "message": format!("not an HTTP/1 request: {why}")},
+        "error": {"kind": "bad-request", "message": why},
     }))
     .0;
     let body = String::from_utf8_lossy(&body);
@@ -1049,6 +1208,39 @@ async fn malformed_request(stream: &tokio::net::TcpStream, wait: Duration) -> Op
         )
         .into_bytes(),
     )
+}
+
+/// Why the `Content-Length` headers of a request are not one length, if they are not:
+/// every value (comma-separated values too) must be the same decimal natural number
+/// below 2^64, as the HTTP layer requires.
+fn bad_content_length(headers: &[httparse::Header<'_>]) -> Option<String> {
+    let mut length: Option<u64> = None;
+    for h in headers
+        .iter()
+        .filter(|h| h.name.eq_ignore_ascii_case("content-length"))
+    {
+        for item in String::from_utf8_lossy(h.value).split(',') {
+            let item = item.trim();
+            let shown = nimlab_engine::big::abbreviate(item);
+            let n = match item.parse::<u64>() {
+                Ok(n) if item.bytes().all(|b| b.is_ascii_digit()) => n,
+                _ => {
+                    return Some(format!(
+                        "Content-Length {shown:?} is not a length in bytes (a natural number below 2^64)"
+                    ))
+                }
+            };
+            match length {
+                Some(m) if m != n => {
+                    return Some(format!(
+                        "the request has two different Content-Length values, {m} and {n}"
+                    ))
+                }
+                _ => length = Some(n),
+            }
+        }
+    }
+    None
 }
 
 /// Serves the explorer on `listener` until the process ends: HTTP/1.1 with a header
@@ -1089,6 +1281,10 @@ pub async fn serve_listener(
             }
             let _ = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
+                // Many small headers within MAX_HEADER_BYTES reach `request_limits`,
+                // which answers the documented JSON 431 past the limit (the HTTP
+                // layer's default is 100 headers, with a bare 431).
+                .max_headers(MAX_HEADER_COUNT)
                 .header_read_timeout(header_timeout)
                 .serve_connection(TokioIo::new(stream), service)
                 .await;

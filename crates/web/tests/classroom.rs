@@ -157,3 +157,40 @@ async fn worksheets_blank_the_cells_asked_for() {
         assert_eq!(s, StatusCode::BAD_REQUEST, "{bad}: {v}");
     }
 }
+
+/// A heap of 30 000 decimal digits (about 100 000 binary ones) is explained without
+/// its binary columns, not a 500 (a formatting width above 65 535 panicked).
+#[tokio::test]
+async fn huge_heaps_are_explained() {
+    let nines = "9".repeat(30_000);
+    let (s, v) = post(
+        "/api/explain",
+        json!({"game": "nim", "position": [nines.clone(), "1"]}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{}", &v.to_string()[..200]);
+    // 99…9 is odd: ⊕ 1 clears its last bit.
+    let want = format!("{}8", "9".repeat(29_999));
+    // Large values are written as strings of digits.
+    let grundy = v["grundy"].as_str().expect("a string of digits");
+    assert!(grundy == want, "a value of {} digits", grundy.len());
+    let words = v["closed_form"].as_str().unwrap();
+    assert!(
+        words.contains("binary columns (too wide to show)"),
+        "{words}"
+    );
+    assert!(words.len() < 500, "{} characters", words.len());
+    // As the components of a sum, with their nim-sum in binary, padded alike.
+    let (s, v) = post(
+        "/api/explain",
+        json!({"game": "sum(nim(heaps=1),nim(heaps=1))", "position": [nines, "1"]}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{}", &v.to_string()[..200]);
+    let rows = v["nim_sum"]["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    let wide = rows[0]["binary"].as_str().unwrap();
+    assert_eq!(rows[1]["binary"].as_str().unwrap().len(), wide.len());
+    assert!(rows[1]["binary"].as_str().unwrap().ends_with("01"));
+    assert_eq!(v["nim_sum"]["binary"].as_str().unwrap().len(), wide.len());
+}

@@ -4,6 +4,7 @@
 
 mod api;
 mod classroom;
+mod http_limits;
 mod load;
 
 #[test]

@@ -365,6 +365,7 @@ fn search<const N: usize>(
         spare.push(frame);
         evaluated += 1;
         if evaluated.is_multiple_of(4096) {
+            progress.check_cancelled()?;
             if evaluated.is_multiple_of(65536) {
                 progress.advance(65536);
             }
