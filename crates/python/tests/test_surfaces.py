@@ -157,6 +157,10 @@ PROOFS = [
     ("ryuoh(p=3)", {"formula": "(x+y)%3 + 3*((x/3) xor (y/3))"}),
     ("ryuoh(p=3)", {"formula": "x xor y"}),
     ("wythoff", {"p_positions": "min(x,y) == floor_phi(abs(x-y))", "numeration": "fib"}),
+    # exact at the edge of 64 bits: false at (2^63, 0), confirmed by Bouton's theorem
+    ("nim", {"formula": "if x > 9223372036854775807 then 0 else x xor y"}),
+    # xor read two bits a digit
+    ("nim", {"formula": "x xor y", "numeration": "base-4"}),
 ]
 
 
@@ -166,6 +170,8 @@ def test_prove(cli_json, web, spec, claim):
     for k, v in claim.items():
         flags += ["--" + k.replace("_", "-"), v]
     want = _untimed(without_schema(cli_json("prove", spec, *flags)))
+    assert want["result"]["verdict"] in ("proved", "false")
+    assert want["statements"][0]["name"] == "function"
     assert _untimed(without_schema(web("prove", {"game": spec, **claim}))) == want
     formula = claim.get("formula")
     rest = {k: v for k, v in claim.items() if k != "formula"}

@@ -916,8 +916,15 @@ async fn prove(State(state): State<Arc<AppState>>, body: Body) -> Answer {
                 },
                 constants: source.constants.clone(),
             };
-            let proof = prove(game, claim, &text, num, &options)
-                .map_err(|e| ApiError::bad(e.to_string()))?;
+            let proof = prove(game, claim, &text, num, &options).map_err(|e| match e {
+                nimlab_formula::prove::ProveError::Cancelled => ApiError::from(Error::Cancelled),
+                nimlab_formula::prove::ProveError::TooLarge(s) => ApiError::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "too-large",
+                    format!("too large: {s}"),
+                ),
+                e => ApiError::bad(e.to_string()),
+            })?;
             Ok(json_bytes(&nimlab_json::proof_json(&proof)))
         },
     )

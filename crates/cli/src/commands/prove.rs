@@ -92,6 +92,7 @@ pub fn run(ctx: &Context, args: ProveArgs) -> Result<Status> {
     };
     let proof = prove(game, claim, &text, args.numeration, &opts).map_err(|e| match e {
         ProveError::TooLarge(s) => Error::input(format!("too large: {s}")),
+        ProveError::Cancelled => Error::Cancelled,
         e => Error::input(e.to_string()),
     })?;
     if let Some(dir) = &args.walnut {
