@@ -173,9 +173,11 @@ async fn the_server_survives_a_bounded_load() {
 async fn work_stops_when_the_client_goes_away() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
+    let running = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let config = nimlab_web::ServeConfig {
         workers: 1,
         timeout: std::time::Duration::from_secs(600),
+        running: running.clone(),
         ..nimlab_web::ServeConfig::default()
     };
     let app = nimlab_web::router(config);
@@ -199,8 +201,25 @@ async fn work_stops_when_the_client_goes_away() {
     .unwrap();
     assert_eq!(s, 200, "{body}");
     let waited = started.elapsed();
-    // The quick request waits at most for the abandoned work's next progress report.
-    assert!(waited.as_secs_f64() < 5.0, "waited {waited:?}");
+    // The quick request waits at most for the abandoned work's next progress report
+    // (a figure, not a verdict: no test verdict depends on wall time).
+    eprintln!("a quick request after an abandoned long one: {waited:?}");
+    // The verdict: the abandoned computation is no longer running.
+    until_stopped(&running).await;
+}
+
+/// Waits (a hang guard of a minute, never a verdict on speed) until no computation runs.
+async fn until_stopped(running: &std::sync::atomic::AtomicUsize) {
+    for _ in 0..600 {
+        if running.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!(
+        "{} computations still running a minute after their clients left",
+        running.load(std::sync::atomic::Ordering::SeqCst)
+    );
 }
 
 /// The slow pasted game of `work_stops_when_the_client_goes_away`: tens of seconds of
@@ -218,9 +237,11 @@ fn slow_table() -> Vec<u8> {
 async fn cheap_requests_pass_heavy_ones_and_stopped_work_stops() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
+    let running = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let config = nimlab_web::ServeConfig {
         workers: 1,
         timeout: std::time::Duration::from_secs(2),
+        running: running.clone(),
         ..nimlab_web::ServeConfig::default()
     };
     tokio::spawn(nimlab_web::serve_listener(listener, config));
@@ -240,14 +261,14 @@ async fn cheap_requests_pass_heavy_ones_and_stopped_work_stops() {
     let waited = started.elapsed();
     assert_eq!(s, 200, "{body}");
     eprintln!("a cheap request beside 6 heavy ones: {waited:?}");
-    assert!(waited.as_secs_f64() < 5.0, "waited {waited:?}");
     // Every heavy one is stopped at the time limit with a JSON error.
     for h in heavy {
         let (s, body) = h.await.unwrap().unwrap();
         assert_eq!(s, 503, "{body}");
         assert!(body.contains("\"kind\""), "{body}");
     }
-    // The stopped work really stopped: the one heavy worker takes a new table at once.
+    // The stopped work really stopped, and the one heavy worker takes a new table.
+    until_stopped(&running).await;
     let started = Instant::now();
     let (s, body) = http(
         addr,
@@ -258,7 +279,6 @@ async fn cheap_requests_pass_heavy_ones_and_stopped_work_stops() {
     assert_eq!(s, 200, "{}", &body[..body.len().min(200)]);
     let waited = started.elapsed();
     eprintln!("a heavy request after 6 stopped ones: {waited:?}");
-    assert!(waited.as_secs_f64() < 5.0, "waited {waited:?}");
 }
 
 /// A client that never finishes its headers is disconnected.
