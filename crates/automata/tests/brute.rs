@@ -40,6 +40,10 @@ fn digit_op(op: DigitOp, b: u64, x: u64, y: u64) -> u64 {
             DigitOp::SumMod => (dx + dy) % b,
             DigitOp::Min => dx.min(dy),
             DigitOp::Max => dx.max(dy),
+            // the bits of each digit (base 2^k)
+            DigitOp::BitXor => dx ^ dy,
+            DigitOp::BitAnd => dx & dy,
+            DigitOp::BitOr => dx | dy,
             DigitOp::BlockSum(_) => unreachable!("handled above"),
         };
         out += d * w;
@@ -76,7 +80,7 @@ fn truth(f: &Fo, num: &Numeration, vals: &mut Vec<u64>, bound: u64) -> bool {
                 .iter()
                 .map(|&(v, a)| a as i128 * vals[v as usize] as i128)
                 .sum::<i128>()
-                + *c as i128;
+                + i128::try_from(c).expect("a small constant in these tests");
             match rel {
                 Rel::Eq => s == 0,
                 Rel::Le => s <= 0,
@@ -200,7 +204,12 @@ fn random_atom(rng: &mut Rng, num: &Numeration, vars: u32) -> Fo {
             let mut ops = vec![DigitOp::SumMod, DigitOp::Min, DigitOp::Max];
             match num {
                 Numeration::Base(6) => ops.push(DigitOp::BlockSum([2, 3, 0, 0])),
-                Numeration::Base(4) => ops.push(DigitOp::BlockSum([2, 2, 0, 0])),
+                Numeration::Base(4) => ops.extend([
+                    DigitOp::BlockSum([2, 2, 0, 0]),
+                    DigitOp::BitXor,
+                    DigitOp::BitAnd,
+                    DigitOp::BitOr,
+                ]),
                 _ => {}
             }
             let op = ops[rng.below(ops.len() as u64) as usize];
