@@ -158,7 +158,7 @@ impl Numeration {
     /// use num_bigint::BigInt;
     /// let n = Numeration::Base(2);
     /// // x − 2^100 = 0 on one track: 101 digits
-    /// let c: BigInt = -(BigInt::from(1) << 100);
+    /// let c = -(BigInt::from(1u8) << 100u32);
     /// let a = n.linear_big(&[(0, 1)], &c, Rel::Eq).unwrap();
     /// let mut word = vec![1];
     /// word.extend(std::iter::repeat(0).take(100));

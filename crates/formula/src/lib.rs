@@ -246,7 +246,7 @@ impl Formula {
     /// let x = BigInt::from(i64::MAX);
     /// assert!(f.eval(&[i64::MAX]).is_err()); // overflows 64 bits
     /// let v = f.eval_exact(&[x.clone()]).unwrap();
-    /// assert_eq!(v, ((x + (BigInt::from(1) << 63)) / 2) ^ BigInt::from(1));
+    /// assert_eq!(v, ((x + (BigInt::from(1u8) << 63u32)) / 2) ^ BigInt::from(1));
     /// ```
     pub fn eval_exact(
         &self,
