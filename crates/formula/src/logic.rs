@@ -845,7 +845,7 @@ impl Compiler {
                     // both constant: exact
                     return exact_binary(op, &c, &k)
                         .map(|v| Term::plain(Lin::num(v)))
-                        .ok_or_else(|| refuse("a constant operation that is undefined (division by 0, a negative shift, or a result beyond 2^65536)"));
+                        .ok_or_else(|| refuse("a constant operation that is undefined (division by 0, a negative shift) or beyond 2^256 (the automata grow with the square of a constant's digits)"));
                 }
                 let small = k.to_i64();
                 match (op, small) {
@@ -887,7 +887,7 @@ impl Compiler {
                     (Some(x), Some(y)) => {
                         Term::plain(Lin::num(exact_binary(op, &x, &y).ok_or_else(|| {
                             refuse(
-                                "a power that is undefined (a negative exponent) or beyond 2^65536",
+                                "a power that is undefined (a negative exponent) or beyond 2^256 (the automata grow with the square of a constant's digits)",
                             )
                         })?))
                     }
@@ -939,5 +939,13 @@ impl Compiler {
 /// `x op y` for two constants, exactly (`None` where the evaluator faults, or beyond
 /// 2^65536): constants fold at any size, so `2^63` and `2^100 + 1` can be written.
 pub(crate) fn exact_binary(op: BinOp, x: &BigInt, y: &BigInt) -> Option<BigInt> {
-    crate::exact::binary(op, x, y).ok()
+    crate::exact::binary(op, x, y)
+        .ok()
+        .filter(|v| v.bits() <= MAX_CONSTANT_BITS)
 }
+
+/// The largest constant a proof takes, in bits. Its automaton is a word of its digits,
+/// but the statements multiply automata that carry it, and their size grows with the
+/// square of its length (2^200 took half a minute): past this, a refusal, not an hour
+/// of silent work.
+pub(crate) const MAX_CONSTANT_BITS: u64 = 256;

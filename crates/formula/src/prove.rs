@@ -441,10 +441,19 @@ pub fn prove(
     opts: &ProveOptions<'_>,
 ) -> Result<Proof, ProveError> {
     let per_automaton = opts.table.memory_limit.bytes() / 4;
-    let cancelled = || opts.table.progress.cancelled();
-    nimlab_automata::budget::with_budget(per_automaton, &cancelled, || {
+    // asked at every state built: the progress (a count of states, on a spinner) moves
+    // while the automata grow, and a cancel stops them within one state
+    let progress = opts.table.progress;
+    progress.start(0, "automaton states built");
+    let cancelled = || {
+        progress.advance(1);
+        progress.cancelled()
+    };
+    let proof = nimlab_automata::budget::with_budget(per_automaton, &cancelled, || {
         prove_within_budget(game, claim, text, num, opts)
-    })
+    });
+    progress.finish();
+    proof
 }
 
 fn prove_within_budget(

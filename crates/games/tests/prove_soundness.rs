@@ -156,6 +156,17 @@ fn numerations_where_digit_wise_operations_are_exact() {
     )
     .unwrap_err();
     assert!(matches!(e, ProveError::TooLarge(_)), "{e}");
+    // a constant whose statements would take hours is refused at once, with the reason
+    let e = prove(
+        &*game,
+        Claim::Grundy,
+        "if x > 2^300 then 0 else x xor y",
+        B2,
+        &Default::default(),
+    )
+    .unwrap_err();
+    assert!(matches!(e, ProveError::NotExpressible { .. }), "{e}");
+    assert!(e.to_string().contains("2^256"), "{e}");
 }
 
 /// A game whose declared move relation (one heap, take any number) disagrees with its
