@@ -13,11 +13,60 @@ type Cancel = dyn Fn() -> bool;
 
 thread_local! {
     static CURRENT: Cell<Option<(u64, *const Cancel)>> = const { Cell::new(None) };
+    /// Bytes of the transition tables of every automaton alive on this thread.
+    static LIVE: Cell<usize> = const { Cell::new(0) };
 }
 
-/// Runs `f` with at most `max_bytes` for any one automaton under construction (its
-/// transitions and the tables that number its states) and with `cancelled` asked at
-/// every state built; restores the previous budget afterwards, also on a panic.
+/// An automaton's transition table, counted while it lives: [`check`] adds every
+/// automaton alive on the thread to the one under construction, so the operands and
+/// intermediate results of a proof count against its budget too.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Transitions(Vec<u32>);
+
+impl Transitions {
+    fn bytes(&self) -> usize {
+        self.0.capacity() * 4
+    }
+}
+
+impl From<Vec<u32>> for Transitions {
+    fn from(v: Vec<u32>) -> Self {
+        let t = Transitions(v);
+        LIVE.with(|l| l.set(l.get() + t.bytes()));
+        t
+    }
+}
+
+impl Clone for Transitions {
+    fn clone(&self) -> Self {
+        Transitions::from(self.0.clone())
+    }
+}
+
+impl Drop for Transitions {
+    fn drop(&mut self) {
+        let b = self.bytes();
+        // an automaton dropped on another thread than it was made on: never below 0
+        LIVE.with(|l| l.set(l.get().saturating_sub(b)));
+    }
+}
+
+impl std::ops::Deref for Transitions {
+    type Target = [u32];
+    fn deref(&self) -> &[u32] {
+        &self.0
+    }
+}
+
+/// Bytes of the automata alive on this thread.
+pub fn live_bytes() -> usize {
+    LIVE.with(|l| l.get())
+}
+
+/// Runs `f` with at most `max_bytes` for the automata: every one alive on this thread
+/// plus the one under construction (its transitions and the tables that number its
+/// states); `cancelled` is asked at every state built. Restores the previous budget
+/// afterwards, also on a panic.
 ///
 /// ```
 /// use nimlab_automata::{budget, Error, Fo, Numeration, Rel};
@@ -57,10 +106,11 @@ pub fn check(bytes: usize) -> Result<()> {
     if unsafe { (*cancel)() } {
         return Err(Error::Cancelled);
     }
-    if bytes as u64 > max {
+    let total = bytes.saturating_add(live_bytes()) as u64;
+    if total > max {
         return Err(Error::TooLarge(format!(
-            "an automaton of more than {} (the memory limit allows {} for one automaton)",
-            human(bytes as u64),
+            "automata of more than {} (the memory limit allows {} for them)",
+            human(total),
             human(max)
         )));
     }

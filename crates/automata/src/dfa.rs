@@ -31,7 +31,7 @@ pub struct Dfa {
     base: u32,
     vars: Vec<u32>,
     letters: usize,
-    delta: Vec<u32>,
+    delta: crate::budget::Transitions,
     accept: Vec<bool>,
 }
 
@@ -70,7 +70,7 @@ impl Dfa {
             base,
             vars,
             letters,
-            delta: vec![0; letters],
+            delta: vec![0; letters].into(),
             accept: vec![value],
         })
     }
@@ -146,7 +146,7 @@ impl Dfa {
             base,
             vars,
             letters,
-            delta,
+            delta: delta.into(),
             accept,
         }
         .minimize())
@@ -231,7 +231,7 @@ impl Dfa {
             base: self.base,
             vars: sorted,
             letters: self.letters,
-            delta,
+            delta: delta.into(),
             accept: self.accept.clone(),
         }
         .minimize())
@@ -289,7 +289,7 @@ impl Dfa {
             base: self.base,
             vars: vars.to_vec(),
             letters,
-            delta,
+            delta: delta.into(),
             accept: self.accept.clone(),
         })
     }
@@ -340,7 +340,7 @@ impl Dfa {
             base: self.base,
             vars,
             letters,
-            delta,
+            delta: delta.into(),
             accept,
         }
         .minimize())
@@ -449,7 +449,7 @@ impl Dfa {
             base: self.base,
             vars,
             letters,
-            delta,
+            delta: delta.into(),
             accept,
         }
         .minimize())
@@ -558,7 +558,7 @@ impl Dfa {
             base: self.base,
             vars: self.vars.clone(),
             letters,
-            delta,
+            delta: delta.into(),
             accept,
         }
     }
@@ -625,6 +625,6 @@ impl Dfa {
 
     /// The transition table (states × letters, row-major).
     pub fn transitions(&self) -> &[u32] {
-        &self.delta
+        &self.delta[..]
     }
 }

@@ -430,9 +430,9 @@ fn not_expressible(what: &str, text: &str) -> impl Fn(NotExpressible) -> ProveEr
 /// Decides `claim` (a Grundy formula or a P-position predicate over the game's
 /// coordinate names) for every position of `game`, reading numbers in `num`.
 ///
-/// The automata count against `opts.table.memory_limit` (a quarter of it for any one
-/// automaton under construction, since a few are alive at once) and stop within one
-/// state when `opts.table.progress` says the computation is cancelled.
+/// The automata count against `opts.table.memory_limit` (those alive and the one under
+/// construction, together at most half of it) and stop within one state when
+/// `opts.table.progress` says the computation is cancelled.
 pub fn prove(
     game: &dyn Game,
     claim: Claim,
@@ -440,7 +440,9 @@ pub fn prove(
     num: Numeration,
     opts: &ProveOptions<'_>,
 ) -> Result<Proof, ProveError> {
-    let per_automaton = opts.table.memory_limit.bytes() / 4;
+    // the automata alive and the one being built; the rest of the limit is for the
+    // tables that number states while they are built and the process itself
+    let per_automaton = opts.table.memory_limit.bytes() / 2;
     // asked at every state built: the progress (a count of states, on a spinner) moves
     // while the automata grow, and a cancel stops them within one state
     let progress = opts.table.progress;
