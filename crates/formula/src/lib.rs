@@ -850,7 +850,7 @@ mod compiler_soundness {
                     .wrapping_mul(6364136223846793005)
                     .wrapping_add(1442695040888963407);
                 std::env::var_os("NIMLAB_LONG").is_some()
-                    || (rng >> 40) % pts.len().div_ceil(30).max(1) as u64 == 0
+                    || (rng >> 40).is_multiple_of(pts.len().div_ceil(30).max(1) as u64)
             })
             .collect::<Vec<_>>()
         {

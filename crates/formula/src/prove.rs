@@ -1030,7 +1030,7 @@ fn counterexample(
                 Some(g) => BigInt::from(g.clone()) != v,
                 None => false,
             },
-            (Claim::PPositions, Ok(v)) => !v.is_zero() != (r.outcome == nimlab_engine::Outcome::P),
+            (Claim::PPositions, Ok(v)) => v.is_zero() == (r.outcome == nimlab_engine::Outcome::P),
             (_, Err(_)) => true,
         };
         let actual = match &r.grundy {
