@@ -166,7 +166,7 @@ def test_repr_and_properties(spec):
 def test_prove_decides_for_every_position():
     p = nimlab.game("ryuoh(p=3)").prove("(x+y)%3 + 3*((x/3) xor (y/3))")
     assert p["result"]["proved"]
-    assert [s["name"] for s in p["statements"]] == ["defined", "SG1", "SG2"]
+    assert [s["name"] for s in p["statements"]] == ["function", "defined", "SG1", "SG2"]
     bad = nimlab.game("ryuoh(p=3)").prove("x xor y")
     assert not bad["result"]["proved"]
     assert list(bad["result"]["position"]) == ["1", "1"]
