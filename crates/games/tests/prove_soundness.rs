@@ -205,6 +205,26 @@ fn an_unconfirmed_violation_is_not_false() {
     );
 }
 
+/// Each `$name(…)` call of the Walnut commands has as many arguments as the exported
+/// file `name.txt`, read back by the independent reader, has tracks.
+fn assert_call_arities(p: &Proof, what: &str) {
+    let commands = p.walnut_commands();
+    for (file, text) in p.walnut_automata() {
+        let name = file.trim_end_matches(".txt");
+        let auto = walnut::from_text(&text).unwrap();
+        let needle = format!("${name}(");
+        for (i, _) in commands.match_indices(&needle) {
+            let rest = &commands[i + needle.len()..];
+            let args = &rest[..rest.find(')').unwrap()];
+            assert_eq!(
+                args.split(',').count(),
+                auto.numerations.len(),
+                "{what}: ${name}({args})"
+            );
+        }
+    }
+}
+
 /// Checks every exported automaton of `p` against the game and the claim.
 fn exports_agree(spec: &str, p: &Proof) {
     let game = parse_game(spec).unwrap();
@@ -218,21 +238,7 @@ fn exports_agree(spec: &str, p: &Proof) {
             )
         })
         .collect();
-    // each call's arity is its file's number of tracks
-    let commands = p.walnut_commands();
-    for (name, auto) in &files {
-        let needle = format!("${name}(");
-        for (i, _) in commands.match_indices(&needle) {
-            let rest = &commands[i + needle.len()..];
-            let args = &rest[..rest.find(')').unwrap()];
-            assert_eq!(
-                args.split(',').count(),
-                auto.numerations.len(),
-                "{spec} '{}': ${name}({args})",
-                p.formula
-            );
-        }
-    }
+    assert_call_arities(p, &format!("{spec} '{}'", p.formula));
     let m = game.dimension();
     let num = p.numeration;
     let names = game.coordinate_names();
@@ -337,24 +343,7 @@ fn every_theorem_export_has_consistent_arities() {
             let Ok(p) = prove(&*game, claim, &c.formula, num, &Default::default()) else {
                 continue;
             };
-            let files = p.walnut_automata();
-            let commands = p.walnut_commands();
-            for (file, text) in files {
-                let name = file.trim_end_matches(".txt");
-                let auto = walnut::from_text(&text).unwrap();
-                let needle = format!("${name}(");
-                for (i, _) in commands.match_indices(&needle) {
-                    let rest = &commands[i + needle.len()..];
-                    let args = &rest[..rest.find(')').unwrap()];
-                    assert_eq!(
-                        args.split(',').count(),
-                        auto.numerations.len(),
-                        "{} {}: ${name}",
-                        t.id,
-                        c.game
-                    );
-                }
-            }
+            assert_call_arities(&p, &format!("{} {}", t.id, c.game));
         }
     }
 }
