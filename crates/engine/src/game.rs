@@ -175,6 +175,53 @@ pub trait Game: Send + Sync {
         true
     }
 
+    /// Reads a position written as people write it. Default: numbers separated by
+    /// commas, the parts of a sum of take-and-break games separated by `;`
+    /// ([`Game::position_from_groups`]). A game whose positions are boards or vertex
+    /// sets reads its own form instead (and says so in [`Game::writes_numbers`]).
+    ///
+    /// ```
+    /// use nimlab_engine::{Coord, Game};
+    /// struct Heap;
+    /// impl Game for Heap {
+    ///     fn spec(&self) -> String { "heap".into() }
+    ///     fn dimension(&self) -> usize { 1 }
+    ///     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {}
+    /// }
+    /// assert_eq!(Heap.read_position("7").unwrap(), vec![7u32.into()]);
+    /// assert!(Heap.read_position("7;3").is_err());
+    /// ```
+    fn read_position(&self, text: &str) -> Result<BigPosition> {
+        let groups = text
+            .split(';')
+            .map(crate::big::parse_big_position)
+            .collect::<Result<Vec<_>>>()?;
+        self.position_from_groups(groups)
+    }
+
+    /// The position as people read it (the inverse of [`Game::read_position`]).
+    /// Default: its numbers, in the groups of [`Game::position_groups`].
+    fn show_position(&self, pos: &[BigUint]) -> crate::position::Shown {
+        use crate::position::Shown;
+        match self.position_groups(pos).as_slice() {
+            [one] => Shown::Numbers(one.clone()),
+            groups => Shown::Groups(groups.to_vec()),
+        }
+    }
+
+    /// Whether positions are written as numbers (default) rather than in a form of
+    /// the game's own (a board, a set of vertices).
+    fn writes_numbers(&self) -> bool {
+        true
+    }
+
+    /// The game's starting position, when its parameters fix one (the empty board of
+    /// Cram, every vertex of a Node Kayles graph); asked for with the word `start`.
+    /// Default: none.
+    fn start_position(&self) -> Option<BigPosition> {
+        None
+    }
+
     /// All options of `pos`, collected.
     fn options(&self, pos: &[Coord]) -> Vec<Position> {
         let mut out = Vec::new();

@@ -41,6 +41,7 @@ pub mod periodicity;
 pub mod picture;
 pub mod plan;
 pub mod play;
+pub mod position;
 pub mod progress;
 pub mod rule;
 pub mod solver;

@@ -1378,21 +1378,21 @@ impl<'a> Planner<'a> {
 /// assert!(read_position(&Heap, "7;3").is_err());
 /// ```
 pub fn read_position(game: &dyn Game, text: &str) -> Result<BigPosition> {
-    let groups = text
-        .split(';')
-        .map(crate::big::parse_big_position)
-        .collect::<Result<Vec<_>>>()?;
-    game.position_from_groups(groups)
+    if text.trim() == crate::position::START {
+        return game.start_position().ok_or_else(|| {
+            Error::input(format!(
+                "{} has no starting position of its own: write a position",
+                game.spec()
+            ))
+        });
+    }
+    game.read_position(text)
 }
 
 /// Writes a position of `game` as people read it (the inverse of [`read_position`]),
 /// long numbers shortened.
 pub fn write_position(game: &dyn Game, pos: &[BigUint]) -> String {
-    game.position_groups(pos)
-        .iter()
-        .map(|g| position_text(g))
-        .collect::<Vec<_>>()
-        .join(";")
+    game.show_position(pos).text()
 }
 
 /// `3,5` with long numbers shortened.

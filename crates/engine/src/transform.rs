@@ -5,6 +5,7 @@ use crate::big::{BigPosition, BigUint};
 use crate::capability::{Capabilities, Components, Decomposition};
 use crate::error::{Error, Result};
 use crate::game::{default_coordinate_names, Coord, Game, Position};
+use crate::position::Shown;
 use num_traits::ToPrimitive;
 use std::ops::Range;
 
@@ -117,6 +118,22 @@ pub trait Transform: Send + Sync {
     fn has_flat_layout(&self) -> bool {
         self.inner().has_flat_layout()
     }
+    /// [`Game::read_position`].
+    fn read_position(&self, text: &str) -> Result<BigPosition> {
+        self.inner().read_position(text)
+    }
+    /// [`Game::show_position`].
+    fn show_position(&self, pos: &[BigUint]) -> Shown {
+        self.inner().show_position(pos)
+    }
+    /// [`Game::writes_numbers`].
+    fn writes_numbers(&self) -> bool {
+        self.inner().writes_numbers()
+    }
+    /// [`Game::start_position`].
+    fn start_position(&self) -> Option<BigPosition> {
+        self.inner().start_position()
+    }
 }
 
 impl<T: Transform> Game for T {
@@ -176,6 +193,18 @@ impl<T: Transform> Game for T {
     }
     fn has_flat_layout(&self) -> bool {
         Transform::has_flat_layout(self)
+    }
+    fn read_position(&self, text: &str) -> Result<BigPosition> {
+        Transform::read_position(self, text)
+    }
+    fn show_position(&self, pos: &[BigUint]) -> Shown {
+        Transform::show_position(self, pos)
+    }
+    fn writes_numbers(&self) -> bool {
+        Transform::writes_numbers(self)
+    }
+    fn start_position(&self) -> Option<BigPosition> {
+        Transform::start_position(self)
     }
 }
 
@@ -362,6 +391,43 @@ impl Transform for Pass {
         let mut pos = self.inner.position_from_groups(groups)?;
         pos.push(flag);
         Ok(pos)
+    }
+    fn read_position(&self, text: &str) -> Result<BigPosition> {
+        if self.inner.writes_numbers() {
+            let groups = text
+                .split(';')
+                .map(crate::big::parse_big_position)
+                .collect::<Result<Vec<_>>>()?;
+            return Transform::position_from_groups(self, groups);
+        }
+        // The inner game's own form, then `,` and the flag.
+        let (inner, flag) = text.rsplit_once(',').ok_or_else(|| {
+            Error::input(format!(
+                "{}: a position is the inner game's position, then ',' and the pass flag (0 or 1)",
+                Transform::spec(self)
+            ))
+        })?;
+        let flag = crate::big::parse_big_position(flag)?;
+        let mut pos = crate::plan::read_position(&*self.inner, inner)?;
+        pos.extend(flag);
+        Ok(pos)
+    }
+    fn show_position(&self, pos: &[BigUint]) -> Shown {
+        match pos.split_last() {
+            Some((flag, inner)) if !self.inner.writes_numbers() => Shown::Flagged(
+                Box::new(self.inner.show_position(inner)),
+                flag.to_u64().unwrap_or(u64::MAX),
+            ),
+            _ => match Transform::position_groups(self, pos).as_slice() {
+                [one] => Shown::Numbers(one.clone()),
+                groups => Shown::Groups(groups.to_vec()),
+            },
+        }
+    }
+    fn start_position(&self) -> Option<BigPosition> {
+        let mut p = self.inner.start_position()?;
+        p.push(BigUint::from(1u8));
+        Some(p)
     }
     fn position_groups(&self, pos: &[BigUint]) -> Vec<BigPosition> {
         let Some((flag, inner)) = pos.split_last() else {
@@ -705,6 +771,68 @@ impl Game for Sum {
             read.push(g.position_from_groups(vec![p])?);
         }
         Ok(self.join_parts(&read.iter().map(|p| &p[..]).collect::<Vec<_>>()))
+    }
+    fn read_position(&self, text: &str) -> Result<BigPosition> {
+        if self.writes_numbers() {
+            let groups = text
+                .split(';')
+                .map(crate::big::parse_big_position)
+                .collect::<Result<Vec<_>>>()?;
+            return self.position_from_groups(groups);
+        }
+        // A part written in its own form: one position per part, separated by `;`.
+        let texts: Vec<&str> = text.split(';').collect();
+        if texts.len() != self.parts.len() {
+            return Err(Error::input(format!(
+                "{} has {} parts: write one position per part separated by ';'",
+                self.spec(),
+                self.parts.len()
+            )));
+        }
+        let mut read = Vec::with_capacity(texts.len());
+        for (i, (g, t)) in self.parts.iter().zip(texts).enumerate() {
+            let p = crate::plan::read_position(&**g, t)
+                .map_err(|e| Error::input(format!("part {} ({}): {e}", i + 1, g.spec())))?;
+            if p.len() != g.dimension() {
+                return Err(Error::input(format!(
+                    "part {} ({}) takes {} coordinates in this sum, got {}",
+                    i + 1,
+                    g.spec(),
+                    g.dimension(),
+                    p.len()
+                )));
+            }
+            read.push(p);
+        }
+        Ok(self.join_parts(&read.iter().map(|p| &p[..]).collect::<Vec<_>>()))
+    }
+    fn show_position(&self, pos: &[BigUint]) -> Shown {
+        if !self.writes_numbers()
+            && let Some(ranges) = self.big_ranges(pos)
+        {
+            return Shown::Parts(
+                self.parts
+                    .iter()
+                    .zip(ranges)
+                    .map(|(g, r)| g.show_position(&pos[r]))
+                    .collect(),
+            );
+        }
+        match self.position_groups(pos).as_slice() {
+            [one] => Shown::Numbers(one.clone()),
+            groups => Shown::Groups(groups.to_vec()),
+        }
+    }
+    fn writes_numbers(&self) -> bool {
+        self.parts.iter().all(|g| g.writes_numbers())
+    }
+    fn start_position(&self) -> Option<BigPosition> {
+        let starts = self
+            .parts
+            .iter()
+            .map(|g| g.start_position())
+            .collect::<Option<Vec<_>>>()?;
+        Some(self.join_parts(&starts.iter().map(|p| &p[..]).collect::<Vec<_>>()))
     }
     fn position_groups(&self, pos: &[BigUint]) -> Vec<BigPosition> {
         match (self.counted, self.big_ranges(pos)) {

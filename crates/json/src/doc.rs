@@ -12,6 +12,7 @@ use nimlab_engine::nplayer::ClassReport;
 use nimlab_engine::periodicity::Periodicity;
 use nimlab_engine::plan::PositionReport;
 use nimlab_engine::play::MoveChoice;
+use nimlab_engine::position::Shown;
 use nimlab_engine::theorem::{Theorem, Verdict};
 use serde::{Serialize, Serializer};
 use serde_json::Value;
@@ -77,8 +78,9 @@ pub fn to_value<T: Serialize>(doc: &T) -> Value {
     serde_json::to_value(doc).expect("answer documents are plain data")
 }
 
-/// A position: its coordinates, or one list per part for a sum whose parts are
-/// take-and-break games (as `;` separates them in text).
+/// A position as its game shows it: its coordinates, one list per part for a sum whose
+/// parts are take-and-break games (as `;` separates them in text), a board's picture, a
+/// graph position's vertices, or the parts of a sum written in their own forms.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Pos {
@@ -86,6 +88,14 @@ pub enum Pos {
     Flat(Vec<Nat>),
     /// One list of coordinates per part.
     Groups(Vec<Vec<Nat>>),
+    /// The game's own text (a board, rows joined by `/`).
+    Text(String),
+    /// The vertices left of a graph.
+    Vertices { vertices: Vec<u64> },
+    /// One position per part of a sum.
+    Parts(Vec<Pos>),
+    /// A position and the pass flag.
+    Flagged { position: Box<Pos>, flag: u64 },
 }
 
 fn nats(p: &[BigUint]) -> Vec<Nat> {
@@ -93,11 +103,24 @@ fn nats(p: &[BigUint]) -> Vec<Nat> {
 }
 
 impl Pos {
-    /// `p` as `game` groups it.
+    /// `p` as `game` shows it.
     pub fn of(game: &dyn Game, p: &[BigUint]) -> Self {
-        match game.position_groups(p).as_slice() {
-            [one] => Pos::Flat(nats(one)),
-            groups => Pos::Groups(groups.iter().map(|g| nats(g)).collect()),
+        Self::shown(&game.show_position(p))
+    }
+    /// A shown position as JSON.
+    pub fn shown(s: &Shown) -> Self {
+        match s {
+            Shown::Numbers(n) => Pos::Flat(nats(n)),
+            Shown::Groups(g) => Pos::Groups(g.iter().map(|g| nats(g)).collect()),
+            Shown::Text(t) => Pos::Text(t.clone()),
+            Shown::Vertices(v) => Pos::Vertices {
+                vertices: v.clone(),
+            },
+            Shown::Parts(p) => Pos::Parts(p.iter().map(Self::shown).collect()),
+            Shown::Flagged(inner, flag) => Pos::Flagged {
+                position: Box::new(Self::shown(inner)),
+                flag: *flag,
+            },
         }
     }
     /// The plain coordinates of `p`.
