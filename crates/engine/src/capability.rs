@@ -14,7 +14,7 @@
 
 use crate::big::{BigAnalysis, BigPosition, BigUint};
 use crate::error::Result;
-use crate::game::Game;
+use crate::game::{Coord, Game, Position};
 use crate::kernels::line::LineMoves;
 use crate::memory::MemoryLimit;
 use crate::periodicity::Periodicity;
@@ -127,6 +127,41 @@ pub enum Decomposition<'a> {
     Heaps,
     /// A sum of games, part after part.
     Parts(&'a dyn Components),
+    /// A position that falls apart into independent positions of the same game (a
+    /// board's regions that no move can join, a graph's connected components).
+    Regions(&'a dyn Regions),
+}
+
+/// How a position of a game falls apart into independent positions of the same game,
+/// whose Grundy value is the nim-sum of theirs (Sprague–Grundy): Cram's regions of
+/// free squares, the connected components of a Node Kayles graph. The solver values
+/// and memoizes the parts, not the whole.
+///
+/// ```
+/// use nimlab_engine::capability::Regions;
+/// use nimlab_engine::{Coord, Position};
+/// /// Positions are bit sets on a line; a move takes one bit and its neighbours.
+/// struct Line;
+/// impl Regions for Line {
+///     fn regions(&self, pos: &[Coord], parts: &mut Vec<Position>) {
+///         let (mut rest, mut out) = (pos[0], Vec::new());
+///         while rest != 0 {
+///             let low = rest & rest.wrapping_neg();
+///             let run = rest & !(rest.wrapping_add(low)); // the lowest run of ones
+///             out.push(vec![run]);
+///             rest &= !run;
+///         }
+///         if out.len() > 1 { parts.extend(out); }
+///     }
+/// }
+/// let mut parts = Vec::new();
+/// Line.regions(&[0b1101], &mut parts);
+/// assert_eq!(parts, vec![vec![0b0001], vec![0b1100]]);
+/// ```
+pub trait Regions: Send + Sync {
+    /// Pushes the independent parts of `pos` onto `parts` when there are two or more
+    /// (each a position of the same game); pushes nothing when `pos` is one piece.
+    fn regions(&self, pos: &[Coord], parts: &mut Vec<Position>);
 }
 
 /// The parts of a disjunctive sum and where each lies in a position. A part whose
@@ -272,6 +307,7 @@ impl Capabilities<'_> {
         match self.decomposition {
             Some(Decomposition::Heaps) => out.push("heaps"),
             Some(Decomposition::Parts(_)) => out.push("parts"),
+            Some(Decomposition::Regions(_)) => out.push("regions"),
             None => {}
         }
         if self.table_kernel.is_some() {

@@ -26,6 +26,7 @@
 //! ```
 
 pub mod big;
+pub mod board;
 pub mod capability;
 pub mod classroom;
 pub mod error;

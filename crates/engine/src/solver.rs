@@ -37,6 +37,9 @@ pub struct Solver<'g> {
     values: Vec<u32>,
     /// The game is a sum of heaps ([`crate::capability::Decomposition::Heaps`]).
     heaps: bool,
+    /// The game's positions fall apart into independent regions
+    /// ([`crate::capability::Decomposition::Regions`]): valued by the nim-sum.
+    regions: Option<&'g dyn crate::capability::Regions>,
     /// The multiset kernel, for heap games whose values are not nim-sums (misère).
     multiset: Option<crate::kernels::multiset::HeapMultisetSolver<'g>>,
     /// How a position's value follows from its options' (Grundy values or classes).
@@ -73,6 +76,10 @@ impl<'g> Solver<'g> {
             scratch: MexScratch::default(),
             values: Vec::new(),
             heaps: grundy && sum_of_heaps,
+            regions: match game.capabilities().decomposition {
+                Some(crate::capability::Decomposition::Regions(r)) if grundy => Some(r),
+                _ => None,
+            },
             multiset: (grundy && game.capabilities().heap_multiset && !sum_of_heaps)
                 .then(|| crate::kernels::multiset::HeapMultisetSolver::new(game)),
             rule,
@@ -131,6 +138,14 @@ impl<'g> Solver<'g> {
             let mut v = 0;
             for &c in pos {
                 v ^= self.value(&[c])?;
+            }
+            return Ok(v);
+        }
+        if let Some(parts) = self.regions_of(pos) {
+            // Independent regions: the nim-sum of their values (Sprague–Grundy).
+            let mut v = 0;
+            for part in parts {
+                v ^= self.value(&part)?;
             }
             return Ok(v);
         }
@@ -196,6 +211,13 @@ impl<'g> Solver<'g> {
         key
     }
 
+    /// The regions of `pos` when it falls apart into two or more.
+    fn regions_of(&self, pos: &[Coord]) -> Option<Vec<Position>> {
+        let mut parts = Vec::new();
+        self.regions?.regions(pos, &mut parts);
+        (parts.len() > 1).then_some(parts)
+    }
+
     /// Every not-yet-memoized position reachable from `root`, sorted by rank.
     fn discover(&self, root: &[Coord]) -> Result<Vec<Position>> {
         let game = self.game;
@@ -222,6 +244,14 @@ impl<'g> Solver<'g> {
                     for &c in o {
                         push(&[c]);
                     }
+                } else if let Some(parts) = self.regions_of(o) {
+                    // Likewise the regions, each one keyed by its simplified form.
+                    for part in &parts {
+                        match self.key_if_other(part) {
+                            Some(k) => push(&k),
+                            None => push(part),
+                        }
+                    }
                 } else {
                     // Positions that are one game state share one memo entry.
                     match self.key_if_other(o) {
@@ -241,6 +271,13 @@ impl<'g> Solver<'g> {
         game.for_each_option(p, &mut |o| {
             values.push(if sums && o.len() > 1 {
                 o.iter().fold(0, |v, &c| v ^ self.memo[&[c][..]])
+            } else if let Some(parts) = self.regions_of(o) {
+                parts.iter().fold(0, |v, part| {
+                    v ^ match self.key_if_other(part) {
+                        Some(c) => self.memo[&c],
+                        None => self.memo[&part[..]],
+                    }
+                })
             } else {
                 match self.key_if_other(o) {
                     Some(c) => self.memo[&c],

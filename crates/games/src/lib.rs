@@ -15,6 +15,7 @@
 
 pub mod chocolate;
 pub mod chocolate_staircase;
+pub mod cram;
 pub mod fibonacci_nim;
 pub mod grundy_game;
 pub mod misere;
@@ -213,6 +214,7 @@ pub fn catalog() -> Vec<&'static Family> {
         &nplayer_nim::FAMILY,
         &takeaway::FAMILY,
         &welter::FAMILY,
+        &cram::FAMILY,
     ]
 }
 

@@ -1,0 +1,314 @@
+//! Positions that are sets of cells of a rectangular board, or sets of vertices of a
+//! graph: stored as bit sets of at most [`MAX_CELLS`] cells (one or two [`Coord`]
+//! words), with what every such game needs — reading and writing the board's picture,
+//! the regions no move can join, and a canonical form up to the board's symmetries
+//! and translations (for the memo).
+
+use crate::error::{Error, Result};
+use crate::game::{Coord, Position};
+
+/// Most cells (or vertices) a board position may have.
+pub const MAX_CELLS: usize = 128;
+
+/// A set of cells, bit i for cell i (row-major on a board).
+pub type Cells = u128;
+
+/// How many [`Coord`] words a set of `cells` cells is stored in.
+pub fn words_for(cells: usize) -> usize {
+    if cells > 64 { 2 } else { 1 }
+}
+
+/// The stored words of a cell set.
+///
+/// ```
+/// use nimlab_engine::board::{from_words, to_words};
+/// let set = (1u128 << 100) | 5;
+/// assert_eq!(from_words(&to_words(set, 2)), set);
+/// assert_eq!(to_words(5, 1), vec![5]);
+/// ```
+pub fn to_words(set: Cells, words: usize) -> Position {
+    if words == 1 {
+        vec![set as Coord]
+    } else {
+        vec![set as Coord, (set >> 64) as Coord]
+    }
+}
+
+/// The cell set stored in `words` (the inverse of [`to_words`]).
+pub fn from_words(words: &[Coord]) -> Cells {
+    words
+        .iter()
+        .take(2)
+        .enumerate()
+        .fold(0, |acc, (i, &w)| acc | (w as Cells) << (64 * i))
+}
+
+/// The cells `set` holds, lowest first.
+pub fn cells_of(mut set: Cells) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let i = set.trailing_zeros() as usize;
+            set &= set - 1;
+            i
+        })
+    })
+}
+
+/// The connected parts of `set` in a graph given by each vertex's neighbours, lowest
+/// vertex first.
+pub fn connected_parts(set: Cells, neighbours: &[Cells]) -> Vec<Cells> {
+    let mut rest = set;
+    let mut parts = Vec::new();
+    while rest != 0 {
+        let mut part = rest & rest.wrapping_neg();
+        let mut frontier = part;
+        while frontier != 0 {
+            let mut grown = 0;
+            for v in cells_of(frontier) {
+                grown |= neighbours[v];
+            }
+            frontier = grown & rest & !part;
+            part |= frontier;
+        }
+        parts.push(part);
+        rest &= !part;
+    }
+    parts
+}
+
+/// A rectangular board of `rows × cols` cells (row 0 on top, as written), cell
+/// `r * cols + c`.
+///
+/// ```
+/// use nimlab_engine::board::Board;
+/// let b = Board::new(2, 3).unwrap();
+/// let set = b.read("#../.##", '#', &['.']).unwrap();
+/// assert_eq!(b.write(set, '#', '.'), "#../.##");
+/// assert_eq!(b.regions(set).len(), 2);
+/// // The same shape one column to the right has the same canonical form.
+/// assert_eq!(b.canonical(0b000_011), b.canonical(0b000_110));
+/// ```
+#[derive(Debug, Clone)]
+pub struct Board {
+    rows: usize,
+    cols: usize,
+    neighbours: Vec<Cells>,
+}
+
+impl Board {
+    /// A board of `rows × cols` cells, at most [`MAX_CELLS`] of them.
+    pub fn new(rows: usize, cols: usize) -> Result<Self> {
+        if rows == 0 || cols == 0 || rows.saturating_mul(cols) > MAX_CELLS {
+            return Err(Error::input(format!(
+                "a board has 1 to {MAX_CELLS} cells, got {rows}×{cols}"
+            )));
+        }
+        let mut neighbours = vec![0; rows * cols];
+        for r in 0..rows {
+            for c in 0..cols {
+                let n = &mut neighbours[r * cols + c];
+                if r > 0 {
+                    *n |= 1 << ((r - 1) * cols + c);
+                }
+                if r + 1 < rows {
+                    *n |= 1 << ((r + 1) * cols + c);
+                }
+                if c > 0 {
+                    *n |= 1 << (r * cols + c - 1);
+                }
+                if c + 1 < cols {
+                    *n |= 1 << (r * cols + c + 1);
+                }
+            }
+        }
+        Ok(Board {
+            rows,
+            cols,
+            neighbours,
+        })
+    }
+
+    /// Rows of the board.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+    /// Columns of the board.
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+    /// Number of cells.
+    pub fn cells(&self) -> usize {
+        self.rows * self.cols
+    }
+    /// Every cell.
+    pub fn all(&self) -> Cells {
+        if self.cells() == 128 {
+            Cells::MAX
+        } else {
+            (1 << self.cells()) - 1
+        }
+    }
+    /// The cells next to each cell (up, down, left, right).
+    pub fn neighbours(&self) -> &[Cells] {
+        &self.neighbours
+    }
+
+    /// Reads a picture: rows top to bottom joined by `/`, `set` marking a cell of the
+    /// set and any of `unset` a cell outside it. The picture must have the board's size.
+    pub fn read(&self, text: &str, set: char, unset: &[char]) -> Result<Cells> {
+        let lines: Vec<&str> = text.trim().split('/').map(str::trim).collect();
+        let shape = || {
+            format!(
+                "a position is a {}×{} board: {} rows of {} cells joined by '/' (e.g. {})",
+                self.rows,
+                self.cols,
+                self.rows,
+                self.cols,
+                vec![".".repeat(self.cols); self.rows].join("/")
+            )
+        };
+        if lines.len() != self.rows {
+            return Err(Error::input(format!(
+                "{} rows written; {}",
+                lines.len(),
+                shape()
+            )));
+        }
+        let mut out = 0;
+        for (r, line) in lines.iter().enumerate() {
+            if line.chars().count() != self.cols {
+                return Err(Error::input(format!(
+                    "row {} has {} cells; {}",
+                    r + 1,
+                    line.chars().count(),
+                    shape()
+                )));
+            }
+            for (c, ch) in line.chars().enumerate() {
+                if ch == set {
+                    out |= 1 << (r * self.cols + c);
+                } else if !unset.contains(&ch) {
+                    return Err(Error::input(format!(
+                        "row {}, column {}: '{ch}' is not a cell (write '{set}' or '{}')",
+                        r + 1,
+                        c + 1,
+                        unset.iter().collect::<String>()
+                    )));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The picture of `cells`: `set` for its cells, `unset` for the others.
+    pub fn write(&self, cells: Cells, set: char, unset: char) -> String {
+        (0..self.rows)
+            .map(|r| {
+                (0..self.cols)
+                    .map(|c| {
+                        if cells >> (r * self.cols + c) & 1 == 1 {
+                            set
+                        } else {
+                            unset
+                        }
+                    })
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+
+    /// The connected regions of `cells` (cells joined by an edge), lowest first.
+    pub fn regions(&self, cells: Cells) -> Vec<Cells> {
+        connected_parts(cells, &self.neighbours)
+    }
+
+    /// The least image of `cells` under the board's symmetries (reflections, and
+    /// rotations and transposition where the shape still fits) moved to the top left
+    /// corner: shapes that are copies of each other share one form.
+    pub fn canonical(&self, cells: Cells) -> Cells {
+        if cells == 0 {
+            return 0;
+        }
+        let points: Vec<(usize, usize)> = cells_of(cells)
+            .map(|i| (i / self.cols, i % self.cols))
+            .collect();
+        let (mut best, mut first) = (cells, true);
+        for map in 0..8u8 {
+            let image = points.iter().map(|&(r, c)| {
+                let (r, c) = if map & 4 != 0 { (c, r) } else { (r, c) };
+                let r = if map & 1 != 0 { usize::MAX - r } else { r };
+                let c = if map & 2 != 0 { usize::MAX - c } else { c };
+                (r, c)
+            });
+            let (min_r, min_c, max_r, max_c) = image.clone().fold(
+                (usize::MAX, usize::MAX, 0, 0),
+                |(a, b, c, d), (r, col)| (a.min(r), b.min(col), c.max(r), d.max(col)),
+            );
+            if max_r - min_r >= self.rows || max_c - min_c >= self.cols {
+                continue; // a transposed shape that does not fit this board
+            }
+            let set = image.fold(0 as Cells, |acc, (r, c)| {
+                acc | 1 << ((r - min_r) * self.cols + (c - min_c))
+            });
+            if first || set < best {
+                best = set;
+                first = false;
+            }
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_forms_are_shared_by_exactly_the_copies_of_a_shape() {
+        // Every set of cells of a 3×3 board: two sets share a canonical form exactly
+        // when one is a translated image of the other under one of the 8 symmetries.
+        let b = Board::new(3, 3).unwrap();
+        let images = |set: Cells| -> Vec<Cells> {
+            let pts: Vec<(i64, i64)> = cells_of(set).map(|i| ((i / 3) as i64, (i % 3) as i64)).collect();
+            let mut out = Vec::new();
+            for map in 0..8 {
+                for dr in -3..=3 {
+                    for dc in -3..=3 {
+                        let moved: Option<Cells> = pts.iter().try_fold(0, |acc, &(r, c)| {
+                            let (r, c) = if map & 4 != 0 { (c, r) } else { (r, c) };
+                            let r = if map & 1 != 0 { 2 - r } else { r } + dr;
+                            let c = if map & 2 != 0 { 2 - c } else { c } + dc;
+                            ((0..3).contains(&r) && (0..3).contains(&c))
+                                .then(|| acc | 1 << (r * 3 + c))
+                        });
+                        out.extend(moved);
+                    }
+                }
+            }
+            out
+        };
+        for a in 0..512u128 {
+            let same = images(a);
+            for b2 in 0..512u128 {
+                assert_eq!(
+                    b.canonical(a) == b.canonical(b2),
+                    same.contains(&b2),
+                    "{a:09b} {b2:09b}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn regions_are_the_connected_parts() {
+        let b = Board::new(2, 4).unwrap();
+        let set = b.read("##.#/...#", '#', &['.']).unwrap();
+        let parts = b.regions(set);
+        assert_eq!(parts.len(), 2);
+        assert_eq!(parts.iter().fold(0, |a, p| a | p), set);
+        assert!(Board::new(12, 11).is_err());
+        assert!(b.read("##./...#", '#', &['.']).is_err());
+        assert!(b.read("##x#/...#", '#', &['.']).is_err());
+    }
+}

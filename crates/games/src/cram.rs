@@ -1,0 +1,249 @@
+//! Cram: two players take turns covering two adjacent free squares of a board with a
+//! domino; whoever cannot move loses (M. Gardner, *Mathematical Games*, Scientific
+//! American 230(2), 1974; E. Berlekamp, J. Conway, R. Guy, *Winning Ways*, ch. 3).
+//!
+//! A position is the board, rows top to bottom joined by `/`, `.` a free square and `#`
+//! a covered one (`..../.##./....`); `start` is the empty board. The free squares fall
+//! apart into regions no domino can join, valued by the nim-sum of theirs, and a region
+//! is memoized once up to the board's symmetries and translations.
+//!
+//! ```
+//! use nimlab_games::parse_game;
+//! use nimlab_engine::plan::{read_position, value, write_position};
+//! use nimlab_engine::TableOptions;
+//! let g = parse_game("cram(rows=2,cols=3)").unwrap();
+//! let start = read_position(&*g, "start").unwrap();
+//! assert_eq!(write_position(&*g, &start), ".../...");
+//! // An even × odd board is a first-player win.
+//! let r = value(&*g, &start, &TableOptions::default()).unwrap();
+//! assert_eq!(r.outcome.as_str(), "N");
+//! ```
+
+use crate::{Args, Family, Param};
+use nimlab_engine::big::{BigPosition, BigUint};
+use nimlab_engine::board::{from_words, to_words, words_for, Board, Cells};
+use nimlab_engine::capability::{Capabilities, Decomposition, Regions};
+use nimlab_engine::position::Shown;
+use nimlab_engine::theorem::Verdict;
+use nimlab_engine::{Coord, Error, Game, Position, Result, Solver, Theorem};
+
+/// Cram on a `rows × cols` board.
+#[derive(Debug, Clone)]
+pub struct Cram {
+    board: Board,
+    /// Every pair of adjacent squares, as a two-cell set.
+    dominoes: Vec<Cells>,
+}
+
+impl Cram {
+    /// Cram on a `rows × cols` board (at most 128 squares).
+    pub fn new(rows: usize, cols: usize) -> Result<Self> {
+        let board = Board::new(rows, cols).map_err(|e| Error::input(format!("cram: {e}")))?;
+        let mut dominoes = Vec::new();
+        for r in 0..rows {
+            for c in 0..cols {
+                let i = r * cols + c;
+                if c + 1 < cols {
+                    dominoes.push(0b11 << i);
+                }
+                if r + 1 < rows {
+                    dominoes.push(1 << i | 1 << (i + cols));
+                }
+            }
+        }
+        Ok(Cram { board, dominoes })
+    }
+
+    fn words(&self) -> usize {
+        words_for(self.board.cells())
+    }
+
+    /// The free squares of a stored position.
+    pub fn free(&self, pos: &[Coord]) -> Cells {
+        from_words(pos)
+    }
+
+    /// The stored position of a set of free squares.
+    pub fn position(&self, free: Cells) -> Position {
+        to_words(free, self.words())
+    }
+}
+
+impl Game for Cram {
+    fn spec(&self) -> String {
+        format!("cram(rows={},cols={})", self.board.rows(), self.board.cols())
+    }
+    fn dimension(&self) -> usize {
+        self.words()
+    }
+    fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+        let free = from_words(pos);
+        for &d in &self.dominoes {
+            if free & d == d {
+                visit(&self.position(free & !d));
+            }
+        }
+    }
+    fn position_error(&self, pos: &[Coord]) -> Option<String> {
+        (from_words(pos) & !self.board.all() != 0)
+            .then(|| "it has squares outside the board".to_string())
+    }
+    fn rank(&self, pos: &[Coord]) -> u128 {
+        from_words(pos).count_ones() as u128
+    }
+    fn max_options(&self, _pos: &[Coord]) -> Option<u128> {
+        Some(self.dominoes.len() as u128)
+    }
+    fn simplified(&self, pos: &[Coord]) -> Option<Position> {
+        // The same game: without the dead squares (no free neighbour), moved to its
+        // least image under the board's symmetries and translations.
+        let free = from_words(pos);
+        let n = self.board.neighbours();
+        let dead = nimlab_engine::board::cells_of(free)
+            .filter(|&i| n[i] & free == 0)
+            .fold(0 as Cells, |a, i| a | 1 << i);
+        let c = self.board.canonical(free & !dead);
+        (c != free).then(|| self.position(c))
+    }
+    fn capabilities(&self) -> Capabilities<'_> {
+        Capabilities {
+            decomposition: Some(Decomposition::Regions(self)),
+            ..Capabilities::none()
+        }
+    }
+    fn read_position(&self, text: &str) -> Result<BigPosition> {
+        let free = self
+            .board
+            .read(text, '.', &['#'])
+            .map_err(|e| Error::input(format!("{}: {e}", self.spec())))?;
+        Ok(self.position(free).into_iter().map(BigUint::from).collect())
+    }
+    fn show_position(&self, pos: &[BigUint]) -> Shown {
+        let words: Vec<Coord> = pos.iter().map(|w| w.try_into().unwrap_or(0)).collect();
+        Shown::Text(self.board.write(from_words(&words), '.', '#'))
+    }
+    fn writes_numbers(&self) -> bool {
+        false
+    }
+    fn start_position(&self) -> Option<BigPosition> {
+        Some(
+            self.position(self.board.all())
+                .into_iter()
+                .map(BigUint::from)
+                .collect(),
+        )
+    }
+}
+
+impl Regions for Cram {
+    fn regions(&self, pos: &[Coord], parts: &mut Vec<Position>) {
+        // Single free squares are dead (no domino fits): they add nothing.
+        let live: Vec<Cells> = self
+            .board
+            .regions(from_words(pos))
+            .into_iter()
+            .filter(|r| r.count_ones() > 1)
+            .collect();
+        if live.len() > 1 {
+            parts.extend(live.into_iter().map(|r| self.position(r)));
+        }
+    }
+}
+
+fn build(args: &Args) -> Result<Box<dyn Game>> {
+    let rows = args.int("rows", 1)? as usize;
+    let cols = args.int("cols", 1)? as usize;
+    Ok(Box::new(Cram::new(rows, cols)?))
+}
+
+fn theorems() -> Vec<Theorem> {
+    vec![
+        Theorem::new(
+            "cram.strip",
+            "Cram on a 1×n strip is Dawson's Kayles, the octal game 0.07: G(1×n) = G₀.₀₇(n)",
+            "E. Berlekamp, J. Conway, R. Guy, Winning Ways, ch. 3 (Cram on a strip); \
+             octal 0.07",
+            |ctx| {
+                let n = ctx.size.clamp(2, 40);
+                let cram = Cram::new(1, n)?;
+                let dawson = crate::parse_game("octal(code=0.07)")?;
+                let seq = nimlab_engine::plan::sequence(&*dawson, n + 1, &Default::default())?.0;
+                let mut solver = Solver::with_memory_limit(&cram, ctx.memory_limit);
+                for k in 0..=n {
+                    let strip = cram.position((1 << k) - 1);
+                    let g = solver.grundy(&strip)?;
+                    if g != seq[k] {
+                        return Ok(Verdict::Fails {
+                            counterexample: format!("G(1×{k}) = {g} but 0.07 gives {}", seq[k]),
+                        });
+                    }
+                }
+                Ok(Verdict::Holds {
+                    window: format!("1×n, n ≤ {n}"),
+                    checked: n as u64 + 1,
+                })
+            },
+        ),
+        Theorem::new(
+            "cram.symmetry",
+            "An even × even board is a P-position (the second player answers each domino by \
+             its image under the half turn); even × odd is an N-position (the first player \
+             covers the two middle squares, then answers by the half turn)",
+            "M. Gardner, Mathematical Games, Scientific American 230(2), 1974",
+            |ctx| {
+                let mut checked = 0;
+                let most = if ctx.size >= 20 { 20 } else { 12 };
+                for rows in 1..=6usize {
+                    for cols in 1..=6usize {
+                        if rows * cols > most || (rows % 2 == 1 && cols % 2 == 1) {
+                            continue;
+                        }
+                        let cram = Cram::new(rows, cols)?;
+                        let g = Solver::with_memory_limit(&cram, ctx.memory_limit)
+                            .grundy(&cram.position(cram.board.all()))?;
+                        let p_expected = rows % 2 == 0 && cols % 2 == 0;
+                        if (g == 0) != p_expected {
+                            return Ok(Verdict::Fails {
+                                counterexample: format!("the {rows}×{cols} board has G = {g}"),
+                            });
+                        }
+                        checked += 1;
+                    }
+                }
+                Ok(Verdict::Holds {
+                    window: format!("boards of at most {most} squares"),
+                    checked,
+                })
+            },
+        ),
+    ]
+}
+
+/// The `cram` family.
+pub static FAMILY: Family = Family {
+    name: "cram",
+    summary: "Cram: cover two adjacent free squares of a board; the last to move wins",
+    params: &[
+        Param {
+            name: "rows",
+            kind: "integer ≥ 1",
+            default: Some("4"),
+            help: "rows of the board (rows × cols ≤ 128)",
+        },
+        Param {
+            name: "cols",
+            kind: "integer ≥ 1",
+            default: Some("4"),
+            help: "columns of the board",
+        },
+    ],
+    position_syntax: "the board, rows top to bottom joined by '/', '.' free and '#' covered \
+                      (e.g. ..../.##./....); start = the empty board",
+    seed: "M. Gardner, \"Mathematical Games\", Scientific American 230(2) (1974); E. \
+           Berlekamp, J. H. Conway, R. K. Guy, Winning Ways for your Mathematical Plays, \
+           ch. 3; P. Beling, M. Rogalski, \"On pruning search trees of impartial games\", \
+           Artificial Intelligence 283 (2020)",
+    build,
+    theorems,
+    sweep: None,
+};
