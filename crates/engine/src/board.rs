@@ -15,7 +15,11 @@ pub type Cells = u128;
 
 /// How many [`Coord`] words a set of `cells` cells is stored in.
 pub fn words_for(cells: usize) -> usize {
-    if cells > 64 { 2 } else { 1 }
+    if cells > 64 {
+        2
+    } else {
+        1
+    }
 }
 
 /// The stored words of a cell set.
@@ -241,10 +245,11 @@ impl Board {
                 let c = if map & 2 != 0 { usize::MAX - c } else { c };
                 (r, c)
             });
-            let (min_r, min_c, max_r, max_c) = image.clone().fold(
-                (usize::MAX, usize::MAX, 0, 0),
-                |(a, b, c, d), (r, col)| (a.min(r), b.min(col), c.max(r), d.max(col)),
-            );
+            let (min_r, min_c, max_r, max_c) = image
+                .clone()
+                .fold((usize::MAX, usize::MAX, 0, 0), |(a, b, c, d), (r, col)| {
+                    (a.min(r), b.min(col), c.max(r), d.max(col))
+                });
             if max_r - min_r >= self.rows || max_c - min_c >= self.cols {
                 continue; // a transposed shape that does not fit this board
             }
@@ -270,7 +275,9 @@ mod tests {
         // when one is a translated image of the other under one of the 8 symmetries.
         let b = Board::new(3, 3).unwrap();
         let images = |set: Cells| -> Vec<Cells> {
-            let pts: Vec<(i64, i64)> = cells_of(set).map(|i| ((i / 3) as i64, (i % 3) as i64)).collect();
+            let pts: Vec<(i64, i64)> = cells_of(set)
+                .map(|i| ((i / 3) as i64, (i % 3) as i64))
+                .collect();
             let mut out = Vec::new();
             for map in 0..8 {
                 for dr in -3..=3 {

@@ -793,7 +793,12 @@ impl Game for Sum {
         for (i, (g, t)) in self.parts.iter().zip(texts).enumerate() {
             let p = crate::plan::read_position(&**g, t)
                 .map_err(|e| Error::input(format!("part {} ({}): {e}", i + 1, g.spec())))?;
-            if p.len() != g.dimension() {
+            let fits = if self.flexible == Some(i) {
+                g.accepts_dimension(p.len())
+            } else {
+                p.len() == g.dimension()
+            };
+            if !fits {
                 return Err(Error::input(format!(
                     "part {} ({}) takes {} coordinates in this sum, got {}",
                     i + 1,

@@ -71,7 +71,11 @@ impl Cram {
 
 impl Game for Cram {
     fn spec(&self) -> String {
-        format!("cram(rows={},cols={})", self.board.rows(), self.board.cols())
+        format!(
+            "cram(rows={},cols={})",
+            self.board.rows(),
+            self.board.cols()
+        )
     }
     fn dimension(&self) -> usize {
         self.words()

@@ -21,6 +21,7 @@ pub mod grundy_game;
 pub mod misere;
 pub mod misere_census;
 pub mod nim;
+pub mod node_kayles;
 pub mod nplayer;
 pub mod nplayer_nim;
 pub mod octal;
@@ -215,6 +216,7 @@ pub fn catalog() -> Vec<&'static Family> {
         &takeaway::FAMILY,
         &welter::FAMILY,
         &cram::FAMILY,
+        &node_kayles::FAMILY,
     ]
 }
 
