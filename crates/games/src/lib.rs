@@ -14,7 +14,9 @@
 //! ```
 
 pub mod chocolate;
+pub mod chocolate_bar;
 pub mod chocolate_staircase;
+pub mod chomp;
 pub mod cram;
 pub mod fibonacci_nim;
 pub mod grundy_game;
@@ -217,6 +219,8 @@ pub fn catalog() -> Vec<&'static Family> {
         &welter::FAMILY,
         &cram::FAMILY,
         &node_kayles::FAMILY,
+        &chomp::FAMILY,
+        &chocolate_bar::FAMILY,
     ]
 }
 

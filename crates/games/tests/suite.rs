@@ -2,6 +2,7 @@
 //! per file keeps a cold `cargo test --workspace --release` short. A new file in
 //! tests/ must be listed here (`every_test_file_is_in_the_suite` checks it).
 
+mod boards;
 mod chocolate;
 mod cross_checks;
 mod explain;
