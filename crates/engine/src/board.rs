@@ -97,6 +97,10 @@ pub struct Board {
     rows: usize,
     cols: usize,
     neighbours: Vec<Cells>,
+    /// Every cell but those of the first column (where a shift left by one lands
+    /// from the previous row's last column), and likewise for the last column.
+    not_first_col: Cells,
+    not_last_col: Cells,
 }
 
 impl Board {
@@ -125,10 +129,18 @@ impl Board {
                 }
             }
         }
+        let all: Cells = if rows * cols == 128 {
+            Cells::MAX
+        } else {
+            (1 << (rows * cols)) - 1
+        };
+        let first_col = (0..rows).fold(0 as Cells, |a, r| a | 1 << (r * cols));
         Ok(Board {
             rows,
             cols,
             neighbours,
+            not_first_col: all & !first_col,
+            not_last_col: all & !(first_col << (cols - 1)),
         })
     }
 
@@ -222,9 +234,43 @@ impl Board {
             .join("/")
     }
 
+    /// The cells next to some cell of `cells` (or in it), all at once.
+    pub fn spread(&self, cells: Cells) -> Cells {
+        let cols = self.cols as u32;
+        cells
+            | (cells << 1 & self.not_first_col)
+            | (cells >> 1 & self.not_last_col)
+            | cells.checked_shl(cols).unwrap_or(0) & self.all()
+            | cells.checked_shr(cols).unwrap_or(0)
+    }
+
+    /// The cells of `cells` with no neighbour in `cells`.
+    pub fn isolated(&self, cells: Cells) -> Cells {
+        let cols = self.cols as u32;
+        let touched = (cells << 1 & self.not_first_col)
+            | (cells >> 1 & self.not_last_col)
+            | cells.checked_shl(cols).unwrap_or(0)
+            | cells.checked_shr(cols).unwrap_or(0);
+        cells & !touched
+    }
+
     /// The connected regions of `cells` (cells joined by an edge), lowest first.
     pub fn regions(&self, cells: Cells) -> Vec<Cells> {
-        connected_parts(cells, &self.neighbours)
+        let mut rest = cells;
+        let mut parts = Vec::new();
+        while rest != 0 {
+            let mut part = rest & rest.wrapping_neg();
+            loop {
+                let grown = self.spread(part) & rest;
+                if grown == part {
+                    break;
+                }
+                part = grown;
+            }
+            parts.push(part);
+            rest &= !part;
+        }
+        parts
     }
 
     /// The least image of `cells` under the board's symmetries (reflections, and
@@ -234,6 +280,70 @@ impl Board {
         if cells == 0 {
             return 0;
         }
+        if self.cols <= 16 {
+            return self.canonical_by_rows(cells);
+        }
+        self.canonical_by_cells(cells)
+    }
+
+    /// [`Board::canonical`] with each row one 16-bit word: flips are word reversals and
+    /// bit reversals, translation a shift (the hot path of Cram's search).
+    fn canonical_by_rows(&self, cells: Cells) -> Cells {
+        if cells == 0 {
+            return 0;
+        }
+        let (rows, cols) = (self.rows, self.cols);
+        let row_mask: Cells = (1 << cols) - 1;
+        let mut grid = [0u16; MAX_CELLS];
+        let mut any = 0u16;
+        let (mut top, mut bottom) = (usize::MAX, 0);
+        for (r, g) in grid.iter_mut().enumerate().take(rows) {
+            *g = (cells >> (r * cols) & row_mask) as u16;
+            if *g != 0 {
+                top = top.min(r);
+                bottom = r;
+                any |= *g;
+            }
+        }
+        let left = any.trailing_zeros() as usize;
+        let w = 16 - any.leading_zeros() as usize - left;
+        let h = bottom - top + 1;
+        let mut shape = [0u16; MAX_CELLS];
+        for (s, g) in shape.iter_mut().zip(&grid[top..=bottom]) {
+            *s = g >> left;
+        }
+        let shape = &shape[..h];
+        let pack = |rows_of: &mut dyn Iterator<Item = u16>| -> Cells {
+            rows_of
+                .enumerate()
+                .fold(0, |acc, (i, x)| acc | (x as Cells) << (i * cols))
+        };
+        let flip = |x: u16, width: usize| x.reverse_bits() >> (16 - width);
+        let mut best = Cells::MAX;
+        let mut consider = |shape: &[u16], width: usize| {
+            best = best
+                .min(pack(&mut shape.iter().copied()))
+                .min(pack(&mut shape.iter().rev().copied()))
+                .min(pack(&mut shape.iter().map(|&x| flip(x, width))))
+                .min(pack(&mut shape.iter().rev().map(|&x| flip(x, width))));
+        };
+        consider(shape, w);
+        if h <= cols && w <= rows {
+            // The transposed shape fits too: h columns, w rows.
+            let mut transposed = [0u16; 16];
+            for (j, t) in transposed.iter_mut().enumerate().take(w) {
+                *t = shape
+                    .iter()
+                    .enumerate()
+                    .fold(0u16, |acc, (i, &x)| acc | ((x >> j) & 1) << i);
+            }
+            consider(&transposed[..w], h);
+        }
+        best
+    }
+
+    /// [`Board::canonical`] cell by cell, for boards wider than 16.
+    fn canonical_by_cells(&self, cells: Cells) -> Cells {
         let points: Vec<(usize, usize)> = cells_of(cells)
             .map(|i| (i / self.cols, i % self.cols))
             .collect();
@@ -308,12 +418,35 @@ mod tests {
     }
 
     #[test]
+    fn both_canonical_forms_agree() {
+        let mut x = 0x2545f4914f6cdd1d_u64;
+        for (rows, cols) in [(4, 7), (5, 5), (1, 16), (8, 16), (7, 4), (3, 10)] {
+            let b = Board::new(rows, cols).unwrap();
+            for _ in 0..3000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let y = x.rotate_left(17);
+                let set = ((x as Cells) << 64 | y as Cells) & b.all() & (x as Cells) << 3;
+                assert_eq!(
+                    b.canonical_by_rows(set),
+                    b.canonical_by_cells(set),
+                    "{set:b}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn regions_are_the_connected_parts() {
         let b = Board::new(2, 4).unwrap();
         let set = b.read("##.#/...#", '#', &['.']).unwrap();
         let parts = b.regions(set);
         assert_eq!(parts.len(), 2);
         assert_eq!(parts.iter().fold(0, |a, p| a | p), set);
+        assert_eq!(parts, connected_parts(set, b.neighbours()));
+        assert_eq!(b.isolated(set), 0);
+        assert_eq!(b.isolated(0b1000_0001), 0b1000_0001);
         assert!(Board::new(12, 11).is_err());
         assert!(b.read("##./...#", '#', &['.']).is_err());
         assert!(b.read("##x#/...#", '#', &['.']).is_err());

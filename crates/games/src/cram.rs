@@ -102,10 +102,7 @@ impl Game for Cram {
         // The same game: without the dead squares (no free neighbour), moved to its
         // least image under the board's symmetries and translations.
         let free = from_words(pos);
-        let n = self.board.neighbours();
-        let dead = nimlab_engine::board::cells_of(free)
-            .filter(|&i| n[i] & free == 0)
-            .fold(0 as Cells, |a, i| a | 1 << i);
+        let dead = self.board.isolated(free);
         let c = self.board.canonical(free & !dead);
         (c != free).then(|| self.position(c))
     }
