@@ -1,5 +1,5 @@
 //! Games defined in a rules file (TOML): take-away games Γ(P, C) (docs/theory.md §3)
-//! written with the formula language. The engine sees an ordinary [`Game`]; it never
+//! written with the formula language, and take-and-break games on heaps (below). The engine sees an ordinary [`Game`]; it never
 //! knows the game came from a file.
 //!
 //! ```toml
@@ -23,6 +23,33 @@
 //! `take_and_put = true` (then a move may also *add* to some heaps, docs/theory.md §3).
 //! A move predicate that fails to evaluate (overflow, division by zero) at some C is
 //! taken as false there.
+//!
+//! # Take-and-break files
+//!
+//! With `kind = "take-and-break"` a file states a game on heaps in the words of its
+//! rules instead: how many tokens a move removes from one heap, and how many non-empty
+//! heaps it may leave of the rest (0: it took the whole heap, 1, or 2: it broke the
+//! rest in two).
+//!
+//! ```toml
+//! name = "split-124"
+//! kind = "take-and-break"
+//! remove = [1, 2, 4]        # amounts: numbers, ranges "2..4" (both ends in), or a list
+//! leave = [0, 1, 2]         # optional; default [0, 1] (a plain removal)
+//! split = true              # optional: split a heap in two without removing a token
+//! # or, per amount, instead of remove and leave:
+//! # moves = [{ remove = 1, leave = [0] }, { remove = "2..3", leave = [0, 1, 2] }]
+//! ```
+//!
+//! Removing k tokens with the heap counts L allowed is the take-and-break code digit
+//! d_k = Σ_{l ∈ L} 2^l, and `split = true` (or `{ remove = 0, leave = [2] }`) is the
+//! whole part d0 = 4: the file above is the octal code 4.7707. The file's game *is*
+//! the [`crate::octal::Octal`] game of that code (the engine asks it every question:
+//! values, periods, big heaps, misère quotients), under the spec `rules(file=…)`;
+//! [`RulesGame::equivalent_spec`] names the code. Removing 0 tokens must leave two
+//! heaps; amounts go up to [`MAX_REMOVE`]; the take-away keys (`dimension`, `moves` as
+//! a predicate or vectors, …) are refused in such a file, and its keys in a take-away
+//! one. Rules files are read from a path ([`load`]) or from text ([`from_text`]).
 
 use crate::{Args, Family, Param};
 use nimlab_engine::game::default_coordinate_names;
@@ -644,9 +671,14 @@ fn numbers(field: &str, value: &toml::Value) -> std::result::Result<Vec<i64>, St
                 let range = t.split_once("..=").or_else(|| t.split_once(".."));
                 let end = |e: &str| e.trim().parse::<i64>().ok();
                 match range.map(|(a, b)| (end(a), end(b))) {
-                    Some((Some(a), Some(b))) if a <= b && b - a <= MAX_REMOVE => {
-                        Ok((a..=b).collect())
-                    }
+                    Some((Some(a), Some(b))) if a <= b && b > MAX_REMOVE => Err(format!(
+                        "{field}: the range \"{}\" goes past {MAX_REMOVE}, the most a move \
+                         may remove",
+                        crate::spec::show(t)
+                    )),
+                    // A negative end is refused by the caller, which sees it first.
+                    Some((Some(a), Some(b))) if a <= b && a < 0 => Ok(vec![a]),
+                    Some((Some(a), Some(b))) if a <= b => Ok((a..=b).collect()),
                     Some((Some(a), Some(b))) if a > b => Err(format!(
                         "{field}: the range \"{}\" is empty (write the smaller end first)",
                         crate::spec::show(t)
@@ -1035,12 +1067,14 @@ fn theorems() -> Vec<Theorem> {
 /// The `rules` family: `rules(file=PATH)` reads a game from a rules file.
 pub static FAMILY: Family = Family {
     name: "rules",
-    summary: "A take-away game read from a TOML rules file (moves as a predicate or a list)",
+    summary: "A take-away game (moves as a predicate or a list) or a take-and-break game \
+              (remove, leave, split) read from a TOML rules file",
     params: &[Param {
         name: "file",
         kind: "path of a .toml rules file",
         default: None,
-        help: "see examples/ryuoh.toml; the same as giving the rules file directly",
+        help: "see examples/ryuoh.toml and examples/split124.toml; the same as giving the \
+               rules file directly",
     }],
     position_syntax: "one natural number per coordinate of the file",
     seed: "Y. Irie, \"Take-away games with the same Sprague–Grundy function as Nim\" (in \
