@@ -811,7 +811,7 @@ fn take_break_game(file: &TakeBreakFile) -> std::result::Result<crate::octal::Oc
 /// What a rules file defines.
 enum Form {
     /// A take-away game over N^m (the default `kind`).
-    TakeAway(TakeAway),
+    TakeAway(Box<TakeAway>),
     /// A take-and-break game on heaps: the octal game of the file's code.
     TakeBreak(crate::octal::Octal),
 }
@@ -927,7 +927,7 @@ impl RulesGame {
             let file: RulesFile = toml::from_str(text).map_err(toml_error)?;
             let (name, description) = (file.name.clone(), file.description.clone());
             let game = TakeAway::from_file(file, origin, &bad)?;
-            (name, description, Form::TakeAway(game))
+            (name, description, Form::TakeAway(Box::new(game)))
         };
         Ok(RulesGame {
             name: name.unwrap_or_else(|| default_name(origin)),
@@ -983,7 +983,7 @@ impl RulesGame {
     /// The game that answers: the take-away game, or the octal game of the code.
     fn inner(&self) -> &dyn Game {
         match &self.form {
-            Form::TakeAway(t) => t,
+            Form::TakeAway(t) => t.as_ref(),
             Form::TakeBreak(o) => o,
         }
     }
