@@ -913,7 +913,7 @@ impl RulesGame {
         } else {
             if let Some(key) = TAKE_BREAK_KEYS.iter().find(|k| table.contains_key(**k)) {
                 return Err(bad(format!(
-                    "{key} is a key of take-and-break rules files: add kind = \"take-and-break\""
+                    "{key} is a key of take-and-break rules files, which say kind = \"take-and-break\""
                 )));
             }
             if let Some(toml::Value::Array(moves)) = table.get("moves")

@@ -562,12 +562,19 @@ fn bad_take_and_break_files_are_one_line_errors() {
             "grundy is a key of take-away",
         ),
         ("kind = \"octal\"\nremove = [1]".to_string(), "kind must be"),
+        (
+            "kind = \"take-away\"\ndimension = 1\nmoves = [[1]]\nsplit = true".to_string(),
+            "split is a key of take-and-break",
+        ),
         ("kind = 3\nremove = [1]".to_string(), "kind must be"),
         (
             "dimension = 1\nmoves = [[1]]\nremove = [1]".to_string(),
-            "add kind = \"take-and-break\"",
+            "which say kind = \"take-and-break\"",
         ),
-        ("remove = [1, 2]\nleave = [0, 1, 2]".to_string(), "add kind"),
+        (
+            "remove = [1, 2]\nleave = [0, 1, 2]".to_string(),
+            "is a key of take-and-break rules files",
+        ),
         (
             "dimension = 1\nmoves = [{ remove = 1 }]".to_string(),
             "need kind = \"take-and-break\"",
