@@ -35,6 +35,10 @@ fn the_rules_reference_lists_every_key() {
         "take_and_put",
         "grundy",
         "p_positions",
+        "kind",
+        "remove",
+        "leave",
+        "split",
     ] {
         assert!(out.contains(&format!("| `{key}` |")), "{key}");
     }

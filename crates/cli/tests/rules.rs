@@ -234,3 +234,55 @@ fn a_list_of_takes_from_one_heap_gets_the_subtraction_games_proof() {
     assert_eq!(mine["grundy"], catalog["grundy"]);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_take_and_break_file_answers_as_its_octal_code() {
+    let file = example("split124.toml");
+    let spec = format!("rules(file={file})");
+    // value and moves: the same answers as octal(code=4.7707), under the file's spec.
+    for (command, position) in [("value", "5,7"), ("value", "4,4,9"), ("moves", "12")] {
+        let rules = nimlab(&[command, "--rules", &file, position, "--format", "json"]);
+        let octal = nimlab(&[command, "octal(code=4.7707)", position, "--format", "json"]);
+        assert_eq!(
+            rules.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&rules.stderr)
+        );
+        let mut r: serde_json::Value = serde_json::from_slice(&rules.stdout).unwrap();
+        let mut o: serde_json::Value = serde_json::from_slice(&octal.stdout).unwrap();
+        assert!(
+            r["game"].as_str().unwrap().starts_with("rules(file="),
+            "{r}"
+        );
+        for v in [&mut r, &mut o] {
+            v.as_object_mut().unwrap().remove("game");
+            v.as_object_mut().unwrap().remove("method_detail");
+        }
+        assert_eq!(r, o, "{command} {position}");
+    }
+    let text = stdout(&nimlab(&["value", "--rules", &file, "5,7"]));
+    assert!(text.contains("grundy:   3"), "{text}");
+    // The period and the misère quotient of the code.
+    let periodicity = |game: &str| {
+        let out = nimlab(&["periodicity", game]);
+        assert_eq!(out.status.code(), Some(0), "{game}");
+        stdout(&out).lines().skip(1).collect::<Vec<_>>().join("\n")
+    };
+    assert_eq!(periodicity(&spec), periodicity("octal(code=4.7707)"));
+    let quotient = |game: &str| {
+        let out = nimlab(&["misere-quotient", game, "--max-heap", "8"]);
+        assert_eq!(out.status.code(), Some(0), "{game}");
+        stdout(&out).lines().skip(1).collect::<Vec<_>>().join("\n")
+    };
+    assert_eq!(quotient(&spec), quotient("4.7707"));
+    // A bad take-and-break file is a one-line input error.
+    let bad = std::env::temp_dir().join(format!("nimlab-rules-{}-bad.toml", std::process::id()));
+    std::fs::write(&bad, "kind = \"take-and-break\"\nremove = [0]\n").unwrap();
+    let out = nimlab(&["value", "--rules", bad.to_str().unwrap(), "5"]);
+    let _ = std::fs::remove_file(&bad);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("must leave two heaps"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}

@@ -1,5 +1,5 @@
 //! Games defined in a rules file (TOML): take-away games Γ(P, C) (docs/theory.md §3)
-//! written with the formula language. The engine sees an ordinary [`Game`]; it never
+//! written with the formula language, and take-and-break games on heaps (below). The engine sees an ordinary [`Game`]; it never
 //! knows the game came from a file.
 //!
 //! ```toml
@@ -23,6 +23,33 @@
 //! `take_and_put = true` (then a move may also *add* to some heaps, docs/theory.md §3).
 //! A move predicate that fails to evaluate (overflow, division by zero) at some C is
 //! taken as false there.
+//!
+//! # Take-and-break files
+//!
+//! With `kind = "take-and-break"` a file states a game on heaps in the words of its
+//! rules instead: how many tokens a move removes from one heap, and how many non-empty
+//! heaps it may leave of the rest (0: it took the whole heap, 1, or 2: it broke the
+//! rest in two).
+//!
+//! ```toml
+//! name = "split-124"
+//! kind = "take-and-break"
+//! remove = [1, 2, 4]        # amounts: numbers, ranges "2..4" (both ends in), or a list
+//! leave = [0, 1, 2]         # optional; default [0, 1] (a plain removal)
+//! split = true              # optional: split a heap in two without removing a token
+//! # or, per amount, instead of remove and leave:
+//! # moves = [{ remove = 1, leave = [0] }, { remove = "2..3", leave = [0, 1, 2] }]
+//! ```
+//!
+//! Removing k tokens with the heap counts L allowed is the take-and-break code digit
+//! d_k = Σ_{l ∈ L} 2^l, and `split = true` (or `{ remove = 0, leave = [2] }`) is the
+//! whole part d0 = 4: the file above is the octal code 4.7707. The file's game *is*
+//! the [`crate::octal::Octal`] game of that code (the engine asks it every question:
+//! values, periods, big heaps, misère quotients), under the spec `rules(file=…)`;
+//! [`RulesGame::equivalent_spec`] names the code. Removing 0 tokens must leave two
+//! heaps; amounts go up to [`MAX_REMOVE`]; the take-away keys (`dimension`, `moves` as
+//! a predicate or vectors, …) are refused in such a file, and its keys in a take-away
+//! one. Rules files are read from a path ([`load`]) or from text ([`from_text`]).
 
 use crate::{Args, Family, Param};
 use nimlab_engine::game::default_coordinate_names;
@@ -52,6 +79,9 @@ struct RulesFile {
     take_and_put: bool,
     grundy: Option<String>,
     p_positions: Option<String>,
+    /// `"take-away"` (the default) when given; read by [`RulesGame::from_toml`].
+    #[serde(rename = "kind")]
+    _kind: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -80,25 +110,9 @@ struct MoveCache {
     moves: Vec<Vec<i64>>,
 }
 
-/// A game read from a rules file.
-///
-/// ```
-/// use nimlab_games::rules::RulesGame;
-/// use nimlab_engine::Solver;
-/// let text = r#"
-///     name = "take-1-2-3"
-///     dimension = 1
-///     moves = [[1], [2], [3]]
-///     grundy = "n % 4"
-/// "#;
-/// let game = RulesGame::from_toml(text, "inline").unwrap();
-/// assert_eq!(Solver::new(&game).grundy(&[10]).unwrap(), 2);
-/// assert_eq!(game.closed_form(), Some("n % 4"));
-/// ```
-pub struct RulesGame {
+/// The take-away form of a rules file: a game over N^m.
+struct TakeAway {
     origin: String,
-    name: String,
-    description: String,
     dimension: usize,
     names: Vec<String>,
     positions: Option<Formula>,
@@ -174,27 +188,9 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
-impl RulesGame {
-    /// Parses a rules file's text; `origin` names it in messages and in the spec.
-    pub fn from_toml(text: &str, origin: &str) -> Result<RulesGame> {
-        let shown = crate::spec::show(origin);
-        let bad = |msg: String| Error::input(format!("rules file {shown}: {msg}"));
-        if text.len() as u64 > MAX_FILE_BYTES {
-            return Err(bad(format!(
-                "larger than the limit of {}",
-                nimlab_engine::error::human_bytes(MAX_FILE_BYTES)
-            )));
-        }
-        let file: RulesFile = toml::from_str(text).map_err(|e| {
-            let msg = e.message().replace('\n', " ");
-            match e.span() {
-                Some(span) => {
-                    let (line, col) = line_col(text, span.start);
-                    bad(format!("line {line}, column {col}: {}", msg.trim()))
-                }
-                None => bad(msg.trim().to_string()),
-            }
-        })?;
+impl TakeAway {
+    /// The take-away game of a parsed file; `bad` makes its one-line errors.
+    fn from_file(file: RulesFile, origin: &str, bad: &dyn Fn(String) -> Error) -> Result<Self> {
         let m = file.dimension;
         if m == 0 || m > MAX_DIMENSION {
             return Err(bad(format!(
@@ -339,11 +335,9 @@ impl RulesGame {
             }
             _ => None,
         };
-        Ok(RulesGame {
+        Ok(TakeAway {
             subtraction,
             origin: origin.to_string(),
-            name: file.name.unwrap_or_else(|| default_name(origin)),
-            description: file.description,
             dimension: m,
             names: names.clone(),
             positions,
@@ -360,31 +354,6 @@ impl RulesGame {
                 moves: Vec::new(),
             })),
         })
-    }
-
-    /// The file's `name`.
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
-    /// The file's `description`.
-    pub fn description(&self) -> &str {
-        &self.description
-    }
-
-    /// The declared closed form of the Grundy value, if any.
-    pub fn closed_form(&self) -> Option<&str> {
-        self.grundy.as_deref()
-    }
-
-    /// The file's named constants (`params`), which its formulas may use.
-    pub fn params(&self) -> &[(String, i64)] {
-        &self.params
-    }
-
-    /// The declared P-position predicate, if any.
-    pub fn p_positions(&self) -> Option<&str> {
-        self.p_positions.as_deref()
     }
 
     fn position_ok(&self, pos: &[i64]) -> bool {
@@ -529,7 +498,7 @@ impl RulesGame {
 /// predicates cache the matches: at most this many vectors, about 1.3 GiB).
 const MAX_CANDIDATES: f64 = 2e7;
 
-impl RulesGame {
+impl TakeAway {
     /// How many move vectors the predicate is tried on at `pos` (as a float: it may be
     /// astronomically large).
     fn candidate_count(&self, pos: &[Coord]) -> f64 {
@@ -547,7 +516,7 @@ impl RulesGame {
     }
 }
 
-impl Game for RulesGame {
+impl Game for TakeAway {
     fn spec(&self) -> String {
         format!("rules(file={})", self.origin)
     }
@@ -650,6 +619,442 @@ impl Game for RulesGame {
     }
 }
 
+/// Keys only the take-away form has (refused in a take-and-break file).
+const TAKE_AWAY_KEYS: [&str; 7] = [
+    "dimension",
+    "coordinates",
+    "params",
+    "positions",
+    "take_and_put",
+    "grundy",
+    "p_positions",
+];
+
+/// Keys only the take-and-break form has (refused in a take-away file).
+const TAKE_BREAK_KEYS: [&str; 3] = ["remove", "leave", "split"];
+
+/// Largest number of tokens a take-and-break move may remove (the code has one digit
+/// per amount, so this bounds its length).
+pub const MAX_REMOVE: i64 = 1000;
+
+/// The take-and-break form of a rules file (`kind = "take-and-break"`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TakeBreakFile {
+    name: Option<String>,
+    #[serde(default)]
+    description: String,
+    #[serde(rename = "kind")]
+    _kind: String,
+    remove: Option<toml::Value>,
+    leave: Option<toml::Value>,
+    #[serde(default)]
+    split: bool,
+    moves: Option<Vec<TakeBreakMove>>,
+}
+
+/// One entry of a take-and-break file's `moves`: amounts and the heaps they may leave.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TakeBreakMove {
+    remove: toml::Value,
+    leave: Option<toml::Value>,
+}
+
+/// The numbers of a `remove` or `leave` value: an integer, a range `"a..b"` (both ends
+/// included), or an array of these.
+fn numbers(field: &str, value: &toml::Value) -> std::result::Result<Vec<i64>, String> {
+    let one = |v: &toml::Value| -> std::result::Result<Vec<i64>, String> {
+        match v {
+            toml::Value::Integer(k) => Ok(vec![*k]),
+            toml::Value::String(t) => {
+                let range = t.split_once("..=").or_else(|| t.split_once(".."));
+                let end = |e: &str| e.trim().parse::<i64>().ok();
+                match range.map(|(a, b)| (end(a), end(b))) {
+                    Some((Some(a), Some(b))) if a <= b && b > MAX_REMOVE => Err(format!(
+                        "{field}: the range \"{}\" goes past {MAX_REMOVE}, the most a move \
+                         may remove",
+                        crate::spec::show(t)
+                    )),
+                    // A negative end is refused by the caller, which sees it first.
+                    Some((Some(a), Some(b))) if a <= b && a < 0 => Ok(vec![a]),
+                    Some((Some(a), Some(b))) if a <= b => Ok((a..=b).collect()),
+                    Some((Some(a), Some(b))) if a > b => Err(format!(
+                        "{field}: the range \"{}\" is empty (write the smaller end first)",
+                        crate::spec::show(t)
+                    )),
+                    _ => Err(format!(
+                        "{field}: \"{}\" is not a number or a range such as \"2..4\" (both \
+                         ends included, both needed)",
+                        crate::spec::show(t)
+                    )),
+                }
+            }
+            other => Err(format!(
+                "{field}: {} is not a number or a range such as \"2..4\"",
+                other.type_str()
+            )),
+        }
+    };
+    let list = match value {
+        toml::Value::Array(items) => {
+            if items.is_empty() {
+                return Err(format!("{field} is an empty list"));
+            }
+            let mut all = Vec::new();
+            for item in items {
+                all.extend(one(item)?);
+            }
+            all
+        }
+        v => one(v)?,
+    };
+    Ok(list)
+}
+
+/// The code digit of a set of heap counts left: bit 1 for none, 2 for one, 4 for two.
+fn leave_bits(leave: Option<&toml::Value>, field: &str) -> std::result::Result<u8, String> {
+    let Some(leave) = leave else {
+        return Ok(0b011); // a plain removal: empty the heap, or leave one heap
+    };
+    let mut bits = 0;
+    for n in numbers(field, leave)? {
+        if !(0..=2).contains(&n) {
+            return Err(format!("{field}: a move leaves 0, 1 or 2 heaps, not {n}"));
+        }
+        bits |= 1 << n;
+    }
+    Ok(bits)
+}
+
+/// Adds `bits` to the digit of each amount of `remove`.
+fn add_amounts(
+    digits: &mut Vec<u8>,
+    field: &str,
+    remove: &toml::Value,
+    bits: u8,
+) -> std::result::Result<(), String> {
+    for k in numbers(field, remove)? {
+        if !(0..=MAX_REMOVE).contains(&k) {
+            return Err(format!(
+                "{field}: {k} tokens is not an amount a move may remove (0..{MAX_REMOVE})"
+            ));
+        }
+        if k == 0 && bits != 0b100 {
+            return Err(format!(
+                "{field}: a move that removes 0 tokens must leave two heaps (leave = [2], \
+                 or split = true); leaving 0 or 1 heap would not be a move"
+            ));
+        }
+        let k = k as usize;
+        if digits.len() <= k {
+            digits.resize(k + 1, 0);
+        }
+        digits[k] |= bits;
+    }
+    Ok(())
+}
+
+/// The take-and-break code digits d0, d1, … of a take-and-break file.
+fn take_break_digits(file: &TakeBreakFile) -> std::result::Result<Vec<u8>, String> {
+    let mut digits = vec![0u8];
+    if file.split {
+        digits[0] |= 0b100;
+    }
+    match (&file.remove, &file.moves) {
+        (Some(_), Some(_)) => {
+            return Err("give either remove (with leave) or moves, not both".into())
+        }
+        (Some(remove), None) => {
+            let bits = leave_bits(file.leave.as_ref(), "leave")?;
+            add_amounts(&mut digits, "remove", remove, bits)?;
+        }
+        (None, Some(moves)) => {
+            if file.leave.is_some() {
+                return Err("leave goes inside each entry of moves, not beside it".into());
+            }
+            if moves.is_empty() {
+                return Err("moves is an empty list (the game would have no move)".into());
+            }
+            for (i, m) in moves.iter().enumerate() {
+                let field = format!("moves[{i}]");
+                let bits = leave_bits(m.leave.as_ref(), &format!("{field}.leave"))?;
+                add_amounts(&mut digits, &format!("{field}.remove"), &m.remove, bits)?;
+            }
+        }
+        (None, None) => {
+            if file.leave.is_some() {
+                return Err("leave needs remove (how many tokens a move removes)".into());
+            }
+            if !file.split {
+                return Err(
+                    "a take-and-break file needs remove (or moves, or split = true)".into(),
+                );
+            }
+        }
+    }
+    Ok(digits)
+}
+
+/// The game of a take-and-break file: the octal game of its code.
+fn take_break_game(file: &TakeBreakFile) -> std::result::Result<crate::octal::Octal, String> {
+    let digits = take_break_digits(file)?;
+    let text: String = digits
+        .iter()
+        .map(|&d| char::from_digit(d as u32, 8).expect("an octal digit"))
+        .collect();
+    let (d0, rest) = text.split_at(1);
+    let code = format!("{d0}.{}", if rest.is_empty() { "0" } else { rest });
+    crate::octal::Octal::parse(&code, 8).map_err(|e| e.to_string())
+}
+
+/// What a rules file defines.
+enum Form {
+    /// A take-away game over N^m (the default `kind`).
+    TakeAway(Box<TakeAway>),
+    /// A take-and-break game on heaps: the octal game of the file's code.
+    TakeBreak(crate::octal::Octal),
+}
+
+/// A game read from a rules file: a take-away game over N^m, or (with
+/// `kind = "take-and-break"`) a take-and-break game on heaps, which is the octal game of
+/// the code the file spells out ([`RulesGame::equivalent_spec`]).
+///
+/// ```
+/// use nimlab_games::rules::RulesGame;
+/// use nimlab_engine::Solver;
+/// let text = r#"
+///     name = "take-1-2-3"
+///     dimension = 1
+///     moves = [[1], [2], [3]]
+///     grundy = "n % 4"
+/// "#;
+/// let game = RulesGame::from_toml(text, "inline").unwrap();
+/// assert_eq!(Solver::new(&game).grundy(&[10]).unwrap(), 2);
+/// assert_eq!(game.closed_form(), Some("n % 4"));
+/// ```
+pub struct RulesGame {
+    name: String,
+    description: String,
+    /// The file's path (or what names its text), for the spec `rules(file=…)`.
+    origin: String,
+    form: Form,
+}
+
+/// Builds the game of a rules file from its TOML text; `name` names the text in error
+/// messages and in the game's spec (`rules(file=NAME)`), and is the game's name when
+/// the text gives none. The same as [`RulesGame::from_toml`].
+///
+/// ```
+/// use nimlab_engine::{Game, Solver};
+/// let text = r#"
+///     name = "split-124"
+///     kind = "take-and-break"
+///     remove = [1, 2, 4]
+///     leave = [0, 1, 2]
+///     split = true
+/// "#;
+/// let game = nimlab_games::rules::from_text(text, "split-124.toml").unwrap();
+/// assert_eq!(game.name(), "split-124");
+/// assert_eq!(game.equivalent_spec(), Some("octal(code=4.7707)"));
+/// // A heap of 3: take 1, 2 or 3 … or split it; heaps 3 and 3 cancel.
+/// let mut solver = Solver::new(&game);
+/// assert_eq!(solver.grundy(&[3, 3]).unwrap(), 0);
+/// let octal = nimlab_games::parse_game("octal(code=4.7707)").unwrap();
+/// assert_eq!(solver.grundy(&[9]).unwrap(), Solver::new(&*octal).grundy(&[9]).unwrap());
+/// assert!(nimlab_games::rules::from_text("kind = \"take-and-break\"", "x").is_err());
+/// ```
+pub fn from_text(text: &str, name: &str) -> Result<RulesGame> {
+    RulesGame::from_toml(text, name)
+}
+
+impl RulesGame {
+    /// Parses a rules file's text; `origin` names it in messages and in the spec.
+    pub fn from_toml(text: &str, origin: &str) -> Result<RulesGame> {
+        let shown = crate::spec::show(origin);
+        let bad = |msg: String| Error::input(format!("rules file {shown}: {msg}"));
+        if text.len() as u64 > MAX_FILE_BYTES {
+            return Err(bad(format!(
+                "larger than the limit of {}",
+                nimlab_engine::error::human_bytes(MAX_FILE_BYTES)
+            )));
+        }
+        let toml_error = |e: toml::de::Error| {
+            let msg = e.message().replace('\n', " ");
+            match e.span() {
+                Some(span) => {
+                    let (line, col) = line_col(text, span.start);
+                    bad(format!("line {line}, column {col}: {}", msg.trim()))
+                }
+                None => bad(msg.trim().to_string()),
+            }
+        };
+        let table: toml::Table = toml::from_str(text).map_err(toml_error)?;
+        let kind = match table.get("kind") {
+            None => "take-away",
+            Some(toml::Value::String(k)) if k == "take-away" || k == "take-and-break" => k,
+            Some(other) => {
+                return Err(bad(format!(
+                    "kind must be \"take-away\" (the default) or \"take-and-break\", not {}",
+                    crate::spec::show(&other.to_string())
+                )))
+            }
+        };
+        let (name, description, form) = if kind == "take-and-break" {
+            if let Some(key) = TAKE_AWAY_KEYS.iter().find(|k| table.contains_key(**k)) {
+                return Err(bad(format!(
+                    "{key} is a key of take-away rules files, not of kind = \"take-and-break\" \
+                     (whose positions are heaps)"
+                )));
+            }
+            let file: TakeBreakFile = toml::from_str(text).map_err(toml_error)?;
+            let game = take_break_game(&file).map_err(bad)?;
+            (file.name, file.description, Form::TakeBreak(game))
+        } else {
+            if let Some(key) = TAKE_BREAK_KEYS.iter().find(|k| table.contains_key(**k)) {
+                return Err(bad(format!(
+                    "{key} is a key of take-and-break rules files, which say kind = \"take-and-break\""
+                )));
+            }
+            if let Some(toml::Value::Array(moves)) = table.get("moves")
+                && moves.iter().any(toml::Value::is_table)
+            {
+                return Err(bad(
+                    "moves as tables ({ remove = …, leave = … }) need kind = \"take-and-break\""
+                        .into(),
+                ));
+            }
+            let file: RulesFile = toml::from_str(text).map_err(toml_error)?;
+            let (name, description) = (file.name.clone(), file.description.clone());
+            let game = TakeAway::from_file(file, origin, &bad)?;
+            (name, description, Form::TakeAway(Box::new(game)))
+        };
+        Ok(RulesGame {
+            name: name.unwrap_or_else(|| default_name(origin)),
+            description,
+            origin: origin.to_string(),
+            form,
+        })
+    }
+
+    /// The file's `name`.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The file's `description`.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// The catalog game a take-and-break file equals, e.g. `octal(code=4.7707)`: the
+    /// same values, periods and misère quotients. `None` for a take-away file.
+    pub fn equivalent_spec(&self) -> Option<&str> {
+        match &self.form {
+            Form::TakeBreak(octal) => Some(octal.spec_text()),
+            Form::TakeAway(_) => None,
+        }
+    }
+
+    /// The declared closed form of the Grundy value, if any.
+    pub fn closed_form(&self) -> Option<&str> {
+        match &self.form {
+            Form::TakeAway(t) => t.grundy.as_deref(),
+            Form::TakeBreak(_) => None,
+        }
+    }
+
+    /// The file's named constants (`params`), which its formulas may use.
+    pub fn params(&self) -> &[(String, i64)] {
+        match &self.form {
+            Form::TakeAway(t) => &t.params,
+            Form::TakeBreak(_) => &[],
+        }
+    }
+
+    /// The declared P-position predicate, if any.
+    pub fn p_positions(&self) -> Option<&str> {
+        match &self.form {
+            Form::TakeAway(t) => t.p_positions.as_deref(),
+            Form::TakeBreak(_) => None,
+        }
+    }
+
+    /// The game that answers: the take-away game, or the octal game of the code.
+    fn inner(&self) -> &dyn Game {
+        match &self.form {
+            Form::TakeAway(t) => t.as_ref(),
+            Form::TakeBreak(o) => o,
+        }
+    }
+}
+
+/// Every question goes to the inner game; only the spec (and the messages built on it)
+/// names the rules file.
+impl Game for RulesGame {
+    fn spec(&self) -> String {
+        format!("rules(file={})", self.origin)
+    }
+    fn dimension(&self) -> usize {
+        self.inner().dimension()
+    }
+    fn accepts_dimension(&self, m: usize) -> bool {
+        self.inner().accepts_dimension(m)
+    }
+    fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+        self.inner().for_each_option(pos, visit)
+    }
+    fn position_error(&self, pos: &[Coord]) -> Option<String> {
+        self.inner().position_error(pos)
+    }
+    fn rank(&self, pos: &[Coord]) -> u128 {
+        self.inner().rank(pos)
+    }
+    fn explain_move(
+        &self,
+        from: &[nimlab_engine::big::BigUint],
+        to: &[nimlab_engine::big::BigUint],
+    ) -> Option<String> {
+        self.inner().explain_move(from, to)
+    }
+    fn is_downward_closed(&self) -> bool {
+        self.inner().is_downward_closed()
+    }
+    fn terminal_value(&self) -> u32 {
+        self.inner().terminal_value()
+    }
+    fn coordinate_names(&self) -> Vec<String> {
+        self.inner().coordinate_names()
+    }
+    fn table_box(&self, size: usize) -> Vec<usize> {
+        self.inner().table_box(size)
+    }
+    fn capabilities(&self) -> nimlab_engine::capability::Capabilities<'_> {
+        self.inner().capabilities()
+    }
+    fn max_options(&self, pos: &[Coord]) -> Option<u128> {
+        self.inner().max_options(pos)
+    }
+    fn keeps_dimension(&self) -> bool {
+        self.inner().keeps_dimension()
+    }
+    fn canonical(&self, pos: &[Coord]) -> Option<Vec<Coord>> {
+        self.inner().canonical(pos)
+    }
+    fn simplified(&self, pos: &[Coord]) -> Option<Vec<Coord>> {
+        self.inner().simplified(pos)
+    }
+    fn position_groups(
+        &self,
+        pos: &[nimlab_engine::big::BigUint],
+    ) -> Vec<nimlab_engine::big::BigPosition> {
+        self.inner().position_groups(pos)
+    }
+    fn has_flat_layout(&self) -> bool {
+        self.inner().has_flat_layout()
+    }
+}
+
 fn build(args: &Args) -> Result<Box<dyn Game>> {
     let path = args.raw("file")?;
     Ok(Box::new(load(Path::new(&path))?))
@@ -662,12 +1067,14 @@ fn theorems() -> Vec<Theorem> {
 /// The `rules` family: `rules(file=PATH)` reads a game from a rules file.
 pub static FAMILY: Family = Family {
     name: "rules",
-    summary: "A take-away game read from a TOML rules file (moves as a predicate or a list)",
+    summary: "A take-away game (moves as a predicate or a list) or a take-and-break game \
+              (remove, leave, split) read from a TOML rules file",
     params: &[Param {
         name: "file",
         kind: "path of a .toml rules file",
         default: None,
-        help: "see examples/ryuoh.toml; the same as giving the rules file directly",
+        help: "see examples/ryuoh.toml and examples/split124.toml; the same as giving the \
+               rules file directly",
     }],
     position_syntax: "one natural number per coordinate of the file",
     seed: "Y. Irie, \"Take-away games with the same Sprague–Grundy function as Nim\" (in \
