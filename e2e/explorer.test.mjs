@@ -324,6 +324,41 @@ try {
     assert.match(await page.textContent("#play-status"), /You \(player 2\) rank [123] of 3/);
   });
 
+  await check("Cram and Node Kayles are played by clicking the board", async () => {
+    await page.fill("#spec", "cram(rows=2,cols=3)");
+    await page.click("#show-table");
+    await page.waitForFunction(() => /positions are pictures/.test(document.getElementById("table-info").textContent));
+    assert.equal(await page.inputValue("#play-pos"), "start");
+    await page.selectOption("#play-first", "human");
+    await page.click("#play-start");
+    await waitYourMove();
+    assert.match(await page.textContent("#play-status"), /from \.\.\.\/\.\.\. \(G = 1, N-position\)/);
+    // A domino: the first square, then the second (the left column is a winning move).
+    const box = await page.$("#board");
+    const at = async (key) => {
+      const p = await page.evaluate((k) => window.nimlab.cellPoint(k), key);
+      assert.ok(p, `cell ${key} is clickable`);
+      await box.click({ position: p });
+    };
+    await at("0,0");
+    await at("1,0");
+    await page.waitForFunction(() => document.querySelectorAll("#play-log li").length >= 1);
+    assert.match((await page.$$eval("#play-log li", (l) => l.map((x) => x.textContent)))[0], /^you: \.\.\.\/\.\.\. → #\.\.\/#\.\./);
+    assert.equal(await playToTheEnd(), "human");
+
+    await page.fill("#spec", "node-kayles(graph=path(5))");
+    await page.click("#show-table");
+    await page.waitForFunction(() => /^node-kayles/.test(document.getElementById("table-info").textContent));
+    await page.selectOption("#play-first", "human");
+    await page.click("#play-start");
+    await waitYourMove();
+    // Dawson's chess on 5: taking the middle vertex (2) leaves {0,4}, a P-position.
+    const p = await page.evaluate(() => window.nimlab.boardPoint({ vertices: [0, 4] }));
+    assert.ok(p, "the middle vertex is a clickable winning move");
+    await box.click({ position: p });
+    assert.equal(await playToTheEnd(), "human");
+  });
+
   await check("an error is shown, not thrown", async () => {
     await showTable("nosuchgame", 8);
     assert.match(await page.textContent("#table-info .error"), /nosuchgame/);

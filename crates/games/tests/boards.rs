@@ -668,3 +668,62 @@ fn bad_positions_are_refused_in_one_line() {
         assert!(parse_game(spec).is_err(), "{spec}");
     }
 }
+
+// ---------------------------------------------------------------- published values
+
+fn start_value(spec: &str) -> u32 {
+    let game = parse_game(spec).unwrap();
+    let start = read_position(&*game, "start").unwrap();
+    let r = plan::value(&*game, &start, &TableOptions::default()).unwrap();
+    u32::try_from(r.grundy.expect("a value")).unwrap()
+}
+
+#[test]
+fn cram_matches_the_published_table() {
+    // P. Beling's table of Cram nimbers (README of beling/impartial-games, from Glop,
+    // M. Schneider 2009 and his own solver): rows × cols → nimber.
+    let mut published = vec![((4, 4), 0), ((4, 5), 2), ((4, 6), 0), ((5, 5), 0)];
+    if long() {
+        published.extend([
+            ((4, 7), 3),
+            ((5, 6), 2),
+            ((5, 7), 1),
+            ((6, 6), 0),
+            ((4, 8), 0),
+        ]);
+    }
+    for ((r, c), want) in published {
+        assert_eq!(
+            start_value(&format!("cram(rows={r},cols={c})")),
+            want,
+            "{r}×{c}"
+        );
+    }
+}
+
+#[test]
+fn node_kayles_on_grids_matches_oeis() {
+    // OEIS A316632 (3 × n grids), and the 2 × n and 4 × n sequences its comments give
+    // (Brown et al., J. Integer Seq. 23 (2020), Article 20.3.5).
+    let a316632 = [2, 1, 1, 0, 3, 3, 2, 2, 2, 3, 3, 5, 2, 4, 1, 3];
+    let n = if long() { 16 } else { 12 };
+    for (i, &want) in a316632.iter().enumerate().take(n) {
+        assert_eq!(
+            start_value(&format!("node-kayles(graph=grid(3,{}))", i + 1)),
+            want
+        );
+    }
+    for c in 1..=10 {
+        assert_eq!(
+            start_value(&format!("node-kayles(graph=grid(2,{c}))")),
+            c % 2
+        );
+    }
+    for c in 1..=if long() { 10 } else { 6 } {
+        assert_eq!(
+            start_value(&format!("node-kayles(graph=grid(4,{c}))")),
+            0,
+            "4×{c}"
+        );
+    }
+}

@@ -247,6 +247,10 @@ LEAVES = {
     "nplayer-nim": ("nplayer-nim(n=3)", "2,3"),
     "takeaway": ("takeaway", "3,5"),
     "welter": ("welter", "1,3,6"),
+    "chomp": ("chomp", "3,2,1"),
+    "cram": ("cram(rows=2,cols=3)", ".../.#."),
+    "node-kayles": ("node-kayles(graph=cycle(5))", "{0,1,2,3}"),
+    "chocolate-bar": ("chocolate-bar", "..##/B###"),
 }
 TRANSFORM_FAMILIES = {"misere", "pass", "sum", "nplayer", "rules"}
 # Each transform of a game at a position (the pass flag after the position, a

@@ -22,7 +22,18 @@ function escapeHtml(s) {
   return String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
 }
 
-const posText = (p) => (Array.isArray(p) ? p.join(",") : String(p));
+/** A position of any game as people write it: numbers `3,5`, parts `1,2;5`, a board's
+ *  text, a graph's vertices `{0,2}`, a pass position `board,1`. */
+const posText = (p) => {
+  if (typeof p === "string" || typeof p === "number") return String(p);
+  if (Array.isArray(p)) {
+    const flat = p.every((x) => typeof x === "number" || (typeof x === "string" && /^\d+$/.test(x)));
+    return p.map(posText).join(flat ? "," : ";");
+  }
+  if (p && Array.isArray(p.vertices)) return `{${p.vertices.join(",")}}`;
+  if (p && "flag" in p) return `${posText(p.position)},${p.flag}`;
+  return String(p);
+};
 
 // ---- the game of the page -------------------------------------------------
 
@@ -360,6 +371,22 @@ async function showTable() {
   view.highlighted = { winning: [], others: [] };
   try {
     const info = await api("game", fields);
+    if (!info.writes_numbers) {
+      // A board, a shape or a graph: no table over a box; play it below.
+      if (generation !== view.generation) return;
+      view.info = info;
+      view.table = null;
+      view.players = null;
+      $("table-info").textContent = `${info.game}: positions are pictures, not cells of a table — play it below (start: ${info.start ?? "write a position"}).`;
+      syncControls(info, fields);
+      resetPosition();
+      resetPlay();
+      resetChallenge();
+      resetWorksheet();
+      draw();
+      updateHash();
+      return;
+    }
     const t = await api("table", { ...fields, size });
     if (generation !== view.generation) return; // a newer table was asked for
     view.info = info;
@@ -619,6 +646,9 @@ async function proveFormula() {
 const game = { spec: null, pos: null, turn: 0, you: 0, players: 2, history: [], over: true, report: null, bar: null, family: "", id: 0 };
 
 function boardKind() {
+  if (typeof game.pos === "string") return "picture";
+  if (game.pos && Array.isArray(game.pos.vertices)) return "graph";
+  if (!Array.isArray(game.pos) || game.pos.some((c) => typeof c !== "number")) return "list";
   const caps = (view.info && view.info.capabilities) || [];
   if (caps.includes("bar-picture")) return "bar";
   if (caps.includes("line-moves") && game.pos.length === 2) return "board";
@@ -629,6 +659,7 @@ function boardKind() {
  *  small square (so a first game is short). */
 function suggestStart() {
   const t = view.table;
+  if (view.info && !view.info.writes_numbers) return view.info.start ? "start" : "";
   if (!t) return "4,7";
   const [w, h] = planeSize();
   let best = null, bestSum = -1;
@@ -667,8 +698,16 @@ async function startGame() {
   $("play-status").textContent = "Starting…";
   delete $("play-status").dataset.over;
   for (const b of $("play-options").querySelectorAll("button")) b.disabled = true;
-  const pos = $("play-pos").value.split(",").map((s) => parseInt(s.trim(), 10));
-  if (pos.some((n) => !Number.isFinite(n) || n < 0)) {
+  let pos = $("play-pos").value.split(",").map((s) => parseInt(s.trim(), 10));
+  if (view.info && !view.info.writes_numbers) {
+    // The game's own form: the server reads it (and `start`).
+    try {
+      pos = (await api("value", { ...gameFields(), position: $("play-pos").value.trim() })).position;
+    } catch (e) {
+      $("play-status").innerHTML = `<span class="error">${escapeHtml(e.message)}</span>`;
+      return;
+    }
+  } else if (pos.some((n) => !Number.isFinite(n) || n < 0)) {
     $("play-status").innerHTML = `<span class="error">the start position is coordinates like 4,7</span>`;
     return;
   }
@@ -697,8 +736,8 @@ async function step() {
   const id = game.id;
   let report, bar;
   try {
-    report = await api("moves", { ...game.spec, position: game.pos.join(",") });
-    bar = boardKind() === "bar" ? await api("bar", { ...game.spec, position: game.pos.join(",") }) : null;
+    report = await api("moves", { ...game.spec, position: posText(game.pos) });
+    bar = boardKind() === "bar" ? await api("bar", { ...game.spec, position: posText(game.pos) }) : null;
   } catch (e) {
     if (id === game.id) $("play-status").innerHTML = `<span class="error">${escapeHtml(e.message)}</span>`;
     return;
@@ -713,14 +752,14 @@ async function step() {
     if (game.players > 2) {
       // No move left: every seat's rank, counted from the player to move.
       const rank = game.report.ranks[(game.you - game.turn + game.players) % game.players];
-      $("play-status").textContent = `No move is left at ${game.pos.join(",")}. You (player ${game.you + 1}) rank ${rank} of ${game.players}.`;
+      $("play-status").textContent = `No move is left at ${posText(game.pos)}. You (player ${game.you + 1}) rank ${rank} of ${game.players}.`;
       $("play-status").dataset.over = rank === 1 ? "human" : "computer";
       $("play-status").dataset.rank = String(rank);
     } else {
       // The mover loses in normal play (the position is P), wins in misère.
       const moverLoses = game.report.outcome === "P";
       const youWin = mine !== moverLoses;
-      $("play-status").textContent = `Game over at ${game.pos.join(",")}: ${youWin ? "you win!" : "the computer wins."}`;
+      $("play-status").textContent = `Game over at ${posText(game.pos)}: ${youWin ? "you win!" : "the computer wins."}`;
       $("play-status").dataset.over = youWin ? "human" : "computer";
     }
     renderPlay();
@@ -730,10 +769,10 @@ async function step() {
     $("play-status").textContent = `The computer${game.players > 2 ? ` (${who(game.turn)})` : ""} is thinking…`;
     renderPlay();
     try {
-      const m = await api("play", { ...game.spec, position: game.pos.join(","), level: $("play-level").value, seed: Math.floor(Math.random() * 1e9) });
+      const m = await api("play", { ...game.spec, position: posText(game.pos), level: $("play-level").value, seed: Math.floor(Math.random() * 1e9) });
       if (id !== game.id) return;
       game.history.push({ pos: game.pos, turn: game.turn });
-      logLine(`computer${game.players > 2 ? ` (${who(game.turn)})` : ""}: ${m.from.join(",")} → ${m.to.join(",")} — ${m.explanation}`);
+      logLine(`computer${game.players > 2 ? ` (${who(game.turn)})` : ""}: ${posText(m.from)} → ${posText(m.to)} — ${m.explanation}`);
       game.pos = m.to;
       game.turn = (game.turn + 1) % game.players;
     } catch (e) {
@@ -744,8 +783,8 @@ async function step() {
   }
   const r = game.report;
   $("play-status").textContent = game.players > 2
-    ? `Your move (player ${game.you + 1}) from ${game.pos.join(",")}: class ${r.class}, you rank ${r.rank} with best play.`
-    : `Your move from ${game.pos.join(",")} (G = ${r.grundy ?? "?"}, ${r.outcome}-position).`;
+    ? `Your move (player ${game.you + 1}) from ${posText(game.pos)}: class ${r.class}, you rank ${r.rank} with best play.`
+    : `Your move from ${posText(game.pos)} (G = ${r.grundy ?? "?"}, ${r.outcome}-position).`;
   delete $("play-status").dataset.over;
   renderPlay();
 }
@@ -753,11 +792,11 @@ async function step() {
 async function humanMove(to) {
   if (game.over || game.turn !== game.you) return;
   game.history.push({ pos: game.pos, turn: game.turn });
-  logLine(`you${game.players > 2 ? ` (${who(game.turn)})` : ""}: ${game.pos.join(",")} → ${to.join(",")}`);
+  logLine(`you${game.players > 2 ? ` (${who(game.turn)})` : ""}: ${posText(game.pos)} → ${posText(to)}`);
   game.pos = to;
   game.turn = (game.turn + 1) % game.players;
   // Until the reply comes, the old options must not look playable.
-  $("play-status").textContent = `You moved to ${to.join(",")}.`;
+  $("play-status").textContent = `You moved to ${posText(to)}.`;
   for (const b of $("play-options").querySelectorAll("button")) b.disabled = true;
   updateHash();
   await step();
@@ -771,8 +810,8 @@ function undo() {
   game.history.length = i;
   game.turn = game.you;
   game.over = false;
-  logLine(`undo: back at ${game.pos.join(",")}`);
-  $("play-status").textContent = `Back at ${game.pos.join(",")}…`;
+  logLine(`undo: back at ${posText(game.pos)}`);
+  $("play-status").textContent = `Back at ${posText(game.pos)}…`;
   for (const b of $("play-options").querySelectorAll("button")) b.disabled = true;
   step();
 }
@@ -788,14 +827,14 @@ function renderPlay() {
     const b = document.createElement("button");
     if (nplayer) {
       b.className = o.rank === bestRank ? "rank-best" : o.rank === worstRank ? "rank-worst" : "";
-      b.textContent = `${o.position.join(",")} (you rank ${o.rank})`;
+      b.textContent = `${posText(o.position)} (you rank ${o.rank})`;
       b.title = `class ${o.class}: with best play you finish ${o.rank} of ${game.players}`;
     } else {
       b.className = o.winning ? "win" : "lose";
-      b.textContent = `${o.position.join(",")} (G=${o.grundy ?? "?"})`;
+      b.textContent = `${posText(o.position)} (G=${o.grundy ?? "?"})`;
       b.title = o.winning ? "a winning move: to a P-position" : "the opponent can win from there";
     }
-    b.setAttribute("aria-label", `move to ${o.position.join(",")}: ${b.title}`);
+    b.setAttribute("aria-label", `move to ${posText(o.position)}: ${b.title}`);
     b.disabled = game.over || game.turn !== game.you;
     b.addEventListener("click", () => humanMove(o.position));
     box.appendChild(b);
@@ -803,6 +842,9 @@ function renderPlay() {
   const kind = boardKind();
   if (kind === "board") drawBoard(options);
   else if (kind === "bar") drawBar();
+  else if (kind === "picture") drawPicture(options);
+  else if (kind === "graph") drawGraph(options);
+  else if (kind === "list") boardContext(1, 1);
   else drawStones();
 }
 
@@ -916,6 +958,113 @@ function drawStones() {
   });
 }
 
+/** The cells of a picture position (`..##/B###`): rows of characters. */
+const pictureRows = (p) => p.split("/").map((r) => [...r]);
+
+/** The cells a move empties: filled in `from` (not '.' nor '#' for Cram's covered
+ *  squares), different in `to`. */
+function changedCells(from, to) {
+  const a = pictureRows(from), b = pictureRows(to);
+  const out = [];
+  const bar = from.includes("B");
+  // A bar's option is cropped: align it on the bitter square.
+  let dr = 0, dc = 0;
+  if (bar) {
+    const find = (rows) => { for (let r = 0; r < rows.length; r++) { const c = rows[r].indexOf("B"); if (c >= 0) return [r, c]; } return [0, 0]; };
+    const [ra, ca] = find(a), [rb, cb] = find(b);
+    dr = rb - ra; dc = cb - ca;
+  }
+  a.forEach((row, r) => row.forEach((ch, c) => {
+    const there = (b[r + dr] || [])[c + dc];
+    const full = bar ? ch !== "." : ch === ".";
+    const stays = bar ? there !== undefined && there !== "." : there === ".";
+    if (full && !stays) out.push(`${r},${c}`);
+  }));
+  return out;
+}
+
+/** Cells picked so far on a board where one click does not name a move (Cram's
+ *  dominoes: the first square, then the second). */
+let picked = [];
+
+function drawPicture(options) {
+  const rows = pictureRows(game.pos);
+  const h = rows.length, w = Math.max(...rows.map((r) => r.length));
+  const s = Math.max(10, Math.min(48, 440 / w, 360 / h));
+  const [c, g] = boardContext(w * s + 8, h * s + 8);
+  c.dataset.piece = "picture";
+  const bar = game.pos.includes("B");
+  const moves = options.map((o) => ({ o, cells: changedCells(game.pos, o.position) }));
+  rows.forEach((row, r) => row.forEach((ch, col) => {
+    const x = 4 + col * s, y = 4 + r * s, key = `${r},${col}`;
+    g.fillStyle = bar ? (ch === "B" ? "#222" : ch === "#" ? "#7b4a2a" : "#fff") : ch === "." ? "#f7efdc" : "#556";
+    g.fillRect(x + 1, y + 1, s - 2, s - 2);
+    if (picked.includes(key)) { g.strokeStyle = "#06c"; g.lineWidth = 3; g.strokeRect(x + 2, y + 2, s - 4, s - 4); }
+    const mine = moves.filter((m) => m.cells.includes(key) && picked.every((p) => m.cells.includes(p)));
+    if (!mine.length) return;
+    // A bar breaks off the smallest piece holding the square; a board plays the move
+    // once the squares picked name one.
+    const best = bar ? [...mine].sort((a, b) => a.cells.length - b.cells.length)[0] : mine.length === 1 ? mine[0] : null;
+    hits.push({ x, y, w: s, h: s, to: best ? best.o.position : null, cell: key });
+    const good = mine.some((m) => (game.players > 2 ? m.o.rank === 1 : m.o.winning));
+    g.fillStyle = good ? "rgba(60,200,60,0.35)" : "rgba(230,60,60,0.2)";
+    g.fillRect(x + 1, y + 1, s - 2, s - 2);
+  }));
+  c.setAttribute("aria-label", `${game.pos}: click ${bar ? "a square to break the bar there" : "the squares of a move"}`);
+}
+
+/** Vertex layout and edges of the named graphs (path, cycle, grid, complete); other
+ *  graphs are drawn on a circle without edges (their options are the buttons). */
+function graphShape(n) {
+  const spec = (game.spec && game.spec.game) || $("spec").value;
+  const m = /graph=(path|cycle|grid|complete)\((\d+)(?:,(\d+))?\)/.exec(spec);
+  const kind = m ? m[1] : "other";
+  const rows = kind === "grid" ? +m[2] : 1, cols = kind === "grid" ? +m[3] : kind === "path" ? +m[2] : 0;
+  const count = m ? (kind === "grid" ? rows * cols : +m[2]) : n;
+  const adj = (u, v) => {
+    if (kind === "path") return Math.abs(u - v) === 1;
+    if (kind === "grid") return (Math.floor(u / cols) === Math.floor(v / cols) && Math.abs(u - v) === 1) || Math.abs(u - v) === cols;
+    if (kind === "cycle") return (u - v + count) % count === 1 || (v - u + count) % count === 1;
+    if (kind === "complete") return u !== v;
+    return false;
+  };
+  const place = (v, s) => (kind === "grid" || kind === "path")
+    ? [30 + (v % Math.max(cols, 1)) * s, 30 + Math.floor(v / Math.max(cols, 1)) * s]
+    : [200 + 150 * Math.cos((2 * Math.PI * v) / count), 190 + 150 * Math.sin((2 * Math.PI * v) / count)];
+  return { kind, count, rows, cols, adj, place, known: !!m };
+}
+
+function drawGraph(options) {
+  const left = game.pos.vertices;
+  const shape = graphShape(Math.max(...left, ...options.flatMap((o) => o.position.vertices), 0) + 1);
+  const s = shape.kind === "grid" || shape.kind === "path" ? Math.max(16, Math.min(48, 420 / Math.max(shape.cols, 1))) : 0;
+  const width = s ? 60 + (shape.cols - 1) * s : 400, height = s ? 60 + (shape.rows - 1) * s : 380;
+  const [c, g] = boardContext(width, height);
+  c.dataset.piece = "graph";
+  g.strokeStyle = "#bbb"; g.lineWidth = 1.5;
+  for (let u = 0; u < shape.count; u++) for (let v = u + 1; v < shape.count; v++) if (shape.adj(u, v)) {
+    const [x1, y1] = shape.place(u, s), [x2, y2] = shape.place(v, s);
+    g.beginPath(); g.moveTo(x1, y1); g.lineTo(x2, y2); g.stroke();
+  }
+  const r = s ? Math.max(6, s * 0.3) : 12;
+  for (let v = 0; v < shape.count; v++) {
+    const [x, y] = shape.place(v, s);
+    const here = left.includes(v);
+    // Taking v removes v and its neighbours still there.
+    const removed = left.filter((u) => u === v || shape.adj(u, v));
+    const move = here && shape.known
+      ? options.find((o) => removed.every((u) => !o.position.vertices.includes(u)) && o.position.vertices.length === left.length - removed.length)
+      : null;
+    g.beginPath(); g.arc(x, y, r, 0, 2 * Math.PI);
+    g.fillStyle = !here ? "#fff" : move ? (move.winning || move.rank === 1 ? "#6c6" : "#d88") : "#889";
+    g.fill(); g.strokeStyle = "#333"; g.stroke();
+    g.fillStyle = "#000"; g.font = `${Math.max(9, r)}px sans-serif`; g.textAlign = "center"; g.textBaseline = "middle";
+    g.fillText(String(v), x, y);
+    if (move) hits.push({ x: x - r, y: y - r, w: 2 * r, h: 2 * r, to: move.position });
+  }
+  c.setAttribute("aria-label", `vertices ${posText(game.pos)} left: click a vertex to take it and its neighbours`);
+}
+
 /** Geometry of the chocolate bar on the board (CLI drawing's layout: the bitter square
  *  at the bottom, columns numbered underneath, rows at the left, the staircase dashed). */
 let barGeometry = null;
@@ -977,7 +1126,12 @@ function setupBoard() {
   };
   c.addEventListener("click", (ev) => {
     const hit = at(ev);
-    if (hit) humanMove(hit.to);
+    if (hit && hit.to) { picked = []; humanMove(hit.to); return; }
+    if (hit && hit.cell && boardKind() === "picture") {
+      // One square of several moves: remember it, the next square names the move.
+      picked = picked.includes(hit.cell) ? [] : [...picked, hit.cell];
+      renderPlay();
+    } else if (picked.length) { picked = []; renderPlay(); }
   });
   c.addEventListener("mousemove", (ev) => {
     if (!game.bar || !barGeometry) return;
@@ -998,7 +1152,7 @@ function boardTarget(to) {
   const c = $("board");
   c.scrollIntoView({ block: "center" });
   const r = c.getBoundingClientRect();
-  const hit = hits.find((h) => h.to.join(",") === to.join(","));
+  const hit = hits.find((h) => posText(h.to) === posText(to));
   if (!hit) return null;
   return [r.left + ((hit.x + hit.w / 2) * r.width) / c.width, r.top + ((hit.y + hit.h / 2) * r.height) / c.height];
 }
@@ -1006,7 +1160,16 @@ function boardTarget(to) {
 /** The point of the board (CSS pixels from its top-left corner) that moves to `to`. */
 function boardPoint(to) {
   const c = $("board"), r = c.getBoundingClientRect();
-  const hit = hits.find((h) => h.to.join(",") === to.join(","));
+  const hit = hits.find((h) => posText(h.to) === posText(to));
+  if (!hit) return null;
+  return { x: ((hit.x + hit.w / 2) * r.width) / c.width, y: ((hit.y + hit.h / 2) * r.height) / c.height };
+}
+
+/** The point of the board (CSS pixels from its top-left corner) of a picture's cell
+ *  `row,col`, when it is clickable. */
+function cellPoint(key) {
+  const c = $("board"), r = c.getBoundingClientRect();
+  const hit = hits.find((h) => h.cell === key);
   if (!hit) return null;
   return { x: ((hit.x + hit.w / 2) * r.width) / c.width, y: ((hit.y + hit.h / 2) * r.height) / c.height };
 }
@@ -1187,7 +1350,7 @@ function updateHash() {
   }
   p.set("size", $("size").value);
   if (view.palette !== "classic") p.set("palette", view.palette);
-  if (game.pos && game.spec) p.set("pos", game.pos.join(","));
+  if (game.pos && game.spec) p.set("pos", posText(game.pos));
   if (challenge.params) p.set("challenge", `${challenge.params.difficulty}:${challenge.params.seed}:${challenge.params.count}`);
   const hash = "#" + p.toString();
   history.replaceState(null, "", hash);
@@ -1269,5 +1432,5 @@ async function init() {
   document.body.dataset.ready = "1";
 }
 
-window.nimlab = { cellCenter, boardTarget, boardPoint, view, game, challenge, selectCell, cellColours, worksheet: null };
+window.nimlab = { cellCenter, boardTarget, boardPoint, cellPoint, view, game, challenge, selectCell, cellColours, worksheet: null };
 init();
