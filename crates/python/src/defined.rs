@@ -33,9 +33,13 @@ struct Node {
     /// The components without the empty ones, when two or more are left: the regions
     /// the engine values apart (set once the heights are checked).
     regions: Option<Arc<[u64]>>,
-    /// The longest play from it: known once everything reachable from it (by moves,
-    /// canonical forms and components) is explored.
+    /// The longest play from it: known once everything reachable from it by moves is
+    /// explored.
     height: Option<u64>,
+    /// Whether everything reachable from it (by moves, canonical forms and
+    /// components) is explored and checked: the exploration that found its height
+    /// succeeded. Only ready positions are given to the engine.
+    ready: bool,
 }
 
 /// The interned positions and what is known of them.
@@ -157,7 +161,7 @@ impl Defined {
     /// A failed exploration forgets the heights it found, so a position has a height
     /// only when everything reachable from it is explored and checked.
     pub(crate) fn explore(&self, py: Python<'_>, root: u64, limit: MemoryLimit) -> PyResult<()> {
-        if self.height(root).is_some() {
+        if self.ready(root) {
             return Ok(());
         }
         // One exploration at a time; a second thread waits without the GIL.
@@ -176,6 +180,9 @@ impl Defined {
             }
         }
         let _release = Release(&self.exploring);
+        if self.ready(root) {
+            return Ok(()); // explored by the exploration waited for
+        }
         let mut run = Exploration {
             pending: vec![root],
             heights_set: Vec::new(),
@@ -183,13 +190,19 @@ impl Defined {
             limit,
         };
         let result = self.run(py, &mut run);
-        if result.is_err() {
-            let mut g = self.write();
-            for &id in &run.heights_set {
-                g.nodes[id as usize].height = None;
+        let mut g = self.write();
+        for &id in &run.heights_set {
+            let node = &mut g.nodes[id as usize];
+            match result {
+                Ok(()) => node.ready = true,
+                Err(_) => node.height = None,
             }
         }
         result
+    }
+
+    fn ready(&self, id: u64) -> bool {
+        self.read().nodes.get(id as usize).is_some_and(|n| n.ready)
     }
 
     fn run(&self, py: Python<'_>, run: &mut Exploration) -> PyResult<()> {
@@ -489,7 +502,7 @@ impl Game for Defined {
         }
     }
     fn position_error(&self, pos: &[Coord]) -> Option<String> {
-        match Self::id_of(pos).and_then(|id| self.read().nodes.get(id as usize)?.height) {
+        match Self::id_of(pos).filter(|&id| self.ready(id)) {
             Some(_) => None,
             None => Some(format!(
                 "{} is a game defined in Python: its positions are Python values, given as \
@@ -502,7 +515,11 @@ impl Game for Defined {
         // The longest play: every move lowers it. Unknown (never explored): the top,
         // so that the engine reports a broken contract rather than guess.
         Self::id_of(pos)
-            .and_then(|id| self.read().nodes.get(id as usize)?.height)
+            .and_then(|id| {
+                let g = self.read();
+                let node = g.nodes.get(id as usize)?;
+                node.height.filter(|_| node.ready)
+            })
             .map_or(u128::MAX, u128::from)
     }
     fn max_options(&self, pos: &[Coord]) -> Option<u128> {

@@ -239,6 +239,17 @@ def test_text_shows_the_repr():
     assert "tuple-nim at (1, 2)" in report["method_detail"], report["method_detail"]
 
 
+def test_threads_share_a_defined_game():
+    from concurrent.futures import ThreadPoolExecutor
+
+    g = nimlab.define(nim_options, name="tuple-nim")
+    nim = nimlab.game("nim")
+    cases = [(a, b, c) for a in range(4) for b in range(5) for c in range(6)]
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(g.value, cases))
+    assert got == [nim.value(c) for c in cases]
+
+
 def test_the_memory_limit_applies():
     g = nimlab.define(lambda n: [n - 1] if n else [], name="chain", max_memory=1 << 16)
     with pytest.raises(nimlab.TooLargeError):
