@@ -125,6 +125,21 @@ def test_a_sum_with_a_catalog_game():
     assert (mine + nim).misere().value((1, (0,))) == 0
 
 
+def test_sums_and_misere_of_catalog_games_are_the_catalog_transforms():
+    nim, wythoff = nimlab.game("nim(heaps=2)"), nimlab.game("wythoff")
+    mine = nimlab.sum(nim, wythoff)
+    catalog = nimlab.game("sum(nim(heaps=2),wythoff)")
+    assert mine.spec == catalog.spec
+    for pos in ["3,5,1,2", (1, 2, 3, 4), "0,0,2,1"]:
+        assert mine.analyse(pos) == catalog.analyse(pos)
+    assert (mine.table(6) == catalog.table(6)).all()
+    assert nimlab.misere(nim).moves((1, 1)) == nimlab.game("misere(nim(heaps=2))").moves((1, 1))
+    with pytest.raises(nimlab.InputError, match="n players"):
+        nimlab.misere(nimlab.game("nplayer(nim,n=3)"))
+    with pytest.raises(nimlab.InputError, match="takes games"):
+        nimlab.sum(nim, "wythoff")
+
+
 def test_misere_of_a_sum_with_a_defined_part():
     mine = nimlab.define(nim_options, name="tuple-nim")
     catalog = nimlab.game("misere(sum(nim(heaps=2),nim(heaps=1)))")
@@ -145,7 +160,8 @@ def test_components_give_the_same_values():
 
     plain = nimlab.define(sorted_nim_options, name="heaps")
     split = nimlab.define(options, name="heaps", components=components)
-    assert "regions" in split.capabilities or split.capabilities
+    assert split.capabilities == ["regions"]
+    assert plain.capabilities == []
     nim = nimlab.game("nim")
     for heaps in [(1, 2, 3), (3, 5, 6), (2, 2), (1, 4, 4, 7)]:
         assert split.value(heaps) == plain.value(heaps) == nim.value(heaps), heaps
