@@ -346,7 +346,8 @@ impl Defined {
         }
         let items = returned.try_iter().map_err(|_| {
             crate::input_err(format!(
-                "{} returned {} (a {}), not an iterable of positions (return [] when there is none)",
+                "{} returned {} (of type {}), not an iterable of positions (return [] when \
+                 there is none)",
                 called(),
                 short_repr(&returned),
                 crate::type_name(&returned)

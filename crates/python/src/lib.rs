@@ -1214,6 +1214,10 @@ fn game(
 /// same game whose disjunctive sum `pos` is (e.g. its heaps): the value is the nim-sum
 /// of theirs, each solved once. Both are checked against the game's longest plays.
 ///
+/// A query first calls the callables once on every position reachable from the one
+/// asked (the game object keeps their answers for later queries), then solves.
+/// Tables, formula checks and proofs need positions that are numbers: they refuse.
+///
 /// The game adds to others: `nimlab.sum(g, h)` or `g + h`, whose positions are tuples
 /// with one position per part (`(pos, (3, 5))` for `g + nimlab.game("nim")`); misère
 /// play is `nimlab.misere(g)` or `g.misere()`. An exception in a callable propagates
