@@ -10,6 +10,11 @@
 //! the rank its contract asks for (every move lowers it), Python's exceptions and
 //! Ctrl-C surface during exploration as they would in any Python loop, and the
 //! engine's own memo, memory limit and cancellation work as for any game.
+//!
+//! A game with `components` is explored as the engine values it (the Regions
+//! decomposition): a position that splits is valued by its parts, so only the parts
+//! (and the asked position) have their options listed ([`Defined::explore_split`]).
+//! Misère play cannot split, and uses the plain view of the same game.
 
 use nimlab_engine::big::{BigPosition, BigUint};
 use nimlab_engine::capability::{Capabilities, Decomposition, Regions};
@@ -28,11 +33,18 @@ struct Node {
     options: Option<Arc<[u64]>>,
     /// The id of `canonical(pos)`, when given and not `pos` itself.
     canonical: Option<u64>,
+    canonical_known: bool,
     /// The ids of `components(pos)`, when two or more.
     components: Option<Arc<[u64]>>,
-    /// The components without the empty ones, when two or more are left: the regions
-    /// the engine values apart (set once the heights are checked).
-    regions: Option<Arc<[u64]>>,
+    components_known: bool,
+    /// With components: the positions the engine values apart for it, canonical and
+    /// not split further (its canonical form's components, split again as far as
+    /// they go); `[canonical form]` when it does not split.
+    leaves: Option<Arc<[u64]>>,
+    /// With components, for a leaf: the longest play, by leaves (an option's is the
+    /// sum of its leaves'). Only leaves are listed (their options asked for).
+    split_height: Option<u64>,
+    split_ready: bool,
     /// The longest play from it: known once everything reachable from it by moves is
     /// explored.
     height: Option<u64>,
@@ -55,10 +67,27 @@ struct Exploration {
     pending: Vec<u64>,
     /// Positions whose height this exploration found.
     heights_set: Vec<u64>,
-    /// How many positions it expanded (called the user's callables on).
-    expanded: usize,
+    counter: Counter,
+}
+
+/// The state of one exploration by leaves (a game with components).
+struct SplitExploration {
+    /// Leaves whose height this exploration found.
+    heights_set: Vec<u64>,
+    /// Positions the engine may be asked about once it succeeds.
+    ready_now: Vec<u64>,
+    counter: Counter,
+}
+
+/// Counts the positions whose options an exploration asked for, looking at Ctrl-C
+/// each time and at the memory limit every [`CHECK_EVERY`].
+struct Counter {
+    calls: usize,
     limit: MemoryLimit,
 }
+
+/// Most levels of components within components.
+const MAX_NESTING: usize = 64;
 
 /// A game whose options come from a Python callable (see the module's documentation).
 pub(crate) struct Defined {
@@ -164,30 +193,14 @@ impl Defined {
         if self.ready(root) {
             return Ok(());
         }
-        // One exploration at a time; a second thread waits without the GIL.
-        while self
-            .exploring
-            .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
-            .is_err()
-        {
-            py.detach(|| std::thread::sleep(std::time::Duration::from_millis(1)));
-            py.check_signals()?;
-        }
-        struct Release<'a>(&'a AtomicBool);
-        impl Drop for Release<'_> {
-            fn drop(&mut self) {
-                self.0.store(false, Ordering::Release);
-            }
-        }
-        let _release = Release(&self.exploring);
+        let _exclusive = self.exclusive(py)?;
         if self.ready(root) {
             return Ok(()); // explored by the exploration waited for
         }
         let mut run = Exploration {
             pending: vec![root],
             heights_set: Vec::new(),
-            expanded: 0,
-            limit,
+            counter: Counter { calls: 0, limit },
         };
         let result = self.run(py, &mut run);
         let mut g = self.write();
@@ -199,6 +212,20 @@ impl Defined {
             }
         }
         result
+    }
+
+    /// Waits (without the GIL) until no other exploration of this game runs; this one
+    /// runs until the returned guard is dropped.
+    fn exclusive(&self, py: Python<'_>) -> PyResult<Exclusive<'_>> {
+        while self
+            .exploring
+            .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
+            .is_err()
+        {
+            py.detach(|| std::thread::sleep(std::time::Duration::from_millis(1)));
+            py.check_signals()?;
+        }
+        Ok(Exclusive(&self.exploring))
     }
 
     fn ready(&self, id: u64) -> bool {
@@ -259,40 +286,63 @@ impl Defined {
         Ok(())
     }
 
-    /// Calls the user's callables on `id` (once per position): its options, canonical
-    /// form and components, interned; queues the canonical form and components to be
-    /// explored. Returns the options.
+    /// Calls the user's callables on `id`: its options, canonical form and
+    /// components, interned; queues the canonical form and components to be explored.
+    /// Returns the options.
     fn expand(&self, py: Python<'_>, id: u64, run: &mut Exploration) -> PyResult<Arc<[u64]>> {
-        let cached = self.read().nodes.get(id as usize).and_then(|n| {
-            let o = n.options.clone()?;
-            Some((o, n.canonical, n.components.clone()))
-        });
-        if let Some((options, canonical, components)) = cached {
-            run.pending.extend(canonical);
-            run.pending
-                .extend(components.iter().flat_map(|c| c.iter().copied()));
-            return Ok(options);
+        let options = self.options_of(py, id, &mut run.counter)?;
+        run.pending.extend(self.canonical_of(py, id)?);
+        run.pending.extend(
+            self.components_of(py, id)?
+                .iter()
+                .flat_map(|c| c.iter().copied()),
+        );
+        Ok(options)
+    }
+
+    fn position<'py>(&self, py: Python<'py>, id: u64) -> PyResult<Bound<'py, PyAny>> {
+        self.object(py, id)
+            .ok_or_else(|| crate::input_err(format!("{}: no position #{id}", self.name)))
+    }
+
+    /// `options(pos)` of the position `id`, asked once.
+    fn options_of(&self, py: Python<'_>, id: u64, counter: &mut Counter) -> PyResult<Arc<[u64]>> {
+        if let Some(o) = self.read().nodes[id as usize].options.clone() {
+            return Ok(o);
         }
-        run.expanded += 1;
+        counter.calls += 1;
         // Ctrl-C is seen here between the user's calls (a call that runs Python code
         // sees it itself); a pending signal is a flag, cheap to look at.
         py.check_signals()?;
-        if run.expanded.is_multiple_of(CHECK_EVERY) {
+        if counter.calls.is_multiple_of(CHECK_EVERY) {
             let held = self.read().nodes.len() as u64;
-            run.limit
+            counter
+                .limit
                 .check(
                     &format!("exploring {} ({held}+ positions)", self.name),
                     held.saturating_mul(BYTES_PER_POSITION),
                 )
                 .map_err(crate::py_err)?;
         }
-        let pos = self
-            .object(py, id)
-            .ok_or_else(|| crate::input_err(format!("{}: no position #{id}", self.name)))?;
+        let pos = self.position(py, id)?;
         let options: Arc<[u64]> = self.call_list(py, &self.options, "options", &pos)?.into();
+        self.write().nodes[id as usize].options = Some(options.clone());
+        Ok(options)
+    }
+
+    /// The id of `canonical(pos)` when it is not the position `id` itself, asked once.
+    fn canonical_of(&self, py: Python<'_>, id: u64) -> PyResult<Option<u64>> {
+        {
+            let g = self.read();
+            let n = &g.nodes[id as usize];
+            if n.canonical_known {
+                return Ok(n.canonical);
+            }
+        }
         let canonical = match &self.canonical {
             None => None,
             Some(f) => {
+                let pos = self.position(py, id)?;
                 let c = f
                     .bind(py)
                     .call1((&pos,))
@@ -303,22 +353,213 @@ impl Defined {
                 (c != id).then_some(c)
             }
         };
+        let mut g = self.write();
+        g.nodes[id as usize].canonical = canonical;
+        g.nodes[id as usize].canonical_known = true;
+        Ok(canonical)
+    }
+
+    /// The ids of `components(pos)` when there are two or more, asked once.
+    fn components_of(&self, py: Python<'_>, id: u64) -> PyResult<Option<Arc<[u64]>>> {
+        {
+            let g = self.read();
+            let n = &g.nodes[id as usize];
+            if n.components_known {
+                return Ok(n.components.clone());
+            }
+        }
         let components: Option<Arc<[u64]>> = match &self.components {
             None => None,
             Some(f) => {
+                let pos = self.position(py, id)?;
                 let parts = self.call_list(py, f, "components", &pos)?;
                 (parts.len() > 1).then(|| parts.into())
             }
         };
-        run.pending.extend(canonical);
-        run.pending
-            .extend(components.iter().flat_map(|c| c.iter().copied()));
         let mut g = self.write();
-        let node = &mut g.nodes[id as usize];
-        node.options = Some(options.clone());
-        node.canonical = canonical;
-        node.components = components;
-        Ok(options)
+        g.nodes[id as usize].components = components.clone();
+        g.nodes[id as usize].components_known = true;
+        Ok(components)
+    }
+
+    /// Explores a game with components from `root` as the engine will value it: the
+    /// leaves of the root and of its options (see [`Node::leaves`]), and from each leaf
+    /// the leaves of its options, recursively. A position that splits into parts is
+    /// never listed (but the root): the parts are. Errors as [`Defined::explore`].
+    pub(crate) fn explore_split(
+        &self,
+        py: Python<'_>,
+        root: u64,
+        limit: MemoryLimit,
+    ) -> PyResult<()> {
+        if self.split_ready(root) {
+            return Ok(());
+        }
+        let _exclusive = self.exclusive(py)?;
+        if self.split_ready(root) {
+            return Ok(());
+        }
+        let mut run = SplitExploration {
+            heights_set: Vec::new(),
+            ready_now: Vec::new(),
+            counter: Counter { calls: 0, limit },
+        };
+        let result = self.run_split(py, root, &mut run);
+        let mut g = self.write();
+        match result {
+            Ok(()) => {
+                for &id in run.heights_set.iter().chain(&run.ready_now) {
+                    g.nodes[id as usize].split_ready = true;
+                }
+            }
+            Err(_) => {
+                for &id in &run.heights_set {
+                    g.nodes[id as usize].split_height = None;
+                }
+            }
+        }
+        result
+    }
+
+    fn split_ready(&self, id: u64) -> bool {
+        self.read()
+            .nodes
+            .get(id as usize)
+            .is_some_and(|n| n.split_ready)
+    }
+
+    fn run_split(&self, py: Python<'_>, root: u64, run: &mut SplitExploration) -> PyResult<()> {
+        // The root's options are listed (the answer shows them), each valued.
+        let mut leaves = self.leaves_of(py, root, 0)?.to_vec();
+        let options = self.options_of(py, root, &mut run.counter)?;
+        for &o in options.iter() {
+            leaves.extend(self.leaves_of(py, o, 0)?.iter().copied());
+            run.ready_now.push(o);
+        }
+        for leaf in leaves {
+            self.leaf_heights(py, leaf, run)?;
+        }
+        run.ready_now.push(root);
+        Ok(())
+    }
+
+    /// The leaves of the position `id` (see [`Node::leaves`]); `depth` counts the
+    /// levels of components above it.
+    fn leaves_of(&self, py: Python<'_>, id: u64, depth: usize) -> PyResult<Arc<[u64]>> {
+        if let Some(l) = self.read().nodes[id as usize].leaves.clone() {
+            return Ok(l);
+        }
+        let c = self.canonical_of(py, id)?.unwrap_or(id);
+        if c != id
+            && let Some(d) = self.canonical_of(py, c)?
+        {
+            return Err(crate::ContractError::new_err(format!(
+                "{}: canonical({}) is {}, whose canonical form is {}: canonical must return \
+                 a position that is its own canonical form",
+                self.name,
+                self.repr_of(py, id),
+                self.repr_of(py, c),
+                self.repr_of(py, d)
+            )));
+        }
+        let known = self.read().nodes[c as usize].leaves.clone();
+        let leaves: Arc<[u64]> = match known {
+            Some(l) => l,
+            None => match self.components_of(py, c)? {
+                None => Arc::from([c]),
+                Some(parts) => {
+                    if depth >= MAX_NESTING || parts.contains(&c) {
+                        return Err(crate::ContractError::new_err(format!(
+                            "{}: components({}) are {}: a part is the position itself or \
+                             splits back into it (components must be smaller, independent \
+                             parts)",
+                            self.name,
+                            self.repr_of(py, c),
+                            parts
+                                .iter()
+                                .map(|&p| self.repr_of(py, p))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )));
+                    }
+                    let mut out = Vec::new();
+                    for &p in parts.iter() {
+                        out.extend(self.leaves_of(py, p, depth + 1)?.iter().copied());
+                    }
+                    out.into()
+                }
+            },
+        };
+        let mut g = self.write();
+        g.nodes[c as usize].leaves = Some(leaves.clone());
+        g.nodes[id as usize].leaves = Some(leaves.clone());
+        Ok(leaves)
+    }
+
+    /// Depth-first search from the leaf `root` along its options' leaves, computing
+    /// their heights.
+    fn leaf_heights(&self, py: Python<'_>, root: u64, run: &mut SplitExploration) -> PyResult<()> {
+        if self.read().nodes[root as usize].split_height.is_some() {
+            return Ok(());
+        }
+        let mut on_path: HashSet<u64> = HashSet::new();
+        let mut stack: Vec<(u64, Vec<u64>, usize)> = Vec::new();
+        let children = self.leaf_children(py, root, run)?;
+        on_path.insert(root);
+        stack.push((root, children, 0));
+        while let Some((v, children, next)) = stack.last_mut() {
+            if let Some(&c) = children.get(*next) {
+                *next += 1;
+                if self.read().nodes[c as usize].split_height.is_some() {
+                    continue;
+                }
+                if on_path.contains(&c) {
+                    let start = stack.iter().position(|(u, _, _)| *u == c).unwrap_or(0);
+                    let mut cycle: Vec<u64> = stack[start..].iter().map(|(u, _, _)| *u).collect();
+                    cycle.push(c);
+                    return Err(self.cycle_error(py, &cycle));
+                }
+                let children = self.leaf_children(py, c, run)?;
+                on_path.insert(c);
+                stack.push((c, children, 0));
+            } else {
+                let v = *v;
+                let mut g = self.write();
+                let options = g.nodes[v as usize]
+                    .options
+                    .clone()
+                    .unwrap_or_else(|| Arc::from([]));
+                let rank = |o: u64| -> u64 {
+                    g.nodes[o as usize].leaves.as_ref().map_or(0, |l| {
+                        l.iter()
+                            .map(|&l| g.nodes[l as usize].split_height.unwrap_or(0))
+                            .sum()
+                    })
+                };
+                let height = options.iter().map(|&o| rank(o) + 1).max().unwrap_or(0);
+                g.nodes[v as usize].split_height = Some(height);
+                drop(g);
+                run.heights_set.push(v);
+                on_path.remove(&v);
+                stack.pop();
+            }
+        }
+        Ok(())
+    }
+
+    /// The leaves of the options of the leaf `id`.
+    fn leaf_children(
+        &self,
+        py: Python<'_>,
+        id: u64,
+        run: &mut SplitExploration,
+    ) -> PyResult<Vec<u64>> {
+        let options = self.options_of(py, id, &mut run.counter)?;
+        let mut children = Vec::new();
+        for &o in options.iter() {
+            children.extend(self.leaves_of(py, o, 0)?.iter().copied());
+        }
+        Ok(children)
     }
 
     /// `f(pos)` as a list of interned positions (`what` names `f` in messages).
@@ -394,10 +635,10 @@ impl Defined {
 
     /// Checks the canonical forms and components of the positions just explored
     /// against the heights (a canonical form is the same game, so its longest play is
-    /// as long; independent components' longest plays add up to the position's), and
-    /// keeps the non-empty components. What fails would make the engine's memo wrong.
+    /// as long; independent components' longest plays add up to the position's). What
+    /// fails would make the engine's memo wrong.
     fn check_forms(&self, py: Python<'_>, explored: &[u64]) -> PyResult<()> {
-        let mut g = self.write();
+        let g = self.read();
         let height = |g: &Graph, id: u64| g.nodes[id as usize].height.unwrap_or(0);
         let mut problem: Option<String> = None;
         for &v in explored {
@@ -438,14 +679,6 @@ impl Defined {
                             .collect::<Vec<_>>()
                             .join(", ")
                     ));
-                } else {
-                    // Empty parts add nothing; one part left is the position itself.
-                    let kept: Vec<u64> = parts
-                        .iter()
-                        .copied()
-                        .filter(|&p| height(&g, p) > 0)
-                        .collect();
-                    g.nodes[v as usize].regions = (kept.len() > 1).then(|| kept.into());
                 }
             }
             if let Some(p) = problem.take() {
@@ -484,73 +717,119 @@ fn short_repr(value: &Bound<'_, PyAny>) -> String {
     }
 }
 
-impl Game for Defined {
+/// The guard of [`Defined::exclusive`].
+struct Exclusive<'a>(&'a AtomicBool);
+
+impl Drop for Exclusive<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Release);
+    }
+}
+
+/// A defined game as the engine sees it. With components (`split`), the engine values
+/// a position by its leaves (the Regions decomposition) and lists only leaves and the
+/// asked position; misère play, which cannot split, uses the plain view (every
+/// reachable position listed). Both views share one [`Defined`]: its callables' answers.
+pub(crate) struct DefinedGame {
+    pub(crate) core: Arc<Defined>,
+    split: bool,
+}
+
+impl DefinedGame {
+    /// The view that splits by components when the game has them.
+    pub(crate) fn new(core: Arc<Defined>) -> Self {
+        let split = core.components.is_some();
+        DefinedGame { core, split }
+    }
+
+    /// The view that lists every reachable position (for misère play).
+    pub(crate) fn plain(&self) -> Self {
+        DefinedGame {
+            core: self.core.clone(),
+            split: false,
+        }
+    }
+
+    pub(crate) fn is_split(&self) -> bool {
+        self.split
+    }
+
+    /// Explores from `root` as this view's engine will need (see [`Defined::explore`]).
+    pub(crate) fn explore(&self, py: Python<'_>, root: u64, limit: MemoryLimit) -> PyResult<()> {
+        if self.split {
+            self.core.explore_split(py, root, limit)
+        } else {
+            self.core.explore(py, root, limit)
+        }
+    }
+
+    fn node<T>(&self, pos: &[Coord], f: impl FnOnce(&Graph, &Node) -> Option<T>) -> Option<T> {
+        let id = Defined::id_of(pos)?;
+        let g = self.core.read();
+        let node = g.nodes.get(id as usize)?;
+        f(&g, node)
+    }
+}
+
+impl Game for DefinedGame {
     fn spec(&self) -> String {
-        self.name.clone()
+        self.core.name.clone()
     }
     fn dimension(&self) -> usize {
         1
     }
     fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
-        let options = Self::id_of(pos).and_then(|id| {
-            self.read()
-                .nodes
-                .get(id as usize)
-                .and_then(|n| n.options.clone())
-        });
+        let options = self.node(pos, |_, n| n.options.clone());
         for &o in options.iter().flat_map(|o| o.iter()) {
             visit(&[o]);
         }
     }
     fn position_error(&self, pos: &[Coord]) -> Option<String> {
-        match Self::id_of(pos).filter(|&id| self.ready(id)) {
-            Some(_) => None,
-            None => Some(format!(
+        let ready = self
+            .node(pos, |_, n| {
+                Some(if self.split { n.split_ready } else { n.ready })
+            })
+            .unwrap_or(false);
+        (!ready).then(|| {
+            format!(
                 "{} is a game defined in Python: its positions are Python values, given as \
                  themselves",
-                self.name
-            )),
-        }
+                self.core.name
+            )
+        })
     }
     fn rank(&self, pos: &[Coord]) -> u128 {
-        // The longest play: every move lowers it. Unknown (never explored): the top,
-        // so that the engine reports a broken contract rather than guess.
-        Self::id_of(pos)
-            .and_then(|id| {
-                let g = self.read();
-                let node = g.nodes.get(id as usize)?;
-                node.height.filter(|_| node.ready)
-            })
-            .map_or(u128::MAX, u128::from)
+        // The longest play (by leaves, with components): every move lowers it. Unknown
+        // (never explored): the top, so that the engine reports a broken contract
+        // rather than guess.
+        self.node(pos, |g, n| {
+            if self.split {
+                n.leaves.as_ref()?.iter().try_fold(0u128, |sum, &l| {
+                    Some(sum + u128::from(g.nodes[l as usize].split_height?))
+                })
+            } else {
+                n.height.filter(|_| n.ready).map(u128::from)
+            }
+        })
+        .unwrap_or(u128::MAX)
     }
     fn max_options(&self, pos: &[Coord]) -> Option<u128> {
-        let id = Self::id_of(pos)?;
-        let g = self.read();
-        g.nodes
-            .get(id as usize)?
-            .options
-            .as_ref()
-            .map(|o| o.len() as u128)
+        self.node(pos, |_, n| n.options.as_ref().map(|o| o.len() as u128))
     }
     fn capabilities(&self) -> Capabilities<'_> {
         Capabilities {
-            decomposition: self
-                .components
-                .is_some()
-                .then_some(Decomposition::Regions(self)),
+            decomposition: self.split.then_some(Decomposition::Regions(self)),
             ..Capabilities::none()
         }
     }
     fn simplified(&self, pos: &[Coord]) -> Option<Position> {
-        let id = Self::id_of(pos)?;
-        let c = self.read().nodes.get(id as usize)?.canonical?;
-        Some(vec![c])
+        self.node(pos, |_, n| n.canonical).map(|c| vec![c])
     }
     fn read_position(&self, _text: &str) -> nimlab_engine::Result<BigPosition> {
         Err(Error::input(format!(
             "{} is a game defined in Python: give its positions as the Python values \
              themselves, not as text",
-            self.name
+            self.core.name
         )))
     }
     fn show_position(&self, pos: &[BigUint]) -> Shown {
@@ -559,7 +838,7 @@ impl Game for Defined {
             _ => None,
         };
         Shown::Text(match id {
-            Some(id) => Python::attach(|py| self.repr_of(py, id)),
+            Some(id) => Python::attach(|py| self.core.repr_of(py, id)),
             None => "?".into(),
         })
     }
@@ -568,16 +847,12 @@ impl Game for Defined {
     }
 }
 
-impl Regions for Defined {
+impl Regions for DefinedGame {
     fn regions(&self, pos: &[Coord], parts: &mut Vec<Position>) {
-        let Some(id) = Self::id_of(pos) else { return };
-        let found = self
-            .read()
-            .nodes
-            .get(id as usize)
-            .and_then(|n| n.regions.clone());
-        if let Some(found) = found {
-            parts.extend(found.iter().map(|&p| vec![p]));
+        if let Some(leaves) = self.node(pos, |_, n| n.leaves.clone())
+            && leaves.len() > 1
+        {
+            parts.extend(leaves.iter().map(|&p| vec![p]));
         }
     }
 }

@@ -316,9 +316,38 @@ enum Layout {
     /// As the engine reads and shows them: text, ints, tuples of ints.
     Engine,
     /// A game defined in Python: the position is the Python value itself.
-    Defined(Arc<defined::Defined>),
-    /// A sum with a defined part: a tuple with one position per part.
-    Sum(Arc<Sum>, Vec<Layout>),
+    Defined(Arc<defined::DefinedGame>),
+    /// A sum with a defined part: a tuple with one position per part (each part's
+    /// game is the one inside the sum).
+    Sum(Arc<Sum>, Vec<(Arc<dyn EngineGame>, Layout)>),
+}
+
+/// The game and layout for misère play: defined games in their plain view (misère
+/// play does not split a position into components).
+fn plain_of(
+    game: &Arc<dyn EngineGame>,
+    layout: &Layout,
+) -> PyResult<(Arc<dyn EngineGame>, Layout)> {
+    Ok(match layout {
+        Layout::Engine => (game.clone(), Layout::Engine),
+        Layout::Defined(d) if d.is_split() => {
+            let plain = Arc::new(d.plain());
+            (plain.clone(), Layout::Defined(plain))
+        }
+        Layout::Defined(_) => (game.clone(), layout.clone()),
+        Layout::Sum(_, parts) => {
+            let parts = parts
+                .iter()
+                .map(|(g, l)| plain_of(g, l))
+                .collect::<PyResult<Vec<_>>>()?;
+            let boxes: Vec<Box<dyn EngineGame>> = parts
+                .iter()
+                .map(|(g, _)| Box::new(Shared(g.clone())) as Box<dyn EngineGame>)
+                .collect();
+            let sum = Arc::new(Sum::new(boxes).map_err(py_err)?);
+            (sum.clone(), Layout::Sum(sum, parts))
+        }
+    })
 }
 
 impl Layout {
@@ -352,17 +381,18 @@ fn read_layout(
     game: &dyn EngineGame,
     layout: &Layout,
     pos: &Bound<'_, PyAny>,
-    defined: &mut Vec<(Arc<defined::Defined>, u64)>,
+    defined: &mut Vec<(Arc<defined::DefinedGame>, u64)>,
 ) -> PyResult<Vec<BigUint>> {
     match layout {
         Layout::Engine => read_position(game, pos),
         Layout::Defined(d) => {
-            let id = d.intern(pos, &|| format!("a position of {}", game.spec()))?;
+            let id = d
+                .core
+                .intern(pos, &|| format!("a position of {}", game.spec()))?;
             defined.push((d.clone(), id));
             Ok(vec![BigUint::from(id)])
         }
-        Layout::Sum(sum, layouts) => {
-            let parts = Components::parts(&**sum);
+        Layout::Sum(sum, parts) => {
             let wrong = || {
                 input_err(format!(
                     "a position of {} is a tuple of {} positions, one per part",
@@ -381,8 +411,8 @@ fn read_layout(
                 return Err(wrong());
             }
             let mut read = Vec::with_capacity(parts.len());
-            for (i, ((g, l), item)) in parts.iter().zip(layouts).zip(&items).enumerate() {
-                let p = read_layout(*g, l, item, defined).map_err(|e| {
+            for (i, ((g, l), item)) in parts.iter().zip(&items).enumerate() {
+                let p = read_layout(&**g, l, item, defined).map_err(|e| {
                     Python::attach(|py| {
                         if e.is_instance(py, input_error_type(py).ok()?) {
                             let m = e.value(py).str().ok()?.to_string();
@@ -437,18 +467,17 @@ fn layout_py<'py>(
                 [id] => u64::try_from(id).unwrap_or(u64::MAX),
                 _ => u64::MAX,
             };
-            d.object(py, id)
+            d.core
+                .object(py, id)
                 .ok_or_else(|| input_err(format!("{}: no such position", game.spec())))
         }
-        Layout::Sum(sum, layouts) => {
-            let parts = Components::parts(&**sum);
+        Layout::Sum(sum, parts) => {
             let ranges = Components::split(&**sum, pos)
                 .ok_or_else(|| input_err(format!("not a position of {}", game.spec())))?;
             let shown = parts
                 .iter()
-                .zip(layouts)
                 .zip(ranges)
-                .map(|((g, l), r)| layout_py(py, *g, l, &pos[r]))
+                .map(|((g, l), r)| layout_py(py, &**g, l, &pos[r]))
                 .collect::<PyResult<Vec<_>>>()?;
             Ok(PyTuple::new(py, shown)?.into_any())
         }
@@ -1215,7 +1244,8 @@ fn game(
 /// of theirs, each solved once. Both are checked against the game's longest plays.
 ///
 /// A query first calls the callables once on every position reachable from the one
-/// asked (the game object keeps their answers for later queries), then solves.
+/// asked — with `components`, on the parts only, never on a position that splits
+/// (but the asked one) — then solves; the game object keeps their answers.
 /// Tables, formula checks and proofs need positions that are numbers: they refuse.
 ///
 /// The game adds to others: `nimlab.sum(g, h)` or `g + h`, whose positions are tuples
@@ -1256,9 +1286,9 @@ fn define(
     let canonical = callable(canonical, "canonical")?;
     let components = callable(components, "components")?;
     let limits = Limits::from_python(max_memory, force)?;
-    let defined = Arc::new(defined::Defined::new(
+    let defined = Arc::new(defined::DefinedGame::new(Arc::new(defined::Defined::new(
         py, name, options, canonical, components,
-    ));
+    ))));
     Ok(PyGame::made(
         defined.clone(),
         Layout::Defined(defined),
@@ -1314,7 +1344,10 @@ fn sum_of(parts: &[&PyGame], limits: Limits) -> PyResult<PyGame> {
     } else {
         Layout::Sum(
             sum.clone(),
-            parts.iter().map(|g| g.layout.clone()).collect(),
+            parts
+                .iter()
+                .map(|g| (g.game.clone(), g.layout.clone()))
+                .collect(),
         )
     };
     Ok(PyGame::made(sum, layout, limits))
@@ -1334,8 +1367,9 @@ fn misere(game: &Bound<'_, PyAny>) -> PyResult<PyGame> {
 }
 
 fn misere_of(game: &PyGame) -> PyResult<PyGame> {
-    let inner = nimlab_games::nplayer::refuse_inside("misere", Box::new(Shared(game.game.clone())))
-        .map_err(py_err)?;
+    let (plain, layout) = plain_of(&game.game, &game.layout)?;
+    let inner =
+        nimlab_games::nplayer::refuse_inside("misere", Box::new(Shared(plain))).map_err(py_err)?;
     if inner.terminal_value() != 0 {
         return Err(input_err(format!(
             "misere({}): the game is already in misère play; misère applies once, to the whole game",
@@ -1344,7 +1378,7 @@ fn misere_of(game: &PyGame) -> PyResult<PyGame> {
     }
     Ok(PyGame {
         game: Arc::new(Misere::new(inner)),
-        layout: game.layout.clone(),
+        layout,
         closed_form: None,
         p_positions: None,
         constants: game.constants.clone(),

@@ -166,6 +166,18 @@ def test_components_give_the_same_values():
     for heaps in [(1, 2, 3), (3, 5, 6), (2, 2), (1, 4, 4, 7)]:
         assert split.value(heaps) == plain.value(heaps) == nim.value(heaps), heaps
     assert split.moves((1, 2, 4))["winning_moves"] == plain.moves((1, 2, 4))["winning_moves"]
+    # Only the asked positions and single heaps are listed: the parts, not the whole.
+    asked = {(1, 2, 3), (3, 5, 6), (2, 2), (1, 4, 4, 7), (1, 2, 4)}
+    assert calls and all(len(h) <= 1 or h in asked for h in calls), sorted(set(calls))
+    # Many heaps: the engine values heaps, never their combinations.
+    calls.clear()
+    big = tuple(range(1, 40))
+    assert split.value(big) == nim.value(big)
+    assert all(len(h) <= 1 or h == big for h in calls)
+    # Misère play cannot split: every position is listed, and the values are misère's.
+    assert split.misere().value((1, 1, 1)) == nimlab.game("misere(nim)").value((1, 1, 1))
+    assert split.misere().value((2, 3)) == nimlab.game("misere(nim)").value((2, 3))
+    assert (split + nim).value(((1, 2), (3,))) == 0
 
 
 def test_components_that_are_not_independent_are_refused():
@@ -175,6 +187,10 @@ def test_components_that_are_not_independent_are_refused():
     g = nimlab.define(options, name="heaps", components=lambda heaps: [heaps, heaps])
     with pytest.raises(nimlab.ContractError, match="independent"):
         g.value((1, 2))
+    # In misère play (every position listed) the parts' longest plays are checked.
+    bad = nimlab.define(options, name="heaps", components=lambda heaps: [heaps[:1], heaps[:1]])
+    with pytest.raises(nimlab.ContractError, match="independent"):
+        bad.misere().value((1, 2))
 
 
 def test_canonical_gives_the_same_values():
