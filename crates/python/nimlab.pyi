@@ -10,7 +10,20 @@ games, from the same Rust library as the ``nimlab`` command line.
 """
 
 from os import PathLike
-from typing import Any, Dict, List, Optional, Sequence, Tuple, TypedDict, Union, overload
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    Hashable,
+    Iterable,
+    List,
+    Optional,
+    Sequence,
+    Tuple,
+    TypedDict,
+    Union,
+    overload,
+)
 
 import numpy as np
 import numpy.typing as npt
@@ -20,12 +33,14 @@ __version__: str
 NOT_A_POSITION: int
 """The value of table cells that are not positions (2**32 − 1)."""
 
-Position = Union[str, int, Sequence[int], Sequence[Sequence[int]]]
+Position = Union[str, int, Sequence[int], Sequence[Sequence[int]], Hashable]
 """Text as the CLI reads it ("3,5", "4;1,1"), or non-negative ints of any size
 (a sequence of sequences for the parts of a sum of take-and-break games). Bools,
-bytes, dicts and sets are not positions (InputError)."""
+bytes, dicts and sets are not positions (InputError). A game made by :func:`define`
+takes its positions as the Python values themselves (any hashable value), and a sum
+with such a part a tuple of one position per part."""
 
-PositionOut = Union[Tuple[int, ...], Tuple[Tuple[int, ...], ...]]
+PositionOut = Union[Tuple[int, ...], Tuple[Tuple[int, ...], ...], Any]
 
 class NimlabError(Exception):
     """Every error nimlab reports; the message is the one the CLI prints."""
@@ -116,7 +131,9 @@ class SweepRow(TypedDict):
     period: Optional[int]
 
 class Game:
-    """A game of the catalog or of a rules file; made by :func:`game`."""
+    """A game of the catalog or of a rules file, made by :func:`game`; or a game
+    defined in Python (:func:`define`, whose positions are Python values), a sum
+    (:func:`sum`, ``g + h``) or misère play (:func:`misere`, :meth:`misere`)."""
 
     @property
     def spec(self) -> str:
@@ -138,6 +155,10 @@ class Game:
         """Value, outcome, winning moves and the method that found them."""
     def moves(self, pos: Position) -> Report:
         """As :meth:`analyse`, plus every option with its value (``options``)."""
+    def __add__(self, other: Game) -> Game:
+        """The disjunctive sum ``nimlab.sum(self, other)``."""
+    def misere(self) -> Game:
+        """Misère play of this game (``nimlab.misere(self)``)."""
     @overload
     def table(self, size: int) -> npt.NDArray[np.uint32]: ...
     @overload
@@ -197,11 +218,37 @@ def game(
     spec: Optional[str] = None,
     *,
     rules: Union[str, "PathLike[str]", None] = None,
+    rules_text: Optional[str] = None,
     max_memory: Union[int, str, None] = None,
     force: bool = False,
 ) -> Game:
     """The game named by ``spec`` (e.g. ``'subtraction(s={1,3,4})'``) or read from a
-    rules file (``rules=PATH``)."""
+    rules file: ``rules=PATH``, or its TOML text (``rules_text=TEXT``, or ``rules=``
+    a str with a line break)."""
+
+def define(
+    options: Callable[[Any], Iterable[Hashable]],
+    *,
+    name: str,
+    canonical: Optional[Callable[[Any], Hashable]] = None,
+    components: Optional[Callable[[Any], Iterable[Hashable]]] = None,
+    max_memory: Union[int, str, None] = None,
+    force: bool = False,
+) -> Game:
+    """A game defined in Python: ``options(pos)`` lists the positions one move from
+    ``pos``; positions are any hashable values, given and returned as themselves.
+    ``canonical(pos)`` (one representative of equal positions) and ``components(pos)``
+    (independent parts, positions of the same game) are optional. A position reached
+    again raises ContractError; the callables' exceptions propagate."""
+
+def sum(
+    *games: Game, max_memory: Union[int, str, None] = None, force: Optional[bool] = None
+) -> Game:
+    """The disjunctive sum of ``games``; with a defined part, positions are tuples
+    with one position per part."""
+
+def misere(game: Game) -> Game:
+    """Misère play of ``game`` (the last player to move loses)."""
 
 def games() -> List[dict[str, Any]]:
     """The catalog, one dict per family: the objects of ``nimlab games --format json``

@@ -62,3 +62,16 @@ pub fn load(spec: Option<&str>, rules: Option<&Path>) -> Result<GameSource> {
         )),
     }
 }
+
+/// The game of a rules file's TOML text (Python's `nimlab.game(rules_text=…)`); `name`
+/// stands for the file in messages, and names the game when the text gives no name.
+///
+/// ```
+/// use nimlab_games::source::load_text;
+/// let s = load_text("dimension = 1\nmoves = [[1], [2]]\n", "take12").unwrap();
+/// assert_eq!(s.game.dimension(), 1);
+/// assert!(load_text("dimension = ", "bad").is_err());
+/// ```
+pub fn load_text(text: &str, name: &str) -> Result<GameSource> {
+    Ok(GameSource::from_rules(RulesGame::from_toml(text, name)?))
+}

@@ -7,9 +7,11 @@
 //! side by side. The Python-facing documentation is in the docstrings and `nimlab.pyi`.
 
 use nimlab_engine::big::BigUint;
+use nimlab_engine::capability::{Capabilities, Components};
 use nimlab_engine::periodicity::Periodicity;
 use nimlab_engine::plan::{self, PositionReport};
 use nimlab_engine::theorem::CheckContext;
+use nimlab_engine::transform::{Misere, Sum, Transform};
 use nimlab_engine::{Error, Game as EngineGame, MemoryLimit, Progress, TableOptions, INVALID};
 use nimlab_formula::check::{CheckRequest, Declared};
 use nimlab_json::doc;
@@ -25,7 +27,10 @@ use pyo3::types::{
 use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
+
+mod defined;
 
 create_exception!(
     nimlab,
@@ -290,16 +295,193 @@ impl Limits {
 ///
 /// Made by `nimlab.game(spec)`. Positions are given as text (`"3,5"`, `"4;1,1"` for a
 /// sum of take-and-break games) or as a tuple/list of non-negative Python ints of any
-/// size (a list of lists for the parts of such a sum).
+/// size (a list of lists for the parts of such a sum). Also made by `nimlab.define`
+/// (positions are Python values), `nimlab.sum`, `g + h` and `nimlab.misere`.
 #[pyclass(frozen, module = "nimlab", name = "Game")]
 struct PyGame {
-    game: Box<dyn EngineGame>,
+    game: Arc<dyn EngineGame>,
+    /// How Python positions map to the engine's (games defined in Python).
+    layout: Layout,
     /// The closed form a rules file declares, if any (the default claim of `check`).
     closed_form: Option<String>,
     /// The P-position predicate a rules file declares, if any.
     p_positions: Option<String>,
     constants: Vec<(String, i64)>,
     limits: Limits,
+}
+
+/// How a game's Python positions are read and written.
+#[derive(Clone)]
+enum Layout {
+    /// As the engine reads and shows them: text, ints, tuples of ints.
+    Engine,
+    /// A game defined in Python: the position is the Python value itself.
+    Defined(Arc<defined::DefinedGame>),
+    /// A sum with a defined part: a tuple with one position per part (each part's
+    /// game is the one inside the sum).
+    Sum(Arc<Sum>, Vec<(Arc<dyn EngineGame>, Layout)>),
+}
+
+/// The game and layout for misère play: defined games in their plain view (misère
+/// play does not split a position into components).
+fn plain_of(
+    game: &Arc<dyn EngineGame>,
+    layout: &Layout,
+) -> PyResult<(Arc<dyn EngineGame>, Layout)> {
+    Ok(match layout {
+        Layout::Engine => (game.clone(), Layout::Engine),
+        Layout::Defined(d) if d.is_split() => {
+            let plain = Arc::new(d.plain());
+            (plain.clone(), Layout::Defined(plain))
+        }
+        Layout::Defined(_) => (game.clone(), layout.clone()),
+        Layout::Sum(_, parts) => {
+            let parts = parts
+                .iter()
+                .map(|(g, l)| plain_of(g, l))
+                .collect::<PyResult<Vec<_>>>()?;
+            let boxes: Vec<Box<dyn EngineGame>> = parts
+                .iter()
+                .map(|(g, _)| Box::new(Shared(g.clone())) as Box<dyn EngineGame>)
+                .collect();
+            let sum = Arc::new(Sum::new(boxes).map_err(py_err)?);
+            (sum.clone(), Layout::Sum(sum, parts))
+        }
+    })
+}
+
+impl Layout {
+    fn is_engine(&self) -> bool {
+        matches!(self, Layout::Engine)
+    }
+}
+
+/// A game shared between Python objects, as a part of another (a sum, misère play):
+/// every method is the shared game's.
+struct Shared(Arc<dyn EngineGame>);
+
+impl Transform for Shared {
+    fn inner(&self) -> &dyn EngineGame {
+        &*self.0
+    }
+    fn spec(&self) -> String {
+        self.0.spec()
+    }
+    fn capabilities(&self) -> Capabilities<'_> {
+        self.0.capabilities()
+    }
+    fn explain_move(&self, from: &[BigUint], to: &[BigUint]) -> Option<String> {
+        self.0.explain_move(from, to)
+    }
+}
+
+/// Reads a Python position of a game laid out as `layout`, interning the values of
+/// defined games (each such part is pushed on `defined` to be explored).
+fn read_layout(
+    game: &dyn EngineGame,
+    layout: &Layout,
+    pos: &Bound<'_, PyAny>,
+    defined: &mut Vec<(Arc<defined::DefinedGame>, u64)>,
+) -> PyResult<Vec<BigUint>> {
+    match layout {
+        Layout::Engine => read_position(game, pos),
+        Layout::Defined(d) => {
+            let id = d
+                .core
+                .intern(pos, &|| format!("a position of {}", game.spec()))?;
+            defined.push((d.clone(), id));
+            Ok(vec![BigUint::from(id)])
+        }
+        Layout::Sum(sum, parts) => {
+            let wrong = || {
+                input_err(format!(
+                    "a position of {} is a tuple of {} positions, one per part",
+                    game.spec(),
+                    parts.len()
+                ))
+            };
+            if pos.is_instance_of::<PyString>() || pos.is_instance_of::<PyBytes>() {
+                return Err(wrong());
+            }
+            let items: Vec<Bound<'_, PyAny>> = pos
+                .try_iter()
+                .map_err(|_| wrong())?
+                .collect::<PyResult<_>>()?;
+            if items.len() != parts.len() {
+                return Err(wrong());
+            }
+            let mut read = Vec::with_capacity(parts.len());
+            for (i, ((g, l), item)) in parts.iter().zip(&items).enumerate() {
+                let p = read_layout(&**g, l, item, defined).map_err(|e| {
+                    Python::attach(|py| {
+                        if e.is_instance(py, input_error_type(py).ok()?) {
+                            let m = e.value(py).str().ok()?.to_string();
+                            Some(input_err(format!("part {} ({}): {m}", i + 1, g.spec())))
+                        } else {
+                            None
+                        }
+                    })
+                    .unwrap_or(e)
+                })?;
+                let fits = if g.accepts_dimension(g.dimension() + 1) {
+                    g.accepts_dimension(p.len())
+                } else {
+                    p.len() == g.dimension()
+                };
+                if !fits {
+                    return Err(input_err(format!(
+                        "part {} ({}) takes {} coordinates in this sum, got {}",
+                        i + 1,
+                        g.spec(),
+                        g.dimension(),
+                        p.len()
+                    )));
+                }
+                read.push(p);
+            }
+            Ok(Components::join(
+                &**sum,
+                &read.iter().map(|p| &p[..]).collect::<Vec<_>>(),
+            ))
+        }
+    }
+}
+
+/// A position of `game` (laid out as `layout`) as Python shows it: a defined game's
+/// Python value, a tuple per part of a sum with such a part, else as the documents
+/// show positions (a tuple of ints, text for a board).
+fn layout_py<'py>(
+    py: Python<'py>,
+    game: &dyn EngineGame,
+    layout: &Layout,
+    pos: &[BigUint],
+) -> PyResult<Bound<'py, PyAny>> {
+    match layout {
+        Layout::Engine => value_py(
+            py,
+            &nimlab_json::doc::to_exact_value(&doc::Pos::of(game, pos)),
+            true,
+        ),
+        Layout::Defined(d) => {
+            let id = match pos {
+                [id] => u64::try_from(id).unwrap_or(u64::MAX),
+                _ => u64::MAX,
+            };
+            d.core
+                .object(py, id)
+                .ok_or_else(|| input_err(format!("{}: no such position", game.spec())))
+        }
+        Layout::Sum(sum, parts) => {
+            let ranges = Components::split(&**sum, pos)
+                .ok_or_else(|| input_err(format!("not a position of {}", game.spec())))?;
+            let shown = parts
+                .iter()
+                .zip(ranges)
+                .map(|((g, l), r)| layout_py(py, &**g, l, &pos[r]))
+                .collect::<PyResult<Vec<_>>>()?;
+            Ok(PyTuple::new(py, shown)?.into_any())
+        }
+    }
 }
 
 /// Reads a Python position: text as the CLI reads it, or ints / lists of ints.
@@ -454,6 +636,30 @@ fn periodicity_dict<'py>(py: Python<'py>, p: &Periodicity) -> PyResult<Bound<'py
 }
 
 impl PyGame {
+    /// A game made here (a defined game, a sum, misère play): no rules file's claims.
+    fn made(game: Arc<dyn EngineGame>, layout: Layout, limits: Limits) -> Self {
+        PyGame {
+            game,
+            layout,
+            closed_form: None,
+            p_positions: None,
+            constants: Vec::new(),
+            limits,
+        }
+    }
+
+    /// The engine's position for a Python position; a defined game is explored from
+    /// it first (its callables run here, with the GIL: their exceptions and Ctrl-C
+    /// raise as in any Python code).
+    fn engine_position(&self, py: Python<'_>, pos: &Bound<'_, PyAny>) -> PyResult<Vec<BigUint>> {
+        let mut defined = Vec::new();
+        let big = read_layout(&*self.game, &self.layout, pos, &mut defined)?;
+        for (d, id) in defined {
+            d.explore(py, id, self.limits.memory)?;
+        }
+        Ok(big)
+    }
+
     fn position_report(
         &self,
         py: Python<'_>,
@@ -461,7 +667,7 @@ impl PyGame {
         with_options: bool,
     ) -> PyResult<PositionReport> {
         let game = &*self.game;
-        let big = read_position(game, pos)?;
+        let big = self.engine_position(py, pos)?;
         interruptible(py, self.limits, |opts| {
             if with_options {
                 plan::moves(game, &big, opts)
@@ -470,6 +676,48 @@ impl PyGame {
             }
         })?
         .map_err(py_err)
+    }
+
+    /// The document of a position's report; positions of a game with a defined part
+    /// are the Python values (the document's JSON shows their repr).
+    fn report_py<'py>(&self, py: Python<'py>, r: &PositionReport) -> PyResult<Bound<'py, PyAny>> {
+        let game = &*self.game;
+        let d = doc_py(py, &doc::PositionDoc::new(game, r))?;
+        if self.layout.is_engine() {
+            return Ok(d);
+        }
+        let shown = |p: &[BigUint]| layout_py(py, game, &self.layout, p);
+        d.set_item("position", shown(&r.position)?)?;
+        // The documents list the report's moves and options in its order.
+        let moves = r
+            .winning_moves
+            .iter()
+            .map(|m| shown(m))
+            .collect::<PyResult<Vec<_>>>()?;
+        if d.contains("winning_moves")? {
+            d.set_item("winning_moves", PyList::new(py, moves)?)?;
+        }
+        if let (Some(options), Ok(list)) = (&r.options, d.get_item("options"))
+            && let Ok(list) = list.cast::<PyList>()
+        {
+            for (o, item) in options.iter().zip(list.iter()) {
+                item.set_item("position", shown(&o.position)?)?;
+            }
+        }
+        Ok(d)
+    }
+
+    /// Refuses what needs positions that are numbers (tables, formulas) for a game
+    /// with a part defined in Python.
+    fn numbers_only(&self, what: &str) -> PyResult<()> {
+        if self.layout.is_engine() {
+            return Ok(());
+        }
+        Err(input_err(format!(
+            "{what} needs positions that are numbers; {} has positions that are Python \
+             values (a game defined in Python): ask value, outcome, analyse or moves",
+            self.game.spec()
+        )))
     }
 }
 
@@ -500,7 +748,27 @@ impl PyGame {
     }
 
     fn __repr__(&self) -> String {
-        format!("nimlab.game({:?})", self.game.spec())
+        match &self.layout {
+            Layout::Defined(_) => format!("nimlab.define(…, name={:?})", self.game.spec()),
+            Layout::Sum(..) => format!("<nimlab.Game {}>", self.game.spec()),
+            Layout::Engine => format!("nimlab.game({:?})", self.game.spec()),
+        }
+    }
+
+    /// The disjunctive sum `self + other` (see `nimlab.sum`).
+    fn __add__(&self, other: &Bound<'_, PyAny>) -> PyResult<PyGame> {
+        let other = other.cast::<PyGame>().map_err(|_| {
+            input_err(format!(
+                "a game is added to a game (nimlab.game(...), nimlab.define(...)), not a {}",
+                type_name(other)
+            ))
+        })?;
+        sum_of(&[self, other.get()], self.limits)
+    }
+
+    /// Misère play of this game (see `nimlab.misere`).
+    fn misere(&self) -> PyResult<PyGame> {
+        misere_of(self)
     }
 
     /// The Grundy value of `pos` (an int of any size), or None when the game only
@@ -522,14 +790,14 @@ impl PyGame {
         pos: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let r = self.position_report(py, pos, false)?;
-        doc_py(py, &doc::PositionDoc::new(&*self.game, &r))
+        self.report_py(py, &r)
     }
 
     /// As `analyse`, plus `options`: every option with its value and whether it wins
     /// (None, with `options_note`, when there are too many to list).
     fn moves<'py>(&self, py: Python<'py>, pos: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let r = self.position_report(py, pos, true)?;
-        doc_py(py, &doc::PositionDoc::new(&*self.game, &r))
+        self.report_py(py, &r)
     }
 
     /// The Grundy table over the box [0, size)^d as a numpy array of dtype uint32 and
@@ -543,6 +811,7 @@ impl PyGame {
         size: &Bound<'py, PyAny>,
         with_method: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
+        self.numbers_only("table")?;
         let size = usize_arg(size, "size")?;
         if size == 0 {
             return Err(input_err("size must be at least 1"));
@@ -583,6 +852,7 @@ impl PyGame {
         p_positions: Option<&Bound<'py, PyAny>>,
         limit: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        self.numbers_only("check")?;
         let formula = opt_text(formula, "formula")?;
         let p_positions = opt_text(p_positions, "p_positions")?;
         let size = opt_count(size, "size")?.unwrap_or(64);
@@ -622,6 +892,7 @@ impl PyGame {
         p_positions: bool,
         prove: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
+        self.numbers_only("guess")?;
         use nimlab_json::guess::{guess_game, GuessDoc, GuessRequest};
         let side = |v: Option<&Bound<'py, PyAny>>, what: &str| -> PyResult<Option<usize>> {
             opt_count(v, what)?
@@ -656,6 +927,7 @@ impl PyGame {
         py: Python<'py>,
         up_to: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        self.numbers_only("certificate")?;
         let up_to = opt_count(up_to, "up_to")?;
         let game = &*self.game;
         let mut cert = interruptible(py, self.limits, |opts| {
@@ -685,6 +957,7 @@ impl PyGame {
         max_heap: Option<&Bound<'py, PyAny>>,
         max_elements: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
+        self.numbers_only("misere_quotient")?;
         use nimlab_engine::misere_quotient::{
             MisereQuotient, QuotientOptions, DEFAULT_MAX_ELEMENTS,
         };
@@ -764,6 +1037,7 @@ impl PyGame {
         p_positions: Option<&Bound<'py, PyAny>>,
         numeration: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        self.numbers_only("prove")?;
         let formula = opt_text(formula, "formula")?;
         let p_positions = opt_text(p_positions, "p_positions")?;
         let numeration = opt_text(numeration, "numeration")?;
@@ -812,6 +1086,7 @@ impl PyGame {
         up_to: Option<&Bound<'py, PyAny>>,
         rows: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        self.numbers_only("periodicity")?;
         let up_to = opt_count(up_to, "up_to")?;
         if up_to == Some(0) {
             return Err(input_err("up_to must be at least 1"));
@@ -889,14 +1164,17 @@ fn certify<'py>(
 }
 
 /// The game named by `spec` (e.g. `'ryuoh(p=3)'`, `'subtraction(s={1,3,4})'`), or read
-/// from a rules file with `rules=PATH`. `max_memory` (bytes, or text like `'4G'`;
-/// default half of physical memory) bounds tables and solvers; `force=True` runs
-/// brute force even when its estimate is very long.
+/// from a rules file: `rules=PATH` (a str or path), or the TOML text itself — with
+/// `rules_text=TEXT`, or as `rules=` when the str has a line break (a path has none).
+/// `max_memory` (bytes, or text like `'4G'`; default half of physical memory) bounds
+/// tables and solvers; `force=True` runs brute force even when its estimate is very
+/// long.
 #[pyfunction]
-#[pyo3(signature = (spec = None, *, rules = None, max_memory = None, force = false))]
+#[pyo3(signature = (spec = None, *, rules = None, rules_text = None, max_memory = None, force = false))]
 fn game(
     spec: Option<&Bound<'_, PyAny>>,
     rules: Option<&Bound<'_, PyAny>>,
+    rules_text: Option<&Bound<'_, PyAny>>,
     max_memory: Option<&Bound<'_, PyAny>>,
     force: bool,
 ) -> PyResult<PyGame> {
@@ -912,21 +1190,199 @@ fn game(
         })?),
         _ => None,
     };
+    let mut text = opt_text(rules_text, "rules_text")?;
     let rules: Option<PathBuf> = match rules {
-        Some(r) if !r.is_none() => Some(
-            r.extract()
-                .map_err(|_| input_err("rules is the path of a rules file"))?,
-        ),
+        Some(r) if !r.is_none() => match r.cast::<PyString>() {
+            // TOML text has line breaks; a path never does.
+            Ok(s) if s.to_cow()?.contains('\n') => {
+                if text.is_some() {
+                    return Err(input_err("give either rules or rules_text, not both"));
+                }
+                text = Some(s.to_cow()?.into_owned());
+                None
+            }
+            _ => Some(r.extract().map_err(|_| {
+                input_err("rules is the path of a rules file (or its TOML text, of several lines)")
+            })?),
+        },
         _ => None,
     };
     let limits = Limits::from_python(max_memory, force)?;
-    let source = nimlab_games::source::load(spec.as_deref(), rules.as_deref()).map_err(py_err)?;
+    let source = match text {
+        Some(text) => {
+            if spec.is_some() || rules.is_some() {
+                return Err(input_err(
+                    "give one of a game, a rules file and a rules text, not several",
+                ));
+            }
+            nimlab_games::source::load_text(&text, "rules_text")
+        }
+        None => nimlab_games::source::load(spec.as_deref(), rules.as_deref()),
+    }
+    .map_err(py_err)?;
     Ok(PyGame {
-        game: source.game,
+        game: Arc::from(source.game),
+        layout: Layout::Engine,
         closed_form: source.closed_form,
         p_positions: source.p_positions,
         constants: source.constants,
         limits,
+    })
+}
+
+/// A game defined in Python. `options(pos)` returns the positions one move from `pos`
+/// (an iterable; `[]` when the game is over there). Positions are any hashable Python
+/// values — tuples, frozensets, strings, ints — and are given to `value`, `outcome`,
+/// `analyse` and `moves` as themselves; answers show them as themselves too (their
+/// `repr` in JSON). Every play must end: a position reached again raises
+/// ContractError. `name` names the game in answers and messages.
+///
+/// Optional: `canonical(pos)` returns one representative of the positions that are
+/// the same game (e.g. the heaps sorted): positions with one canonical form are solved
+/// once. `components(pos)` returns the independent parts of `pos`, positions of this
+/// same game whose disjunctive sum `pos` is (e.g. its heaps): the value is the nim-sum
+/// of theirs, each solved once. Both are checked against the game's longest plays.
+///
+/// A query first calls the callables once on every position reachable from the one
+/// asked — with `components`, on the parts only, never on a position that splits
+/// (but the asked one) — then solves; the game object keeps their answers.
+/// Tables, formula checks and proofs need positions that are numbers: they refuse.
+///
+/// The game adds to others: `nimlab.sum(g, h)` or `g + h`, whose positions are tuples
+/// with one position per part (`(pos, (3, 5))` for `g + nimlab.game("nim")`); misère
+/// play is `nimlab.misere(g)` or `g.misere()`. An exception in a callable propagates
+/// (with a note naming the position); Ctrl-C raises KeyboardInterrupt.
+#[pyfunction]
+#[pyo3(signature = (options, *, name, canonical = None, components = None, max_memory = None, force = false))]
+fn define(
+    py: Python<'_>,
+    options: &Bound<'_, PyAny>,
+    name: &Bound<'_, PyAny>,
+    canonical: Option<&Bound<'_, PyAny>>,
+    components: Option<&Bound<'_, PyAny>>,
+    max_memory: Option<&Bound<'_, PyAny>>,
+    force: bool,
+) -> PyResult<PyGame> {
+    let name = opt_text(Some(name), "name")?.unwrap_or_default();
+    if name.trim().is_empty() {
+        return Err(input_err("name must name the game (a non-empty str)"));
+    }
+    let callable = |f: Option<&Bound<'_, PyAny>>, what: &str| -> PyResult<Option<Py<PyAny>>> {
+        match f {
+            Some(f) if !f.is_none() => {
+                if f.is_callable() {
+                    Ok(Some(f.clone().unbind()))
+                } else {
+                    Err(input_err(format!(
+                        "{what} must be a function of a position, got a {}",
+                        type_name(f)
+                    )))
+                }
+            }
+            _ => Ok(None),
+        }
+    };
+    let options = callable(Some(options), "options")?.expect("given");
+    let canonical = callable(canonical, "canonical")?;
+    let components = callable(components, "components")?;
+    let limits = Limits::from_python(max_memory, force)?;
+    let defined = Arc::new(defined::DefinedGame::new(Arc::new(defined::Defined::new(
+        py, name, options, canonical, components,
+    ))));
+    Ok(PyGame::made(
+        defined.clone(),
+        Layout::Defined(defined),
+        limits,
+    ))
+}
+
+/// The disjunctive sum of `games` (two-player, normal play): the sum of the catalog
+/// (`nimlab.game("sum(nim,wythoff)")`) also for games it cannot name, such as games
+/// defined in Python. A sum with a defined part takes and shows its positions as
+/// tuples with one position per part; otherwise as the catalog's sum. `g + h` is
+/// `nimlab.sum(g, h)`. The limits are the first game's unless given.
+#[pyfunction]
+#[pyo3(signature = (*games, max_memory = None, force = None))]
+fn sum(
+    games: &Bound<'_, PyTuple>,
+    max_memory: Option<&Bound<'_, PyAny>>,
+    force: Option<bool>,
+) -> PyResult<PyGame> {
+    let parts = games
+        .iter()
+        .map(|g| {
+            g.cast_into::<PyGame>().map_err(|e| {
+                input_err(format!(
+                    "nimlab.sum takes games (nimlab.game(...), nimlab.define(...)), not a {}",
+                    type_name(&e.into_inner())
+                ))
+            })
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let first = parts
+        .first()
+        .ok_or_else(|| input_err("nimlab.sum needs at least one game"))?
+        .get()
+        .limits;
+    let limits = match (max_memory, force) {
+        (None, None) => first,
+        _ => Limits::from_python(max_memory, force.unwrap_or(first.force))?,
+    };
+    let refs: Vec<&PyGame> = parts.iter().map(|g| g.get()).collect();
+    sum_of(&refs, limits)
+}
+
+fn sum_of(parts: &[&PyGame], limits: Limits) -> PyResult<PyGame> {
+    let games = parts
+        .iter()
+        .map(|g| nimlab_games::nplayer::refuse_inside("sum", Box::new(Shared(g.game.clone()))))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(py_err)?;
+    let sum = Arc::new(Sum::new(games).map_err(py_err)?);
+    let layout = if parts.iter().all(|g| g.layout.is_engine()) {
+        Layout::Engine
+    } else {
+        Layout::Sum(
+            sum.clone(),
+            parts
+                .iter()
+                .map(|g| (g.game.clone(), g.layout.clone()))
+                .collect(),
+        )
+    };
+    Ok(PyGame::made(sum, layout, limits))
+}
+
+/// Misère play of `game` (the player who makes the last move loses), as the catalog's
+/// `misere(…)` — also for games defined in Python. Same as `game.misere()`.
+#[pyfunction]
+fn misere(game: &Bound<'_, PyAny>) -> PyResult<PyGame> {
+    let game = game.cast::<PyGame>().map_err(|_| {
+        input_err(format!(
+            "nimlab.misere takes a game (nimlab.game(...), nimlab.define(...)), not a {}",
+            type_name(game)
+        ))
+    })?;
+    misere_of(game.get())
+}
+
+fn misere_of(game: &PyGame) -> PyResult<PyGame> {
+    let (plain, layout) = plain_of(&game.game, &game.layout)?;
+    let inner =
+        nimlab_games::nplayer::refuse_inside("misere", Box::new(Shared(plain))).map_err(py_err)?;
+    if inner.terminal_value() != 0 {
+        return Err(input_err(format!(
+            "misere({}): the game is already in misère play; misère applies once, to the whole game",
+            inner.spec()
+        )));
+    }
+    Ok(PyGame {
+        game: Arc::new(Misere::new(inner)),
+        layout,
+        closed_form: None,
+        p_positions: None,
+        constants: game.constants.clone(),
+        limits: game.limits,
     })
 }
 
@@ -1154,6 +1610,9 @@ fn nimlab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ContractError", py.get_type::<ContractError>())?;
     m.add_class::<PyGame>()?;
     m.add_function(wrap_pyfunction!(game, m)?)?;
+    m.add_function(wrap_pyfunction!(define, m)?)?;
+    m.add_function(wrap_pyfunction!(sum, m)?)?;
+    m.add_function(wrap_pyfunction!(misere, m)?)?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(theorems, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
