@@ -308,3 +308,39 @@ fn condition_reports_witness_and_first_mismatch() {
     let (code, _, err) = nimlab(&["chocolate", "condition", "--f", "t", "--window", "0"]);
     assert_eq!(code, 2, "{err}");
 }
+
+#[test]
+fn boards_bars_and_vertex_sets_are_drawn_with_the_move_shown() {
+    // Cram: the domino covering the two top-left squares.
+    let svg = std::fs::read_to_string(draw_to(
+        &["cram(rows=2,cols=3)", ".../.#.", "--move", "##./.#."],
+        "cram.svg",
+    ))
+    .unwrap();
+    let r = rects(&svg);
+    let count = |class: &str| r.iter().filter(|(c, _, _)| c == class).count();
+    assert_eq!((count("eaten"), count("covered"), count("free")), (2, 1, 3));
+    // A bar of any shape: the break eats the two right columns.
+    let (code, out, err) = nimlab(&["draw", "chocolate-bar", "..##/B###", "--move", "B#"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "chocolate-bar at ..##/B###\n    ()()\nBB[]()()\n");
+    // Node Kayles: taking vertex 2 of a path takes 1 and 3 too.
+    let (code, out, _) = nimlab(&[
+        "draw",
+        "node-kayles(graph=path(5))",
+        "start",
+        "--move",
+        "{0,4}",
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.ends_with("0 (1) (2) (3) 4\n"), "{out}");
+    // Not a move, not a position: one line, exit 2.
+    for args in [
+        ["draw", "cram(rows=2,cols=2)", "start", "--move", "##/##"],
+        ["draw", "cram(rows=2,cols=2)", "../.", "--move", "start"],
+    ] {
+        let (code, _, err) = nimlab(&args);
+        assert_eq!(code, 2, "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
+}

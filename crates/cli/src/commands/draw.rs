@@ -2,7 +2,7 @@
 //! two-coordinate game as a board with the piece and the P-positions.
 
 use super::{Context, OutputArgs};
-use crate::picture::scenes::{self, BarView, BoardView, MAX_SIDE};
+use crate::picture::scenes::{self, BarView, BoardView, CellsView, MAX_SIDE};
 use crate::picture::{raster, svg, text};
 use crate::Status;
 use nimlab_engine::game::format_position;
@@ -59,6 +59,47 @@ fn too_large(pos: &[Coord]) -> Error {
         "{} is too large to draw (coordinates up to {MAX_SIDE})",
         format_position(pos)
     ))
+}
+
+/// The picture of a position written in the game's own form (a board, a bar of any
+/// shape, a set of vertices), and of one move from it.
+fn own_form_view(game: &dyn Game, position: &str, to: Option<&str>) -> Result<CellsView> {
+    let read = |text: &str| -> Result<Position> {
+        let big = plan::read_position(game, text)?;
+        let small = nimlab_engine::big::to_small(&big)
+            .ok_or_else(|| Error::input("not a position of this game"))?;
+        game.check_position(&small)?;
+        Ok(small)
+    };
+    let pos = read(position)?;
+    let shown = |p: &[Coord]| {
+        let big: Vec<nimlab_engine::big::BigUint> = p.iter().map(|&c| c.into()).collect();
+        game.show_position(&big)
+    };
+    let next = to.map(read).transpose()?;
+    if let Some(n) = &next {
+        let mut found = false;
+        game.for_each_option(&pos, &mut |o| found |= o == &n[..]);
+        if !found {
+            return Err(Error::input(format!(
+                "{} is not one move from {} in {}",
+                shown(n).text(),
+                shown(&pos).text(),
+                game.spec()
+            )));
+        }
+    }
+    CellsView::new(
+        &shown(&pos),
+        next.as_deref().map(|n| shown(n)).as_ref(),
+        format!("{} at {}", game.spec(), shown(&pos).text()),
+    )
+    .ok_or_else(|| {
+        Error::input(format!(
+            "cannot draw {}: its positions are neither pictures nor vertex sets",
+            game.spec()
+        ))
+    })
 }
 
 /// Checks that `next` is one move from `pos`.
@@ -147,6 +188,18 @@ pub fn run(ctx: &Context, args: DrawArgs) -> Result<Status> {
         ));
     }
     let game = nimlab_games::parse_game(&args.game)?;
+    if !game.writes_numbers() {
+        // A board, a shape or a graph: drawn from the position as the game shows it.
+        let view = own_form_view(&*game, &args.position, args.to.as_deref())?;
+        let drawing = text::cells_text(&view);
+        let scene = scenes::cells_scene(&view);
+        args.out.emit(|out: &mut dyn Write| match format {
+            DrawFormat::Text => out.write_all(drawing.as_bytes()),
+            DrawFormat::Svg => out.write_all(svg::render(&scene).as_bytes()),
+            DrawFormat::Png => raster::write_png(&scene, out),
+        })?;
+        return Ok(Status::Ok);
+    }
     let pos = parse_position(&args.position)?;
     let to: Option<Position> = args.to.as_deref().map(parse_position).transpose()?;
     let picture = picture(ctx, &*game, &pos, to.as_deref())?;

@@ -328,3 +328,176 @@ pub fn board_scene(view: &BoardView) -> Scene {
         items,
     }
 }
+
+/// A position drawn cell by cell: a board (`.` free, `#` covered), a chocolate bar of any
+/// shape (`#` a square, `B` the bitter one, `.` none) or a set of vertices (one disc
+/// each); the cells a move changes marked.
+pub struct CellsView {
+    /// Rows of characters, top first.
+    pub rows: Vec<Vec<char>>,
+    /// Whether the picture is a chocolate bar (else a board, or vertices).
+    pub bar: bool,
+    /// Whether the cells are vertices (`rows` is then one row of labels).
+    pub vertices: Option<Vec<u64>>,
+    /// Cells (row, column) or vertices the move shown empties.
+    pub changed: Vec<(usize, usize)>,
+    pub caption: String,
+}
+
+impl CellsView {
+    /// The view of `shown`, with the move to `next` marked; `None` for a position that
+    /// is not a picture or a vertex set.
+    pub fn new(
+        shown: &nimlab_engine::position::Shown,
+        next: Option<&nimlab_engine::position::Shown>,
+        caption: String,
+    ) -> Option<Self> {
+        use nimlab_engine::position::Shown;
+        match shown {
+            Shown::Text(t) => {
+                let rows: Vec<Vec<char>> = t.split('/').map(|r| r.chars().collect()).collect();
+                let bar = t.contains('B');
+                let changed = match next {
+                    Some(Shown::Text(n)) => changed_cells(&rows, bar, n),
+                    _ => Vec::new(),
+                };
+                Some(CellsView {
+                    rows,
+                    bar,
+                    vertices: None,
+                    changed,
+                    caption,
+                })
+            }
+            Shown::Vertices(v) => {
+                let changed = match next {
+                    Some(Shown::Vertices(n)) => v
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, x)| !n.contains(x))
+                        .map(|(i, _)| (0, i))
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                Some(CellsView {
+                    rows: vec![],
+                    bar: false,
+                    vertices: Some(v.clone()),
+                    changed,
+                    caption,
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The cells of `rows` a move to the picture `next` empties (a bar's option is cropped
+/// to its squares: it is aligned on the bitter square).
+fn changed_cells(rows: &[Vec<char>], bar: bool, next: &str) -> Vec<(usize, usize)> {
+    let after: Vec<Vec<char>> = next.split('/').map(|r| r.chars().collect()).collect();
+    let find = |g: &[Vec<char>]| {
+        g.iter()
+            .enumerate()
+            .find_map(|(r, row)| row.iter().position(|&c| c == 'B').map(|c| (r, c)))
+            .unwrap_or((0, 0))
+    };
+    let ((ra, ca), (rb, cb)) = if bar {
+        (find(rows), find(&after))
+    } else {
+        ((0, 0), (0, 0))
+    };
+    let mut out = Vec::new();
+    for (r, row) in rows.iter().enumerate() {
+        for (c, &ch) in row.iter().enumerate() {
+            let there = (r + rb)
+                .checked_sub(ra)
+                .zip((c + cb).checked_sub(ca))
+                .and_then(|(r2, c2)| after.get(r2).and_then(|x| x.get(c2)).copied());
+            let full = if bar { ch != '.' } else { ch == '.' };
+            let stays = if bar {
+                there.is_some_and(|t| t != '.')
+            } else {
+                there == Some('.')
+            };
+            if full && !stays {
+                out.push((r, c));
+            }
+        }
+    }
+    out
+}
+
+/// A board, a bar or a vertex set: one square (or disc) per cell.
+pub fn cells_scene(view: &CellsView) -> Scene {
+    const S: f64 = 32.0;
+    let (left, top) = (16.0, 40.0);
+    let mut items = vec![Item::Text {
+        at: (left, 24.0),
+        size: 14.0,
+        anchor: Anchor::Start,
+        text: view.caption.clone(),
+        fill: palette::INK,
+    }];
+    let (w, h);
+    if let Some(vs) = &view.vertices {
+        for (i, v) in vs.iter().enumerate() {
+            let centre = (left + S / 2.0 + i as f64 * S, top + S / 2.0);
+            let gone = view.changed.contains(&(0, i));
+            items.push(Item::Disc {
+                centre,
+                radius: S * 0.4,
+                fill: Some(if gone {
+                    palette::EATEN
+                } else {
+                    palette::P_POSITION
+                }),
+                stroke: palette::INK,
+                class: if gone { "taken" } else { "vertex" },
+            });
+            items.push(Item::Text {
+                at: (centre.0, centre.1 + 5.0),
+                size: 12.0,
+                anchor: Anchor::Middle,
+                text: v.to_string(),
+                fill: palette::INK,
+            });
+        }
+        (w, h) = (vs.len().max(1) as f64 * S, S);
+    } else {
+        for (r, row) in view.rows.iter().enumerate() {
+            for (c, &ch) in row.iter().enumerate() {
+                let changed = view.changed.contains(&(r, c));
+                let (fill, class) = match (view.bar, ch, changed) {
+                    (_, _, true) => (palette::EATEN, "eaten"),
+                    (true, 'B', _) => (palette::BITTER, "bitter"),
+                    (true, '#', _) => (palette::CHOCOLATE, "square"),
+                    (false, '.', _) => (palette::PAPER, "free"),
+                    (false, _, _) => (palette::PIECE, "covered"),
+                    _ => continue,
+                };
+                items.push(Item::Rect {
+                    x: left + c as f64 * S,
+                    y: top + r as f64 * S,
+                    w: S,
+                    h: S,
+                    fill,
+                    stroke: Some(if view.bar {
+                        palette::GROOVE
+                    } else {
+                        palette::GRID
+                    }),
+                    class,
+                });
+            }
+        }
+        let cols = view.rows.iter().map(Vec::len).max().unwrap_or(0);
+        (w, h) = (cols as f64 * S, view.rows.len() as f64 * S);
+    }
+    Scene {
+        width: (left * 2.0 + w).max(left * 2.0 + text_width(view.caption.chars().count(), 14.0)),
+        height: top + h + 16.0,
+        title: view.caption.clone(),
+        items,
+    }
+}

@@ -100,3 +100,39 @@ pub fn board_text(view: &BoardView) -> String {
     ));
     out
 }
+
+/// A board, a bar or a vertex set as text: one row per line (two characters per cell,
+/// `()` a cell the move shown empties), or the vertices in a row.
+pub fn cells_text(view: &super::scenes::CellsView) -> String {
+    let mut out = format!("{}\n", view.caption);
+    if let Some(vs) = &view.vertices {
+        let cells: Vec<String> = vs
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                if view.changed.contains(&(0, i)) {
+                    format!("({v})")
+                } else {
+                    v.to_string()
+                }
+            })
+            .collect();
+        out.push_str(&cells.join(" "));
+        out.push('\n');
+        return out;
+    }
+    for (r, row) in view.rows.iter().enumerate() {
+        for (c, &ch) in row.iter().enumerate() {
+            out.push_str(match (view.changed.contains(&(r, c)), view.bar, ch) {
+                (true, _, _) => "()",
+                (_, true, 'B') => "BB",
+                (_, true, '#') => "[]",
+                (_, false, '.') => "[]",
+                (_, false, _) => "##",
+                _ => "  ",
+            });
+        }
+        out.push('\n');
+    }
+    out
+}
