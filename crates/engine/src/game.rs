@@ -308,6 +308,25 @@ pub fn parse_position(text: &str) -> Result<Position> {
     })
 }
 
+/// A stored position as `game` writes it (`3,5`, a board's picture, `{0,2}`): the words
+/// of messages about positions.
+///
+/// ```
+/// use nimlab_engine::game::{position_words, Game};
+/// use nimlab_engine::Coord;
+/// struct Heap;
+/// impl Game for Heap {
+///     fn spec(&self) -> String { "heap".into() }
+///     fn dimension(&self) -> usize { 1 }
+///     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {}
+/// }
+/// assert_eq!(position_words(&Heap, &[7]), "7");
+/// ```
+pub fn position_words(game: &dyn Game, pos: &[Coord]) -> String {
+    let big: Vec<BigUint> = pos.iter().map(|&c| BigUint::from(c)).collect();
+    game.show_position(&big).text()
+}
+
 /// `3,5` — the inverse of [`parse_position`].
 pub fn format_position(pos: &[Coord]) -> String {
     pos.iter()

@@ -29,7 +29,7 @@
 
 use crate::big::{BigPosition, BigUint};
 use crate::error::{Error, Result};
-use crate::game::{format_position, Coord, Game, Outcome, Position};
+use crate::game::{Coord, Game, Outcome, Position};
 use crate::table::TableOptions;
 use rustc_hash::FxHashMap;
 
@@ -157,8 +157,8 @@ fn remoteness_within(
                 bad = Some(Error::Contract(format!(
                     "{} moves from {} to {} without lowering its rank",
                     game.spec(),
-                    format_position(&p),
-                    format_position(o)
+                    crate::game::position_words(game, &p),
+                    crate::game::position_words(game, o)
                 )));
                 return;
             }

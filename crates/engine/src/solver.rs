@@ -6,7 +6,7 @@
 //! positions is just a million entries, never a million stack frames.
 
 use crate::error::{Error, Result};
-use crate::game::{format_position, Coord, Game, Outcome, Position};
+use crate::game::{Coord, Game, Outcome, Position};
 use crate::memory::MemoryLimit;
 use crate::mex::MexScratch;
 use crate::rule::ValueRule;
@@ -161,7 +161,7 @@ impl<'g> Solver<'g> {
                 &format!(
                     "brute force on {} at {}",
                     self.game.spec(),
-                    format_position(pos)
+                    crate::game::position_words(self.game, pos)
                 ),
                 positions,
                 crate::table::options_bound(self.game, pos),
@@ -176,7 +176,7 @@ impl<'g> Solver<'g> {
                 format!(
                     "evaluating {} at {} ({n}+ positions)",
                     game.spec(),
-                    format_position(pos)
+                    crate::game::position_words(game, pos)
                 )
             });
         }
@@ -233,7 +233,7 @@ impl<'g> Solver<'g> {
                     format!(
                         "evaluating {} at {} ({n}+ positions)",
                         game.spec(),
-                        format_position(root)
+                        crate::game::position_words(game, root)
                     )
                 },
             },
@@ -362,8 +362,8 @@ pub(crate) fn reachable_in_rank_order(
                 contract_error = Some(Error::Contract(format!(
                     "{} moves from {} to {} without lowering its rank",
                     game.spec(),
-                    format_position(&p),
-                    format_position(o)
+                    crate::game::position_words(game, &p),
+                    crate::game::position_words(game, o)
                 )));
                 return;
             }

@@ -18,9 +18,10 @@
 //! let g = parse_game("node-kayles(graph=path(4))").unwrap();
 //! let start = read_position(&*g, "start").unwrap();
 //! assert_eq!(write_position(&*g, &start), "{0,1,2,3}");
-//! // Node Kayles on a path of 4 is Dawson's chess (0.137) on a heap of 4: value 1.
+//! // Taking an end vertex leaves a path of 2 (value 1), taking an inner one leaves one
+//! // vertex (value 1): the path of 4 is a P-position, as Dawson's chess (0.137) says.
 //! let r = value(&*g, &start, &TableOptions::default()).unwrap();
-//! assert_eq!(r.grundy.unwrap(), 1u32.into());
+//! assert_eq!(r.grundy.unwrap(), 0u32.into());
 //! ```
 
 use crate::{Args, Family, Param};

@@ -91,7 +91,7 @@ fn own_form_view(game: &dyn Game, position: &str, to: Option<&str>) -> Result<Ce
     }
     CellsView::new(
         &shown(&pos),
-        next.as_deref().map(|n| shown(n)).as_ref(),
+        next.as_deref().map(&shown).as_ref(),
         format!("{} at {}", game.spec(), shown(&pos).text()),
     )
     .ok_or_else(|| {
