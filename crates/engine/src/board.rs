@@ -58,6 +58,22 @@ pub fn cells_of(mut set: Cells) -> impl Iterator<Item = usize> {
     })
 }
 
+/// The connected part of `set` holding its lowest vertex, in a graph given by each
+/// vertex's neighbours.
+pub fn first_part(set: Cells, neighbours: &[Cells]) -> Cells {
+    let mut part = set & set.wrapping_neg();
+    let mut frontier = part;
+    while frontier != 0 {
+        let mut grown = 0;
+        for v in cells_of(frontier) {
+            grown |= neighbours[v];
+        }
+        frontier = grown & set & !part;
+        part |= frontier;
+    }
+    part
+}
+
 /// The connected parts of `set` in a graph given by each vertex's neighbours, lowest
 /// vertex first.
 pub fn connected_parts(set: Cells, neighbours: &[Cells]) -> Vec<Cells> {
@@ -254,6 +270,18 @@ impl Board {
         cells & !touched
     }
 
+    /// The region of `cells` holding its lowest cell (empty for no cells).
+    pub fn first_region(&self, cells: Cells) -> Cells {
+        let mut part = cells & cells.wrapping_neg();
+        loop {
+            let grown = self.spread(part) & cells;
+            if grown == part {
+                return part;
+            }
+            part = grown;
+        }
+    }
+
     /// The connected regions of `cells` (cells joined by an edge), lowest first.
     pub fn regions(&self, cells: Cells) -> Vec<Cells> {
         let mut rest = cells;
@@ -445,6 +473,8 @@ mod tests {
         assert_eq!(parts.len(), 2);
         assert_eq!(parts.iter().fold(0, |a, p| a | p), set);
         assert_eq!(parts, connected_parts(set, b.neighbours()));
+        assert_eq!(b.first_region(set), parts[0]);
+        assert_eq!(b.first_region(0), 0);
         assert_eq!(b.isolated(set), 0);
         assert_eq!(b.isolated(0b1000_0001), 0b1000_0001);
         assert!(Board::new(12, 11).is_err());

@@ -138,16 +138,19 @@ impl Game for Cram {
 
 impl Regions for Cram {
     fn regions(&self, pos: &[Coord], parts: &mut Vec<Position>) {
-        // Single free squares are dead (no domino fits): they add nothing.
-        let live: Vec<Cells> = self
-            .board
-            .regions(from_words(pos))
-            .into_iter()
-            .filter(|r| r.count_ones() > 1)
-            .collect();
-        if live.len() > 1 {
-            parts.extend(live.into_iter().map(|r| self.position(r)));
+        // Single free squares are dead (no domino fits): they add nothing. Most
+        // positions are one region: that is found without listing the regions.
+        let free = from_words(pos);
+        let live = free & !self.board.isolated(free);
+        if self.board.first_region(live) == live {
+            return;
         }
+        parts.extend(
+            self.board
+                .regions(live)
+                .into_iter()
+                .map(|r| self.position(r)),
+        );
     }
 }
 

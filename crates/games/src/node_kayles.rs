@@ -26,7 +26,9 @@
 
 use crate::{Args, Family, Param};
 use nimlab_engine::big::{BigPosition, BigUint};
-use nimlab_engine::board::{cells_of, connected_parts, from_words, to_words, words_for, Board};
+use nimlab_engine::board::{
+    cells_of, connected_parts, first_part, from_words, to_words, words_for, Board,
+};
 use nimlab_engine::board::{Cells, MAX_CELLS};
 use nimlab_engine::capability::{Capabilities, Decomposition, Regions};
 use nimlab_engine::position::Shown;
@@ -362,7 +364,11 @@ impl Game for NodeKayles {
 
 impl Regions for NodeKayles {
     fn regions(&self, pos: &[Coord], parts: &mut Vec<Position>) {
-        let all = connected_parts(from_words(pos), &self.graph.neighbours);
+        let set = from_words(pos);
+        if first_part(set, &self.graph.neighbours) == set {
+            return; // one component: found without listing them
+        }
+        let all = connected_parts(set, &self.graph.neighbours);
         if all.len() > 1 {
             parts.extend(all.into_iter().map(|p| self.position(p)));
         }
