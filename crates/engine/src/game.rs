@@ -202,11 +202,7 @@ pub trait Game: Send + Sync {
     /// The position as people read it (the inverse of [`Game::read_position`]).
     /// Default: its numbers, in the groups of [`Game::position_groups`].
     fn show_position(&self, pos: &[BigUint]) -> crate::position::Shown {
-        use crate::position::Shown;
-        match self.position_groups(pos).as_slice() {
-            [one] => Shown::Numbers(one.clone()),
-            groups => Shown::Groups(groups.to_vec()),
-        }
+        crate::position::Shown::of_groups(&self.position_groups(pos))
     }
 
     /// Whether positions are written as numbers (default) rather than in a form of

@@ -56,6 +56,15 @@ impl Shown {
         }
     }
 
+    /// Numbers in groups as people read them: one group is plain numbers, several are
+    /// the parts of a sum written separated by `;`.
+    pub fn of_groups(groups: &[Vec<BigUint>]) -> Shown {
+        match groups {
+            [one] => Shown::Numbers(one.clone()),
+            groups => Shown::Groups(groups.to_vec()),
+        }
+    }
+
     /// Whether this is plain numbers (a tuple game's position).
     pub fn is_numbers(&self) -> bool {
         matches!(self, Shown::Numbers(_) | Shown::Groups(_))
@@ -65,3 +74,13 @@ impl Shown {
 /// The word that asks for a game's starting position, in every family
 /// ([`crate::Game::start_position`]).
 pub const START: &str = "start";
+
+/// Reads numbers separated by commas, groups separated by `;`, as `game` places them
+/// ([`crate::Game::position_from_groups`]): the written form of every tuple game.
+pub fn read_numbers(game: &dyn crate::Game, text: &str) -> crate::Result<crate::big::BigPosition> {
+    let groups = text
+        .split(';')
+        .map(crate::big::parse_big_position)
+        .collect::<crate::Result<Vec<_>>>()?;
+    game.position_from_groups(groups)
+}

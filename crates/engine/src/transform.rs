@@ -394,11 +394,7 @@ impl Transform for Pass {
     }
     fn read_position(&self, text: &str) -> Result<BigPosition> {
         if self.inner.writes_numbers() {
-            let groups = text
-                .split(';')
-                .map(crate::big::parse_big_position)
-                .collect::<Result<Vec<_>>>()?;
-            return Transform::position_from_groups(self, groups);
+            return crate::position::read_numbers(self, text);
         }
         // The inner game's own form, then `,` and the flag.
         let (inner, flag) = text.rsplit_once(',').ok_or_else(|| {
@@ -418,10 +414,7 @@ impl Transform for Pass {
                 Box::new(self.inner.show_position(inner)),
                 flag.to_u64().unwrap_or(u64::MAX),
             ),
-            _ => match Transform::position_groups(self, pos).as_slice() {
-                [one] => Shown::Numbers(one.clone()),
-                groups => Shown::Groups(groups.to_vec()),
-            },
+            _ => Shown::of_groups(&Transform::position_groups(self, pos)),
         }
     }
     fn start_position(&self) -> Option<BigPosition> {
@@ -774,11 +767,7 @@ impl Game for Sum {
     }
     fn read_position(&self, text: &str) -> Result<BigPosition> {
         if self.writes_numbers() {
-            let groups = text
-                .split(';')
-                .map(crate::big::parse_big_position)
-                .collect::<Result<Vec<_>>>()?;
-            return self.position_from_groups(groups);
+            return crate::position::read_numbers(self, text);
         }
         // A part written in its own form: one position per part, separated by `;`.
         let texts: Vec<&str> = text.split(';').collect();
@@ -823,10 +812,7 @@ impl Game for Sum {
                     .collect(),
             );
         }
-        match self.position_groups(pos).as_slice() {
-            [one] => Shown::Numbers(one.clone()),
-            groups => Shown::Groups(groups.to_vec()),
-        }
+        Shown::of_groups(&self.position_groups(pos))
     }
     fn writes_numbers(&self) -> bool {
         self.parts.iter().all(|g| g.writes_numbers())

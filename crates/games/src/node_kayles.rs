@@ -76,7 +76,8 @@ impl Graph {
                 .filter(|&n| (1..=MAX_CELLS).contains(&n))
                 .ok_or_else(|| {
                     err(format!(
-                        "'{a}' is not a number of vertices from 1 to {MAX_CELLS}"
+                        "'{}' is not a number of vertices from 1 to {MAX_CELLS}",
+                        nimlab_engine::big::abbreviate(a)
                     ))
                 })
         };
@@ -336,8 +337,9 @@ impl Game for NodeKayles {
                 .filter(|&v| v < self.graph.order())
                 .ok_or_else(|| {
                     Error::input(format!(
-                        "{}: '{w}' is not a vertex (0 to {})",
+                        "{}: '{}' is not a vertex (0 to {})",
                         self.spec(),
+                        nimlab_engine::big::abbreviate(w),
                         self.graph.order() - 1
                     ))
                 })?;
