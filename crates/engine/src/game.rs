@@ -14,7 +14,7 @@ pub type Position = Vec<Coord>;
 ///
 /// Implementors describe the *rules* only; the engine does all evaluation. The contract:
 /// * positions are vectors of [`Coord`] of length [`Game::dimension`] (unless
-///   [`Game::accepts_dimension`] allows others, as Nim does for any number of heaps);
+///   [`Game::form`] allows others, as Nim does for any number of heaps);
 /// * every move strictly lowers [`Game::rank`] (so every play ends); the engine checks
 ///   this and reports [`Error::Contract`] instead of looping;
 /// * a position without options is terminal; its value is [`Game::terminal_value`]
@@ -41,9 +41,24 @@ pub trait Game: Send + Sync {
     /// Number of coordinates of a position (and of a table's box).
     fn dimension(&self) -> usize;
 
-    /// Whether positions of `m` coordinates are accepted (default: `m == dimension()`).
-    fn accepts_dimension(&self, m: usize) -> bool {
-        m == self.dimension()
+    /// How positions are written and stored: how many coordinates they have, whether
+    /// moves keep that count, and whether people write numbers or the game's own form
+    /// (a board, a set of vertices). Default: exactly [`Game::dimension`] numbers.
+    ///
+    /// ```
+    /// use nimlab_engine::{Coord, Game, position::PositionForm};
+    /// struct Heaps; // any number of heaps, as in Nim
+    /// impl Game for Heaps {
+    ///     fn spec(&self) -> String { "heaps".into() }
+    ///     fn dimension(&self) -> usize { 1 }
+    ///     fn form(&self) -> PositionForm { PositionForm::heaps(true) }
+    ///     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {}
+    /// }
+    /// assert!(Heaps.check_position(&[1, 2, 3]).is_ok());
+    /// assert!(Heaps.check_position(&[]).is_err());
+    /// ```
+    fn form(&self) -> crate::position::PositionForm {
+        crate::position::PositionForm::tuple(self.dimension())
     }
 
     /// Calls `visit` once for each option of `pos` (the order is free; duplicates are
@@ -107,13 +122,6 @@ pub trait Game: Send + Sync {
         None
     }
 
-    /// Whether every option has as many coordinates as its position (default). Games
-    /// whose heaps split or vanish (take-and-break games) say `false`; a sum cannot
-    /// place such a part in a fixed slot.
-    fn keeps_dimension(&self) -> bool {
-        true
-    }
-
     /// The canonical form of `pos`, if it differs from `pos`: the one representative
     /// of positions that are the same game state (for take-and-break games, the heaps
     /// as a sorted multiset without empty heaps). The solver keys its memo on it and
@@ -126,8 +134,9 @@ pub trait Game: Send + Sync {
     /// impl Game for Heaps {
     ///     fn spec(&self) -> String { "heaps".into() }
     ///     fn dimension(&self) -> usize { 1 }
-    ///     fn accepts_dimension(&self, m: usize) -> bool { m >= 1 }
-    ///     fn keeps_dimension(&self) -> bool { false }
+    ///     fn form(&self) -> nimlab_engine::position::PositionForm {
+    ///         nimlab_engine::position::PositionForm::heaps(false)
+    ///     }
     ///     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {}
     ///     fn canonical(&self, p: &[Coord]) -> Option<Vec<Coord>> {
     ///         nimlab_engine::capability::canonical_heaps_of(p)
@@ -148,37 +157,9 @@ pub trait Game: Send + Sync {
         self.canonical(pos)
     }
 
-    /// Builds a position from the groups people write, separated by `;` (a sum whose
-    /// parts change their number of heaps is written part by part: `1,2;5`). Default:
-    /// one group, the coordinates themselves.
-    fn position_from_groups(&self, mut groups: Vec<BigPosition>) -> Result<BigPosition> {
-        if groups.len() == 1 {
-            return Ok(groups.pop().expect("one group"));
-        }
-        Err(Error::input(format!(
-            "{} writes its positions as one list of coordinates; ';' separates only the \
-             parts of a sum of take-and-break games",
-            self.spec()
-        )))
-    }
-
-    /// The groups in which people read `pos` (the inverse of
-    /// [`Game::position_from_groups`]). Default: one group.
-    fn position_groups(&self, pos: &[BigUint]) -> Vec<BigPosition> {
-        vec![pos.to_vec()]
-    }
-
-    /// Whether a position is stored as the flat list of coordinates people write
-    /// (default). A sum with a take-and-break part stores each part's coordinate
-    /// count too, so its positions are not the cells of a table box.
-    fn has_flat_layout(&self) -> bool {
-        true
-    }
-
     /// Reads a position written as people write it. Default: numbers separated by
-    /// commas, the parts of a sum of take-and-break games separated by `;`
-    /// ([`Game::position_from_groups`]). A game whose positions are boards or vertex
-    /// sets reads its own form instead (and says so in [`Game::writes_numbers`]).
+    /// commas. A game whose positions are boards or vertex sets reads its own form
+    /// instead (and says so in [`Game::form`]); a sum reads its parts separated by `;`.
     ///
     /// ```
     /// use nimlab_engine::{Coord, Game};
@@ -192,23 +173,13 @@ pub trait Game: Send + Sync {
     /// assert!(Heap.read_position("7;3").is_err());
     /// ```
     fn read_position(&self, text: &str) -> Result<BigPosition> {
-        let groups = text
-            .split(';')
-            .map(crate::big::parse_big_position)
-            .collect::<Result<Vec<_>>>()?;
-        self.position_from_groups(groups)
+        crate::position::read_numbers(text, || self.spec())
     }
 
     /// The position as people read it (the inverse of [`Game::read_position`]).
-    /// Default: its numbers, in the groups of [`Game::position_groups`].
+    /// Default: its numbers.
     fn show_position(&self, pos: &[BigUint]) -> crate::position::Shown {
-        crate::position::Shown::of_groups(&self.position_groups(pos))
-    }
-
-    /// Whether positions are written as numbers (default) rather than in a form of
-    /// the game's own (a board, a set of vertices).
-    fn writes_numbers(&self) -> bool {
-        true
+        crate::position::Shown::Numbers(pos.to_vec())
     }
 
     /// The game's starting position, when its parameters fix one (the empty board of
@@ -227,7 +198,7 @@ pub trait Game: Send + Sync {
 
     /// Checks dimension and legality of `pos`, with a message naming the problem.
     fn check_position(&self, pos: &[Coord]) -> Result<()> {
-        if !self.accepts_dimension(pos.len()) {
+        if !self.form().accepts(pos.len()) {
             return Err(Error::input(format!(
                 "position {} has {} coordinate{} but {} needs {}",
                 format_position(pos),

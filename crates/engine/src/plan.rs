@@ -330,7 +330,7 @@ fn table_with(
 
 /// Refuses a table of a game whose positions are not the cells of a box.
 fn check_flat_layout(game: &dyn Game) -> Result<()> {
-    if game.has_flat_layout() {
+    if game.form().written != crate::position::Written::Groups {
         return Ok(());
     }
     Err(Error::input(format!(
@@ -677,7 +677,7 @@ impl<'a> Planner<'a> {
     }
 
     fn check_dimension(&self, pos: &[BigUint]) -> Result<()> {
-        if self.game.accepts_dimension(pos.len()) {
+        if self.game.form().accepts(pos.len()) {
             return Ok(());
         }
         Err(Error::input(format!(
@@ -1414,7 +1414,7 @@ pub fn position_text(pos: &[BigUint]) -> String {
 fn dense_is_cheaper(game: &dyn Game, p: &[Coord], opts: &TableOptions) -> Option<Vec<usize>> {
     let caps = game.capabilities();
     if !game.is_downward_closed()
-        || !game.has_flat_layout()
+        || !game.form().is_box()
         || caps.heap_multiset
         || caps.decomposition.is_some()
         || crate::capability::is_sum_of_heaps(game)

@@ -75,12 +75,120 @@ impl Shown {
 /// ([`crate::Game::start_position`]).
 pub const START: &str = "start";
 
-/// Reads numbers separated by commas, groups separated by `;`, as `game` places them
-/// ([`crate::Game::position_from_groups`]): the written form of every tuple game.
-pub fn read_numbers(game: &dyn crate::Game, text: &str) -> crate::Result<crate::big::BigPosition> {
-    let groups = text
-        .split(';')
+/// How a game's positions are written and stored: what the parts of the engine that
+/// assume tuples of numbers (a table's box, a sum's slots, a flat list of coordinates)
+/// may rely on. One value per game ([`crate::Game::form`]), so that reading, showing,
+/// tables and sums ask the same question.
+///
+/// ```
+/// use nimlab_engine::position::{PositionForm, Written};
+/// let pair = PositionForm::tuple(2);
+/// assert!(pair.accepts(2) && !pair.accepts(3));
+/// assert!(pair.is_box() && pair.writes_numbers());
+/// let heaps = PositionForm::heaps(false); // heaps that split or vanish
+/// assert!(heaps.accepts(7) && !heaps.accepts(0) && !heaps.kept);
+/// let board = PositionForm::own(2);
+/// assert_eq!(board.written, Written::Own);
+/// assert!(!board.writes_numbers() && !board.is_box());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PositionForm {
+    /// How people write a position.
+    pub written: Written,
+    /// How many coordinates (words) a stored position may have.
+    pub coordinates: std::ops::RangeInclusive<usize>,
+    /// Whether every option has as many coordinates as its position (false for heaps
+    /// that split or vanish: a sum cannot keep such a part in a fixed slot).
+    pub kept: bool,
+}
+
+/// How people write a game's positions ([`PositionForm::written`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Written {
+    /// Numbers separated by `,`: the coordinates themselves, the cells of a table's box.
+    Numbers,
+    /// Numbers in groups separated by `;`, one group per part of a sum whose parts
+    /// change their number of heaps; stored with each part's count, so not a box.
+    Groups,
+    /// The game's own form (a board's picture, a set of vertices), read and shown by
+    /// the game ([`crate::Game::read_position`], [`crate::Game::show_position`]).
+    Own,
+}
+
+impl PositionForm {
+    /// Exactly `dimension` numbers, kept by every move (the default of every game).
+    pub fn tuple(dimension: usize) -> Self {
+        PositionForm {
+            written: Written::Numbers,
+            coordinates: dimension..=dimension,
+            kept: true,
+        }
+    }
+
+    /// Any number of heaps, at least one; `kept` says whether moves keep their count
+    /// (Nim: yes; take-and-break games, whose heaps split or vanish: no).
+    pub fn heaps(kept: bool) -> Self {
+        PositionForm {
+            written: Written::Numbers,
+            coordinates: 1..=usize::MAX,
+            kept,
+        }
+    }
+
+    /// The game's own written form, stored in `words` words.
+    pub fn own(words: usize) -> Self {
+        PositionForm {
+            written: Written::Own,
+            coordinates: words..=words,
+            kept: true,
+        }
+    }
+
+    /// Whether a stored position of `m` coordinates has this form.
+    pub fn accepts(&self, m: usize) -> bool {
+        self.coordinates.contains(&m)
+    }
+
+    /// Whether positions are written as numbers (plain or in groups) rather than in a
+    /// form of the game's own.
+    pub fn writes_numbers(&self) -> bool {
+        self.written != Written::Own
+    }
+
+    /// Whether positions are the cells of a box: the numbers people write, stored as
+    /// they are written (tables, sequences and dense walks need this).
+    pub fn is_box(&self) -> bool {
+        self.written == Written::Numbers
+    }
+}
+
+/// Reads numbers separated by commas, in groups separated by `;`.
+///
+/// ```
+/// use nimlab_engine::position::read_groups;
+/// assert_eq!(read_groups("1,2;3").unwrap(), vec![vec![1u32.into(), 2u32.into()], vec![3u32.into()]]);
+/// assert!(read_groups("1,x").is_err());
+/// ```
+pub fn read_groups(text: &str) -> crate::Result<Vec<crate::big::BigPosition>> {
+    text.split(';')
         .map(crate::big::parse_big_position)
-        .collect::<crate::Result<Vec<_>>>()?;
-    game.position_from_groups(groups)
+        .collect()
+}
+
+/// Reads the numbers of one tuple of coordinates (the written form of every tuple
+/// game): no `;`, which only separates the parts of a sum.
+/// `spec` names the game in the error.
+pub fn read_numbers(
+    text: &str,
+    spec: impl FnOnce() -> String,
+) -> crate::Result<crate::big::BigPosition> {
+    let mut groups = read_groups(text)?;
+    if groups.len() == 1 {
+        return Ok(groups.pop().expect("one group"));
+    }
+    Err(crate::Error::input(format!(
+        "{} writes its positions as one list of coordinates; ';' separates only the \
+         parts of a sum of take-and-break games",
+        spec()
+    )))
 }

@@ -306,7 +306,7 @@ pub fn grundy_table(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Res
 
 /// `Ok` if the box `dims` has one extent per coordinate of `game`.
 pub fn check_box_dimension(game: &dyn Game, dims: &[usize]) -> Result<()> {
-    if !game.writes_numbers() {
+    if !game.form().writes_numbers() {
         return Err(Error::input(format!(
             "{} has no table: its positions are not tuples of numbers; ask for single \
              positions with value or moves",

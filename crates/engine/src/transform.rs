@@ -5,7 +5,7 @@ use crate::big::{BigPosition, BigUint};
 use crate::capability::{Capabilities, Components, Decomposition};
 use crate::error::{Error, Result};
 use crate::game::{default_coordinate_names, Coord, Game, Position};
-use crate::position::Shown;
+use crate::position::{PositionForm, Shown, Written};
 use num_traits::ToPrimitive;
 use std::ops::Range;
 
@@ -58,9 +58,9 @@ pub trait Transform: Send + Sync {
     fn dimension(&self) -> usize {
         self.inner().dimension()
     }
-    /// [`Game::accepts_dimension`].
-    fn accepts_dimension(&self, m: usize) -> bool {
-        self.inner().accepts_dimension(m)
+    /// [`Game::form`].
+    fn form(&self) -> PositionForm {
+        self.inner().form()
     }
     /// [`Game::for_each_option`].
     fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
@@ -94,10 +94,6 @@ pub trait Transform: Send + Sync {
     fn max_options(&self, pos: &[Coord]) -> Option<u128> {
         self.inner().max_options(pos)
     }
-    /// [`Game::keeps_dimension`].
-    fn keeps_dimension(&self) -> bool {
-        self.inner().keeps_dimension()
-    }
     /// [`Game::canonical`].
     fn canonical(&self, pos: &[Coord]) -> Option<Position> {
         self.inner().canonical(pos)
@@ -106,18 +102,6 @@ pub trait Transform: Send + Sync {
     fn simplified(&self, pos: &[Coord]) -> Option<Position> {
         self.inner().simplified(pos)
     }
-    /// [`Game::position_from_groups`].
-    fn position_from_groups(&self, groups: Vec<BigPosition>) -> Result<BigPosition> {
-        self.inner().position_from_groups(groups)
-    }
-    /// [`Game::position_groups`].
-    fn position_groups(&self, pos: &[BigUint]) -> Vec<BigPosition> {
-        self.inner().position_groups(pos)
-    }
-    /// [`Game::has_flat_layout`].
-    fn has_flat_layout(&self) -> bool {
-        self.inner().has_flat_layout()
-    }
     /// [`Game::read_position`].
     fn read_position(&self, text: &str) -> Result<BigPosition> {
         self.inner().read_position(text)
@@ -125,10 +109,6 @@ pub trait Transform: Send + Sync {
     /// [`Game::show_position`].
     fn show_position(&self, pos: &[BigUint]) -> Shown {
         self.inner().show_position(pos)
-    }
-    /// [`Game::writes_numbers`].
-    fn writes_numbers(&self) -> bool {
-        self.inner().writes_numbers()
     }
     /// [`Game::start_position`].
     fn start_position(&self) -> Option<BigPosition> {
@@ -143,8 +123,8 @@ impl<T: Transform> Game for T {
     fn dimension(&self) -> usize {
         Transform::dimension(self)
     }
-    fn accepts_dimension(&self, m: usize) -> bool {
-        Transform::accepts_dimension(self, m)
+    fn form(&self) -> PositionForm {
+        Transform::form(self)
     }
     fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
         Transform::for_each_option(self, pos, visit)
@@ -176,32 +156,17 @@ impl<T: Transform> Game for T {
     fn max_options(&self, pos: &[Coord]) -> Option<u128> {
         Transform::max_options(self, pos)
     }
-    fn keeps_dimension(&self) -> bool {
-        Transform::keeps_dimension(self)
-    }
     fn canonical(&self, pos: &[Coord]) -> Option<Position> {
         Transform::canonical(self, pos)
     }
     fn simplified(&self, pos: &[Coord]) -> Option<Position> {
         Transform::simplified(self, pos)
     }
-    fn position_from_groups(&self, groups: Vec<BigPosition>) -> Result<BigPosition> {
-        Transform::position_from_groups(self, groups)
-    }
-    fn position_groups(&self, pos: &[BigUint]) -> Vec<BigPosition> {
-        Transform::position_groups(self, pos)
-    }
-    fn has_flat_layout(&self) -> bool {
-        Transform::has_flat_layout(self)
-    }
     fn read_position(&self, text: &str) -> Result<BigPosition> {
         Transform::read_position(self, text)
     }
     fn show_position(&self, pos: &[BigUint]) -> Shown {
         Transform::show_position(self, pos)
-    }
-    fn writes_numbers(&self) -> bool {
-        Transform::writes_numbers(self)
     }
     fn start_position(&self) -> Option<BigPosition> {
         Transform::start_position(self)
@@ -310,8 +275,14 @@ impl Transform for Pass {
     fn dimension(&self) -> usize {
         self.inner.dimension() + 1
     }
-    fn accepts_dimension(&self, m: usize) -> bool {
-        m >= 1 && self.inner.accepts_dimension(m - 1)
+    fn form(&self) -> PositionForm {
+        // One more coordinate: the flag goes last.
+        let inner = self.inner.form();
+        PositionForm {
+            coordinates: inner.coordinates.start().saturating_add(1)
+                ..=inner.coordinates.end().saturating_add(1),
+            ..inner
+        }
     }
     fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
         let (inner, flag) = pos.split_at(pos.len() - 1);
@@ -376,62 +347,49 @@ impl Transform for Pass {
         c.push(*flag);
         Some(c)
     }
-    fn position_from_groups(&self, mut groups: Vec<BigPosition>) -> Result<BigPosition> {
-        // The pass flag is the last coordinate of the last group.
-        let flag = groups
-            .last_mut()
-            .and_then(|g| g.pop())
-            .ok_or_else(|| Error::input("empty position (the pass flag, 0 or 1, comes last)"))?;
-        if groups.last().is_some_and(|g| g.is_empty()) {
-            return Err(Error::input(format!(
-                "{}: a position is the inner game's position, then the pass flag (e.g. 3,5,1)",
-                Transform::spec(self)
-            )));
-        }
-        let mut pos = self.inner.position_from_groups(groups)?;
-        pos.push(flag);
-        Ok(pos)
-    }
     fn read_position(&self, text: &str) -> Result<BigPosition> {
-        if self.inner.writes_numbers() {
-            return crate::position::read_numbers(self, text);
-        }
-        // The inner game's own form, then `,` and the flag.
-        let (inner, flag) = text.rsplit_once(',').ok_or_else(|| {
+        // The inner game's position (its numbers, its parts, its own form), then `,`
+        // and the flag.
+        let usage = || {
             Error::input(format!(
-                "{}: a position is the inner game's position, then ',' and the pass flag (0 or 1)",
+                "{}: a position is the inner game's position, then ',' and the pass flag \
+                 (0 or 1), e.g. 3,5,1",
                 Transform::spec(self)
             ))
-        })?;
+        };
+        let (inner, flag) = text.rsplit_once(',').ok_or_else(usage)?;
+        if flag.contains(';') || inner.trim().is_empty() {
+            return Err(usage());
+        }
         let flag = crate::big::parse_big_position(flag)?;
         let mut pos = crate::plan::read_position(&*self.inner, inner)?;
         pos.extend(flag);
         Ok(pos)
     }
     fn show_position(&self, pos: &[BigUint]) -> Shown {
-        match pos.split_last() {
-            Some((flag, inner)) if !self.inner.writes_numbers() => Shown::Flagged(
-                Box::new(self.inner.show_position(inner)),
-                flag.to_u64().unwrap_or(u64::MAX),
-            ),
-            _ => Shown::of_groups(&Transform::position_groups(self, pos)),
+        let Some((flag, inner)) = pos.split_last() else {
+            return Shown::Numbers(Vec::new());
+        };
+        match self.inner.show_position(inner) {
+            // Numbers: the flag is one more; in groups, the last group's.
+            Shown::Numbers(mut n) => {
+                n.push(flag.clone());
+                Shown::Numbers(n)
+            }
+            Shown::Groups(mut g) => {
+                match g.last_mut() {
+                    Some(last) => last.push(flag.clone()),
+                    None => g.push(vec![flag.clone()]),
+                }
+                Shown::Groups(g)
+            }
+            own => Shown::Flagged(Box::new(own), flag.to_u64().unwrap_or(u64::MAX)),
         }
     }
     fn start_position(&self) -> Option<BigPosition> {
         let mut p = self.inner.start_position()?;
         p.push(BigUint::from(1u8));
         Some(p)
-    }
-    fn position_groups(&self, pos: &[BigUint]) -> Vec<BigPosition> {
-        let Some((flag, inner)) = pos.split_last() else {
-            return vec![pos.to_vec()];
-        };
-        let mut groups = self.inner.position_groups(inner);
-        match groups.last_mut() {
-            Some(g) => g.push(flag.clone()),
-            None => groups.push(vec![flag.clone()]),
-        }
-        groups
     }
 }
 
@@ -442,7 +400,7 @@ pub const MAX_SUM_DIMENSION: usize = 4096;
 /// the parts' positions one after the other. When a part's heaps split or vanish (a
 /// take-and-break game), its number of coordinates changes from move to move: then
 /// every part is stored with its coordinate count first, and people write the parts
-/// separated by `;` (`1,2;5`), see [`Game::position_from_groups`].
+/// separated by `;` (`1,2;5`), see [`Written::Groups`].
 ///
 /// ```
 /// use nimlab_engine::{Coord, Game, Solver};
@@ -460,6 +418,8 @@ pub const MAX_SUM_DIMENSION: usize = 4096;
 /// ```
 pub struct Sum {
     parts: Vec<Box<dyn Game>>,
+    /// Each part's [`Game::form`], asked once.
+    forms: Vec<PositionForm>,
     /// Where each part lies in a table box, and in every position when `counted` is
     /// false.
     offsets: Vec<usize>,
@@ -482,7 +442,9 @@ impl Sum {
                 p.spec()
             )));
         }
-        if let Some(p) = parts.iter().find(|p| !p.has_flat_layout()) {
+        let forms: Vec<PositionForm> = parts.iter().map(|p| p.form()).collect();
+        if let Some(p) = (parts.iter().zip(&forms)).find(|(_, f)| f.written == Written::Groups) {
+            let p = p.0;
             return Err(Error::input(format!(
                 "sum: {} is itself a sum of take-and-break games; list its parts in the outer sum instead",
                 p.spec()
@@ -501,10 +463,10 @@ impl Sum {
                 })?;
             offsets.push(end);
         }
-        let counted = parts.iter().any(|p| !p.keeps_dimension());
+        let counted = forms.iter().any(|f| !f.kept);
         let mut any_length = (0..parts.len()).filter(|&i| {
             let d = parts[i].dimension();
-            parts[i].accepts_dimension(d + 1) || (d > 1 && parts[i].accepts_dimension(d - 1))
+            forms[i].accepts(d + 1) || (d > 1 && forms[i].accepts(d - 1))
         });
         let flexible = match (any_length.next(), any_length.next()) {
             (Some(j), None) if !counted => Some(j),
@@ -512,6 +474,7 @@ impl Sum {
         };
         Ok(Sum {
             parts,
+            forms,
             offsets,
             counted,
             flexible,
@@ -533,7 +496,7 @@ impl Sum {
             let j = self.flexible?;
             let fixed = self.dimension() - (self.offsets[j + 1] - self.offsets[j]);
             let k = len.checked_sub(fixed).filter(|&k| k >= 1)?;
-            if !self.parts[j].accepts_dimension(k) {
+            if !self.forms[j].accepts(k) {
                 return None;
             }
             let mut at = 0;
@@ -551,8 +514,8 @@ impl Sum {
         }
         let mut out = Vec::with_capacity(self.parts.len());
         let mut at = 0usize;
-        for g in &self.parts {
-            let k = count(at).filter(|&k| k >= 1 && g.accepts_dimension(k))?;
+        for f in &self.forms {
+            let k = count(at).filter(|&k| k >= 1 && f.accepts(k))?;
             let end = at.checked_add(1 + k).filter(|&e| e <= len)?;
             out.push(at + 1..end);
             at = end;
@@ -617,12 +580,32 @@ impl Game for Sum {
     fn dimension(&self) -> usize {
         *self.offsets.last().unwrap()
     }
-    fn accepts_dimension(&self, m: usize) -> bool {
-        if self.counted {
-            m >= 2 * self.parts.len()
+    fn form(&self) -> PositionForm {
+        let own = self.forms.iter().any(|f| f.written == Written::Own);
+        let written = if own {
+            Written::Own
+        } else if self.counted {
+            Written::Groups
         } else {
-            m == self.dimension()
-                || (self.flexible.is_some() && self.ranges_by(m, |_| None).is_some())
+            Written::Numbers
+        };
+        let dimension = self.dimension();
+        let coordinates = if self.counted {
+            // Each part: its count, then at least one coordinate.
+            2 * self.parts.len()..=usize::MAX
+        } else if let Some(j) = self.flexible {
+            // The flexible part takes what the others leave.
+            let fixed = dimension - (self.offsets[j + 1] - self.offsets[j]);
+            let f = &self.forms[j].coordinates;
+            (fixed + (*f.start()).max(1)).min(dimension)
+                ..=fixed.saturating_add(*f.end()).max(dimension)
+        } else {
+            dimension..=dimension
+        };
+        PositionForm {
+            written,
+            coordinates,
+            kept: !self.counted,
         }
     }
     fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
@@ -695,19 +678,83 @@ impl Game for Sum {
                 g.max_options(&pos[r]).map(|n| acc.saturating_add(n))
             })
     }
-    fn keeps_dimension(&self) -> bool {
-        !self.counted
-    }
-    fn has_flat_layout(&self) -> bool {
-        !self.counted
-    }
     fn canonical(&self, pos: &[Coord]) -> Option<Position> {
         self.per_part(pos, |g, p| g.canonical(p))
     }
     fn simplified(&self, pos: &[Coord]) -> Option<Position> {
         self.per_part(pos, |g, p| g.simplified(p))
     }
-    fn position_from_groups(&self, groups: Vec<BigPosition>) -> Result<BigPosition> {
+    fn read_position(&self, text: &str) -> Result<BigPosition> {
+        if self.form().writes_numbers() {
+            return self.place_groups(crate::position::read_groups(text)?);
+        }
+        // A part written in its own form: one position per part, separated by `;`.
+        let texts: Vec<&str> = text.split(';').collect();
+        if texts.len() != self.parts.len() {
+            return Err(Error::input(format!(
+                "{} has {} parts: write one position per part separated by ';'",
+                self.spec(),
+                self.parts.len()
+            )));
+        }
+        let mut read = Vec::with_capacity(texts.len());
+        for (i, (g, t)) in self.parts.iter().zip(texts).enumerate() {
+            let p = crate::plan::read_position(&**g, t)
+                .map_err(|e| Error::input(format!("part {} ({}): {e}", i + 1, g.spec())))?;
+            let fits = if self.flexible == Some(i) {
+                self.forms[i].accepts(p.len())
+            } else {
+                p.len() == g.dimension()
+            };
+            if !fits {
+                return Err(Error::input(format!(
+                    "part {} ({}) takes {} coordinates in this sum, got {}",
+                    i + 1,
+                    g.spec(),
+                    g.dimension(),
+                    p.len()
+                )));
+            }
+            read.push(p);
+        }
+        Ok(self.join_parts(&read.iter().map(|p| &p[..]).collect::<Vec<_>>()))
+    }
+    fn show_position(&self, pos: &[BigUint]) -> Shown {
+        if !self.form().writes_numbers()
+            && let Some(ranges) = self.big_ranges(pos)
+        {
+            return Shown::Parts(
+                self.parts
+                    .iter()
+                    .zip(ranges)
+                    .map(|(g, r)| g.show_position(&pos[r]))
+                    .collect(),
+            );
+        }
+        match (self.counted, self.big_ranges(pos)) {
+            (true, Some(ranges)) => Shown::of_groups(
+                &ranges
+                    .into_iter()
+                    .map(|r| pos[r].to_vec())
+                    .collect::<Vec<_>>(),
+            ),
+            _ => Shown::Numbers(pos.to_vec()),
+        }
+    }
+    fn start_position(&self) -> Option<BigPosition> {
+        let starts = self
+            .parts
+            .iter()
+            .map(|g| g.start_position())
+            .collect::<Option<Vec<_>>>()?;
+        Some(self.join_parts(&starts.iter().map(|p| &p[..]).collect::<Vec<_>>()))
+    }
+}
+
+impl Sum {
+    /// Places the numbers people wrote, one group per part separated by `;` or one flat
+    /// list, in this sum's layout.
+    fn place_groups(&self, groups: Vec<BigPosition>) -> Result<BigPosition> {
         let n = self.parts.len();
         let per_part: Vec<BigPosition> = if groups.len() == n {
             groups
@@ -734,9 +781,9 @@ impl Game for Sum {
             )));
         };
         let mut read = Vec::with_capacity(n);
-        for (i, (g, p)) in self.parts.iter().zip(per_part).enumerate() {
+        for (i, ((g, form), p)) in self.parts.iter().zip(&self.forms).zip(per_part).enumerate() {
             let fixed = !self.counted && self.flexible != Some(i);
-            if fixed && p.len() != g.dimension() && g.accepts_dimension(p.len()) {
+            if fixed && p.len() != g.dimension() && form.accepts(p.len()) {
                 // Two parts of any length: a flat position could not say where one ends.
                 return Err(Error::input(format!(
                     "part {} ({}) is written with {} coordinate{} in this sum ({}), got {}: \
@@ -751,7 +798,7 @@ impl Game for Sum {
                     p.len()
                 )));
             }
-            if !g.accepts_dimension(p.len()) {
+            if !form.accepts(p.len()) {
                 return Err(Error::input(format!(
                     "part {} ({}) takes {} coordinate{}, got {}",
                     i + 1,
@@ -761,75 +808,9 @@ impl Game for Sum {
                     p.len()
                 )));
             }
-            read.push(g.position_from_groups(vec![p])?);
-        }
-        Ok(self.join_parts(&read.iter().map(|p| &p[..]).collect::<Vec<_>>()))
-    }
-    fn read_position(&self, text: &str) -> Result<BigPosition> {
-        if self.writes_numbers() {
-            return crate::position::read_numbers(self, text);
-        }
-        // A part written in its own form: one position per part, separated by `;`.
-        let texts: Vec<&str> = text.split(';').collect();
-        if texts.len() != self.parts.len() {
-            return Err(Error::input(format!(
-                "{} has {} parts: write one position per part separated by ';'",
-                self.spec(),
-                self.parts.len()
-            )));
-        }
-        let mut read = Vec::with_capacity(texts.len());
-        for (i, (g, t)) in self.parts.iter().zip(texts).enumerate() {
-            let p = crate::plan::read_position(&**g, t)
-                .map_err(|e| Error::input(format!("part {} ({}): {e}", i + 1, g.spec())))?;
-            let fits = if self.flexible == Some(i) {
-                g.accepts_dimension(p.len())
-            } else {
-                p.len() == g.dimension()
-            };
-            if !fits {
-                return Err(Error::input(format!(
-                    "part {} ({}) takes {} coordinates in this sum, got {}",
-                    i + 1,
-                    g.spec(),
-                    g.dimension(),
-                    p.len()
-                )));
-            }
             read.push(p);
         }
         Ok(self.join_parts(&read.iter().map(|p| &p[..]).collect::<Vec<_>>()))
-    }
-    fn show_position(&self, pos: &[BigUint]) -> Shown {
-        if !self.writes_numbers()
-            && let Some(ranges) = self.big_ranges(pos)
-        {
-            return Shown::Parts(
-                self.parts
-                    .iter()
-                    .zip(ranges)
-                    .map(|(g, r)| g.show_position(&pos[r]))
-                    .collect(),
-            );
-        }
-        Shown::of_groups(&self.position_groups(pos))
-    }
-    fn writes_numbers(&self) -> bool {
-        self.parts.iter().all(|g| g.writes_numbers())
-    }
-    fn start_position(&self) -> Option<BigPosition> {
-        let starts = self
-            .parts
-            .iter()
-            .map(|g| g.start_position())
-            .collect::<Option<Vec<_>>>()?;
-        Some(self.join_parts(&starts.iter().map(|p| &p[..]).collect::<Vec<_>>()))
-    }
-    fn position_groups(&self, pos: &[BigUint]) -> Vec<BigPosition> {
-        match (self.counted, self.big_ranges(pos)) {
-            (true, Some(ranges)) => ranges.into_iter().map(|r| pos[r].to_vec()).collect(),
-            _ => vec![pos.to_vec()],
-        }
     }
 }
 

@@ -35,11 +35,8 @@ impl Game for Generic {
     fn dimension(&self) -> usize {
         self.inner.dimension()
     }
-    fn accepts_dimension(&self, m: usize) -> bool {
-        self.inner.accepts_dimension(m)
-    }
-    fn keeps_dimension(&self) -> bool {
-        self.inner.keeps_dimension()
+    fn form(&self) -> nimlab_engine::position::PositionForm {
+        self.inner.form()
     }
     fn rank(&self, pos: &[Coord]) -> u128 {
         self.inner.rank(pos)

@@ -22,7 +22,7 @@
 use crate::{Args, Family};
 use nimlab_engine::big::{BigPosition, BigUint};
 use nimlab_engine::board::{cells_of, connected_parts, from_words, Cells, MAX_CELLS};
-use nimlab_engine::position::Shown;
+use nimlab_engine::position::{PositionForm, Shown};
 use nimlab_engine::theorem::Verdict;
 use nimlab_engine::{Coord, Error, Game, Position, Result, Solver, Theorem};
 
@@ -280,8 +280,8 @@ impl Game for ChocolateBar {
             None => Shown::Numbers(pos.to_vec()),
         }
     }
-    fn writes_numbers(&self) -> bool {
-        false
+    fn form(&self) -> PositionForm {
+        PositionForm::own(self.dimension())
     }
 }
 

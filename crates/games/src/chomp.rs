@@ -40,8 +40,9 @@ impl Game for Chomp {
     fn dimension(&self) -> usize {
         self.rows
     }
-    fn accepts_dimension(&self, m: usize) -> bool {
-        m >= 1
+    fn form(&self) -> nimlab_engine::position::PositionForm {
+        // Any number of rows; `rows` sizes tables only.
+        nimlab_engine::position::PositionForm::heaps(true)
     }
     fn coordinate_names(&self) -> Vec<String> {
         (0..self.rows).map(|i| format!("r{i}")).collect()

@@ -23,7 +23,7 @@ use crate::{Args, Family, Param};
 use nimlab_engine::big::{BigPosition, BigUint};
 use nimlab_engine::board::{from_words, to_words, words_for, Board, Cells};
 use nimlab_engine::capability::{Capabilities, Decomposition, Regions};
-use nimlab_engine::position::Shown;
+use nimlab_engine::position::{PositionForm, Shown};
 use nimlab_engine::theorem::Verdict;
 use nimlab_engine::{Coord, Error, Game, Position, Result, Solver, Theorem};
 
@@ -123,8 +123,8 @@ impl Game for Cram {
         let words: Vec<Coord> = pos.iter().map(|w| w.try_into().unwrap_or(0)).collect();
         Shown::Text(self.board.write(from_words(&words), '.', '#'))
     }
-    fn writes_numbers(&self) -> bool {
-        false
+    fn form(&self) -> PositionForm {
+        PositionForm::own(self.dimension())
     }
     fn start_position(&self) -> Option<BigPosition> {
         Some(

@@ -111,8 +111,12 @@ impl Game for FibonacciNim {
     fn dimension(&self) -> usize {
         2
     }
-    fn accepts_dimension(&self, m: usize) -> bool {
-        m == 1 || m == 2
+    fn form(&self) -> nimlab_engine::position::PositionForm {
+        // A heap alone (the first move, any size), or a heap and the limit.
+        nimlab_engine::position::PositionForm {
+            coordinates: 1..=2,
+            ..nimlab_engine::position::PositionForm::tuple(2)
+        }
     }
     fn coordinate_names(&self) -> Vec<String> {
         vec!["heap".into(), "limit".into()]

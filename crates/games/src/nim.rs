@@ -33,8 +33,8 @@ impl Game for Nim {
     fn dimension(&self) -> usize {
         self.heaps
     }
-    fn accepts_dimension(&self, m: usize) -> bool {
-        m >= 1
+    fn form(&self) -> nimlab_engine::position::PositionForm {
+        nimlab_engine::position::PositionForm::heaps(true)
     }
     fn is_downward_closed(&self) -> bool {
         true

@@ -31,7 +31,7 @@ use nimlab_engine::board::{
 };
 use nimlab_engine::board::{Cells, MAX_CELLS};
 use nimlab_engine::capability::{Capabilities, Decomposition, Regions};
-use nimlab_engine::position::Shown;
+use nimlab_engine::position::{PositionForm, Shown};
 use nimlab_engine::theorem::Verdict;
 use nimlab_engine::{Coord, Error, Game, Position, Result, Solver, Theorem};
 
@@ -351,8 +351,8 @@ impl Game for NodeKayles {
         let words: Vec<Coord> = pos.iter().map(|w| w.try_into().unwrap_or(0)).collect();
         Shown::Vertices(cells_of(from_words(&words)).map(|v| v as u64).collect())
     }
-    fn writes_numbers(&self) -> bool {
-        false
+    fn form(&self) -> PositionForm {
+        PositionForm::own(self.dimension())
     }
     fn start_position(&self) -> Option<BigPosition> {
         Some(

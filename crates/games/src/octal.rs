@@ -260,11 +260,9 @@ impl Game for Octal {
     fn dimension(&self) -> usize {
         1
     }
-    fn accepts_dimension(&self, m: usize) -> bool {
-        m >= 1
-    }
-    fn keeps_dimension(&self) -> bool {
-        false
+    fn form(&self) -> nimlab_engine::position::PositionForm {
+        // Heaps split and vanish.
+        nimlab_engine::position::PositionForm::heaps(false)
     }
     fn canonical(&self, pos: &[Coord]) -> Option<Vec<Coord>> {
         nimlab_engine::capability::canonical_heaps_of(pos)

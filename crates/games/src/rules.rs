@@ -998,8 +998,8 @@ impl Game for RulesGame {
     fn dimension(&self) -> usize {
         self.inner().dimension()
     }
-    fn accepts_dimension(&self, m: usize) -> bool {
-        self.inner().accepts_dimension(m)
+    fn form(&self) -> nimlab_engine::position::PositionForm {
+        self.inner().form()
     }
     // The hot calls dispatch statically, as the take-away game did before it was one
     // form of two (a call through `inner()` cost 6 % on a 1001 × 1000 table).
@@ -1046,23 +1046,11 @@ impl Game for RulesGame {
     fn max_options(&self, pos: &[Coord]) -> Option<u128> {
         self.inner().max_options(pos)
     }
-    fn keeps_dimension(&self) -> bool {
-        self.inner().keeps_dimension()
-    }
     fn canonical(&self, pos: &[Coord]) -> Option<Vec<Coord>> {
         self.inner().canonical(pos)
     }
     fn simplified(&self, pos: &[Coord]) -> Option<Vec<Coord>> {
         self.inner().simplified(pos)
-    }
-    fn position_groups(
-        &self,
-        pos: &[nimlab_engine::big::BigUint],
-    ) -> Vec<nimlab_engine::big::BigPosition> {
-        self.inner().position_groups(pos)
-    }
-    fn has_flat_layout(&self) -> bool {
-        self.inner().has_flat_layout()
     }
 }
 

@@ -193,9 +193,9 @@ impl Game for Welter {
     fn dimension(&self) -> usize {
         self.heaps
     }
-    fn accepts_dimension(&self, m: usize) -> bool {
+    fn form(&self) -> nimlab_engine::position::PositionForm {
         // Like Nim: a position has any number of heaps; `heaps` sizes tables only.
-        m >= 1
+        nimlab_engine::position::PositionForm::heaps(true)
     }
     fn is_downward_closed(&self) -> bool {
         true

@@ -68,7 +68,7 @@ fn options(m: &Model, leaves: &HashMap<String, Box<dyn Game>>, s: &State) -> Vec
             game.options(p)
                 .into_iter()
                 .map(|mut o| {
-                    if !game.keeps_dimension() {
+                    if !game.form().kept {
                         // Heaps are a multiset: sort them, drop empty ones (written
                         // here, independently of the engine's canonical forms).
                         o.retain(|&h| h != 0);
@@ -174,7 +174,7 @@ impl Rng {
 /// A random small position of a leaf: its own number of coordinates, or 1–3 heaps for
 /// games whose heaps split.
 fn random_leaf(game: &dyn Game, rng: &mut Rng) -> Vec<Coord> {
-    let (count, below) = if game.keeps_dimension() {
+    let (count, below) = if game.form().kept {
         (game.dimension(), 8)
     } else {
         (1 + rng.below(3) as usize, 7)

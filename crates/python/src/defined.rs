@@ -18,7 +18,7 @@
 
 use nimlab_engine::big::{BigPosition, BigUint};
 use nimlab_engine::capability::{Capabilities, Decomposition, Regions};
-use nimlab_engine::position::Shown;
+use nimlab_engine::position::{PositionForm, Shown};
 use nimlab_engine::{Coord, Error, Game, MemoryLimit, Position};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyString};
@@ -842,8 +842,8 @@ impl Game for DefinedGame {
             None => "?".into(),
         })
     }
-    fn writes_numbers(&self) -> bool {
-        false
+    fn form(&self) -> PositionForm {
+        PositionForm::own(self.dimension())
     }
 }
 

@@ -423,8 +423,9 @@ fn read_layout(
                     })
                     .unwrap_or(e)
                 })?;
-                let fits = if g.accepts_dimension(g.dimension() + 1) {
-                    g.accepts_dimension(p.len())
+                let form = g.form();
+                let fits = if form.accepts(g.dimension() + 1) {
+                    form.accepts(p.len())
                 } else {
                     p.len() == g.dimension()
                 };
@@ -502,9 +503,7 @@ fn read_position(game: &dyn EngineGame, pos: &Bound<'_, PyAny>) -> PyResult<Vec<
         ));
     }
     if pos.is_instance_of::<PyInt>() {
-        return game
-            .position_from_groups(vec![vec![natural(pos)?]])
-            .map_err(py_err);
+        return read_numbers(game, &[vec![natural(pos)?]]);
     }
     let items: Vec<Bound<'_, PyAny>> = pos
         .try_iter()
@@ -526,7 +525,23 @@ fn read_position(game: &dyn EngineGame, pos: &Bound<'_, PyAny>) -> PyResult<Vec<
     } else {
         vec![items.iter().map(natural).collect::<PyResult<Vec<_>>>()?]
     };
-    game.position_from_groups(groups).map_err(py_err)
+    read_numbers(game, &groups)
+}
+
+/// A position given as Python ints, one list per part of a sum: read as the same
+/// numbers written out (`1,2;5`), so ints and text go through the game's one reader.
+fn read_numbers(game: &dyn EngineGame, groups: &[Vec<BigUint>]) -> PyResult<Vec<BigUint>> {
+    let text = groups
+        .iter()
+        .map(|g| {
+            g.iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+        .collect::<Vec<_>>()
+        .join(";");
+    game.read_position(&text).map_err(py_err)
 }
 
 /// A dict iterates its keys and a set has no order: neither is a position (or a

@@ -752,7 +752,7 @@ async fn game_info(body: Body) -> Answer {
         "dimension": game.dimension(),
         "coordinate_names": game.coordinate_names(),
         "capabilities": caps.names(),
-        "writes_numbers": game.writes_numbers(),
+        "writes_numbers": game.form().writes_numbers(),
         "start": game.start_position().map(|p| plan::write_position(game, &p)),
         "closed_form": source.closed_form,
         "p_positions": source.p_positions,

@@ -188,7 +188,7 @@ pub fn run(ctx: &Context, args: DrawArgs) -> Result<Status> {
         ));
     }
     let game = nimlab_games::parse_game(&args.game)?;
-    if !game.writes_numbers() {
+    if !game.form().writes_numbers() {
         // A board, a shape or a graph: drawn from the position as the game shows it.
         let view = own_form_view(&*game, &args.position, args.to.as_deref())?;
         let drawing = text::cells_text(&view);
