@@ -45,8 +45,84 @@ enum Symmetry {
     Cycle,
     /// Every set of k vertices is the same: the k lowest.
     Complete,
+    /// Automorphisms of a graph given by its edges (graph6, a file), found by a
+    /// canonical-labelling library (at most [`MAX_AUTOMORPHISMS`] of them; the image
+    /// of a set under any of them is the same game, so even a part of a large group
+    /// keys the memo soundly).
+    Group(Vec<Vec<u8>>),
     /// None known.
     None,
+}
+
+/// How many automorphisms of a graph read from its edges the canonical form tries:
+/// each costs one pass over the set's vertices on every memo look-up.
+pub const MAX_AUTOMORPHISMS: usize = 128;
+
+/// A graph for the canonical-labelling library: rows of the adjacency matrix.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Adjacency(Vec<Cells>);
+
+impl canonical_form::Canonize for Adjacency {
+    fn size(&self) -> usize {
+        self.0.len()
+    }
+    fn apply_morphism(&self, p: &[usize]) -> Self {
+        let mut rows = vec![0 as Cells; self.0.len()];
+        for (u, &row) in self.0.iter().enumerate() {
+            rows[p[u]] = cells_of(row).fold(0, |a, v| a | 1 << p[v]);
+        }
+        Adjacency(rows)
+    }
+    fn invariant_color(&self, u: usize) -> u64 {
+        u64::from(self.0[u].count_ones())
+    }
+    fn invariant_neighborhood(&self, u: usize) -> impl Iterator<Item = (usize, u64)> {
+        cells_of(self.0[u]).map(|v| (v, 0))
+    }
+}
+
+impl Symmetry {
+    /// The automorphisms of the graph with these neighbour sets (the identity left
+    /// out), each checked to keep every edge.
+    fn of_edges(neighbours: &[Cells]) -> Symmetry {
+        use canonical_form::Canonize;
+        let n = neighbours.len();
+        if n < 2 {
+            return Symmetry::None;
+        }
+        let g = Adjacency(neighbours.to_vec());
+        // The library enumerates the group of the canonical form; conjugating by the
+        // labelling `phi` (g relabelled by phi is the canonical form) gives g's.
+        let phi = g.morphism_to_canonical();
+        let mut inverse = vec![0; n];
+        for (u, &c) in phi.iter().enumerate() {
+            inverse[c] = u;
+        }
+        let canonical = g.apply_morphism(&phi);
+        // A permutation that moved an edge would change values: checked here, never
+        // taken on trust.
+        let keeps_edges = |p: &[u8]| {
+            (0..n).all(|u| {
+                cells_of(neighbours[u]).fold(0 as Cells, |a, v| a | 1 << p[v])
+                    == neighbours[p[u] as usize]
+            })
+        };
+        let perms: Vec<Vec<u8>> = canonical
+            .automorphisms()
+            .map(|a| {
+                (0..n)
+                    .map(|u| inverse[a[phi[u]]] as u8)
+                    .collect::<Vec<u8>>()
+            })
+            .filter(|p| p.iter().enumerate().any(|(u, &v)| u != v as usize) && keeps_edges(p))
+            .take(MAX_AUTOMORPHISMS)
+            .collect();
+        if perms.is_empty() {
+            Symmetry::None
+        } else {
+            Symmetry::Group(perms)
+        }
+    }
 }
 
 /// A graph of at most 128 vertices, its name as written, and its symmetries.
@@ -172,8 +248,8 @@ impl Graph {
         }
         Ok(Graph {
             name: name.to_string(),
+            symmetry: Symmetry::of_edges(&neighbours),
             neighbours,
-            symmetry: Symmetry::None,
         })
     }
 
@@ -213,8 +289,8 @@ impl Graph {
         }
         Ok(Graph {
             name: t.to_string(),
+            symmetry: Symmetry::of_edges(&neighbours),
             neighbours,
-            symmetry: Symmetry::None,
         })
     }
 
@@ -259,6 +335,10 @@ impl Graph {
                     .min()
                     .unwrap_or(set)
             }
+            Symmetry::Group(perms) => perms
+                .iter()
+                .map(|p| cells_of(set).fold(0 as Cells, |a, v| a | 1 << p[v]))
+                .fold(set, Cells::min),
             Symmetry::None => set,
         }
     }
@@ -430,3 +510,74 @@ pub static FAMILY: Family = Family {
     theorems,
     sweep: None,
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn edges(n: usize, list: &[(usize, usize)]) -> Vec<Cells> {
+        let mut nb = vec![0 as Cells; n];
+        for &(u, v) in list {
+            nb[u] |= 1 << v;
+            nb[v] |= 1 << u;
+        }
+        nb
+    }
+
+    fn group_size(nb: &[Cells]) -> usize {
+        match Symmetry::of_edges(nb) {
+            Symmetry::Group(p) => p.len() + 1,
+            _ => 1,
+        }
+    }
+
+    #[test]
+    fn the_library_finds_the_automorphism_groups_of_known_graphs() {
+        // The 6-cycle: the dihedral group of order 12.
+        let c6: Vec<_> = (0..6).map(|v| (v, (v + 1) % 6)).collect();
+        assert_eq!(group_size(&edges(6, &c6)), 12);
+        // The cube Q3: order 48.
+        let cube = [
+            (0, 1),
+            (1, 3),
+            (3, 2),
+            (2, 0),
+            (4, 5),
+            (5, 7),
+            (7, 6),
+            (6, 4),
+            (0, 4),
+            (1, 5),
+            (2, 6),
+            (3, 7),
+        ];
+        assert_eq!(group_size(&edges(8, &cube)), 48);
+        // The Petersen graph: order 120 (all within the cap).
+        let petersen = [
+            (0, 1),
+            (1, 2),
+            (2, 3),
+            (3, 4),
+            (4, 0),
+            (0, 5),
+            (1, 6),
+            (2, 7),
+            (3, 8),
+            (4, 9),
+            (5, 7),
+            (7, 9),
+            (9, 6),
+            (6, 8),
+            (8, 5),
+        ];
+        assert_eq!(group_size(&edges(10, &petersen)), 120);
+        // A path has one reflection; a tree whose three branches from one vertex have
+        // lengths 1, 2 and 3 has none.
+        assert_eq!(group_size(&edges(4, &[(0, 1), (1, 2), (2, 3)])), 2);
+        let asymmetric = [(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (2, 6)];
+        assert_eq!(group_size(&edges(7, &asymmetric)), 1);
+        // K_{1,6}: the six leaves permute freely (720), capped.
+        let star: Vec<_> = (1..7).map(|v| (0, v)).collect();
+        assert_eq!(group_size(&edges(7, &star)), MAX_AUTOMORPHISMS + 1);
+    }
+}

@@ -729,3 +729,58 @@ fn node_kayles_on_grids_matches_oeis() {
         );
     }
 }
+
+#[test]
+fn node_kayles_on_symmetric_graphs_keyed_by_their_automorphisms_equals_brute_force() {
+    // Graphs read from their edges get their automorphism group from the labelling
+    // library; every subset of vertices must keep its brute-force value.
+    let petersen = "0 1\n1 2\n2 3\n3 4\n4 0\n0 5\n1 6\n2 7\n3 8\n4 9\n5 7\n7 9\n9 6\n6 8\n8 5\n";
+    let cube = "0 1\n1 3\n3 2\n2 0\n4 5\n5 7\n7 6\n6 4\n0 4\n1 5\n2 6\n3 7\n";
+    let star = "0 1\n0 2\n0 3\n0 4\n0 5\n0 6\n0 7\n0 8\n";
+    let triangles = "0 1\n1 2\n2 0\n3 4\n4 5\n5 3\n6 7\n7 8\n8 6\n";
+    let dir = std::env::temp_dir().join(format!("nimlab-kayles-sym-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, edges) in [
+        ("petersen", petersen),
+        ("cube", cube),
+        ("star", star),
+        ("triangles", triangles),
+    ] {
+        let mut adj = vec![0u32; 0];
+        for line in edges.lines() {
+            let (u, v) = line.split_once(' ').unwrap();
+            let (u, v): (usize, usize) = (u.parse().unwrap(), v.parse().unwrap());
+            adj.resize(adj.len().max(u.max(v) + 1), 0);
+            adj[u] |= 1 << v;
+            adj[v] |= 1 << u;
+        }
+        let file = dir.join(format!("{name}.edges"));
+        std::fs::write(&file, edges).unwrap();
+        let game = parse_game(&format!("node-kayles(graph={})", file.display())).unwrap();
+        let n = adj.len();
+        let options = kayles_options(adj);
+        let mut memo = HashMap::new();
+        // One solver for the whole graph (its memo holds the keys of every subset).
+        let start = read_position(&*game, "start").unwrap();
+        let full = plan::value(&*game, &start, &TableOptions::default()).unwrap();
+        assert_eq!(
+            full.grundy,
+            Some(BigUint::from(grundy(
+                &((1u32 << n) - 1),
+                &options,
+                0,
+                &mut memo
+            ))),
+            "{name}"
+        );
+        for set in 0..1u32 << n {
+            let want = grundy(&set, &options, 0, &mut memo);
+            assert_eq!(
+                engine_value(&*game, &vertex_text(set)),
+                want,
+                "{name} {set:b}"
+            );
+        }
+    }
+    std::fs::remove_dir_all(dir).ok();
+}
