@@ -86,7 +86,7 @@ pub fn write_worksheet(
     format: TableFormat,
     answers: bool,
 ) -> io::Result<()> {
-    let w = nimlab_json::worksheet::Worksheet::new(
+    let mut w = nimlab_json::worksheet::Worksheet::new(
         &game.spec(),
         &game.coordinate_names(),
         table,
@@ -94,6 +94,9 @@ pub fn write_worksheet(
         blanks.clone(),
     )
     .map_err(|e| io::Error::other(e.to_string()))?;
+    if let Some(rules) = nimlab_games::rules_of(&game.spec()) {
+        w = w.with_rules(rules);
+    }
     let text = match format {
         TableFormat::Tikz => w.latex_tikz(answers),
         TableFormat::Svg => w.svg(answers),

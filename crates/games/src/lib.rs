@@ -224,6 +224,18 @@ pub fn catalog() -> Vec<&'static Family> {
     ]
 }
 
+/// The rules of the game written `spec`, in one sentence (its family's summary), for
+/// worksheets and introductions; `None` for a spec that names no family.
+///
+/// ```
+/// assert!(nimlab_games::rules_of("wythoff").unwrap().starts_with("Wythoff's game"));
+/// assert_eq!(nimlab_games::rules_of("no-such-game"), None);
+/// ```
+pub fn rules_of(spec: &str) -> Option<&'static str> {
+    let spec = parse_spec(spec).ok()?;
+    family(&spec.name).ok().map(|f| f.summary)
+}
+
 /// The family called `name`.
 pub fn family(name: &str) -> Result<&'static Family> {
     catalog()

@@ -146,8 +146,44 @@ pub struct Worksheet {
     y_name: Option<String>,
     nx: usize,
     ny: usize,
+    /// Row by row; [`PAD`] past the end of a wrapped strip.
     cells: Vec<u32>,
     blanks: Blanks,
+    /// A one-heap strip longer than [`STRIP_WRAP`] is printed in rows of that many
+    /// cells: cell (c, r) is the heap n = r·STRIP_WRAP + c.
+    wrapped: bool,
+    /// The game's rules in one sentence, printed above the exercise.
+    rules: Option<String>,
+}
+
+/// How many cells of a one-heap strip a printed row holds.
+pub const STRIP_WRAP: usize = 10;
+
+/// Most columns a printed worksheet fits across an A4 page (cells of at least 3.5 mm).
+pub const MAX_PRINTED_COLUMNS: usize = 48;
+
+/// The padding after the last cell of a wrapped strip: drawn as nothing.
+const PAD: u32 = INVALID - 1;
+
+/// The side of a printed cell in millimetres, so that `nx` columns and `ny` rows
+/// (with their labels) fit the text block of an A4 page with 15 mm margins below the
+/// title and instructions; and the font that fits in it.
+fn printed_cell(nx: usize, ny: usize) -> (f64, &'static str) {
+    // Two and a half cells for the row labels and the rotated name of y, one for
+    // the column labels and the name of x.
+    let side = (180.0 / (nx as f64 + 2.5))
+        .min(200.0 / (ny as f64 + 2.0))
+        .min(7.0);
+    let font = if side >= 6.5 {
+        "\\small"
+    } else if side >= 5.0 {
+        "\\footnotesize"
+    } else if side >= 4.0 {
+        "\\scriptsize"
+    } else {
+        "\\tiny"
+    };
+    (side, font)
 }
 
 /// Escapes text for LaTeX outside math mode.
@@ -210,19 +246,53 @@ impl Worksheet {
             stride *= d;
         }
         let name = |i: usize, default: &str| names.get(i).cloned().unwrap_or(default.into());
+        let mut cells = table.values()[start..start + nx * ny].to_vec();
+        let (mut nx, mut ny, wrapped) = (nx, ny, ny == 1 && nx > STRIP_WRAP);
+        if wrapped {
+            // Rows of STRIP_WRAP heaps: the blanks' index n stays the cell's index.
+            ny = nx.div_ceil(STRIP_WRAP);
+            nx = STRIP_WRAP;
+            cells.resize(nx * ny, PAD);
+        }
+        if nx > MAX_PRINTED_COLUMNS {
+            return Err(Error::input(format!(
+                "a worksheet prints at most {MAX_PRINTED_COLUMNS} columns on a page; this \
+                 plane has {nx}: lower the size"
+            )));
+        }
         Ok(Worksheet {
             title: title.to_string(),
             x_name: name(0, "x"),
             y_name: (dims.len() > 1).then(|| name(1, "y")),
             nx,
             ny,
-            cells: table.values()[start..start + nx * ny].to_vec(),
+            cells,
             blanks,
+            wrapped,
+            rules: None,
         })
     }
 
+    /// The same worksheet with the game's rules stated above the exercise.
+    ///
+    /// ```
+    /// use nimlab_engine::GrundyTable;
+    /// use nimlab_json::worksheet::{Blanks, Worksheet};
+    /// let t = GrundyTable::from_parts(vec![2, 2], vec![0, 1, 1, 0]).unwrap();
+    /// let names = vec!["x".to_string(), "y".to_string()];
+    /// let w = Worksheet::new("nim", &names, &t, &[], Blanks::none(&t)).unwrap()
+    ///     .with_rules("Take any number of stones from one heap.");
+    /// assert!(w.latex_document(false).contains("Take any number of stones"));
+    /// ```
+    pub fn with_rules(mut self, rules: &str) -> Self {
+        self.rules = Some(rules.to_string());
+        self
+    }
+
     fn row_label(&self, y: usize) -> String {
-        if self.y_name.is_some() {
+        if self.wrapped {
+            (y * STRIP_WRAP).to_string()
+        } else if self.y_name.is_some() {
             y.to_string()
         } else {
             "G".into()
@@ -232,7 +302,24 @@ impl Worksheet {
     fn corner(&self) -> String {
         match &self.y_name {
             Some(y) => format!("{y}\\{}", self.x_name),
+            None if self.wrapped => format!("{}=r+c", self.x_name),
             None => self.x_name.clone(),
+        }
+    }
+
+    /// How to read the rows and columns, for the instructions.
+    fn layout_words(&self) -> String {
+        let x = latex_escape(&self.x_name);
+        match &self.y_name {
+            Some(y) => format!(
+                "Columns are {x}, rows are {}, with {} = 0 on top.",
+                latex_escape(y),
+                latex_escape(y)
+            ),
+            None if self.wrapped => {
+                format!("The cell in the row marked r and the column marked c is {x} = r + c.")
+            }
+            None => format!("Columns are {x}; the row holds the Grundy values G({x})."),
         }
     }
 
@@ -254,7 +341,9 @@ impl Worksheet {
                 let i = y * self.nx + x;
                 let v = self.cells[i];
                 s.push_str(" & ");
-                if v == INVALID {
+                if v == PAD {
+                    // past the end of a wrapped strip: nothing
+                } else if v == INVALID {
                     s.push('.');
                 } else if self.blanks.is_blank(i) {
                     if answers {
@@ -272,33 +361,65 @@ impl Worksheet {
         s
     }
 
-    /// A TikZ picture: a grid of unit cells, x across, y down (y = 0 on top), numbers
-    /// along the top and the left; blanked cells empty (exercise) or bold on grey
-    /// (answers).
+    /// A TikZ picture: a grid of cells sized to fit an A4 page, x across, y down
+    /// (y = 0 on top), numbers along the top and the left; blanked cells framed and
+    /// empty (exercise) or bold on grey (answers).
     pub fn latex_tikz(&self, answers: bool) -> String {
+        let (side, font) = printed_cell(self.nx, self.ny);
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "\\begin{{tikzpicture}}[x=7mm,y=-7mm,every node/.style={{font=\\small}}]"
+            "\\begin{{tikzpicture}}[x={side:.2}mm,y=-{side:.2}mm,every node/.style={{font={font}}}]"
         );
         for y in 0..self.ny {
             for x in 0..self.nx {
                 let i = y * self.nx + x;
                 let v = self.cells[i];
                 let (cx, cy) = (x as f64 + 0.5, y as f64 + 0.5);
+                if v == PAD {
+                    continue;
+                }
                 if v == INVALID {
                     let _ = writeln!(s, "\\fill[gray!40] ({x},{y}) rectangle +(1,1);");
                 } else if self.blanks.is_blank(i) {
                     if answers {
                         let _ = writeln!(s, "\\fill[gray!25] ({x},{y}) rectangle +(1,1);");
                         let _ = writeln!(s, "\\node at ({cx},{cy}) {{\\textbf{{{v}}}}};");
+                    } else {
+                        // A box to write in, inside the cell.
+                        let _ = writeln!(
+                            s,
+                            "\\draw[thick] ({}.12,{}.12) rectangle +(0.76,0.76);",
+                            x, y
+                        );
                     }
                 } else {
                     let _ = writeln!(s, "\\node at ({cx},{cy}) {{{v}}};");
                 }
             }
         }
-        let _ = writeln!(s, "\\draw[gray] (0,0) grid ({},{});", self.nx, self.ny);
+        // The grid in the picture's own units (TikZ's `grid` steps in centimetres).
+        let real = |y: usize| {
+            (0..self.nx)
+                .filter(|&x| self.cells[y * self.nx + x] != PAD)
+                .count()
+        };
+        for y in 0..=self.ny {
+            // A horizontal line as long as the longer of the rows it separates.
+            let above = if y > 0 { real(y - 1) } else { 0 };
+            let below = if y < self.ny { real(y) } else { 0 };
+            let _ = writeln!(s, "\\draw[gray] (0,{y}) -- ({},{y});", above.max(below));
+        }
+        for x in 0..=self.nx {
+            // A vertical line down to the last row that has a cell on either side.
+            let depth = (0..self.ny)
+                .filter(|&y| {
+                    (x > 0 && self.cells[y * self.nx + x - 1] != PAD)
+                        || (x < self.nx && self.cells[y * self.nx + x] != PAD)
+                })
+                .count();
+            let _ = writeln!(s, "\\draw[gray] ({x},0) -- ({x},{depth});");
+        }
         for x in 0..self.nx {
             let _ = writeln!(s, "\\node[above] at ({}.5,0) {{{x}}};", x);
         }
@@ -313,13 +434,13 @@ impl Worksheet {
         let x_name = latex_escape(&self.x_name);
         let _ = writeln!(
             s,
-            "\\node[above] at ({}.5,-0.6) {{${x_name}\\rightarrow$}};",
+            "\\node[above] at ({}.5,-0.9) {{${x_name}\\rightarrow$}};",
             self.nx / 2
         );
         if let Some(y) = &self.y_name {
             let _ = writeln!(
                 s,
-                "\\node[left,rotate=90,anchor=south] at (-0.9,{}.5) {{${}\\rightarrow$}};",
+                "\\node[left,rotate=90,anchor=south] at (-1.2,{}.5) {{${}\\rightarrow$}};",
                 self.ny / 2,
                 latex_escape(y)
             );
@@ -328,27 +449,49 @@ impl Worksheet {
         s
     }
 
-    /// A whole LaTeX document: the exercise, then the answers on a new page; `tikz`
-    /// draws TikZ pictures (package tikz), else tabulars (no package).
+    /// A whole LaTeX document on A4: a title, a line for the name and the date, the
+    /// game's rules, the exercise, then the answers on a new page; `tikz` draws TikZ
+    /// pictures (package tikz), else tabulars scaled down to fit the page when they
+    /// are larger (package graphicx). Both packages come with every LaTeX installation.
     pub fn latex_document(&self, tikz: bool) -> String {
+        let (_, font) = printed_cell(self.nx, self.ny);
         let body = |answers| {
             if tikz {
-                self.latex_tikz(answers)
+                format!(
+                    "\\begin{{center}}\n{}\\end{{center}}\n",
+                    self.latex_tikz(answers)
+                )
             } else {
-                self.latex_tabular(answers)
+                // Set the tabular in a box, then scale it to the text width and to
+                // most of the page's height when it is larger.
+                format!(
+                    "\\begin{{center}}{font}\n\\sbox{{\\sheet}}{{{tab}}}%\n\
+                     \\ifdim\\wd\\sheet>\\linewidth\\sbox{{\\sheet}}{{\\resizebox{{\\linewidth}}{{!}}{{\\usebox{{\\sheet}}}}}}\\fi\n\
+                     \\ifdim\\dimexpr\\ht\\sheet+\\dp\\sheet\\relax>0.72\\textheight\\sbox{{\\sheet}}{{\\resizebox*{{!}}{{0.72\\textheight}}{{\\usebox{{\\sheet}}}}}}\\fi\n\
+                     \\usebox{{\\sheet}}\n\\end{{center}}\n",
+                    tab = self.latex_tabular(answers).trim_end()
+                )
             }
         };
         let title = latex_escape(&self.title);
+        let rules = self
+            .rules
+            .as_deref()
+            .map(|r| format!("\\textbf{{The game.}} {}\n\n", latex_escape(r)))
+            .unwrap_or_default();
         format!(
-            "\\documentclass[11pt]{{article}}\n{pkg}{LATEX_MACROS}\\pagestyle{{empty}}\n\\begin{{document}}\n\
-             \\section*{{{title}: Grundy values}}\n\
-             Fill in the {count} empty cells: the Grundy value of a position is the least \
-             value none of its options has (the mex). Columns are {x}, rows {y}, with 0 on top.\n\n\
-             \\bigskip\n{ex}\n\\newpage\n\\section*{{{title}: answers}}\n{ans}\\end{{document}}\n",
+            "\\documentclass[11pt,a4paper]{{article}}\n\\usepackage[margin=15mm]{{geometry}}\n\
+             \\usepackage{{graphicx}}\n{pkg}{LATEX_MACROS}\\newsavebox{{\\sheet}}\n\
+             \\renewcommand{{\\arraystretch}}{{1.6}}\n\\setlength{{\\tabcolsep}}{{3pt}}\n\
+             \\pagestyle{{empty}}\n\\begin{{document}}\n\
+             \\section*{{Grundy values: {title}}}\n\
+             Name: \\makebox[7cm]{{\\hrulefill}} \\hfill Date: \\makebox[4cm]{{\\hrulefill}}\n\n\\medskip\n\
+             {rules}Fill in the {count} empty cells: the Grundy value of a position is the least \
+             value that none of its options has (the mex). {layout}\n\n\
+             \\medskip\n{ex}\\newpage\n\\section*{{Answers: {title}}}\n{ans}\\end{{document}}\n",
             pkg = if tikz { "\\usepackage{tikz}\n" } else { "" },
             count = self.blanks.count(),
-            x = latex_escape(&self.x_name),
-            y = latex_escape(self.y_name.as_deref().unwrap_or("G")),
+            layout = self.layout_words(),
             ex = body(false),
             ans = body(true),
         )
@@ -418,6 +561,9 @@ impl Worksheet {
             for x in 0..self.nx {
                 let i = y * self.nx + x;
                 let v = self.cells[i];
+                if v == PAD {
+                    continue;
+                }
                 let (px, py) = (LEFT + x * CELL, TOP + y * CELL);
                 let blank = self.blanks.is_blank(i);
                 let fill = if v == INVALID {
@@ -515,5 +661,137 @@ mod tests {
         assert!(!w.svg(false).contains("font-weight=\"bold\">2<"));
         assert!(w.svg(true).contains("font-weight=\"bold\">2<"));
         assert!(Worksheet::new("big", &names, &nim(65), &[], Blanks::none(&nim(65))).is_err());
+        // Wider than a page: refused in one line.
+        assert!(Worksheet::new("wide", &names, &nim(49), &[], Blanks::none(&nim(49))).is_err());
+    }
+
+    /// G(n) of subtraction {1, 3, 4} (period 7: 0 1 0 1 2 3 2).
+    fn strip(n: usize) -> GrundyTable {
+        let v = (0..n).map(|i| [0, 1, 0, 1, 2, 3, 2][i % 7]).collect();
+        GrundyTable::from_parts(vec![n], v).unwrap()
+    }
+
+    #[test]
+    fn a_long_strip_is_printed_in_rows_of_ten() {
+        let t = strip(21);
+        let names = vec!["n".to_string()];
+        let w =
+            Worksheet::new("s", &names, &t, &[], Blanks::parse("13;20", &t, 0).unwrap()).unwrap();
+        let tab = w.latex_tabular(false);
+        let rows: Vec<&str> = tab.lines().collect();
+        assert_eq!(
+            rows[1],
+            r"$n=r+c$ & 0 & 1 & 2 & 3 & 4 & 5 & 6 & 7 & 8 & 9 \\ \hline"
+        );
+        assert_eq!(rows[2], r"0 & 0 & 1 & 0 & 1 & 2 & 3 & 2 & 0 & 1 & 0 \\");
+        // Row 10: n = 13 is blanked; row 20 holds n = 20 (blanked) and nine empty cells.
+        assert_eq!(
+            rows[3],
+            r"10 & 1 & 2 & 3 & \blank & 0 & 1 & 0 & 1 & 2 & 3 \\"
+        );
+        assert_eq!(rows[4], r"20 & \blank &  &  &  &  &  &  &  &  &  \\");
+        let doc = w.latex_document(false);
+        assert!(doc.contains("n = r + c"), "the layout is explained");
+        // A strip of ten or fewer stays one row.
+        let short = Worksheet::new("s", &names, &strip(10), &[], Blanks::none(&strip(10))).unwrap();
+        assert_eq!(short.latex_tabular(false).lines().count(), 4);
+    }
+
+    /// pdflatex, when installed, typesets every worksheet document without an overfull
+    /// box and on two pages (exercise, answers).
+    #[test]
+    fn documents_typeset_on_one_page_each_without_overfull_boxes() {
+        let Ok(true) = std::process::Command::new("pdflatex")
+            .arg("--version")
+            .output()
+            .map(|o| o.status.success())
+        else {
+            eprintln!("no pdflatex: skipped");
+            return;
+        };
+        let dir = std::env::temp_dir().join(format!("nimlab-sheets-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let wythoff = {
+            // G of Wythoff's game on 30 × 30 by the mex over the three move directions.
+            let n = 30;
+            let mut g = vec![0u32; n * n];
+            for y in 0..n {
+                for x in 0..n {
+                    let mut seen = [false; 128];
+                    for k in 1..=x {
+                        seen[g[y * n + x - k] as usize] = true;
+                    }
+                    for k in 1..=y {
+                        seen[g[(y - k) * n + x] as usize] = true;
+                    }
+                    for k in 1..=x.min(y) {
+                        seen[g[(y - k) * n + x - k] as usize] = true;
+                    }
+                    g[y * n + x] = seen.iter().position(|s| !s).unwrap() as u32;
+                }
+            }
+            GrundyTable::from_parts(vec![n, n], g).unwrap()
+        };
+        let names = vec!["x".to_string(), "y".to_string()];
+        let sheets = [
+            (
+                "wythoff",
+                Worksheet::new(
+                    "wythoff",
+                    &names,
+                    &wythoff,
+                    &[],
+                    Blanks::parse("random=20", &wythoff, 1).unwrap(),
+                )
+                .unwrap()
+                .with_rules(
+                    "Wythoff's game: take any number from one heap, or the same number from both",
+                ),
+            ),
+            (
+                "strip",
+                Worksheet::new(
+                    "subtraction(s={1,3,4})",
+                    &["n".to_string()],
+                    &strip(21),
+                    &[],
+                    Blanks::parse("random=5", &strip(21), 1).unwrap(),
+                )
+                .unwrap(),
+            ),
+            (
+                "nim48",
+                Worksheet::new(
+                    "nim",
+                    &names,
+                    &nim(48),
+                    &[],
+                    Blanks::parse("P", &nim(48), 1).unwrap(),
+                )
+                .unwrap(),
+            ),
+        ];
+        for (name, w) in &sheets {
+            for tikz in [false, true] {
+                let file = format!("{name}-{tikz}");
+                std::fs::write(dir.join(format!("{file}.tex")), w.latex_document(tikz)).unwrap();
+                let ok = std::process::Command::new("pdflatex")
+                    .args([
+                        "-interaction=nonstopmode",
+                        "-halt-on-error",
+                        &format!("{file}.tex"),
+                    ])
+                    .current_dir(&dir)
+                    .output()
+                    .unwrap()
+                    .status
+                    .success();
+                let log = std::fs::read_to_string(dir.join(format!("{file}.log"))).unwrap();
+                assert!(ok, "{file}: pdflatex failed");
+                assert!(!log.contains("Overfull"), "{file}: an overfull box");
+                assert!(log.contains("(2 pages"), "{file}: not one page each");
+            }
+        }
+        std::fs::remove_dir_all(dir).ok();
     }
 }

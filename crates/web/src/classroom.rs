@@ -118,13 +118,16 @@ pub(crate) async fn worksheet(State(state): State<Arc<AppState>>, body: Body) ->
             None => Blanks::none(&table),
         };
         let blanked = blanks.count();
-        let w = Worksheet::new(
+        let mut w = Worksheet::new(
             &game.spec(),
             &game.coordinate_names(),
             &table,
             req.slice.as_deref().unwrap_or(&[]),
             blanks,
         )?;
+        if let Some(rules) = nimlab_games::rules_of(&game.spec()) {
+            w = w.with_rules(rules);
+        }
         Ok(json_bytes(&json!({
             "game": game.spec(),
             "box": dims,

@@ -112,6 +112,16 @@ pub fn run(ctx: &Context, args: TableArgs) -> Result<Status> {
                 nimlab_json::worksheet::MAX_WORKSHEET_CELLS
             )));
         }
+        // A strip of one coordinate is printed in rows; a plane needs its columns on
+        // the page.
+        let columns = side.first().copied().unwrap_or(1);
+        if side.len() > 1 && columns > nimlab_json::worksheet::MAX_PRINTED_COLUMNS {
+            return Err(Error::input(format!(
+                "a worksheet prints at most {} columns across a page, this table has \
+                 {columns}: lower --size",
+                nimlab_json::worksheet::MAX_PRINTED_COLUMNS
+            )));
+        }
     }
     let dims = game.table_box(args.size);
     let report = plan::table(&*game, &dims, &ctx.table_options())?;
