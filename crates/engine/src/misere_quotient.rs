@@ -1678,16 +1678,16 @@ pub fn plan_report(
         all_winning_moves: true,
         options,
         options_note: None,
-        method: crate::plan::Method {
-            id: "misere-quotient",
-            detail: format!(
+        method: crate::plan::Method::new(
+            crate::plan::MethodKind::MisereQuotient,
+            format!(
                 "misère quotient of heaps 0..{} (|Q| = {}, |P| = {}): the product of the heaps' elements, {}",
                 q.max_heap(),
                 q.size(),
                 q.p_size(),
                 q.word(a.element)
             ),
-        },
+        ),
         nplayer: None,
     }))
 }

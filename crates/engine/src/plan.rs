@@ -25,7 +25,7 @@
 //! }
 //! let a = value(&Heap, &parse_big_position("7").unwrap(), &TableOptions::default()).unwrap();
 //! assert_eq!(a.grundy, Some(7u32.into()));
-//! assert_eq!(a.method.id, "brute-force");
+//! assert_eq!(a.method.id(), "brute-force");
 //! ```
 
 use crate::big::{abbreviate, to_small, BigAnalysis, BigPosition, BigUint};
@@ -102,9 +102,26 @@ pub enum MethodKind {
     BruteForce,
     /// A period observed on a window, not proven.
     ObservedPeriod,
+    /// A misère heap game's outcome from its misère quotient
+    /// ([`crate::misere_quotient`]): outcome and winning moves, no value.
+    MisereQuotient,
 }
 
 impl MethodKind {
+    /// Every kind, in the order of the enum.
+    pub const ALL: [MethodKind; 10] = [
+        MethodKind::ClosedForm,
+        MethodKind::Strategy,
+        MethodKind::Components,
+        MethodKind::LineKernel,
+        MethodKind::SequenceKernel,
+        MethodKind::CertifiedPeriod,
+        MethodKind::TableKernel,
+        MethodKind::BruteForce,
+        MethodKind::ObservedPeriod,
+        MethodKind::MisereQuotient,
+    ];
+
     /// The stable id programs read (`closed-form`, `line-kernel`, …).
     pub fn id(self) -> &'static str {
         match self {
@@ -117,22 +134,25 @@ impl MethodKind {
             MethodKind::TableKernel => "table-kernel",
             MethodKind::BruteForce => "brute-force",
             MethodKind::ObservedPeriod => "observed-period",
+            MethodKind::MisereQuotient => "misere-quotient",
         }
     }
 }
 
-/// How an answer was obtained: a stable `id` for programs and a `detail` for people.
+/// How an answer was obtained: a stable [`id`](Method::id) for programs, from its
+/// [`MethodKind`] (a `Method` is only ever made from one, [`Method::new`]), and a
+/// `detail` for people.
 ///
 /// ```
 /// use nimlab_engine::plan::{Method, MethodKind};
 /// let m = Method::new(MethodKind::LineKernel, "line kernel over the box 4x7");
-/// assert_eq!(m.id, "line-kernel");
+/// assert_eq!(m.id(), "line-kernel");
 /// assert_eq!(m.kind(), MethodKind::LineKernel);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Method {
-    /// The route's stable id, [`MethodKind::id`].
-    pub id: &'static str,
+    /// The route; private so that the id always is a kind's.
+    kind: MethodKind,
     /// What exactly, e.g. "Bouton's theorem: the nim-sum of the heaps".
     pub detail: String,
 }
@@ -141,27 +161,19 @@ impl Method {
     /// The route `kind`, with what exactly it did.
     pub fn new(kind: MethodKind, detail: impl Into<String>) -> Self {
         Method {
-            id: kind.id(),
+            kind,
             detail: detail.into(),
         }
     }
 
+    /// The route's stable id, [`MethodKind::id`].
+    pub fn id(&self) -> &'static str {
+        self.kind.id()
+    }
+
     /// The route.
     pub fn kind(&self) -> MethodKind {
-        const ALL: [MethodKind; 9] = [
-            MethodKind::ClosedForm,
-            MethodKind::Strategy,
-            MethodKind::Components,
-            MethodKind::LineKernel,
-            MethodKind::SequenceKernel,
-            MethodKind::CertifiedPeriod,
-            MethodKind::TableKernel,
-            MethodKind::BruteForce,
-            MethodKind::ObservedPeriod,
-        ];
-        ALL.into_iter()
-            .find(|k| k.id() == self.id)
-            .expect("a Method is made from a MethodKind")
+        self.kind
     }
 }
 
@@ -258,7 +270,7 @@ pub struct TableReport {
 /// }
 /// let t = table(&Nim2, &[8, 8], &TableOptions::default()).unwrap();
 /// assert_eq!(t.table.get(&[5, 3]), Some(5 ^ 3));
-/// assert_eq!(t.method.id, "brute-force");
+/// assert_eq!(t.method.id(), "brute-force");
 /// ```
 pub fn table(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Result<TableReport> {
     table_with(game, dims, opts, true)
@@ -411,7 +423,7 @@ fn parts_table(
     let mut details = Vec::new();
     for (part, range) in parts {
         let t = table_with(*part, &dims[range.clone()], opts, closed_forms)?;
-        details.push(format!("{}: {}", part.spec(), t.method.id));
+        details.push(format!("{}: {}", part.spec(), t.method.id()));
         tables.push((t.table, range.clone()));
     }
     let cells = cell_count(dims)? as usize;
@@ -1215,7 +1227,7 @@ impl<'a> Planner<'a> {
                     "{} at {}: {}",
                     g.spec(),
                     write_position(*g, &pos[r.clone()]),
-                    a.method.id
+                    a.method.id()
                 )
             })
             .collect();
