@@ -38,6 +38,10 @@
 mod route;
 mod sequence;
 mod table;
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod toys;
 mod value;
 
 pub use route::{route_table, Method, MethodKind};
