@@ -129,13 +129,18 @@ fn value_takes_the_expected_route() {
 fn value_of_positions_beyond_machine_words() {
     let huge = BigUint::from(1u32) << 100u32;
     // A closed form answers at any size.
-    let r = value(&Heap, &[huge.clone()], &opts()).unwrap();
+    let r = value(&Heap, std::slice::from_ref(&huge), &opts()).unwrap();
     assert_eq!(
         (r.grundy, r.method.id()),
         (Some(huge.clone()), "closed-form")
     );
     // A strategy answers the outcome and a winning move, no value.
-    let r = value(&TakeOneTwo { downward: true }, &[huge.clone()], &opts()).unwrap();
+    let r = value(
+        &TakeOneTwo { downward: true },
+        std::slice::from_ref(&huge),
+        &opts(),
+    )
+    .unwrap();
     assert_eq!(r.method.kind(), MethodKind::Strategy);
     assert_eq!(r.grundy, None);
     assert_eq!(r.outcome, Outcome::N); // 2^100 = 1 (mod 3)
