@@ -321,4 +321,18 @@ fn the_docs_route_table_is_the_lists() {
         doc.contains(&table),
         "docs/architecture.md must show the planner's route table as the lists make it:\n{table}"
     );
+    // The README shows it in a numbered list, indented, and names every method id.
+    let readme = include_str!("../../../../README.md");
+    let indented: String = table.lines().map(|l| format!("   {l}\n")).collect();
+    assert!(
+        readme.contains(&indented),
+        "README.md must show the planner's route table as the lists make it:\n{indented}"
+    );
+    for kind in MethodKind::ALL {
+        assert!(
+            readme.contains(&format!("`{}`", kind.id())),
+            "README.md does not name the method {}",
+            kind.id()
+        );
+    }
 }

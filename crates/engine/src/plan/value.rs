@@ -644,8 +644,9 @@ fn closed_form_run(q: &mut PositionQuery<'_, '_>) -> Result<Option<PositionRepor
     Ok(None)
 }
 
-/// A sum valued part by part, combined by ⊕. Not tried when the game has a strategy:
-/// the parts' values are then no better known than the whole's.
+/// A sum valued part by part, combined by ⊕. Not tried once the closed form has left a
+/// strategy (as before the routes were values): the strategy then answers a position
+/// too big for the exact routes, and the exact routes a small one.
 pub(super) const COMPONENTS: PositionRoute = Route {
     kind: MethodKind::Components,
     summary: "the parts' values combined by ⊕",
