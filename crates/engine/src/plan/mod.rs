@@ -7,14 +7,14 @@
 //! Each query walks an ordered list of routes, values of one type (`route::Route`):
 //! whether the route applies, its cost estimate, and its run. The first route that
 //! applies and answers wins. The lists are in `plan/route.rs`; the route table of
-//! `docs/architecture.md` is made from them (a unit test compares the two). The query
-//! code is split by query:
+//! `docs/architecture.md` and the README is made from them, [`route_table`] (a unit
+//! test compares them). The code is split by query:
 //!
 //! | file | queries |
 //! |---|---|
-//! | `plan/value.rs` | [`value`], [`moves`] (the `Planner`, Grundy and n-player routes) |
-//! | `plan/table.rs` | [`table`], [`computed_table`] |
-//! | `plan/sequence.rs` | [`sequence`], [`periodicity`], [`row_periodicity`] |
+//! | `plan/value.rs` | [`value()`], [`moves`] (the `Planner`, Grundy and n-player routes) |
+//! | `plan/table.rs` | [`table()`], [`computed_table`] |
+//! | `plan/sequence.rs` | [`sequence()`], [`periodicity`], [`row_periodicity`] |
 //! | `plan/route.rs` | [`MethodKind`], [`Method`], the routes and their lists |
 //!
 //! ```
@@ -155,7 +155,7 @@ pub fn value(game: &dyn Game, pos: &[BigUint], opts: &TableOptions) -> Result<Po
     Planner::new(game, opts).report(pos, false)
 }
 
-/// As [`value`], plus every option with its value when the options are finitely many
+/// As [`value()`], plus every option with its value when the options are finitely many
 /// and few enough to list ([`MAX_LISTED_OPTIONS`]); otherwise `options_note` says why
 /// not.
 pub fn moves(game: &dyn Game, pos: &[BigUint], opts: &TableOptions) -> Result<PositionReport> {
@@ -194,7 +194,7 @@ pub fn table(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Result<Tab
     table::table_with(game, dims, opts, true)
 }
 
-/// As [`table`], but computed from the rules only — kernels and brute force, never a
+/// As [`table()`], but computed from the rules only — kernels and brute force, never a
 /// closed form — so that it can be compared with a conjectured formula (`check`).
 pub fn computed_table(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Result<TableReport> {
     table::table_with(game, dims, opts, false)

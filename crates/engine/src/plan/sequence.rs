@@ -1,4 +1,4 @@
-//! The one-heap queries: [`sequence`] (the table routes over one coordinate),
+//! The one-heap queries: [`sequence()`] (the table routes over one coordinate),
 //! [`periodicity`] (its routes, [`super::route::PERIODICITY_ROUTES`]) and
 //! [`row_periodicity`].
 

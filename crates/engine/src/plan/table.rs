@@ -1,5 +1,5 @@
-//! The table query ([`super::table`], [`super::computed_table`], and through them
-//! [`super::sequence`]): its routes, for Grundy values ([`super::route::TABLE_ROUTES`])
+//! The table query ([`super::table()`], [`super::computed_table`], and through them
+//! [`super::sequence()`]): its routes, for Grundy values ([`super::route::TABLE_ROUTES`])
 //! and for n-player classes ([`super::route::CLASS_TABLE_ROUTES`]).
 
 use super::route::{walk, Route, TableRoute, CLASS_TABLE_ROUTES, TABLE_ROUTES};

@@ -1,4 +1,4 @@
-//! The position queries, [`super::value`] and [`super::moves`]: the `Planner` and its
+//! The position queries, [`super::value()`] and [`super::moves`]: the `Planner` and its
 //! routes, for Grundy values ([`super::route::VALUE_ROUTES`]) and for n-player classes
 //! ([`super::route::CLASS_VALUE_ROUTES`]).
 
