@@ -89,7 +89,7 @@ pub fn write_text(
     } else if let (true, Some(note)) = (options, &r.options_note) {
         writeln!(out, "options:  {note}")?;
     }
-    writeln!(out, "method:   {} — {}", r.method.id, r.method.detail)
+    writeln!(out, "method:   {} — {}", r.method.id(), r.method.detail)
 }
 
 /// One colour per class (a qualitative palette, repeated past twelve players).

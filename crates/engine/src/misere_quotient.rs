@@ -1614,9 +1614,15 @@ pub fn cached_quotient(
     Ok(q)
 }
 
-/// The planner's `misere-quotient` route: outcome and winning moves of a misère
-/// take-and-break position of many heaps from the quotient of its heaps. `None` when
-/// the route does not apply (normal play, not a heap game, a position the exact
+/// Whether the planner's `misere-quotient` route may apply to positions of `game`: a
+/// misère game whose positions are multisets of heaps.
+pub fn route_applies(game: &dyn Game) -> bool {
+    game.terminal_value() == 1 && game.capabilities().heap_multiset
+}
+
+/// The run of the planner's `misere-quotient` route: outcome and winning moves of a
+/// misère take-and-break position of many heaps from the quotient of its heaps. `None`
+/// when the route does not apply ([`route_applies`]) or passes (a position the exact
 /// solver handles quickly, a heap too large, or a quotient that does not settle within
 /// the route's budget).
 pub fn plan_report(
@@ -1626,7 +1632,7 @@ pub fn plan_report(
     with_options: bool,
 ) -> Result<Option<crate::plan::PositionReport>> {
     use crate::big::BigUint;
-    if game.terminal_value() != 1 || !game.capabilities().heap_multiset {
+    if !route_applies(game) {
         return Ok(None);
     }
     let max = pos.iter().copied().max().unwrap_or(0);
@@ -1678,16 +1684,16 @@ pub fn plan_report(
         all_winning_moves: true,
         options,
         options_note: None,
-        method: crate::plan::Method {
-            id: "misere-quotient",
-            detail: format!(
+        method: crate::plan::Method::new(
+            crate::plan::MethodKind::MisereQuotient,
+            format!(
                 "misère quotient of heaps 0..{} (|Q| = {}, |P| = {}): the product of the heaps' elements, {}",
                 q.max_heap(),
                 q.size(),
                 q.p_size(),
                 q.word(a.element)
             ),
-        },
+        ),
         nplayer: None,
     }))
 }

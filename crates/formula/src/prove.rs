@@ -1037,7 +1037,7 @@ fn counterexample(
             Some(g) => format!("G = {g}"),
             None => format!("{}-position", r.outcome.as_str()),
         };
-        notes.push(format!("{}: {actual} by {}", show(p), r.method.id));
+        notes.push(format!("{}: {actual} by {}", show(p), r.method.id()));
         differs.then(|| {
             (
                 p.to_vec(),

@@ -56,7 +56,7 @@ fn main() {
     let (_, t_small) = best(1, || Solver::new(&*nim).grundy(&[60, 60, 60]).unwrap());
     println!(
         "value nim (3 heaps of 1000 digits), {}: {}   [brute force on 60,60,60: {}, ratio {:.0}x]",
-        r.method.id,
+        r.method.id(),
         ms(t),
         ms(t_small),
         t_small.as_secs_f64() / t.as_secs_f64()
@@ -69,14 +69,14 @@ fn main() {
     let (r, t) = best(20, || plan::value(&*sum, &pos, &opts).unwrap());
     println!(
         "value sum(wythoff,nim,subtraction(s={{1,3,4}})) at 30,50,<1000 digits>×3, {}: {}",
-        r.method.id,
+        r.method.id(),
         ms(t)
     );
     let pos = parse_big_position(&format!("{a},{b},{c},{c},7000")).unwrap();
     let (r, t) = best(20, || plan::value(&*sum, &pos, &opts).unwrap());
     println!(
         "value sum(…) with Wythoff far out too (outcome by the strategy), {}: {}",
-        r.method.id,
+        r.method.id(),
         ms(t)
     );
 
@@ -89,7 +89,7 @@ fn main() {
     println!(
         "value wythoff 3000,5000 = {:?}, {}: {}   [solver on 150,250: {}]",
         r.grundy.map(|g| g.to_string()),
-        r.method.id,
+        r.method.id(),
         ms(t),
         ms(t_base),
     );
@@ -110,7 +110,7 @@ fn main() {
         let (_, t_base) = best(1, || generic_table(&*g, &[base_len], true, &opts).unwrap());
         println!(
             "table {spec} --size {len} + JSON ({json_len} bytes), {}: {}   [generic table to {base_len}: {}]",
-            r.method.id,
+            r.method.id(),
             ms(t),
             ms(t_base)
         );

@@ -72,7 +72,7 @@ fn kernel_equals_brute_force_for_the_seeds_functions() {
         // The planner's table is the kernel's, over the game's own box.
         let dims = bar.table_box(len);
         let planned = plan::table(&bar, &dims, &TableOptions::default()).unwrap();
-        assert_eq!(planned.method.id, "table-kernel");
+        assert_eq!(planned.method.id(), "table-kernel");
         for (p, g) in planned.table.iter() {
             assert_eq!(Some(g), t.get(&p), "f={f} {p:?}");
         }
@@ -134,7 +134,7 @@ fn values_come_from_the_closed_form_where_a_holds_and_are_exact_elsewhere() {
     let opts = TableOptions::default();
     let half = parse_game("chocolate-staircase(f=t/2)").unwrap();
     let r = plan::moves(&*half, &parse_big_position("2,5").unwrap(), &opts).unwrap();
-    assert_eq!(r.method.id, "closed-form");
+    assert_eq!(r.method.id(), "closed-form");
     assert_eq!(r.grundy, Some(7u32.into()));
     assert_eq!(r.winning_moves, vec![parse_big_position("0,0").unwrap()]);
     let listed: Vec<u32> = r
@@ -146,11 +146,11 @@ fn values_come_from_the_closed_form_where_a_holds_and_are_exact_elsewhere() {
     assert_eq!(listed.len(), 7);
     let third = parse_game("chocolate-staircase(f=t/3)").unwrap();
     let r = plan::value(&*third, &parse_big_position("1,3").unwrap(), &opts).unwrap();
-    assert_eq!(r.method.id, "brute-force");
+    assert_eq!(r.method.id(), "brute-force");
     assert_eq!(r.grundy, Some(4u32.into()));
     // Below the first violation the closed form still answers.
     let r = plan::value(&*third, &parse_big_position("0,2").unwrap(), &opts).unwrap();
-    assert_eq!(r.method.id, "closed-form");
+    assert_eq!(r.method.id(), "closed-form");
 }
 
 #[test]
@@ -160,7 +160,7 @@ fn the_strip_is_a_nim_heap_beside_the_bar() {
     assert_eq!(strip.spec(), "chocolate-staircase(f=t/2, strip=true)");
     assert_eq!(strip.dimension(), 3);
     let r = plan::value(&*strip, &parse_big_position("7,2,5").unwrap(), &opts).unwrap();
-    assert_eq!(r.method.id, "components");
+    assert_eq!(r.method.id(), "components");
     assert_eq!(r.grundy, Some(0u32.into()));
     // P-positions of the table are x ⊕ y ⊕ z = 0 (f = t/2 satisfies (a)), and the
     // table equals brute force.

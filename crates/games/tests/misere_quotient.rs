@@ -209,7 +209,7 @@ fn the_planner_answers_many_heaps_of_misere_kayles_from_the_quotient() {
     let heaps: Vec<Coord> = (0..1000u64).map(|i| 1 + (i * 7) % 20).collect();
     let pos: Vec<nimlab_engine::big::BigUint> = heaps.iter().map(|&h| h.into()).collect();
     let r = plan::moves(game.as_ref(), &pos, &TableOptions::default()).unwrap();
-    assert_eq!(r.method.id, "misere-quotient");
+    assert_eq!(r.method.id(), "misere-quotient");
     let q = quotient("0.77", 20);
     assert_eq!(r.outcome == nimlab_engine::Outcome::P, q.is_p(&heaps));
     // Every option is marked winning exactly when the quotient calls it P; an
@@ -230,7 +230,7 @@ fn the_planner_answers_many_heaps_of_misere_kayles_from_the_quotient() {
     // Small positions keep the exact solver and its misère Grundy value.
     let small: Vec<nimlab_engine::big::BigUint> = [3u64, 5, 7].iter().map(|&h| h.into()).collect();
     let s = plan::value(game.as_ref(), &small, &TableOptions::default()).unwrap();
-    assert_ne!(s.method.id, "misere-quotient");
+    assert_ne!(s.method.id(), "misere-quotient");
     assert!(s.grundy.is_some());
 }
 

@@ -90,7 +90,7 @@ fn spec_worked_example_and_ranks() {
     assert_eq!(np.class, class);
     assert_ne!(class, 0);
     assert_eq!(np.ranks, ranking.ranks(class));
-    assert_eq!(r.method.id, "closed-form");
+    assert_eq!(r.method.id(), "closed-form");
     assert!(np.all_best_moves && !np.best_moves.is_empty());
 }
 
@@ -196,20 +196,20 @@ fn general_sigma_games_use_the_recursion() {
         &TableOptions::default(),
     )
     .unwrap();
-    assert_eq!(r.method.id, "brute-force");
+    assert_eq!(r.method.id(), "brute-force");
     let big = parse_big_position(&"9".repeat(30)).unwrap();
     assert!(plan::value(&*g, &big, &TableOptions::default()).is_err());
     // Tables: closed form for normal/retreat, recursion otherwise; same values.
     // Small boxes by the recursion (faster); large ones by the closed form.
     let a = parse_game("nplayer-nim(n=4,ranking=retreat(3),heaps=1)").unwrap();
     let small = plan::table(&*a, &[300], &TableOptions::default()).unwrap();
-    assert_eq!(small.method.id, "brute-force");
+    assert_eq!(small.method.id(), "brute-force");
     let large = plan::table(&*a, &[40_000], &TableOptions::default()).unwrap();
-    assert_eq!(large.method.id, "closed-form");
+    assert_eq!(large.method.id(), "closed-form");
     assert_eq!(&large.table.values()[..300], small.table.values());
     let b = parse_game("nplayer-nim(n=4,ranking=retreat(3))").unwrap();
     let t2 = plan::computed_table(&*b, &[12, 12], &TableOptions::default()).unwrap();
-    assert_eq!(t2.method.id, "brute-force");
+    assert_eq!(t2.method.id(), "brute-force");
 }
 
 #[test]

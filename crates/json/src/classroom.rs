@@ -80,7 +80,7 @@ pub fn explanation_json(game: &dyn Game, e: &ValueExplanation) -> Value {
         "mex": e.mex.as_ref().map(uint),
         "nim_sum": nim_sum,
         "closed_form": e.closed_form,
-        "method": e.method.id,
+        "method": e.method.id(),
         "method_detail": e.method.detail,
     })
 }

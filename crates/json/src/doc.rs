@@ -238,7 +238,7 @@ impl PositionDoc {
                 winning_moves: r.winning_moves.iter().map(|m| Pos::of(game, m)).collect(),
                 all_winning_moves: r.all_winning_moves,
             },
-            method: r.method.id,
+            method: r.method.id(),
             method_detail: r.method.detail.clone(),
             options: r.options.as_ref().map(|list| {
                 list.iter()
@@ -266,7 +266,7 @@ impl PositionDoc {
                 best_moves: np.best_moves.iter().map(|m| Pos::of(game, m)).collect(),
                 all_best_moves: np.all_best_moves,
             },
-            method: r.method.id,
+            method: r.method.id(),
             method_detail: r.method.detail.clone(),
             options: np.options.as_ref().map(|list| {
                 list.iter()

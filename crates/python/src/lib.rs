@@ -839,7 +839,7 @@ impl PyGame {
         let report = interruptible(py, self.limits, |opts| plan::table(game, &dims, opts))?
             .map_err(py_err)?;
         let shape: Vec<usize> = report.table.dims().iter().rev().copied().collect();
-        let method = report.method.id;
+        let method = report.method.id();
         // The values are stored first coordinate fastest: NumPy's C order for the
         // reversed shape. The Vec becomes the array's buffer without a copy.
         let array = PyArray1::from_vec(py, report.table.into_values()).reshape(shape)?;
@@ -1146,7 +1146,7 @@ impl PyGame {
                 .map_err(py_err)?;
         doc_py(
             py,
-            &doc::PeriodicityDoc::new(game, found.as_ref(), method.id, searched),
+            &doc::PeriodicityDoc::new(game, found.as_ref(), method.id(), searched),
         )
     }
 }

@@ -847,7 +847,7 @@ async fn table(State(state): State<Arc<AppState>>, body: Body) -> Answer {
             let dims = table_dims(&*game, req.size)?;
             let report = plan::table(&*game, &dims, opts)?;
             let mut extra = vec![
-                ("method", Value::from(report.method.id)),
+                ("method", Value::from(report.method.id())),
                 ("method_detail", Value::from(report.method.detail.clone())),
             ];
             if let Some(r) = game.capabilities().nplayer.map(|r| r.ranking.clone()) {

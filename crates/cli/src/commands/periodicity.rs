@@ -141,12 +141,12 @@ fn one_heap(
         args.out.emit(|out| match format {
             PlainFormat::Json => ctx.print_json(
                 out,
-                &doc::to_value(&doc::PeriodicityDoc::new(game, None, method.id, searched)),
+                &doc::to_value(&doc::PeriodicityDoc::new(game, None, method.id(), searched)),
             ),
             PlainFormat::Text => writeln!(
                 out,
                 "{spec}: no period found up to n = {searched} ({}; raise --up-to to search further)",
-                if method.id == "certified-period" {
+                if method.id() == "certified-period" {
                     "no period proven"
                 } else {
                     "none seen"
@@ -168,7 +168,7 @@ fn one_heap(
             &doc::to_value(&doc::PeriodicityDoc::new(
                 game,
                 Some(&p),
-                method.id,
+                method.id(),
                 searched,
             )),
         ),

@@ -141,7 +141,7 @@ pub fn run(ctx: &Context, args: TableArgs) -> Result<Status> {
         }
         TableFormat::Json => {
             let mut extra = vec![
-                ("method", Value::from(report.method.id)),
+                ("method", Value::from(report.method.id())),
                 ("method_detail", Value::from(report.method.detail.clone())),
             ];
             if let Some(r) = &players {

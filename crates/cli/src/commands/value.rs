@@ -150,7 +150,7 @@ fn write_value_text(out: &mut dyn Write, game: &dyn Game, r: &PositionReport) ->
     } else if r.outcome == Outcome::N {
         writeln!(out, "winning moves: not found by this method")?;
     }
-    writeln!(out, "method:   {} — {}", r.method.id, r.method.detail)
+    writeln!(out, "method:   {} — {}", r.method.id(), r.method.detail)
 }
 
 pub fn run_value(ctx: &Context, args: ValueArgs) -> Result<Status> {
@@ -203,7 +203,7 @@ pub fn run_moves(ctx: &Context, args: MovesArgs) -> Result<Status> {
                         if o.winning { "  ← winning" } else { "" }
                     )?;
                 }
-                writeln!(out, "method: {} — {}", r.method.id, r.method.detail)
+                writeln!(out, "method: {} — {}", r.method.id(), r.method.detail)
             }
             (None, None) => {
                 write_value_text(out, &*game, &r)?;
