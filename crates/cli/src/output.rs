@@ -32,6 +32,8 @@ pub enum TableFormat {
     Svg,
     /// A whole LaTeX document: the worksheet (--blank cells empty), then its answers.
     Worksheet,
+    /// An OEIS b-file of a one-heap game's sequence: lines `n G(n)`.
+    Bfile,
 }
 
 impl TableFormat {
@@ -59,6 +61,7 @@ pub fn write_table(
 ) -> io::Result<()> {
     match format {
         TableFormat::Csv => csv(out, game, table),
+        TableFormat::Bfile => bfile(out, game, table),
         TableFormat::Text | TableFormat::Latex | TableFormat::Markdown => {
             slices(out, game, table, format)
         }
@@ -108,6 +111,31 @@ pub fn write_worksheet(
         ),
     };
     out.write_all(text.as_bytes())
+}
+
+/// The OEIS b-file of a sequence (one coordinate): a comment naming the game, then
+/// one line `n a(n)` per position, n from 0; a cell that is not a position is left out
+/// with a comment saying so (a b-file's lines are the sequence's terms, in order).
+fn bfile(out: &mut dyn Write, game: &dyn Game, table: &GrundyTable) -> io::Result<()> {
+    let mut w = Buffered::new(out);
+    let what = if game.capabilities().nplayer.is_some() {
+        "classes"
+    } else {
+        "Grundy values"
+    };
+    w.str(&format!("# {what} of {}, by nimlab\n", game.spec()))?;
+    let mut digits = [0u8; 20];
+    for (n, &v) in table.values().iter().enumerate() {
+        if v == INVALID {
+            w.str(&format!("# {n} is not a position\n"))?;
+            continue;
+        }
+        w.bytes(format_u64(n as u64, &mut digits))?;
+        w.str(" ")?;
+        w.bytes(format_u64(u64::from(v), &mut digits))?;
+        w.str("\n")?;
+    }
+    w.finish()
 }
 
 /// One row per cell: the coordinates, then the Grundy value (empty for non-positions).

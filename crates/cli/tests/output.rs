@@ -492,3 +492,44 @@ fn unwritable_destinations_are_refused_before_any_work() {
     assert!(entries(&d).is_empty());
     std::fs::remove_dir_all(&d).ok();
 }
+
+#[test]
+fn bfile_lists_a_one_heap_sequence_as_oeis_wants_it() {
+    let out = nimlab(&[
+        "table",
+        "subtraction(s={1,3,4})",
+        "--size",
+        "30",
+        "--format",
+        "bfile",
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut lines = text.lines();
+    assert!(lines
+        .next()
+        .unwrap()
+        .starts_with("# Grundy values of subtraction"));
+    // G(n) by the mex over n − 1, n − 3, n − 4, from the definition.
+    let mut g: Vec<u32> = Vec::new();
+    for n in 0..30usize {
+        let opts: Vec<u32> = [1, 3, 4]
+            .iter()
+            .filter(|&&s| s <= n)
+            .map(|&s| g[n - s])
+            .collect();
+        g.push((0..).find(|v| !opts.contains(v)).unwrap());
+    }
+    let rows: Vec<(usize, u32)> = lines
+        .map(|l| {
+            let (n, v) = l.split_once(' ').unwrap();
+            (n.parse().unwrap(), v.parse().unwrap())
+        })
+        .collect();
+    assert_eq!(rows, g.into_iter().enumerate().collect::<Vec<_>>());
+    // A table of two coordinates is no sequence: one line, exit 2.
+    let out = nimlab(&["table", "wythoff", "--size", "4", "--format", "bfile"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+}

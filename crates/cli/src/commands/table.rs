@@ -38,7 +38,8 @@ pub struct TableArgs {
     #[arg(long, short = 'n', value_name = "N")]
     size: usize,
     /// Output format: text (the papers' layout), csv (one row per position), json,
-    /// latex (a tabular), markdown; npy (NumPy array) and png (heatmap) need --output.
+    /// latex (a tabular), markdown, bfile (an OEIS b-file of a one-heap game); npy
+    /// (NumPy array) and png (heatmap) need --output.
     /// Default: from the --output extension, else text.
     #[arg(long, value_enum)]
     format: Option<TableFormat>,
@@ -76,6 +77,13 @@ pub fn run(ctx: &Context, args: TableArgs) -> Result<Status> {
             }
         )));
     }
+    if format == TableFormat::Bfile && game.dimension() != 1 {
+        return Err(Error::input(format!(
+            "--format bfile writes a sequence, one value per n: {} has {} coordinates",
+            game.spec(),
+            game.dimension()
+        )));
+    }
     let strategy = plan::strategy_table(&*game, args.size)?;
     if let (Some((cols, rows)), false, false) = (
         &strategy,
@@ -84,6 +92,7 @@ pub fn run(ctx: &Context, args: TableArgs) -> Result<Status> {
             || matches!(
                 format,
                 TableFormat::Json
+                    | TableFormat::Bfile
                     | TableFormat::Npy
                     | TableFormat::Png
                     | TableFormat::Tikz
@@ -221,6 +230,7 @@ fn write_rows(
             }
         }
         TableFormat::Text
+        | TableFormat::Bfile
         | TableFormat::Json
         | TableFormat::Npy
         | TableFormat::Png
