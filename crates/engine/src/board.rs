@@ -487,13 +487,14 @@ impl Board {
             return 0;
         }
         if self.cols <= 16 {
-            return in_word!(self, canonical_in, cells);
+            return self.canonical_by_rows(cells);
         }
         self.canonical_by_cells(cells)
     }
 
     /// [`Board::canonical`] by whole-set bit operations (see [`canonical_in`]), for
     /// boards of at most 16 columns.
+    #[inline]
     fn canonical_by_rows(&self, cells: Cells) -> Cells {
         in_word!(self, canonical_in, cells)
     }

@@ -1,8 +1,10 @@
 //! Grundy values of single positions: memoized and iterative.
 //!
-//! The solver first discovers every position reachable from the one asked about (an
-//! explicit stack, no recursion), then evaluates them in increasing [`Game::rank`], so
-//! each option is known before the position that needs it. A chain of a million
+//! The solver values a position depth first, with an explicit stack of frames (no
+//! recursion; see `depth_first`). When that stack grows too long (a chain of positions
+//! with many options each), it discovers every position reachable from the one asked
+//! about (an explicit stack again), then evaluates them in increasing [`Game::rank`],
+//! so each option is known before the position that needs it. A chain of a million
 //! positions is just a million entries, never a million stack frames.
 
 use crate::error::{Error, Result};
@@ -12,6 +14,8 @@ use crate::memory::MemoryLimit;
 use crate::mex::MexScratch;
 use crate::rule::ValueRule;
 use rustc_hash::{FxHashMap, FxHashSet};
+
+mod depth_first;
 
 /// Memoizing evaluator of Grundy values for one game.
 ///
@@ -180,6 +184,9 @@ impl<'g> Solver<'g> {
                     crate::game::position_words(game, pos)
                 )
             });
+        }
+        if let Some(v) = self.depth_first(pos)? {
+            return Ok(v);
         }
         let order = self.discover(pos)?;
         let total = order.len() as u64;
