@@ -716,7 +716,24 @@ mod tests {
 
     #[test]
     fn each_region_is_visited_once_in_order() {
-        for (rows, cols) in [(3, 4), (5, 7), (11, 11), (4, 32)] {
+        // Every set of small boards, random sets of bigger ones.
+        for (rows, cols) in [(3, 4), (4, 3), (1, 12), (12, 1), (2, 7)] {
+            let b = Board::new(rows, cols).unwrap();
+            for set in 0..=b.all() {
+                let mut seen = Vec::new();
+                b.for_each_region(set, |r| seen.push(r));
+                assert_eq!(seen, connected_parts(set, b.neighbours()), "{set:b}");
+            }
+        }
+        for (rows, cols) in [
+            (3, 4),
+            (5, 7),
+            (8, 8),
+            (11, 11),
+            (4, 32),
+            (1, 100),
+            (100, 1),
+        ] {
             let b = Board::new(rows, cols).unwrap();
             for set in random_sets(&b, 2000) {
                 let mut seen = Vec::new();

@@ -9,11 +9,11 @@
 
 use crate::error::{Error, Result};
 use crate::game::{Coord, Game, Outcome, Position};
-use crate::memo_key::Key;
+use crate::memo_key::{Key, Memo};
 use crate::memory::MemoryLimit;
 use crate::mex::MexScratch;
 use crate::rule::ValueRule;
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 
 mod depth_first;
 
@@ -34,7 +34,7 @@ mod depth_first;
 /// ```
 pub struct Solver<'g> {
     game: &'g dyn Game,
-    memo: FxHashMap<Key, u32>,
+    memo: Memo,
     limit: MemoryLimit,
     progress: &'g dyn crate::progress::Progress,
     force: bool,
@@ -74,7 +74,7 @@ impl<'g> Solver<'g> {
         let sum_of_heaps = crate::capability::is_sum_of_heaps(game);
         Solver {
             game,
-            memo: FxHashMap::default(),
+            memo: Memo::default(),
             limit,
             progress: &crate::progress::NoProgress,
             force: true,
@@ -205,18 +205,15 @@ impl<'g> Solver<'g> {
             }
         }
         self.progress.finish();
-        Ok(self.memo[pos])
+        Ok(self
+            .memo_get(pos)
+            .expect("the position asked about is evaluated last"))
     }
 
-    /// The memoized value of `pos`, if any (a short position is looked up by its
-    /// inline key: no slice comparison).
+    /// The memoized value of `pos`, if any.
     #[inline]
     fn memo_get(&self, pos: &[Coord]) -> Option<u32> {
-        if pos.len() <= 2 {
-            self.memo.get(&Key::new(pos)).copied()
-        } else {
-            self.memo.get(pos).copied()
-        }
+        self.memo.get(pos)
     }
 
     /// Calls `visit` with the memo key of each independent part of the option `o`:

@@ -129,13 +129,13 @@ impl<'g> Solver<'g> {
                 wrong = Some(o.to_vec());
                 return;
             }
+            // Every part waits at first; its slot of the memo is fetched meanwhile.
             let option = stack.values.len();
-            let mut v = 0;
-            self.for_each_key(o, &mut |k| match self.memo_get(k) {
-                Some(known) => v ^= known,
-                None => stack.waits.push((option, Key::new(k))),
+            self.for_each_key(o, &mut |k| {
+                self.memo.prefetch(k);
+                stack.waits.push((option, Key::new(k)));
             });
-            stack.values.push(v);
+            stack.values.push(0);
             full = stack.values.len() + stack.waits.len() > stack.slots;
         });
         if let Some(o) = wrong {
@@ -149,6 +149,19 @@ impl<'g> Solver<'g> {
         if full {
             return Ok(false);
         }
+        // The memoized parts are added in; the others keep waiting, in order.
+        let mut kept = waits;
+        for i in waits..stack.waits.len() {
+            let (option, ref part) = stack.waits[i];
+            match self.memo_get(part.as_slice()) {
+                Some(v) => stack.values[option] ^= v,
+                None => {
+                    stack.waits.swap(kept, i);
+                    kept += 1;
+                }
+            }
+        }
+        stack.waits.truncate(kept);
         stack.frames.push(Frame {
             key,
             values,
