@@ -280,8 +280,8 @@ pub struct Board {
     /// For each row pattern of at most `min(rows, cols)` cells (boards of at most 16
     /// columns), the same cells down the first column: bit c to cell (c, 0).
     column_of: Vec<Cells>,
-    /// The row of each cell (0 beyond the board).
-    row_of: [u8; MAX_CELLS],
+    /// The row of each cell index below [`MAX_CELLS`] (the last row beyond the board).
+    row_of: Vec<u8>,
 }
 
 impl Board {
@@ -331,7 +331,9 @@ impl Board {
             not_first_col: all & !first_col,
             not_last_col: all & !(first_col << (cols - 1)),
             column_of,
-            row_of: std::array::from_fn(|i| (i / cols).min(rows - 1) as u8),
+            row_of: (0..MAX_CELLS)
+                .map(|i| (i / cols).min(rows - 1) as u8)
+                .collect(),
         })
     }
 

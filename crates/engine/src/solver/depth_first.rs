@@ -43,6 +43,8 @@ struct Stack {
     waits: Vec<(usize, Key)>,
     /// Most values and waits it may hold.
     slots: usize,
+    /// Options listed since the last progress report.
+    listed: usize,
 }
 
 impl<'g> Solver<'g> {
@@ -101,6 +103,11 @@ impl<'g> Solver<'g> {
                 let needed = self.memo.len() as u64 * per_entry;
                 self.limit.check(&describe(self.game), needed)?;
             }
+            if stack.listed >= 1 << 16 {
+                // Positions with many options: the report comes sooner.
+                stack.listed = 0;
+                self.progress.check_cancelled()?;
+            }
             match frame.into {
                 Some(option) => stack.values[option] ^= v,
                 None => {
@@ -136,6 +143,7 @@ impl<'g> Solver<'g> {
                 stack.waits.push((option, Key::new(k)));
             });
             stack.values.push(0);
+            stack.listed += 1;
             full = stack.values.len() + stack.waits.len() > stack.slots;
         });
         if let Some(o) = wrong {
