@@ -96,6 +96,166 @@ pub fn connected_parts(set: Cells, neighbours: &[Cells]) -> Vec<Cells> {
     parts
 }
 
+/// The machine word a cell set is computed in: `u64` on boards of at most 64 cells
+/// (a shift is one instruction), `u128` on bigger ones.
+trait Word:
+    Copy
+    + Ord
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::BitOr<Output = Self>
+    + std::ops::Not<Output = Self>
+{
+    /// Width in bits.
+    const BITS: usize;
+    const ZERO: Self;
+    /// The low bits of a cell set (all of them on a board that fits the word).
+    fn of(cells: Cells) -> Self;
+    fn cells(self) -> Cells;
+    /// Shifts, 0 once every bit is shifted out.
+    fn up(self, n: usize) -> Self;
+    fn down(self, n: usize) -> Self;
+    fn lowest(self) -> Self;
+    fn trailing_zeros(self) -> usize;
+    fn leading_zeros(self) -> usize;
+    fn reverse_bits(self) -> Self;
+}
+
+macro_rules! word {
+    ($t:ty) => {
+        impl Word for $t {
+            const BITS: usize = <$t>::BITS as usize;
+            const ZERO: Self = 0;
+            #[inline(always)]
+            fn of(cells: Cells) -> Self {
+                cells as $t
+            }
+            #[inline(always)]
+            fn cells(self) -> Cells {
+                self as Cells
+            }
+            #[inline(always)]
+            fn up(self, n: usize) -> Self {
+                self.checked_shl(n as u32).unwrap_or(0)
+            }
+            #[inline(always)]
+            fn down(self, n: usize) -> Self {
+                self.checked_shr(n as u32).unwrap_or(0)
+            }
+            #[inline(always)]
+            fn lowest(self) -> Self {
+                self & self.wrapping_neg()
+            }
+            #[inline(always)]
+            fn trailing_zeros(self) -> usize {
+                <$t>::trailing_zeros(self) as usize
+            }
+            #[inline(always)]
+            fn leading_zeros(self) -> usize {
+                <$t>::leading_zeros(self) as usize
+            }
+            #[inline(always)]
+            fn reverse_bits(self) -> Self {
+                <$t>::reverse_bits(self)
+            }
+        }
+    };
+}
+word!(u64);
+word!(u128);
+
+/// Runs `$f::<W>(board, cells)` in the narrowest word that holds the board.
+macro_rules! in_word {
+    ($board:expr, $f:ident, $cells:expr) => {
+        if $board.cells() <= 64 {
+            $f::<u64>($board, $cells as u64).cells()
+        } else {
+            $f::<u128>($board, $cells).cells()
+        }
+    };
+}
+
+#[inline(always)]
+fn spread_in<W: Word>(b: &Board, x: W) -> W {
+    x | (x.up(1) & W::of(b.not_first_col))
+        | (x.down(1) & W::of(b.not_last_col))
+        | (x.up(b.cols) & W::of(b.all()))
+        | x.down(b.cols)
+}
+
+#[inline(always)]
+fn isolated_in<W: Word>(b: &Board, x: W) -> W {
+    let touched = (x.up(1) & W::of(b.not_first_col))
+        | (x.down(1) & W::of(b.not_last_col))
+        | x.up(b.cols)
+        | x.down(b.cols);
+    x & !touched
+}
+
+#[inline(always)]
+fn first_region_in<W: Word>(b: &Board, x: W) -> W {
+    let mut part = x.lowest();
+    loop {
+        let grown = spread_in(b, part) & x;
+        if grown == part {
+            return part;
+        }
+        part = grown;
+    }
+}
+
+/// [`Board::canonical`] by whole-set bit operations, for boards of at most 16
+/// columns (the hot path of Cram's search): the set is moved to the top left corner
+/// by one shift; the half turn is a bit reversal and a shift; the upside-down image
+/// reverses the order of the rows; the transposed image spreads each row into a
+/// column by a table. The least of the (up to) 8 images is the form.
+#[inline(always)]
+fn canonical_in<W: Word>(b: &Board, cells: W) -> W {
+    if cells == W::ZERO {
+        return cells;
+    }
+    let cols = b.cols;
+    let row_mask = W::of((1 << cols) - 1);
+    // The occupied columns: every row folded onto the first.
+    let mut folded = cells;
+    let mut shift = cols;
+    while shift < b.cells() {
+        folded = folded | folded.down(shift);
+        shift *= 2;
+    }
+    let any = folded & row_mask;
+    let top = b.row_of[cells.trailing_zeros()] as usize;
+    let bottom = b.row_of[W::BITS - 1 - cells.leading_zeros()] as usize;
+    let left = any.trailing_zeros();
+    let w = W::BITS - any.leading_zeros() - left;
+    let h = bottom - top + 1;
+    let shape = cells.down(top * cols + left);
+    // The rows of a shape `h` high in the opposite order.
+    let upside_down = |x: W, h: usize| -> W {
+        (0..h).fold(W::ZERO, |acc, r| {
+            acc | (x.down(r * cols) & row_mask).up((h - 1 - r) * cols)
+        })
+    };
+    // The half turn of a shape `h` high and `w` wide.
+    let half_turn =
+        |x: W, h: usize, w: usize| x.reverse_bits().down(W::BITS - ((h - 1) * cols + w));
+    let least_of_four = |x: W, h: usize, w: usize| -> W {
+        let flipped = upside_down(x, h);
+        x.min(flipped)
+            .min(half_turn(x, h, w))
+            .min(half_turn(flipped, h, w))
+    };
+    let mut best = least_of_four(shape, h, w);
+    if h <= cols && w <= b.rows {
+        // The transposed shape fits too: w rows, h columns.
+        let transposed = (0..h).fold(W::ZERO, |acc, r| {
+            let row = (shape.down(r * cols) & row_mask).cells() as usize;
+            acc | W::of(b.column_of[row]).up(r)
+        });
+        best = best.min(least_of_four(transposed, w, h));
+    }
+    best
+}
+
 /// A rectangular board of `rows × cols` cells (row 0 on top, as written), cell
 /// `r * cols + c`.
 ///
@@ -117,6 +277,11 @@ pub struct Board {
     /// from the previous row's last column), and likewise for the last column.
     not_first_col: Cells,
     not_last_col: Cells,
+    /// For each row pattern of at most `min(rows, cols)` cells (boards of at most 16
+    /// columns), the same cells down the first column: bit c to cell (c, 0).
+    column_of: Vec<Cells>,
+    /// The row of each cell index below [`MAX_CELLS`] (the last row beyond the board).
+    row_of: Vec<u8>,
 }
 
 impl Board {
@@ -151,12 +316,24 @@ impl Board {
             (1 << (rows * cols)) - 1
         };
         let first_col = (0..rows).fold(0 as Cells, |a, r| a | 1 << (r * cols));
+        let column_of = if cols <= 16 {
+            let side = rows.min(cols);
+            (0..1usize << side)
+                .map(|x| cells_of(x as Cells).fold(0 as Cells, |acc, c| acc | 1 << (c * cols)))
+                .collect()
+        } else {
+            Vec::new()
+        };
         Ok(Board {
             rows,
             cols,
             neighbours,
             not_first_col: all & !first_col,
             not_last_col: all & !(first_col << (cols - 1)),
+            column_of,
+            row_of: (0..MAX_CELLS)
+                .map(|i| (i / cols).min(rows - 1) as u8)
+                .collect(),
         })
     }
 
@@ -252,33 +429,36 @@ impl Board {
 
     /// The cells next to some cell of `cells` (or in it), all at once.
     pub fn spread(&self, cells: Cells) -> Cells {
-        let cols = self.cols as u32;
-        cells
-            | (cells << 1 & self.not_first_col)
-            | (cells >> 1 & self.not_last_col)
-            | cells.checked_shl(cols).unwrap_or(0) & self.all()
-            | cells.checked_shr(cols).unwrap_or(0)
+        in_word!(self, spread_in, cells)
     }
 
     /// The cells of `cells` with no neighbour in `cells`.
     pub fn isolated(&self, cells: Cells) -> Cells {
-        let cols = self.cols as u32;
-        let touched = (cells << 1 & self.not_first_col)
-            | (cells >> 1 & self.not_last_col)
-            | cells.checked_shl(cols).unwrap_or(0)
-            | cells.checked_shr(cols).unwrap_or(0);
-        cells & !touched
+        in_word!(self, isolated_in, cells)
     }
 
     /// The region of `cells` holding its lowest cell (empty for no cells).
     pub fn first_region(&self, cells: Cells) -> Cells {
-        let mut part = cells & cells.wrapping_neg();
-        loop {
-            let grown = self.spread(part) & cells;
-            if grown == part {
-                return part;
+        in_word!(self, first_region_in, cells)
+    }
+
+    /// Calls `visit` with each connected region of `cells`, lowest first, without
+    /// listing them.
+    pub fn for_each_region(&self, cells: Cells, mut visit: impl FnMut(Cells)) {
+        if self.cells() <= 64 {
+            let mut rest = cells as u64;
+            while rest != 0 {
+                let part = first_region_in(self, rest);
+                visit(part as Cells);
+                rest &= !part;
             }
-            part = grown;
+        } else {
+            let mut rest = cells;
+            while rest != 0 {
+                let part = first_region_in(self, rest);
+                visit(part);
+                rest &= !part;
+            }
         }
     }
 
@@ -314,9 +494,17 @@ impl Board {
         self.canonical_by_cells(cells)
     }
 
-    /// [`Board::canonical`] with each row one 16-bit word: flips are word reversals and
-    /// bit reversals, translation a shift (the hot path of Cram's search).
+    /// [`Board::canonical`] by whole-set bit operations (see [`canonical_in`]), for
+    /// boards of at most 16 columns.
+    #[inline]
     fn canonical_by_rows(&self, cells: Cells) -> Cells {
+        in_word!(self, canonical_in, cells)
+    }
+
+    /// The former row-by-row canonical form (16-bit words per row), kept as a
+    /// reference for the tests.
+    #[cfg(test)]
+    fn canonical_by_row_words(&self, cells: Cells) -> Cells {
         if cells == 0 {
             return 0;
         }
@@ -357,7 +545,6 @@ impl Board {
         };
         consider(shape, w);
         if h <= cols && w <= rows {
-            // The transposed shape fits too: h columns, w rows.
             let mut transposed = [0u16; 16];
             for (j, t) in transposed.iter_mut().enumerate().take(w) {
                 *t = shape
@@ -461,6 +648,100 @@ mod tests {
                     b.canonical_by_cells(set),
                     "{set:b}"
                 );
+            }
+        }
+    }
+
+    /// A xorshift stream of random cell sets of `b`, of every density.
+    fn random_sets(b: &Board, n: usize) -> Vec<Cells> {
+        let mut x = 0x9e3779b97f4a7c15_u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        (0..n)
+            .map(|i| {
+                let full = (next() as Cells) << 64 | next() as Cells;
+                let thin = match i % 4 {
+                    0 => full,
+                    1 => full | (next() as Cells) << 64 | next() as Cells,
+                    2 => full & ((next() as Cells) << 64 | next() as Cells),
+                    _ => full & full.rotate_left(23) & full.rotate_left(71),
+                };
+                thin & b.all()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_bit_canonical_form_is_the_row_word_one_and_the_cell_one() {
+        // Every set of small boards (square, wide, tall), random sets of bigger ones.
+        let small = [
+            (3, 3),
+            (3, 4),
+            (4, 3),
+            (2, 6),
+            (6, 2),
+            (1, 12),
+            (12, 1),
+            (4, 4),
+        ];
+        for (rows, cols) in small {
+            let b = Board::new(rows, cols).unwrap();
+            for set in 0..=b.all() {
+                let want = b.canonical_by_cells(set);
+                assert_eq!(b.canonical_by_rows(set), want, "{rows}×{cols} {set:b}");
+                assert_eq!(b.canonical_by_row_words(set), want, "{rows}×{cols} {set:b}");
+            }
+        }
+        let big = [
+            (5, 7),
+            (7, 5),
+            (4, 7),
+            (6, 6),
+            (11, 11),
+            (8, 16),
+            (16, 8),
+            (1, 16),
+        ];
+        for (rows, cols) in big {
+            let b = Board::new(rows, cols).unwrap();
+            for set in random_sets(&b, 4000) {
+                let want = b.canonical_by_cells(set);
+                assert_eq!(b.canonical_by_rows(set), want, "{rows}×{cols} {set:b}");
+                assert_eq!(b.canonical_by_row_words(set), want, "{rows}×{cols} {set:b}");
+            }
+        }
+    }
+
+    #[test]
+    fn each_region_is_visited_once_in_order() {
+        // Every set of small boards, random sets of bigger ones.
+        for (rows, cols) in [(3, 4), (4, 3), (1, 12), (12, 1), (2, 7)] {
+            let b = Board::new(rows, cols).unwrap();
+            for set in 0..=b.all() {
+                let mut seen = Vec::new();
+                b.for_each_region(set, |r| seen.push(r));
+                assert_eq!(seen, connected_parts(set, b.neighbours()), "{set:b}");
+            }
+        }
+        for (rows, cols) in [
+            (3, 4),
+            (5, 7),
+            (8, 8),
+            (11, 11),
+            (4, 32),
+            (1, 100),
+            (100, 1),
+        ] {
+            let b = Board::new(rows, cols).unwrap();
+            for set in random_sets(&b, 2000) {
+                let mut seen = Vec::new();
+                b.for_each_region(set, |r| seen.push(r));
+                assert_eq!(seen, b.regions(set));
+                assert_eq!(seen, connected_parts(set, b.neighbours()));
             }
         }
     }

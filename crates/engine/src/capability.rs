@@ -162,6 +162,17 @@ pub trait Regions: Send + Sync {
     /// Pushes the independent parts of `pos` onto `parts` when there are two or more
     /// (each a position of the same game); pushes nothing when `pos` is one piece.
     fn regions(&self, pos: &[Coord], parts: &mut Vec<Position>);
+
+    /// The memo keys of the parts of `pos`, for the solver's inner loop (no list, no
+    /// allocation): calls `visit` with each part in the game's simplified form
+    /// ([`Game::simplified`] of the part, or the part itself when that is `None`) —
+    /// one call with the simplified `pos` when it is one piece — and returns `true`.
+    /// A part without a move (value 0) may be left out. The default returns `false`
+    /// without visiting anything: the solver then asks [`Regions::regions`] and
+    /// [`Game::simplified`].
+    fn simplified_parts(&self, _pos: &[Coord], _visit: &mut dyn FnMut(&[Coord])) -> bool {
+        false
+    }
 }
 
 /// The parts of a disjunctive sum and where each lies in a position. A part whose

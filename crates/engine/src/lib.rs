@@ -32,6 +32,7 @@ pub mod classroom;
 pub mod error;
 pub mod game;
 pub mod kernels;
+mod memo_key;
 pub mod memory;
 pub mod mex;
 pub mod misere_quotient;

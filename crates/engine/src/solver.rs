@@ -1,16 +1,21 @@
 //! Grundy values of single positions: memoized and iterative.
 //!
-//! The solver first discovers every position reachable from the one asked about (an
-//! explicit stack, no recursion), then evaluates them in increasing [`Game::rank`], so
-//! each option is known before the position that needs it. A chain of a million
+//! The solver values a position depth first, with an explicit stack of frames (no
+//! recursion; see `depth_first`). When that stack grows too long (a chain of positions
+//! with many options each), it discovers every position reachable from the one asked
+//! about (an explicit stack again), then evaluates them in increasing [`Game::rank`],
+//! so each option is known before the position that needs it. A chain of a million
 //! positions is just a million entries, never a million stack frames.
 
 use crate::error::{Error, Result};
 use crate::game::{Coord, Game, Outcome, Position};
+use crate::memo_key::{Key, Memo};
 use crate::memory::MemoryLimit;
 use crate::mex::MexScratch;
 use crate::rule::ValueRule;
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
+
+mod depth_first;
 
 /// Memoizing evaluator of Grundy values for one game.
 ///
@@ -29,7 +34,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// ```
 pub struct Solver<'g> {
     game: &'g dyn Game,
-    memo: FxHashMap<Position, u32>,
+    memo: Memo,
     limit: MemoryLimit,
     progress: &'g dyn crate::progress::Progress,
     force: bool,
@@ -69,7 +74,7 @@ impl<'g> Solver<'g> {
         let sum_of_heaps = crate::capability::is_sum_of_heaps(game);
         Solver {
             game,
-            memo: FxHashMap::default(),
+            memo: Memo::default(),
             limit,
             progress: &crate::progress::NoProgress,
             force: true,
@@ -130,7 +135,7 @@ impl<'g> Solver<'g> {
         if let Some(c) = self.key_if_other(pos) {
             return self.value(&c);
         }
-        if let Some(&v) = self.memo.get(pos) {
+        if let Some(v) = self.memo_get(pos) {
             return Ok(v);
         }
         if self.heaps && pos.len() > 1 {
@@ -180,13 +185,16 @@ impl<'g> Solver<'g> {
                 )
             });
         }
+        if let Some(v) = self.depth_first(pos)? {
+            return Ok(v);
+        }
         let order = self.discover(pos)?;
         let total = order.len() as u64;
         self.progress.start(total, "positions evaluated");
         // Reports every 65536 positions, or sooner when they have many options.
         let (mut options_seen, mut reported) = (0usize, 0usize);
         for (i, p) in order.into_iter().enumerate() {
-            let v = self.evaluate_known_options(&p);
+            let v = self.evaluate_known_options(p.as_slice());
             self.memo.insert(p, v);
             options_seen += self.values.len() + 1;
             if options_seen >= 1 << 16 {
@@ -197,7 +205,46 @@ impl<'g> Solver<'g> {
             }
         }
         self.progress.finish();
-        Ok(self.memo[pos])
+        Ok(self
+            .memo_get(pos)
+            .expect("the position asked about is evaluated last"))
+    }
+
+    /// The memoized value of `pos`, if any.
+    #[inline]
+    fn memo_get(&self, pos: &[Coord]) -> Option<u32> {
+        self.memo.get(pos)
+    }
+
+    /// Calls `visit` with the memo key of each independent part of the option `o`:
+    /// its heaps (a sum of heaps), its regions, or `o` itself, each simplified. The
+    /// value of `o` is the nim-sum of theirs (for the Grundy rule; other rules have
+    /// one part).
+    fn for_each_key(&self, o: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+        if self.heaps && o.len() > 1 {
+            // Only the heaps are positions to solve; the sum is their nim-sum.
+            for &c in o {
+                visit(&[c]);
+            }
+        } else if let Some(regions) = self.regions
+            && regions.simplified_parts(o, visit)
+        {
+            // The game listed its simplified regions itself.
+        } else if let Some(parts) = self.regions_of(o) {
+            // Likewise the regions, each one keyed by its simplified form.
+            for part in &parts {
+                match self.key_if_other(part) {
+                    Some(k) => visit(&k),
+                    None => visit(part),
+                }
+            }
+        } else {
+            // Positions that are one game state share one memo entry.
+            match self.key_if_other(o) {
+                Some(k) => visit(&k),
+                None => visit(o),
+            }
+        }
     }
 
     /// The memo key of `pos` when it is not `pos` itself: the simplified position
@@ -219,9 +266,8 @@ impl<'g> Solver<'g> {
     }
 
     /// Every not-yet-memoized position reachable from `root`, sorted by rank.
-    fn discover(&self, root: &[Coord]) -> Result<Vec<Position>> {
+    fn discover(&self, root: &[Coord]) -> Result<Vec<Key>> {
         let game = self.game;
-        let heaps = self.heaps;
         reachable_in_rank_order(
             game,
             root,
@@ -237,53 +283,23 @@ impl<'g> Solver<'g> {
                     )
                 },
             },
-            &|k| self.memo.contains_key(k),
-            &mut |o, push| {
-                if heaps && o.len() > 1 {
-                    // Only the heaps are positions to solve; the sum is their nim-sum.
-                    for &c in o {
-                        push(&[c]);
-                    }
-                } else if let Some(parts) = self.regions_of(o) {
-                    // Likewise the regions, each one keyed by its simplified form.
-                    for part in &parts {
-                        match self.key_if_other(part) {
-                            Some(k) => push(&k),
-                            None => push(part),
-                        }
-                    }
-                } else {
-                    // Positions that are one game state share one memo entry.
-                    match self.key_if_other(o) {
-                        Some(k) => push(&k),
-                        None => push(o),
-                    }
-                }
-            },
+            &|k| self.memo_get(k).is_some(),
+            &mut |o, push| self.for_each_key(o, push),
         )
     }
 
     fn evaluate_known_options(&mut self, p: &[Coord]) -> u32 {
         let mut values = std::mem::take(&mut self.values);
         values.clear();
-        let sums = self.heaps;
         let game = self.game;
         game.for_each_option(p, &mut |o| {
-            values.push(if sums && o.len() > 1 {
-                o.iter().fold(0, |v, &c| v ^ self.memo[&[c][..]])
-            } else if let Some(parts) = self.regions_of(o) {
-                parts.iter().fold(0, |v, part| {
-                    v ^ match self.key_if_other(part) {
-                        Some(c) => self.memo[&c],
-                        None => self.memo[&part[..]],
-                    }
-                })
-            } else {
-                match self.key_if_other(o) {
-                    Some(c) => self.memo[&c],
-                    None => self.memo[o],
-                }
-            })
+            let mut v = 0;
+            self.for_each_key(o, &mut |k| {
+                v ^= self
+                    .memo_get(k)
+                    .expect("every option's parts are evaluated first")
+            });
+            values.push(v);
         });
         let v = self
             .rule
@@ -319,7 +335,7 @@ pub(crate) fn reachable_in_rank_order(
     budget: DiscoveryBudget,
     known: &dyn Fn(&[Coord]) -> bool,
     keys_of: OptionKeys,
-) -> Result<Vec<Position>> {
+) -> Result<Vec<Key>> {
     let DiscoveryBudget {
         limit,
         already_held,
@@ -327,10 +343,10 @@ pub(crate) fn reachable_in_rank_order(
         describe,
     } = budget;
     let per_entry = 160 + 24 * root.len() as u64;
-    let mut seen: FxHashSet<Position> = FxHashSet::default();
-    let mut stack: Vec<Position> = vec![root.to_vec()];
-    seen.insert(root.to_vec());
-    let mut found: Vec<(u128, Position)> = Vec::new();
+    let mut seen: FxHashSet<Key> = FxHashSet::default();
+    let mut stack: Vec<Key> = vec![Key::new(root)];
+    seen.insert(Key::new(root));
+    let mut found: Vec<(u128, Key)> = Vec::new();
     let mut contract_error: Option<Error> = None;
     progress.start(0, "positions discovered");
     // Positions with very many options (a million and more) report, check the limit
@@ -338,9 +354,9 @@ pub(crate) fn reachable_in_rank_order(
     let mut visited = 0u64;
     let mut reported = 0usize;
     while let Some(p) = stack.pop() {
-        let rank = game.rank(&p);
+        let rank = game.rank(p.as_slice());
         let found_so_far = found.len();
-        game.for_each_option(&p, &mut |o| {
+        game.for_each_option(p.as_slice(), &mut |o| {
             if contract_error.is_some() {
                 return;
             }
@@ -362,15 +378,14 @@ pub(crate) fn reachable_in_rank_order(
                 contract_error = Some(Error::Contract(format!(
                     "{} moves from {} to {} without lowering its rank",
                     game.spec(),
-                    crate::game::position_words(game, &p),
+                    crate::game::position_words(game, p.as_slice()),
                     crate::game::position_words(game, o)
                 )));
                 return;
             }
             keys_of(o, &mut |k| {
-                if !known(k) && !seen.contains(k) {
-                    seen.insert(k.to_vec());
-                    stack.push(k.to_vec());
+                if !known(k) && seen.insert(Key::new(k)) {
+                    stack.push(Key::new(k));
                 }
             });
         });

@@ -67,6 +67,12 @@ impl Cram {
     pub fn position(&self, free: Cells) -> Position {
         to_words(free, self.words())
     }
+
+    /// Calls `visit` with the stored words of a set of free squares (no allocation).
+    fn with_words(&self, free: Cells, visit: &mut dyn FnMut(&[Coord])) {
+        let words = [free as Coord, (free >> 64) as Coord];
+        visit(&words[..self.words()]);
+    }
 }
 
 impl Game for Cram {
@@ -84,7 +90,7 @@ impl Game for Cram {
         let free = from_words(pos);
         for &d in &self.dominoes {
             if free & d == d {
-                visit(&self.position(free & !d));
+                self.with_words(free & !d, visit);
             }
         }
     }
@@ -142,15 +148,23 @@ impl Regions for Cram {
         // positions are one region: that is found without listing the regions.
         let free = from_words(pos);
         let live = free & !self.board.isolated(free);
-        if self.board.first_region(live) == live {
+        let first = self.board.first_region(live);
+        if first == live {
             return;
         }
-        parts.extend(
-            self.board
-                .regions(live)
-                .into_iter()
-                .map(|r| self.position(r)),
-        );
+        parts.push(self.position(first));
+        self.board
+            .for_each_region(live & !first, |r| parts.push(self.position(r)));
+    }
+
+    fn simplified_parts(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) -> bool {
+        // Each region of the live squares at its least image: what `simplified` gives
+        // it (a region has no dead square). No live square: no part, the value 0.
+        let free = from_words(pos);
+        let live = free & !self.board.isolated(free);
+        self.board
+            .for_each_region(live, |r| self.with_words(self.board.canonical(r), visit));
+        true
     }
 }
 

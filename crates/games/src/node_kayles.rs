@@ -362,6 +362,11 @@ impl NodeKayles {
     pub fn position(&self, set: Cells) -> Position {
         to_words(set, self.words())
     }
+    /// Calls `visit` with the stored words of a set of vertices (no allocation).
+    fn with_words(&self, set: Cells, visit: &mut dyn FnMut(&[Coord])) {
+        let words = [set as Coord, (set >> 64) as Coord];
+        visit(&words[..self.words()]);
+    }
 }
 
 impl Game for NodeKayles {
@@ -374,7 +379,7 @@ impl Game for NodeKayles {
     fn for_each_option(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
         let set = from_words(pos);
         for v in cells_of(set) {
-            visit(&self.position(set & !(1 << v) & !self.graph.neighbours[v]));
+            self.with_words(set & !(1 << v) & !self.graph.neighbours[v], visit);
         }
     }
     fn position_error(&self, pos: &[Coord]) -> Option<String> {
@@ -454,6 +459,17 @@ impl Regions for NodeKayles {
         if all.len() > 1 {
             parts.extend(all.into_iter().map(|p| self.position(p)));
         }
+    }
+
+    fn simplified_parts(&self, pos: &[Coord], visit: &mut dyn FnMut(&[Coord])) -> bool {
+        // Each component at its least image (what `simplified` gives it).
+        let mut rest = from_words(pos);
+        while rest != 0 {
+            let part = first_part(rest, &self.graph.neighbours);
+            self.with_words(self.graph.canonical(part), visit);
+            rest &= !part;
+        }
+        true
     }
 }
 
