@@ -465,11 +465,13 @@ impl Worksheet {
                 // Set the tabular in a box, then scale it to the text width and to
                 // most of the page's height when it is larger.
                 format!(
-                    "\\begin{{center}}{font}\n\\sbox{{\\sheet}}{{{tab}}}%\n\
+                    "\\begin{{center}}{font}\n\\sbox{{\\sheet}}{{{tab}\\unskip}}%\n\
                      \\ifdim\\wd\\sheet>\\linewidth\\sbox{{\\sheet}}{{\\resizebox{{\\linewidth}}{{!}}{{\\usebox{{\\sheet}}}}}}\\fi\n\
                      \\ifdim\\dimexpr\\ht\\sheet+\\dp\\sheet\\relax>0.72\\textheight\\sbox{{\\sheet}}{{\\resizebox*{{!}}{{0.72\\textheight}}{{\\usebox{{\\sheet}}}}}}\\fi\n\
                      \\usebox{{\\sheet}}\n\\end{{center}}\n",
-                    tab = self.latex_tabular(answers).trim_end()
+                    // The tabular as `latex` prints it; \unskip drops the space its
+                    // last line break would leave in the box.
+                    tab = self.latex_tabular(answers)
                 )
             }
         };
@@ -692,6 +694,8 @@ mod tests {
         assert_eq!(rows[4], r"20 & \blank &  &  &  &  &  &  &  &  &  \\");
         let doc = w.latex_document(false);
         assert!(doc.contains("n = r + c"), "the layout is explained");
+        // The document holds the very tabulars `--format latex` prints.
+        assert!(doc.contains(&w.latex_tabular(false)) && doc.contains(&w.latex_tabular(true)));
         // A strip of ten or fewer stays one row.
         let short = Worksheet::new("s", &names, &strip(10), &[], Blanks::none(&strip(10))).unwrap();
         assert_eq!(short.latex_tabular(false).lines().count(), 4);
