@@ -63,7 +63,8 @@ enum Command {
     SgSystem(commands::sg_system::SgSystemArgs),
     MisereQuotient(commands::misere_quotient::MisereQuotientArgs),
     Play(commands::play::PlayArgs),
-    Serve(commands::play::ServeArgs),
+    #[cfg(feature = "serve")]
+    Serve(commands::serve::ServeArgs),
     /// Shell completions: `nimlab completions bash > /etc/bash_completion.d/nimlab`.
     Completions {
         /// The shell.
@@ -150,7 +151,8 @@ fn main() -> ExitCode {
         Command::SgSystem(a) => commands::sg_system::run(&ctx, a),
         Command::MisereQuotient(a) => commands::misere_quotient::run(&ctx, a),
         Command::Play(a) => commands::play::run(&ctx, a),
-        Command::Serve(a) => commands::play::serve(&ctx, a),
+        #[cfg(feature = "serve")]
+        Command::Serve(a) => commands::serve::serve(&ctx, a),
         Command::Completions { shell } => print_generated(|out| {
             clap_complete::generate(shell, &mut Cli::command(), "nimlab", out);
             Ok(())

@@ -27,6 +27,7 @@ mod sg_system;
 mod surfaces;
 mod table_big_outputs;
 mod worksheet;
+mod workspace;
 mod wythoff_big;
 
 #[test]

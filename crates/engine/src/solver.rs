@@ -405,6 +405,8 @@ pub(crate) fn reachable_in_rank_order(
     Ok(found.into_iter().map(|(_, p)| p).collect())
 }
 
+/// One option of a position with what a player needs to choose it: the position moved
+/// to and its value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MoveInfo {
     /// The position moved to.

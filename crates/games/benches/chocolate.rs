@@ -4,6 +4,9 @@
 //!
 //! Run: `cargo bench -p nimlab-games --bench chocolate`
 
+// `criterion_group!` defines a public function without a doc comment.
+#![allow(missing_docs)]
+
 use criterion::{criterion_group, criterion_main, Criterion};
 use nimlab_engine::table::generic_table;
 use nimlab_engine::{plan, TableOptions};

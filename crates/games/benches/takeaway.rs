@@ -6,6 +6,9 @@
 //!
 //! Run: `cargo bench -p nimlab-games --bench takeaway`
 
+// `criterion_group!` defines a public function without a doc comment.
+#![allow(missing_docs)]
+
 use criterion::{criterion_group, criterion_main, Criterion};
 use nimlab_engine::big::BigUint;
 use nimlab_engine::capability::BigPositions;

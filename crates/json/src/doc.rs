@@ -91,11 +91,19 @@ pub enum Pos {
     /// The game's own text (a board, rows joined by `/`).
     Text(String),
     /// The vertices left of a graph.
-    Vertices { vertices: Vec<u64> },
+    Vertices {
+        /// The vertices, in increasing order.
+        vertices: Vec<u64>,
+    },
     /// One position per part of a sum.
     Parts(Vec<Pos>),
     /// A position and the pass flag.
-    Flagged { position: Box<Pos>, flag: u64 },
+    Flagged {
+        /// The inner game's position.
+        position: Box<Pos>,
+        /// 1 when the previous move was a pass, else 0.
+        flag: u64,
+    },
 }
 
 fn nats(p: &[BigUint]) -> Vec<Nat> {

@@ -245,27 +245,33 @@ pub struct Buffered<'a> {
 const CHUNK: usize = 1 << 16;
 
 impl<'a> Buffered<'a> {
+    /// A buffer in front of `out`.
     pub fn new(out: &'a mut dyn Write) -> Self {
         Buffered {
             out,
             buf: Vec::with_capacity(CHUNK + 256),
         }
     }
+    /// Appends bytes.
     pub fn bytes(&mut self, b: &[u8]) -> io::Result<()> {
         self.buf.extend_from_slice(b);
         self.spill()
     }
+    /// Appends text.
     pub fn str(&mut self, s: &str) -> io::Result<()> {
         self.bytes(s.as_bytes())
     }
+    /// Appends one byte.
     pub fn byte(&mut self, b: u8) -> io::Result<()> {
         self.buf.push(b);
         self.spill()
     }
+    /// Appends `n` spaces.
     pub fn spaces(&mut self, n: usize) -> io::Result<()> {
         self.buf.resize(self.buf.len() + n, b' ');
         self.spill()
     }
+    /// Appends `v` in decimal.
     pub fn number(&mut self, v: u64) -> io::Result<()> {
         let mut digits = [0u8; 20];
         let text = format_u64(v, &mut digits);
@@ -285,6 +291,7 @@ impl<'a> Buffered<'a> {
         }
         Ok(())
     }
+    /// Writes what is left in the buffer.
     pub fn finish(mut self) -> io::Result<()> {
         self.out.write_all(&self.buf)?;
         self.buf.clear();

@@ -13,6 +13,8 @@ pub mod misere_quotient;
 pub mod periodicity;
 pub mod play;
 pub mod prove;
+#[cfg(feature = "serve")]
+pub mod serve;
 pub mod sg_system;
 pub mod sweep;
 pub mod table;

@@ -138,6 +138,8 @@ struct SharedCells<'a> {
 // goes through the unsafe `read`/`write`, whose callers guarantee that no cell is
 // written while another thread reads or writes it.
 unsafe impl Sync for SharedCells<'_> {}
+// SAFETY: as for `Sync` above: the pointer may move to another thread, the callers of
+// `read`/`write` keep the accesses apart.
 unsafe impl Send for SharedCells<'_> {}
 
 impl<'a> SharedCells<'a> {
@@ -191,6 +193,8 @@ struct SharedLines<'a> {
 // SAFETY: a `LineSet` is `Send`; every access goes through the unsafe `get`, whose
 // callers own the line (no other thread touches it meanwhile).
 unsafe impl Sync for SharedLines<'_> {}
+// SAFETY: as for `Sync` above: a line set may move to another thread, its owner alone
+// reads it.
 unsafe impl Send for SharedLines<'_> {}
 
 impl<'a> SharedLines<'a> {
@@ -703,6 +707,8 @@ unsafe fn fill_cell(
     x: usize,
     y: usize,
 ) {
+    // SAFETY: the caller keeps the pipeline protocol stated above, which is what the
+    // shared cells' and lines' accessors require.
     unsafe {
         let Geometry {
             width,
