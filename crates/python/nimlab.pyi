@@ -59,6 +59,9 @@ class TooLongError(NimlabError):
 class ContractError(NimlabError):
     """A game broke the game contract (e.g. a move that might never end the game)."""
 
+# A failed read or write (a rules file that is missing or a directory) raises Python's
+# own OSError, the subclass its errno names (FileNotFoundError, IsADirectoryError).
+
 class OptionInfo(TypedDict, total=False):
     """An option: ``grundy`` and ``winning`` (two players) or ``class`` and ``rank``
     (n players)."""

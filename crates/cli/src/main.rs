@@ -90,9 +90,7 @@ fn print_generated(
 ) -> nimlab_engine::Result<Status> {
     use std::io::Write;
     let mut buffer = Vec::new();
-    let io = |e: std::io::Error| {
-        nimlab_engine::Error::input(format!("cannot write standard output: {e}"))
-    };
+    let io = |e: std::io::Error| nimlab_engine::Error::io("cannot write standard output", e);
     write(&mut buffer).map_err(io)?;
     if sink::stdout_closed() {
         return Err(io(sink::closed_stdout_error()));

@@ -291,7 +291,7 @@ impl Sink {
 
     fn file(path: &Path) -> Result<Sink> {
         let name = path.display().to_string();
-        let fail = |e: io::Error| Error::input(format!("cannot write {name}: {e}"));
+        let fail = |e: io::Error| Error::io(format!("cannot write {name}"), e);
         // Follow a symbolic link: replace the file it points to, keep the link.
         let (path, existing) = match std::fs::metadata(path) {
             Ok(meta) => (std::fs::canonicalize(path).map_err(fail)?, Some(meta)),
@@ -353,9 +353,9 @@ impl Sink {
         matches!(self.target, Target::Stdout(_))
     }
 
-    /// The one-line error for a failed write to this sink.
-    pub fn error(&self, e: impl std::fmt::Display) -> Error {
-        Error::input(format!("cannot write {}: {e}", self.name))
+    /// The error for a failed write to this sink.
+    pub fn error(&self, e: io::Error) -> Error {
+        Error::io(format!("cannot write {}", self.name), e)
     }
 
     /// Commits the output: flushes; for a file also syncs it to disk and renames the

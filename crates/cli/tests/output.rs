@@ -188,6 +188,11 @@ fn a_full_disk_on_output_is_one_line_and_exit_2() {
         assert_one_line_error(&out, &args.join(" "));
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("cannot write /dev/full"), "{err}");
+        // The operating system's reason follows, on the same line.
+        assert!(
+            err.contains("cannot write /dev/full: No space left on device"),
+            "{err}"
+        );
     }
     // A device is written in place, never renamed over.
     let out = nimlab(&["table", "wythoff", "--size", "9", "-o", "/dev/null"]);

@@ -40,6 +40,15 @@ pub enum Error {
         /// Which setting it is.
         knob: Knob,
     },
+    /// Reading or writing a file, a stream or a socket failed: `what` says which
+    /// (`cannot write out.json`), `source` is the operating system's error. Not a fault
+    /// of the input: the web answers it 500, Python raises `OSError`.
+    Io {
+        /// What was being done, e.g. "cannot write out.json".
+        what: String,
+        /// The operating system's error, kept for [`std::error::Error::source`].
+        source: IoSource,
+    },
     /// The caller stopped the computation (its [`crate::Progress::cancelled`] became
     /// true): a client that went away, a time limit, Ctrl-C. Not a fault of the input.
     Cancelled,
@@ -103,6 +112,26 @@ impl Knob {
     }
 }
 
+/// The I/O error under an [`Error::Io`]: shared, so that the error stays `Clone`, and
+/// compared by kind and message, so that it stays `Eq`.
+#[derive(Debug, Clone)]
+pub struct IoSource(std::sync::Arc<std::io::Error>);
+
+impl IoSource {
+    /// The operating system's error.
+    pub fn error(&self) -> &std::io::Error {
+        &self.0
+    }
+}
+
+impl PartialEq for IoSource {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.kind() == other.0.kind() && self.0.to_string() == other.0.to_string()
+    }
+}
+
+impl Eq for IoSource {}
+
 /// Result with the engine's [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;
 
@@ -110,6 +139,22 @@ impl Error {
     /// Shorthand for [`Error::Input`].
     pub fn input(msg: impl Into<String>) -> Self {
         Error::Input(msg.into())
+    }
+
+    /// An I/O failure while doing `what` (e.g. "cannot write out.json").
+    ///
+    /// ```
+    /// use nimlab_engine::Error;
+    /// let e = Error::io("cannot write out.json", std::io::Error::from_raw_os_error(28));
+    /// assert_eq!(e.to_string(), "cannot write out.json");
+    /// let chain = nimlab_engine::error::chain(&e);
+    /// assert!(chain.starts_with("cannot write out.json: No space left on device"), "{chain}");
+    /// ```
+    pub fn io(what: impl Into<String>, source: std::io::Error) -> Self {
+        Error::Io {
+            what: what.into(),
+            source: IoSource(std::sync::Arc::new(source)),
+        }
     }
 
     /// Shorthand for [`Error::OutOfRange`].
@@ -128,8 +173,8 @@ impl Error {
     }
 
     /// The message with each setting worded by `setting(knob, value)` (e.g.
-    /// `--up-to 5` on the command line, `up_to=5` in Python); other errors as
-    /// [`Display`](fmt::Display) writes them.
+    /// `--up-to 5` on the command line, `up_to=5` in Python); other errors with their
+    /// sources ([`chain`]).
     pub fn describe(&self, setting: &dyn Fn(Knob, &str) -> String) -> String {
         match self {
             Error::OutOfRange {
@@ -138,7 +183,7 @@ impl Error {
                 limit,
                 knob,
             } => format!("{what} is out of range: {}, {limit}", setting(*knob, value)),
-            other => other.to_string(),
+            other => chain(other),
         }
     }
 
@@ -209,9 +254,35 @@ impl fmt::Display for Error {
             Error::OutOfRange { .. } => {
                 f.write_str(&self.describe(&|k, v| format!("{} {v}", k.id())))
             }
+            Error::Io { what, .. } => f.write_str(what),
             Error::Cancelled => f.write_str("the computation was stopped before it ended"),
         }
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io { source, .. } => Some(source.error()),
+            _ => None,
+        }
+    }
+}
+
+/// An error and its sources on one line, each after a colon: `cannot write out.json:
+/// No space left on device (os error 28)`.
+///
+/// ```
+/// use nimlab_engine::{error::chain, Error};
+/// assert_eq!(chain(&Error::input("bad heap")), "bad heap");
+/// ```
+pub fn chain(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut next = e.source();
+    while let Some(cause) = next {
+        out.push_str(": ");
+        out.push_str(&cause.to_string());
+        next = cause.source();
+    }
+    out
+}

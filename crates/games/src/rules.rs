@@ -137,10 +137,7 @@ pub const MAX_FILE_BYTES: u64 = 1 << 20;
 pub fn load(path: &Path) -> Result<RulesGame> {
     use std::io::Read;
     let shown = crate::spec::show(&path.display().to_string());
-    let cannot = |e: std::io::Error| {
-        let why = e.to_string().replace(['\n', '\r'], " ");
-        Error::input(format!("cannot read rules file {shown}: {why}"))
-    };
+    let cannot = |e: std::io::Error| Error::io(format!("cannot read rules file {shown}"), e);
     let file = std::fs::File::open(path).map_err(cannot)?;
     let mut bytes = Vec::new();
     file.take(MAX_FILE_BYTES + 1)

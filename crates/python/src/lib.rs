@@ -18,7 +18,7 @@ use nimlab_json::doc;
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
-use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyBytes};
 use pyo3::types::{
@@ -99,6 +99,12 @@ fn py_err(e: Error) -> PyErr {
             TooLongError::new_err(format!("{message}; pass force=True to run it anyway"))
         }
         Error::Contract(_) => ContractError::new_err(message),
+        // Python's own exception for a failed read or write, with the errno when the
+        // operating system gave one (so `except FileNotFoundError` works).
+        Error::Io { ref source, .. } => match source.error().raw_os_error() {
+            Some(errno) => PyOSError::new_err((errno, message)),
+            None => PyOSError::new_err(message),
+        },
         // Stopped by Ctrl-C (a signal handler that raised): `interruptible` raises the
         // handler's exception itself; this is the fallback.
         Error::Cancelled => PyKeyboardInterrupt::new_err(message),

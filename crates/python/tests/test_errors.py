@@ -218,3 +218,14 @@ def test_the_misere_quotient_element_limit_is_named_as_a_keyword():
     with pytest.raises(nimlab.InputError, match="max_elements"):
         game.misere_quotient(30, max_elements=0)
     assert game.misere_quotient(30, max_elements=4096)["size"] == 360
+
+
+def test_a_failed_read_is_an_os_error_with_its_errno(tmp_path):
+    # Not the input's fault: Python's own OSError, the subclass its errno names.
+    missing = tmp_path / "no-such-rules.toml"
+    with pytest.raises(FileNotFoundError) as caught:
+        nimlab.game(rules=str(missing))
+    assert caught.value.errno == 2
+    assert "cannot read rules file" in str(caught.value)
+    with pytest.raises(IsADirectoryError):
+        nimlab.game(rules=str(tmp_path))

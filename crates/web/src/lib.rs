@@ -33,8 +33,10 @@ use nimlab_engine::plan;
 use nimlab_engine::play::{self, Level};
 use nimlab_engine::table::cell_count;
 use nimlab_engine::{Error, Game, MemoryLimit, Progress, TableOptions};
-use serde::Deserialize;
-use serde_json::{json, Value};
+use nimlab_json::doc::{Nat, Pos};
+use nimlab_json::reports::{BarColumnDoc, BarDoc, BarOptionDoc, ErrorDoc, GameInfoDoc};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -145,6 +147,8 @@ impl From<Error> for ApiError {
             Error::TooLarge { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "too-large"),
             Error::TooLong { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "too-long"),
             Error::Contract(_) => (StatusCode::INTERNAL_SERVER_ERROR, "contract"),
+            // The server's disk or socket failed: not the client's fault.
+            Error::Io { .. } => (StatusCode::INTERNAL_SERVER_ERROR, "io"),
             Error::Cancelled => (StatusCode::SERVICE_UNAVAILABLE, "cancelled"),
         };
         // The memory hint names the CLI flag; the server's limit is fixed.
@@ -159,8 +163,8 @@ impl From<Error> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = json!({"error": {"kind": self.kind, "message": self.message}});
-        (self.status, json_bytes(&body)).into_response()
+        let body = ErrorDoc::new(self.kind, self.message);
+        (self.status, doc_bytes(&body)).into_response()
     }
 }
 
@@ -177,6 +181,11 @@ fn json_bytes(v: &Value) -> JsonBody {
     let mut out = Vec::new();
     nimlab_json::write(&mut out, v, false).expect("writing to memory");
     JsonBody(out)
+}
+
+/// A typed answer document in the CLI's layout.
+fn doc_bytes<T: Serialize>(doc: &T) -> JsonBody {
+    json_bytes(&nimlab_json::doc::to_value(doc))
 }
 
 /// Marks a computation to stop: set when the request's time is up or its client went
@@ -745,18 +754,7 @@ type Answer = Result<JsonBody, ApiError>;
 async fn game_info(body: Body) -> Answer {
     let req = parse_request(body)?;
     let source = load_game(&req)?;
-    let game = &*source.game;
-    let caps = game.capabilities();
-    Ok(json_bytes(&json!({
-        "game": game.spec(),
-        "dimension": game.dimension(),
-        "coordinate_names": game.coordinate_names(),
-        "capabilities": caps.names(),
-        "writes_numbers": game.form().writes_numbers(),
-        "start": game.start_position().map(|p| plan::write_position(game, &p)),
-        "closed_form": source.closed_form,
-        "p_positions": source.p_positions,
-    })))
+    Ok(doc_bytes(&GameInfoDoc::new(&source)))
 }
 
 async fn value(State(state): State<Arc<AppState>>, body: Body) -> Answer {
@@ -1125,24 +1123,22 @@ async fn bar(State(state): State<Arc<AppState>>, body: Body) -> Answer {
                 continue;
             };
             let next = drawer.bar(&small)?;
-            options.push(json!({
-                "position": nimlab_json::position_json(&*game, &o.position),
-                "grundy": o.grundy.as_ref().map(nimlab_json::uint),
-                "winning": o.winning,
-                "eaten": picture.eaten_by(&next),
-            }));
+            options.push(BarOptionDoc {
+                position: Pos::of(&*game, &o.position),
+                grundy: o.grundy.clone().map(Nat),
+                winning: o.winning,
+                eaten: picture.eaten_by(&next),
+            });
         }
-        Ok(json_bytes(&json!({
-            "game": game.spec(),
-            "position": nimlab_json::position_json(&*game, &big),
-            "caption": picture.caption,
-            "columns": picture.columns.iter().map(|c| json!({
-                "index": c.index, "height": c.height, "limit": c.limit,
-            })).collect::<Vec<_>>(),
-            "grundy": report.grundy.as_ref().map(nimlab_json::uint),
-            "outcome": report.outcome.as_str(),
-            "options": options,
-        })))
+        Ok(doc_bytes(&BarDoc {
+            game: game.spec(),
+            position: Pos::of(&*game, &big),
+            caption: picture.caption.clone(),
+            columns: picture.columns.iter().map(BarColumnDoc::new).collect(),
+            grundy: report.grundy.clone().map(Nat),
+            outcome: report.outcome.as_str(),
+            options,
+        }))
     })
     .await
 }
@@ -1204,10 +1200,7 @@ async fn malformed_request(stream: &tokio::net::TcpStream, wait: Duration) -> Op
             Err(e) => break format!("not an HTTP/1 request: {e}"),
         }
     };
-    let body = json_bytes(&serde_json::json!({
-        "error": {"kind": "bad-request", "message": why},
-    }))
-    .0;
+    let body = doc_bytes(&ErrorDoc::new("bad-request", why)).0;
     let body = String::from_utf8_lossy(&body);
     Some(
         format!(
@@ -1298,5 +1291,26 @@ pub async fn serve_listener(
                 .serve_connection(TokioIo::new(stream), service)
                 .await;
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_io_failure_is_the_servers_fault_with_its_cause() {
+        let e = Error::io("cannot write x.json", std::io::Error::from_raw_os_error(28));
+        let api = ApiError::from(e);
+        assert_eq!(api.status, StatusCode::INTERNAL_SERVER_ERROR);
+        assert_eq!(api.kind, "io");
+        assert!(
+            api.message
+                .starts_with("cannot write x.json: No space left on device"),
+            "{}",
+            api.message
+        );
+        let bad = ApiError::from(Error::input("bad heap"));
+        assert_eq!(bad.status, StatusCode::BAD_REQUEST);
     }
 }

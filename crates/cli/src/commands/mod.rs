@@ -173,7 +173,7 @@ pub fn read_input(path: &Path, limit: MemoryLimit) -> Result<String> {
     let name = path.display();
     let most = limit.bytes() / 4;
     let file =
-        std::fs::File::open(path).map_err(|e| Error::input(format!("cannot read {name}: {e}")))?;
+        std::fs::File::open(path).map_err(|e| Error::io(format!("cannot read {name}"), e))?;
     let too_big = |needed: u64| Error::TooLarge {
         what: format!("reading {name}"),
         needed: needed.saturating_mul(4),
@@ -188,7 +188,7 @@ pub fn read_input(path: &Path, limit: MemoryLimit) -> Result<String> {
     let mut bytes = Vec::new();
     file.take(most.saturating_add(1))
         .read_to_end(&mut bytes)
-        .map_err(|e| Error::input(format!("cannot read {name}: {e}")))?;
+        .map_err(|e| Error::io(format!("cannot read {name}"), e))?;
     if bytes.len() as u64 > most {
         // Not a regular file (a device, a pipe): its length is unknown.
         return Err(Error::input(format!(

@@ -115,9 +115,8 @@ pub fn run(ctx: &Context, args: ProveArgs) -> Result<Status> {
 }
 
 fn write_walnut(dir: &Path, proof: &Proof) -> Result<()> {
-    let io = |what: &Path, e: std::io::Error| {
-        Error::input(format!("cannot write {}: {e}", what.display()))
-    };
+    let io =
+        |what: &Path, e: std::io::Error| Error::io(format!("cannot write {}", what.display()), e);
     std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
     let mut files = proof.walnut_automata();
     files.push(("prove.txt".into(), proof.walnut_commands()));

@@ -39,6 +39,6 @@ pub fn serve(ctx: &Context, args: ServeArgs) -> Result<Status> {
         println!("nimlab explorer on http://{a}/ (Ctrl-C to stop)");
         let _ = std::io::stdout().flush();
     })
-    .map_err(|e| Error::input(format!("cannot serve on {addr}: {e}")))?;
+    .map_err(|e| Error::io(format!("cannot serve on {addr}"), e))?;
     Ok(Status::Ok)
 }
