@@ -11,6 +11,7 @@
 pub mod census;
 pub mod classroom;
 pub mod guess;
+pub mod reports;
 pub mod worksheet;
 
 use num_bigint::BigUint;

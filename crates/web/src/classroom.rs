@@ -4,15 +4,16 @@
 //! library ([`nimlab_engine::classroom`], [`nimlab_json::worksheet`]).
 
 use super::{
-    compute, game_key, json_bytes, lane_of_size, load_game, position_text, table_dims, Answer,
-    ApiError, AppState, Body, GameRequest, Lane,
+    compute, doc_bytes, game_key, json_bytes, lane_of_size, load_game, position_text, table_dims,
+    Answer, ApiError, AppState, Body, GameRequest, Lane,
 };
 use axum::extract::State;
 use nimlab_engine::classroom::{deal, explain_value, Difficulty};
 use nimlab_engine::plan;
+use nimlab_json::reports::WorksheetDoc;
 use nimlab_json::worksheet::{Blanks, Worksheet};
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::sync::Arc;
 
 /// Challenges dealt when the request does not say.
@@ -128,15 +129,12 @@ pub(crate) async fn worksheet(State(state): State<Arc<AppState>>, body: Body) ->
         if let Some(rules) = nimlab_games::rules_of(&game.spec()) {
             w = w.with_rules(rules);
         }
-        Ok(json_bytes(&json!({
-            "game": game.spec(),
-            "box": dims,
-            "blanked": blanked,
-            "latex": w.latex_document(false),
-            "tikz": w.latex_document(true),
-            "svg": w.svg(false),
-            "svg_answers": w.svg(true),
-        })))
+        Ok(doc_bytes(&WorksheetDoc::new(
+            game.spec(),
+            dims,
+            blanked,
+            &w,
+        )))
     })
     .await
 }

@@ -5,7 +5,8 @@ use super::{Context, OutputArgs, PlainFormat};
 use crate::Status;
 use nimlab_engine::Result;
 use nimlab_games::chocolate_staircase::{check_condition, ConditionReport};
-use serde_json::{json, Value};
+use nimlab_json::doc::to_value;
+use nimlab_json::reports::ChocolateConditionDoc;
 use std::io::Write;
 
 /// Staircase chocolate bars CB(f, y, z).
@@ -41,30 +42,6 @@ enum Action {
         #[command(flatten)]
         out: OutputArgs,
     },
-}
-
-fn report_json(f: &str, r: &ConditionReport) -> Value {
-    json!({
-        "f": f,
-        "window": r.window,
-        "values": r.values,
-        "condition_a": {
-            "holds": r.witness.is_none(),
-            "witness": r.witness.map(|w| json!({
-                "u": w.u, "w": w.w, "n": w.n, "f_u": w.f_u, "f_w": w.f_w,
-                "text": w.describe(),
-            })),
-        },
-        "nim_sum": {
-            "holds": r.mismatch.is_none(),
-            "first_mismatch": r.mismatch.map(|(y, z, g)| json!({
-                "position": [y, z], "grundy": g, "nim_sum": y ^ z,
-            })),
-            "checked": r.checked,
-        },
-        "agree": r.agrees(),
-        "theorem": "chocolate-staircase.condition-a",
-    })
 }
 
 fn write_text(out: &mut dyn Write, f: &str, r: &ConditionReport) -> std::io::Result<()> {
@@ -120,7 +97,9 @@ pub fn run(ctx: &Context, args: ChocolateArgs) -> Result<Status> {
             let r = check_condition(&f, window, ctx.memory_limit)?;
             let f = f.trim();
             out.emit(|o| match format {
-                PlainFormat::Json => ctx.print_json(o, &report_json(f, &r)),
+                PlainFormat::Json => {
+                    ctx.print_json(o, &to_value(&ChocolateConditionDoc::new(f, &r)))
+                }
                 PlainFormat::Text => write_text(o, f, &r),
             })?;
             Ok(if r.agrees() {

@@ -2,17 +2,17 @@
 //! The checks live in `nimlab_games::sg_system`; this file only words the results.
 
 use super::{Context, OutputArgs, PlainFormat};
-use crate::json::int;
 use crate::Status;
 use nimlab_engine::Progress;
 use nimlab_engine::{Error, Result};
 use nimlab_formula::Formula;
 use nimlab_games::sg_system::{
     check_system, compare_with_a_beta, minimal_systems, MaximalReport, MinimalReport, Phi,
-    SystemQuery, Violation,
+    SystemQuery,
 };
 use nimlab_games::takeaway::{position_variables, MoveSet, MAX_DIMENSION};
-use serde_json::{json, Value};
+use nimlab_json::doc::to_value;
+use nimlab_json::reports::{SgSystemDoc, SgSystemQueryText};
 
 /// Check that a move set C is a Sprague–Grundy system of φ — the game Γ(P, C) has
 /// Grundy function φ — by testing (SG1) and (SG2) at every position of the box
@@ -66,28 +66,6 @@ fn list(v: &[u64]) -> String {
         "({})",
         v.iter().map(u64::to_string).collect::<Vec<_>>().join(",")
     )
-}
-
-fn violation_json(v: &Violation) -> Value {
-    let nat = |p: &[u64]| Value::from(p.iter().map(|&c| int(c)).collect::<Vec<_>>());
-    match v {
-        Violation::Sg1 {
-            position,
-            mv,
-            target,
-            value,
-        } => json!({"condition": "SG1", "position": nat(position), "move": mv,
-                    "target": nat(target), "value": int(*value)}),
-        Violation::Sg2 {
-            position,
-            value,
-            missing,
-        } => json!({"condition": "SG2", "position": nat(position), "value": int(*value),
-                    "missing": int(*missing)}),
-        Violation::Undefined { position } => {
-            json!({"condition": "undefined", "position": nat(position)})
-        }
-    }
 }
 
 pub fn run(ctx: &Context, args: SgSystemArgs) -> Result<Status> {
@@ -171,48 +149,17 @@ pub fn run(ctx: &Context, args: SgSystemArgs) -> Result<Status> {
     let predicted_weight = beta.as_ref().map(|b| (args.dim as u64).min(b.max_digit()));
     args.out.emit(|out| match format {
         PlainFormat::Json => {
-            let mut doc = json!({
-                "phi": phi.text(),
-                "moves": moves.text(),
-                "dim": args.dim,
-                "size": int(args.size),
-                "window": report.window,
-                "positions": args.positions,
-                "holds": report.holds(),
-                "positions_checked": int(report.positions),
-                "violation": report.violation.as_ref().map(violation_json),
-                "note": note,
-            });
-            if let Some(m) = &minimal {
-                let moves_json = |v: &[Vec<u64>]| {
-                    v.iter()
-                        .map(|c| c.iter().map(|&x| int(x)).collect::<Vec<_>>())
-                        .collect::<Vec<_>>()
-                };
-                doc["minimal"] = json!({
-                    "moves_in_box": m.moves_in_box,
-                    "necessary": moves_json(&m.necessary),
-                    "necessary_form_a_system": m.necessary_suffice,
-                    "greedy_minimal": moves_json(&m.minimal),
-                    "weight": m.weight,
-                    "greedy_minimal_weight": m.minimal_weight,
-                    "least_weight": m.least_weight,
-                    "theorem_4_4_weight": predicted_weight,
-                });
-            }
-            if let Some(x) = &maximal {
-                doc["maximal"] = json!({
-                    "beta": x.beta.to_string(),
-                    "moves_in_set": int(x.in_set),
-                    "moves_in_a_beta": int(x.in_a_beta),
-                    "moves_in_c_beta": int(x.in_c_beta),
-                    "set_equals_a_beta": x.outside_a_beta.is_none() && x.missing_from_set.is_none(),
-                    "in_set_not_a_beta": x.outside_a_beta,
-                    "in_a_beta_not_set": x.missing_from_set,
-                    "in_a_beta_not_c_beta": x.a_not_c,
-                });
-            }
-            ctx.print_json(out, &doc)
+            let query = SgSystemQueryText {
+                phi: phi.text(),
+                moves: moves.text(),
+                dim: args.dim,
+                size: args.size,
+                positions: args.positions.clone(),
+                note: note.clone(),
+            };
+            let minimal = minimal.as_ref().map(|m| (m, predicted_weight));
+            let answer = SgSystemDoc::new(query, &report, minimal, maximal.as_ref());
+            ctx.print_json(out, &to_value(&answer))
         }
         PlainFormat::Text => {
             writeln!(out, "phi:      {}", phi.text())?;

@@ -5,7 +5,7 @@ use crate::Status;
 use nimlab_engine::theorem::{CheckContext, Verdict};
 use nimlab_engine::{Error, Result};
 use nimlab_json::doc;
-use serde_json::json;
+use nimlab_json::reports::{TheoremProofDoc, TheoremProofsDoc};
 use std::io::Write;
 
 /// List the registered theorems, or verify them against brute force.
@@ -137,16 +137,24 @@ fn prove_all(
                 )
                 .and_then(|()| sink.flush())
                 .map_err(|e| sink.error(e))?,
-                PlainFormat::Json => report.push(json!({
-                    "id": t.id, "game": c.game, "formula": c.formula,
-                    "p_positions": c.p_positions, "numeration": c.numeration,
-                    "proved": proved, "seconds": proof.seconds,
-                })),
+                PlainFormat::Json => report.push(TheoremProofDoc {
+                    id: t.id.to_string(),
+                    game: c.game.clone(),
+                    formula: c.formula.clone(),
+                    p_positions: c.p_positions,
+                    numeration: c.numeration.clone(),
+                    proved,
+                    seconds: proof.seconds,
+                }),
             }
         }
     }
     if format == PlainFormat::Json {
-        ctx.print_json(&mut sink, &json!({ "proved": all, "results": report }))
+        let answer = TheoremProofsDoc {
+            proved: all,
+            results: report,
+        };
+        ctx.print_json(&mut sink, &doc::to_value(&answer))
             .map_err(|e| sink.error(e))?;
     }
     sink.finish()?;

@@ -5,7 +5,8 @@ use super::{Context, OutputArgs, PlainFormat};
 use crate::Status;
 use nimlab_engine::{Error, Result};
 use nimlab_games::wythoff::strategy::wythoff_pair;
-use serde_json::{json, Value};
+use nimlab_json::doc::to_value;
+use nimlab_json::reports::WythoffPairDoc;
 use std::io::Write;
 
 /// Largest --count accepted (the codes are computed by the plain greedy).
@@ -27,10 +28,6 @@ pub struct WythoffPairsArgs {
     format: Option<PlainFormat>,
     #[command(flatten)]
     out: OutputArgs,
-}
-
-fn number(n: &nimlab_engine::big::BigUint) -> Value {
-    crate::json::uint(n)
 }
 
 pub fn run(ctx: &Context, args: WythoffPairsArgs) -> Result<Status> {
@@ -58,14 +55,7 @@ pub fn run(ctx: &Context, args: WythoffPairsArgs) -> Result<Status> {
             ctx.pretty,
             &[],
             "pairs",
-            &mut (1..=args.count).map(|n| {
-                let r = wythoff_pair(n);
-                json!({
-                    "n": number(&r.n), "n_code": r.n_code,
-                    "p": number(&r.p), "p_code": r.p_code,
-                    "q": number(&r.q), "q_code": r.q_code,
-                })
-            }),
+            &mut (1..=args.count).map(|n| to_value(&WythoffPairDoc::new(&wythoff_pair(n)))),
             &[],
         ),
         PlainFormat::Text => {

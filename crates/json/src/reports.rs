@@ -1,0 +1,582 @@
+//! The answer documents of the research commands that are not planner queries — a
+//! Sprague–Grundy system check, the staircase chocolate bar's condition (a), Wythoff's
+//! pairs with their codes, the seed theorems proved by automata — and the error
+//! document every surface writes. Each is a serde type built from the library's report,
+//! so that the command line, the web API and Python write the same keys.
+//!
+//! ```
+//! use nimlab_json::doc::to_value;
+//! use nimlab_json::reports::WythoffPairDoc;
+//! use nimlab_games::wythoff::strategy::wythoff_pair;
+//! let row = to_value(&WythoffPairDoc::new(&wythoff_pair(1)));
+//! assert_eq!(row["p"], 1);
+//! assert_eq!(row["q"], 2);
+//! ```
+
+use crate::doc::Nat;
+use nimlab_games::chocolate_staircase::{ConditionReport, ConditionWitness};
+use nimlab_games::sg_system::{MaximalReport, MinimalReport, SystemReport, Violation};
+use nimlab_games::wythoff::strategy::WythoffPair;
+use serde::Serialize;
+
+fn nats(v: &[u64]) -> Vec<Nat> {
+    v.iter().map(|&x| Nat::from(x)).collect()
+}
+
+/// An error as every surface writes it: `{"error": {"kind": …, "message": …}}`.
+///
+/// ```
+/// use nimlab_json::reports::ErrorDoc;
+/// let v = nimlab_json::doc::to_value(&ErrorDoc::new("input", "bad heap"));
+/// assert_eq!(v["error"]["kind"], "input");
+/// ```
+#[derive(Debug, Clone, Serialize)]
+pub struct ErrorDoc {
+    /// The error.
+    pub error: ErrorBody,
+}
+
+/// The kind and message of an [`ErrorDoc`].
+#[derive(Debug, Clone, Serialize)]
+pub struct ErrorBody {
+    /// What kind of error: `input`, `too-large`, `io`, …
+    pub kind: String,
+    /// One line for people.
+    pub message: String,
+}
+
+impl ErrorDoc {
+    /// The document of an error of `kind`.
+    pub fn new(kind: impl Into<String>, message: impl Into<String>) -> Self {
+        ErrorDoc {
+            error: ErrorBody {
+                kind: kind.into(),
+                message: message.into(),
+            },
+        }
+    }
+}
+
+/// One row of `wythoff-pairs`: n, p_n, q_n and their Zeckendorf codes.
+#[derive(Debug, Clone, Serialize)]
+pub struct WythoffPairDoc {
+    /// The index n.
+    pub n: Nat,
+    /// φ(n).
+    pub n_code: String,
+    /// p_n.
+    pub p: Nat,
+    /// φ(p_n).
+    pub p_code: String,
+    /// q_n = p_n + n.
+    pub q: Nat,
+    /// φ(q_n).
+    pub q_code: String,
+}
+
+impl WythoffPairDoc {
+    /// The row of a pair.
+    pub fn new(r: &WythoffPair) -> Self {
+        WythoffPairDoc {
+            n: Nat(r.n.clone()),
+            n_code: r.n_code.clone(),
+            p: Nat(r.p.clone()),
+            p_code: r.p_code.clone(),
+            q: Nat(r.q.clone()),
+            q_code: r.q_code.clone(),
+        }
+    }
+}
+
+/// The answer of the staircase chocolate bar's condition check: condition (a) on f
+/// and the nim-sum law G = y ⊕ z on the same window, and whether they agree as the
+/// theorem `chocolate-staircase.condition-a` says.
+#[derive(Debug, Clone, Serialize)]
+pub struct ChocolateConditionDoc {
+    /// f(t), as given.
+    pub f: String,
+    /// The window: t < window.
+    pub window: u64,
+    /// f(0), …, f(window − 1).
+    pub values: Vec<u64>,
+    /// Condition (a).
+    pub condition_a: ConditionADoc,
+    /// The nim-sum law.
+    pub nim_sum: NimSumDoc,
+    /// Whether the two answers agree as the theorem says.
+    pub agree: bool,
+    /// The theorem's id.
+    pub theorem: &'static str,
+}
+
+/// Condition (a) on the window.
+#[derive(Debug, Clone, Serialize)]
+pub struct ConditionADoc {
+    /// Whether it holds.
+    pub holds: bool,
+    /// Where it first fails.
+    pub witness: Option<WitnessDoc>,
+}
+
+/// Where condition (a) first fails.
+#[derive(Debug, Clone, Serialize)]
+pub struct WitnessDoc {
+    /// The smaller argument.
+    pub u: u64,
+    /// The larger argument.
+    pub w: u64,
+    /// The exponent.
+    pub n: u32,
+    /// f(u).
+    pub f_u: u64,
+    /// f(w).
+    pub f_w: u64,
+    /// The witness in words.
+    pub text: String,
+}
+
+impl WitnessDoc {
+    fn new(w: &ConditionWitness) -> Self {
+        WitnessDoc {
+            u: w.u,
+            w: w.w,
+            n: w.n,
+            f_u: w.f_u,
+            f_w: w.f_w,
+            text: w.describe(),
+        }
+    }
+}
+
+/// The nim-sum law on the window.
+#[derive(Debug, Clone, Serialize)]
+pub struct NimSumDoc {
+    /// Whether G = y ⊕ z at every position compared.
+    pub holds: bool,
+    /// The first position where it does not.
+    pub first_mismatch: Option<NimSumMismatchDoc>,
+    /// Positions compared.
+    pub checked: u64,
+}
+
+/// A position {y, z} with G ≠ y ⊕ z.
+#[derive(Debug, Clone, Serialize)]
+pub struct NimSumMismatchDoc {
+    /// [y, z].
+    pub position: [u64; 2],
+    /// G(y, z).
+    pub grundy: u32,
+    /// y ⊕ z.
+    pub nim_sum: u64,
+}
+
+impl ChocolateConditionDoc {
+    /// The document of a condition check of `f`.
+    pub fn new(f: &str, r: &ConditionReport) -> Self {
+        ChocolateConditionDoc {
+            f: f.to_string(),
+            window: r.window,
+            values: r.values.clone(),
+            condition_a: ConditionADoc {
+                holds: r.witness.is_none(),
+                witness: r.witness.as_ref().map(WitnessDoc::new),
+            },
+            nim_sum: NimSumDoc {
+                holds: r.mismatch.is_none(),
+                first_mismatch: r.mismatch.map(|(y, z, g)| NimSumMismatchDoc {
+                    position: [y, z],
+                    grundy: g,
+                    nim_sum: y ^ z,
+                }),
+                checked: r.checked,
+            },
+            agree: r.agrees(),
+            theorem: "chocolate-staircase.condition-a",
+        }
+    }
+}
+
+/// The answer of a Sprague–Grundy system check: does the move set C satisfy (SG1)
+/// and (SG2) for φ at every position of the box, and (when asked) the minimal
+/// systems inside C and the comparison with A^β.
+#[derive(Debug, Clone, Serialize)]
+pub struct SgSystemDoc {
+    /// φ, as read.
+    pub phi: String,
+    /// C, as read.
+    pub moves: String,
+    /// The number of heaps m.
+    pub dim: usize,
+    /// The side N of the box.
+    pub size: Nat,
+    /// The box, `[0,N)^m`.
+    pub window: String,
+    /// The condition defining P, if given.
+    pub positions: Option<String>,
+    /// Whether (SG1) and (SG2) hold on the whole box.
+    pub holds: bool,
+    /// Positions of P checked.
+    pub positions_checked: Nat,
+    /// The first violation.
+    pub violation: Option<ViolationDoc>,
+    /// What the check shows (a box, not a proof).
+    pub note: String,
+    /// The minimal systems inside C, when asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub minimal: Option<MinimalDoc>,
+    /// The comparison with A^β and C^β, when asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub maximal: Option<MaximalDoc>,
+}
+
+/// What a system check asked, besides the report: the texts of φ, C and P.
+#[derive(Debug, Clone)]
+pub struct SgSystemQueryText {
+    /// φ.
+    pub phi: String,
+    /// C.
+    pub moves: String,
+    /// m.
+    pub dim: usize,
+    /// N.
+    pub size: u64,
+    /// P, if given.
+    pub positions: Option<String>,
+    /// What the check shows.
+    pub note: String,
+}
+
+impl SgSystemDoc {
+    /// The document of a check, with the minimal systems (and Theorem 4.4's predicted
+    /// weight) and the comparison with A^β when they were computed.
+    pub fn new(
+        query: SgSystemQueryText,
+        report: &SystemReport,
+        minimal: Option<(&MinimalReport, Option<u64>)>,
+        maximal: Option<&MaximalReport>,
+    ) -> Self {
+        SgSystemDoc {
+            phi: query.phi,
+            moves: query.moves,
+            dim: query.dim,
+            size: Nat::from(query.size),
+            window: report.window.clone(),
+            positions: query.positions,
+            holds: report.holds(),
+            positions_checked: Nat::from(report.positions),
+            violation: report.violation.as_ref().map(ViolationDoc::new),
+            note: query.note,
+            minimal: minimal.map(|(m, predicted)| MinimalDoc::new(m, predicted)),
+            maximal: maximal.map(MaximalDoc::new),
+        }
+    }
+}
+
+/// The first position where (SG1) or (SG2) fails, or where φ is undefined.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "condition")]
+pub enum ViolationDoc {
+    /// A move lands on a position of the same value.
+    #[serde(rename = "SG1")]
+    Sg1 {
+        /// X.
+        position: Vec<Nat>,
+        /// The move C.
+        #[serde(rename = "move")]
+        mv: Vec<i64>,
+        /// X − C.
+        target: Vec<Nat>,
+        /// φ(X) = φ(X − C).
+        value: Nat,
+    },
+    /// A smaller value is not reached.
+    #[serde(rename = "SG2")]
+    Sg2 {
+        /// X.
+        position: Vec<Nat>,
+        /// φ(X).
+        value: Nat,
+        /// The least value below φ(X) that no move reaches.
+        missing: Nat,
+    },
+    /// φ is undefined where the check needs it.
+    #[serde(rename = "undefined")]
+    Undefined {
+        /// The position.
+        position: Vec<Nat>,
+    },
+}
+
+impl ViolationDoc {
+    fn new(v: &Violation) -> Self {
+        match v {
+            Violation::Sg1 {
+                position,
+                mv,
+                target,
+                value,
+            } => ViolationDoc::Sg1 {
+                position: nats(position),
+                mv: mv.clone(),
+                target: nats(target),
+                value: Nat::from(*value),
+            },
+            Violation::Sg2 {
+                position,
+                value,
+                missing,
+            } => ViolationDoc::Sg2 {
+                position: nats(position),
+                value: Nat::from(*value),
+                missing: Nat::from(*missing),
+            },
+            Violation::Undefined { position } => ViolationDoc::Undefined {
+                position: nats(position),
+            },
+        }
+    }
+}
+
+/// The minimal systems inside a move set (Theorem 4.4).
+#[derive(Debug, Clone, Serialize)]
+pub struct MinimalDoc {
+    /// Moves of the set inside the box.
+    pub moves_in_box: usize,
+    /// Moves every system inside the set needs.
+    pub necessary: Vec<Vec<Nat>>,
+    /// Whether the necessary moves alone form a system.
+    pub necessary_form_a_system: bool,
+    /// A minimal system found greedily.
+    pub greedy_minimal: Vec<Vec<Nat>>,
+    /// The set's weight.
+    pub weight: usize,
+    /// The greedy minimal system's weight.
+    pub greedy_minimal_weight: usize,
+    /// The least weight of a system inside the set.
+    pub least_weight: usize,
+    /// The weight Theorem 4.4 predicts (φ = σ^β).
+    pub theorem_4_4_weight: Option<u64>,
+}
+
+impl MinimalDoc {
+    fn new(m: &MinimalReport, predicted: Option<u64>) -> Self {
+        let moves = |v: &[Vec<u64>]| v.iter().map(|c| nats(c)).collect();
+        MinimalDoc {
+            moves_in_box: m.moves_in_box,
+            necessary: moves(&m.necessary),
+            necessary_form_a_system: m.necessary_suffice,
+            greedy_minimal: moves(&m.minimal),
+            weight: m.weight,
+            greedy_minimal_weight: m.minimal_weight,
+            least_weight: m.least_weight,
+            theorem_4_4_weight: predicted,
+        }
+    }
+}
+
+/// A move set compared with the maximum positive system A^β and with C^β.
+#[derive(Debug, Clone, Serialize)]
+pub struct MaximalDoc {
+    /// β.
+    pub beta: String,
+    /// Moves of the box in the set.
+    pub moves_in_set: Nat,
+    /// Moves of the box in A^β.
+    pub moves_in_a_beta: Nat,
+    /// Moves of the box in C^β.
+    pub moves_in_c_beta: Nat,
+    /// Whether the set is A^β on the box.
+    pub set_equals_a_beta: bool,
+    /// A move of the set outside A^β.
+    pub in_set_not_a_beta: Option<Vec<u64>>,
+    /// A move of A^β missing from the set.
+    pub in_a_beta_not_set: Option<Vec<u64>>,
+    /// A move of A^β outside C^β.
+    pub in_a_beta_not_c_beta: Option<Vec<u64>>,
+}
+
+impl MaximalDoc {
+    fn new(x: &MaximalReport) -> Self {
+        MaximalDoc {
+            beta: x.beta.to_string(),
+            moves_in_set: Nat::from(x.in_set),
+            moves_in_a_beta: Nat::from(x.in_a_beta),
+            moves_in_c_beta: Nat::from(x.in_c_beta),
+            set_equals_a_beta: x.outside_a_beta.is_none() && x.missing_from_set.is_none(),
+            in_set_not_a_beta: x.outside_a_beta.clone(),
+            in_a_beta_not_set: x.missing_from_set.clone(),
+            in_a_beta_not_c_beta: x.a_not_c.clone(),
+        }
+    }
+}
+
+/// The answer of `theorems prove`: each claim of the seed theorems proved (or
+/// refuted) for all positions by automata.
+#[derive(Debug, Clone, Serialize)]
+pub struct TheoremProofsDoc {
+    /// Whether every claim was proved.
+    pub proved: bool,
+    /// One entry per claim.
+    pub results: Vec<TheoremProofDoc>,
+}
+
+/// One claim of a seed theorem and what the prover found.
+#[derive(Debug, Clone, Serialize)]
+pub struct TheoremProofDoc {
+    /// The theorem's id.
+    pub id: String,
+    /// The game.
+    pub game: String,
+    /// The claimed formula.
+    pub formula: String,
+    /// Whether the formula is a P-position predicate (else the Grundy value).
+    pub p_positions: bool,
+    /// The numeration system the automata read.
+    pub numeration: String,
+    /// Whether the claim was proved for all positions.
+    pub proved: bool,
+    /// Seconds the proof took.
+    pub seconds: f64,
+}
+
+/// What the explorer needs to draw a game: its coordinates, capabilities, how its
+/// positions are written, its start, and the claims of its rules file.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameInfoDoc {
+    /// The game's spec.
+    pub game: String,
+    /// The number of coordinates.
+    pub dimension: usize,
+    /// The coordinates' names.
+    pub coordinate_names: Vec<String>,
+    /// The capabilities' names.
+    pub capabilities: Vec<&'static str>,
+    /// Whether positions are written as numbers.
+    pub writes_numbers: bool,
+    /// The start position, written, when the game has one.
+    pub start: Option<String>,
+    /// The closed form a rules file declares.
+    pub closed_form: Option<String>,
+    /// The P-position predicate a rules file declares.
+    pub p_positions: Option<String>,
+}
+
+impl GameInfoDoc {
+    /// The document of a game loaded from the catalog or a rules file.
+    ///
+    /// ```
+    /// let source = nimlab_games::source::load(Some("wythoff"), None).unwrap();
+    /// let info = nimlab_json::reports::GameInfoDoc::new(&source);
+    /// assert_eq!(info.dimension, 2);
+    /// ```
+    pub fn new(source: &nimlab_games::source::GameSource) -> Self {
+        let game = &*source.game;
+        GameInfoDoc {
+            game: game.spec(),
+            dimension: game.dimension(),
+            coordinate_names: game.coordinate_names(),
+            capabilities: game.capabilities().names(),
+            writes_numbers: game.form().writes_numbers(),
+            start: game
+                .start_position()
+                .map(|p| nimlab_engine::plan::write_position(game, &p)),
+            closed_form: source.closed_form.clone(),
+            p_positions: source.p_positions.clone(),
+        }
+    }
+}
+
+/// A chocolate-bar position drawn as columns, with each option's eaten squares.
+#[derive(Debug, Clone, Serialize)]
+pub struct BarDoc {
+    /// The game's spec.
+    pub game: String,
+    /// The position.
+    pub position: crate::doc::Pos,
+    /// One line naming the bar.
+    pub caption: String,
+    /// The columns, left to right.
+    pub columns: Vec<BarColumnDoc>,
+    /// The position's Grundy value.
+    pub grundy: Option<Nat>,
+    /// `P` or `N`.
+    pub outcome: &'static str,
+    /// Every option with the squares it eats.
+    pub options: Vec<BarOptionDoc>,
+}
+
+/// One column of a bar.
+#[derive(Debug, Clone, Serialize)]
+pub struct BarColumnDoc {
+    /// The column's index (0 holds the bitter square).
+    pub index: i64,
+    /// Squares in the column.
+    pub height: u64,
+    /// The column's height before anything is cut from above.
+    pub limit: Option<u64>,
+}
+
+/// One option of a bar position.
+#[derive(Debug, Clone, Serialize)]
+pub struct BarOptionDoc {
+    /// The position moved to.
+    pub position: crate::doc::Pos,
+    /// Its Grundy value.
+    pub grundy: Option<Nat>,
+    /// Whether it is a winning move.
+    pub winning: bool,
+    /// The squares eaten: (column, row).
+    pub eaten: Vec<(i64, u64)>,
+}
+
+impl BarColumnDoc {
+    /// The document of a picture's column.
+    pub fn new(c: &nimlab_engine::picture::BarColumn) -> Self {
+        BarColumnDoc {
+            index: c.index,
+            height: c.height,
+            limit: c.limit,
+        }
+    }
+}
+
+/// A worksheet of a table: LaTeX documents (tabular and TikZ) and SVG pictures of
+/// the exercise and of the answers.
+#[derive(Debug, Clone, Serialize)]
+pub struct WorksheetDoc {
+    /// The game's spec.
+    pub game: String,
+    /// The table's box.
+    #[serde(rename = "box")]
+    pub dims: Vec<usize>,
+    /// Cells left empty for the pupils.
+    pub blanked: usize,
+    /// The whole document with tabulars.
+    pub latex: String,
+    /// The whole document with TikZ pictures.
+    pub tikz: String,
+    /// The exercise as SVG.
+    pub svg: String,
+    /// The answers as SVG.
+    pub svg_answers: String,
+}
+
+impl WorksheetDoc {
+    /// The document of a worksheet.
+    pub fn new(
+        game: String,
+        dims: Vec<usize>,
+        blanked: usize,
+        w: &crate::worksheet::Worksheet,
+    ) -> Self {
+        WorksheetDoc {
+            game,
+            dims,
+            blanked,
+            latex: w.latex_document(false),
+            tikz: w.latex_document(true),
+            svg: w.svg(false),
+            svg_answers: w.svg(true),
+        }
+    }
+}
