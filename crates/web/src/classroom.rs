@@ -4,8 +4,8 @@
 //! library ([`nimlab_engine::classroom`], [`nimlab_json::worksheet`]).
 
 use super::{
-    compute, doc_bytes, game_key, json_bytes, lane_of_size, load_game, position_text, table_dims,
-    Answer, ApiError, AppState, Body, GameRequest, Lane,
+    compute, doc_bytes, game_key, json_bytes, lane_of_size, load_game, parse_body, position_text,
+    table_dims, Answer, AppState, Body, Lane, NamesGame, NamesPosition,
 };
 use axum::extract::State;
 use nimlab_engine::classroom::{deal, explain_value, Difficulty};
@@ -19,58 +19,49 @@ use std::sync::Arc;
 /// Challenges dealt when the request does not say.
 const DEFAULT_CHALLENGES: usize = 10;
 
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct ClassroomRequest {
-    game: Option<String>,
-    rules: Option<String>,
-    position: Option<Value>,
-    size: Option<u64>,
-    seed: Option<u64>,
-    difficulty: Option<String>,
-    count: Option<usize>,
-    blank: Option<String>,
-    slice: Option<Vec<usize>>,
-}
+game_request!(
+    /// `/api/explain`: why a position has its value.
+    ExplainRequest { position: Option<Value> }
+);
 
-impl ClassroomRequest {
-    fn game_request(&self) -> GameRequest {
-        GameRequest {
-            game: self.game.clone(),
-            rules: self.rules.clone(),
-            position: self.position.clone(),
-            size: self.size,
-            ..GameRequest::default()
-        }
+impl NamesPosition for ExplainRequest {
+    fn position(&self) -> Option<&Value> {
+        self.position.as_ref()
     }
 }
 
-fn parse(body: Body) -> Result<ClassroomRequest, ApiError> {
-    let body = body.map_err(|e| {
-        if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::new(
-                e.status(),
-                "too-large-request",
-                format!(
-                    "the request body is larger than {} bytes",
-                    super::MAX_BODY_BYTES
-                ),
-            )
-        } else {
-            ApiError::bad(e.body_text())
-        }
-    })?;
-    serde_json::from_slice(&body).map_err(|e| ApiError::bad(format!("malformed request: {e}")))
-}
+game_request!(
+    /// `/api/challenge`: a seeded set of exercises.
+    ChallengeRequest {
+        /// The random choices.
+        seed: Option<u64>,
+        /// `easy`, `medium` or `hard`.
+        difficulty: Option<String>,
+        /// How many challenges.
+        count: Option<usize>,
+    }
+);
+
+game_request!(
+    /// `/api/worksheet`: a table with blanked cells.
+    WorksheetRequest {
+        size: Option<u64>,
+        /// Which cells are left empty (as `nimlab table --blank`).
+        blank: Option<String>,
+        /// The random choices of `random=K`.
+        seed: Option<u64>,
+        /// The coordinates beyond the second.
+        slice: Option<Vec<usize>>,
+    }
+);
 
 /// Why a position has its value: the mex worked out, a sum's nim-sum, the closed form.
 pub(crate) async fn explain(State(state): State<Arc<AppState>>, body: Body) -> Answer {
-    let req = parse(body)?;
-    let key = game_key(&req.game_request());
+    let req: ExplainRequest = parse_body(body)?;
+    let key = game_key(&req);
     compute(&state, key, Lane::Light, move |opts| {
-        let g = req.game_request();
-        let game = load_game(&g)?.game;
-        let pos = plan::read_position(&*game, &position_text(&g)?)?;
+        let game = load_game(&req)?.game;
+        let pos = plan::read_position(&*game, &position_text(&req)?)?;
         let e = explain_value(&*game, &pos, opts)?;
         Ok(json_bytes(&nimlab_json::classroom::explanation_json(
             &*game, &e,
@@ -81,10 +72,10 @@ pub(crate) async fn explain(State(state): State<Arc<AppState>>, body: Body) -> A
 
 /// A seeded set of challenges ("P or N?", "make the winning move") with the answers.
 pub(crate) async fn challenge(State(state): State<Arc<AppState>>, body: Body) -> Answer {
-    let req = parse(body)?;
-    let key = game_key(&req.game_request());
+    let req: ChallengeRequest = parse_body(body)?;
+    let key = game_key(&req);
     compute(&state, key, Lane::Light, move |opts| {
-        let game = load_game(&req.game_request())?.game;
+        let game = load_game(&req)?.game;
         let difficulty = Difficulty::parse(req.difficulty.as_deref().unwrap_or("easy"))?;
         let seed = req.seed.unwrap_or(1);
         let list = deal(
@@ -107,10 +98,10 @@ pub(crate) async fn challenge(State(state): State<Arc<AppState>>, body: Body) ->
 /// The table as a worksheet: LaTeX documents (tabular and TikZ) and SVG pictures of
 /// the exercise and the answers.
 pub(crate) async fn worksheet(State(state): State<Arc<AppState>>, body: Body) -> Answer {
-    let req = parse(body)?;
-    let (key, lane) = (game_key(&req.game_request()), lane_of_size(req.size));
+    let req: WorksheetRequest = parse_body(body)?;
+    let (key, lane) = (game_key(&req), lane_of_size(req.size));
     compute(&state, key, lane, move |opts| {
-        let source = load_game(&req.game_request())?;
+        let source = load_game(&req)?;
         let game = &*source.game;
         let dims = table_dims(game, req.size)?;
         let table = plan::table(game, &dims, opts)?.table;

@@ -43,6 +43,45 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Semaphore;
 
+/// A request that names its game: a catalog spec (`"game"`) or a pasted rules file
+/// (`"rules"`), exactly one of them.
+trait NamesGame {
+    /// The catalog spec, e.g. `wythoff`.
+    fn game(&self) -> Option<&str>;
+    /// The rules file's text.
+    fn rules(&self) -> Option<&str>;
+}
+
+/// A request about one position of its game.
+trait NamesPosition: NamesGame {
+    /// The position: text as on the command line (`"3,5"`) or an array.
+    fn position(&self) -> Option<&Value>;
+}
+
+/// One endpoint's request body: `game` and `rules` and the endpoint's own fields, no
+/// others (an unknown field is a `bad-request`, not silently ignored).
+macro_rules! game_request {
+    ($(#[$meta:meta])* $name:ident { $($(#[$fmeta:meta])* $field:ident : $ty:ty),* $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Deserialize, Clone)]
+        #[serde(deny_unknown_fields)]
+        pub(crate) struct $name {
+            game: Option<String>,
+            rules: Option<String>,
+            $($(#[$fmeta])* $field: $ty,)*
+        }
+
+        impl NamesGame for $name {
+            fn game(&self) -> Option<&str> {
+                self.game.as_deref()
+            }
+            fn rules(&self) -> Option<&str> {
+                self.rules.as_deref()
+            }
+        }
+    };
+}
+
 mod classroom;
 
 /// Largest request body accepted (a pasted rules file fits easily).
@@ -444,34 +483,105 @@ impl Drop for Running {
     }
 }
 
-/// Where a request's game comes from: a catalog spec or a pasted rules file.
-#[derive(Deserialize, Default, Clone)]
-#[serde(deny_unknown_fields)]
-struct GameRequest {
-    game: Option<String>,
-    rules: Option<String>,
-    position: Option<Value>,
-    size: Option<u64>,
-    formula: Option<String>,
-    p_positions: Option<String>,
-    /// `/api/prove`: how the automata read numbers (`base2`, `base-B`, `fib`).
-    numeration: Option<String>,
-    limit: Option<usize>,
-    level: Option<String>,
-    seed: Option<u64>,
-    certificate: Option<Value>,
-    up_to: Option<u64>,
-    /// `/api/guess`: the side of the verification window.
-    verify_size: Option<u64>,
-    /// `/api/guess`: `grundy` (the default) or `p_positions`.
-    claim: Option<String>,
-    /// `/api/guess`: prove each formula found.
-    prove: Option<bool>,
+game_request!(
+    /// `/api/game`: the game alone.
+    GameOnly {}
+);
+
+game_request!(
+    /// `/api/value`, `/api/moves`, `/api/bar`: a position.
+    PositionRequest { position: Option<Value> }
+);
+
+impl NamesPosition for PositionRequest {
+    fn position(&self) -> Option<&Value> {
+        self.position.as_ref()
+    }
 }
 
-fn parse_request(body: Result<Bytes, BytesRejection>) -> Result<GameRequest, ApiError> {
-    parse_body(body)
+game_request!(
+    /// `/api/table` (the box's side) and `/api/misere-quotient` (the largest heap).
+    SizeRequest { size: Option<u64> }
+);
+
+game_request!(
+    /// `/api/check`: a claim compared with the table of side `size`.
+    CheckRequest {
+        size: Option<u64>,
+        formula: Option<String>,
+        p_positions: Option<String>,
+        /// How many mismatches to list.
+        limit: Option<usize>,
+    }
+);
+
+game_request!(
+    /// `/api/prove`: a claim proved for every position by automata.
+    ProveRequest {
+        formula: Option<String>,
+        p_positions: Option<String>,
+        /// How the automata read numbers (`base2`, `base-B`, `fib`).
+        numeration: Option<String>,
+    }
+);
+
+/// What `/api/guess` looks for.
+#[derive(Deserialize, Clone, Copy, Default)]
+#[serde(rename_all = "snake_case")]
+enum GuessClaim {
+    /// Formulas for the Grundy value.
+    #[default]
+    Grundy,
+    /// Predicates for the P-positions.
+    PPositions,
 }
+
+game_request!(
+    /// `/api/guess`: formulas found on a table and verified on a larger one.
+    GuessBody {
+        size: Option<u64>,
+        /// The side of the verification window.
+        verify_size: Option<u64>,
+        claim: Option<GuessClaim>,
+        /// Prove each formula found.
+        prove: Option<bool>,
+    }
+);
+
+/// How well the computer plays in `/api/play`.
+#[derive(Deserialize, Clone, Copy, Default)]
+#[serde(rename_all = "snake_case")]
+enum LevelName {
+    /// Wins whenever it can.
+    #[default]
+    Perfect,
+    /// Half of its moves at random.
+    Easy,
+}
+
+game_request!(
+    /// `/api/play`: the computer's move from a position.
+    PlayRequest {
+        position: Option<Value>,
+        level: Option<LevelName>,
+        /// The random choices of the easy level.
+        seed: Option<u64>,
+    }
+);
+
+impl NamesPosition for PlayRequest {
+    fn position(&self) -> Option<&Value> {
+        self.position.as_ref()
+    }
+}
+
+game_request!(
+    /// `/api/certify`: write a periodicity certificate, or check the one given.
+    CertifyRequest {
+        up_to: Option<u64>,
+        certificate: Option<Value>,
+    }
+);
 
 /// A request body of type `T` (JSON, at most [`MAX_BODY_BYTES`]).
 fn parse_body<T: serde::de::DeserializeOwned>(
@@ -492,8 +602,8 @@ fn parse_body<T: serde::de::DeserializeOwned>(
 }
 
 /// The game of a request and the claims its source makes (a rules file's closed form).
-fn load_game(req: &GameRequest) -> Result<nimlab_games::source::GameSource, ApiError> {
-    match (&req.game, &req.rules) {
+fn load_game(req: &impl NamesGame) -> Result<nimlab_games::source::GameSource, ApiError> {
+    match (req.game(), req.rules()) {
         (Some(spec), None) => {
             // A spec naming a rules file would read the server's files: refused.
             if spec.to_ascii_lowercase().contains("rules") {
@@ -520,11 +630,8 @@ fn load_game(req: &GameRequest) -> Result<nimlab_games::source::GameSource, ApiE
 }
 
 /// What identifies a request's game for the lanes: its spec or its rules text.
-fn game_key(req: &GameRequest) -> String {
-    req.game
-        .clone()
-        .or_else(|| req.rules.clone())
-        .unwrap_or_default()
+fn game_key(req: &impl NamesGame) -> String {
+    req.game().or(req.rules()).unwrap_or_default().to_string()
 }
 
 /// A table or check of `size` whose box may exceed the cheap lane's work goes heavy.
@@ -540,7 +647,7 @@ pub const MAX_POSITION_COORDINATES: usize = 4096;
 
 /// The position of a request: text as on the command line (`"3,5"`) or an array, of
 /// at most [`MAX_POSITION_COORDINATES`] coordinates.
-fn position_text(req: &GameRequest) -> Result<String, ApiError> {
+fn position_text(req: &impl NamesPosition) -> Result<String, ApiError> {
     let text = position_text_unchecked(req)?;
     let coordinates = text.bytes().filter(|&b| b == b',' || b == b';').count() + 1;
     if coordinates > MAX_POSITION_COORDINATES {
@@ -555,8 +662,8 @@ fn position_text(req: &GameRequest) -> Result<String, ApiError> {
     Ok(text)
 }
 
-fn position_text_unchecked(req: &GameRequest) -> Result<String, ApiError> {
-    match &req.position {
+fn position_text_unchecked(req: &impl NamesPosition) -> Result<String, ApiError> {
+    match req.position() {
         Some(Value::String(s)) => Ok(s.clone()),
         Some(Value::Array(items)) => items
             .iter()
@@ -752,7 +859,7 @@ type Answer = Result<JsonBody, ApiError>;
 
 /// What the page needs to draw a game: coordinates, capabilities, table box.
 async fn game_info(body: Body) -> Answer {
-    let req = parse_request(body)?;
+    let req: GameOnly = parse_body(body)?;
     let source = load_game(&req)?;
     Ok(doc_bytes(&GameInfoDoc::new(&source)))
 }
@@ -771,7 +878,7 @@ const MAX_QUOTIENT_HEAP: u64 = 200;
 /// `{"game": …, "size": N}`: the misère quotient of the game's heaps 0..=N (default
 /// 30): elements with their P-status, heap → element, and the multiplication table.
 async fn misere_quotient(State(state): State<Arc<AppState>>, body: Body) -> Answer {
-    let req = parse_request(body)?;
+    let req: SizeRequest = parse_body(body)?;
     compute(
         &state,
         game_key(&req),
@@ -801,7 +908,7 @@ async fn misere_quotient(State(state): State<Arc<AppState>>, body: Body) -> Answ
 }
 
 async fn position_report(state: &AppState, body: Body, with_options: bool) -> Answer {
-    let req = parse_request(body)?;
+    let req: PositionRequest = parse_body(body)?;
     compute(state, game_key(&req), Lane::Light, move |opts| {
         let game = load_game(&req)?.game;
         let pos = plan::read_position(&*game, &position_text(&req)?)?;
@@ -835,7 +942,7 @@ fn table_dims(game: &dyn Game, size: Option<u64>) -> Result<Vec<usize>, ApiError
 }
 
 async fn table(State(state): State<Arc<AppState>>, body: Body) -> Answer {
-    let req = parse_request(body)?;
+    let req: SizeRequest = parse_body(body)?;
     compute(
         &state,
         game_key(&req),
@@ -863,7 +970,7 @@ async fn table(State(state): State<Arc<AppState>>, body: Body) -> Answer {
 }
 
 async fn check(State(state): State<Arc<AppState>>, body: Body) -> Answer {
-    let req = parse_request(body)?;
+    let req: CheckRequest = parse_body(body)?;
     compute(
         &state,
         game_key(&req),
@@ -891,7 +998,7 @@ async fn check(State(state): State<Arc<AppState>>, body: Body) -> Answer {
 /// automata, as `nimlab prove`; the answer is [`nimlab_json::proof_json`].
 async fn prove(State(state): State<Arc<AppState>>, body: Body) -> Answer {
     use nimlab_formula::prove::{parse_numeration, prove, ProveOptions};
-    let req = parse_request(body)?;
+    let req: ProveRequest = parse_body(body)?;
     // Automata may grow large before they are minimized: the heavy lane.
     compute(
         &state,
@@ -936,15 +1043,10 @@ async fn prove(State(state): State<Arc<AppState>>, body: Body) -> Answer {
 async fn guess(State(state): State<Arc<AppState>>, body: Body) -> Answer {
     use nimlab_formula::check::Claim;
     use nimlab_json::guess::{guess_game, GuessDoc, GuessRequest};
-    let req = parse_request(body)?;
-    let claim = match req.claim.as_deref() {
-        None | Some("grundy") => Claim::Grundy,
-        Some("p_positions") => Claim::PPositions,
-        Some(other) => {
-            return Err(ApiError::bad(format!(
-                "unknown claim '{other}' (grundy or p_positions)"
-            )))
-        }
+    let req: GuessBody = parse_body(body)?;
+    let claim = match req.claim.unwrap_or_default() {
+        GuessClaim::Grundy => Claim::Grundy,
+        GuessClaim::PPositions => Claim::PPositions,
     };
     let side = |v: Option<u64>| v.map(|v| usize::try_from(v).unwrap_or(usize::MAX));
     let request = GuessRequest {
@@ -970,17 +1072,12 @@ async fn guess(State(state): State<Arc<AppState>>, body: Body) -> Answer {
 }
 
 async fn play_move(State(state): State<Arc<AppState>>, body: Body) -> Answer {
-    let req = parse_request(body)?;
-    let level = match req.level.as_deref() {
-        None | Some("perfect") => Level::Perfect,
-        Some("easy") => Level::Easy {
+    let req: PlayRequest = parse_body(body)?;
+    let level = match req.level.unwrap_or_default() {
+        LevelName::Perfect => Level::Perfect,
+        LevelName::Easy => Level::Easy {
             seed: req.seed.unwrap_or(0),
         },
-        Some(other) => {
-            return Err(ApiError::bad(format!(
-                "unknown level '{other}' (perfect, easy)"
-            )))
-        }
     };
     compute(&state, game_key(&req), Lane::Light, move |opts| {
         let game = load_game(&req)?.game;
@@ -1001,7 +1098,7 @@ async fn play_move(State(state): State<Arc<AppState>>, body: Body) -> Answer {
 /// answered with the verdict (as `nimlab certify --format json`); `{"game": …,
 /// "up_to": N}` answers the certificate of the game's period proven below N.
 async fn certify(State(state): State<Arc<AppState>>, body: Body) -> Answer {
-    let req = parse_request(body)?;
+    let req: CertifyRequest = parse_body(body)?;
     // Writing or checking a certificate runs a period search: the heavy lane.
     compute(
         &state,
@@ -1099,7 +1196,7 @@ async fn census(State(state): State<Arc<AppState>>, body: Body) -> Answer {
 
 /// A chocolate-bar game's position as a bar, with each option's eaten squares.
 async fn bar(State(state): State<Arc<AppState>>, body: Body) -> Answer {
-    let req = parse_request(body)?;
+    let req: PositionRequest = parse_body(body)?;
     compute(&state, game_key(&req), Lane::Light, move |opts| {
         let game = load_game(&req)?.game;
         let pos = small_position(&*game, &position_text(&req)?)?;
