@@ -47,6 +47,18 @@ fn memory_is_estimated_before_allocating() {
         &with(&["theorems", "verify", "--size", "100000"]),
         "needs about",
     );
+    // One theorem sizes a sequence by the window's square: refused, not an abort.
+    refused(
+        &with(&[
+            "theorems",
+            "verify",
+            "--size",
+            "100000",
+            "--id",
+            "subtraction.window-period",
+        ]),
+        "needs about",
+    );
     refused(
         &with(&["table", "nim(heaps=1000000000)", "--size", "1"]),
         "≤ 64",

@@ -85,6 +85,25 @@ pub struct CheckContext<'a> {
 }
 
 impl CheckContext<'_> {
+    /// Refuses a window whose square table would not fit the memory limit. Checks
+    /// compare values on a square of side `size` (a table of 4-byte values); finding
+    /// that out only when a theorem's table is allocated would come after minutes of
+    /// the other theorems' work, or as an allocation failure in a check that sizes a
+    /// sequence by the square.
+    ///
+    /// ```
+    /// use nimlab_engine::theorem::CheckContext;
+    /// assert!(CheckContext::with_size(64).check_window().is_ok());
+    /// assert!(CheckContext::with_size(1 << 20).check_window().is_err());
+    /// ```
+    pub fn check_window(&self) -> Result<()> {
+        let cells = (self.size as u64).saturating_mul(self.size as u64);
+        self.memory_limit.check(
+            &format!("the theorems' window {0}x{0}", self.size),
+            cells.saturating_mul(4),
+        )
+    }
+
     /// A context for `size` with default limits and no progress display.
     pub fn with_size(size: usize) -> CheckContext<'static> {
         CheckContext {
@@ -189,8 +208,10 @@ impl Theorem {
         self
     }
 
-    /// Runs the check.
+    /// Runs the check, after [`CheckContext::check_window`]: a window too large for
+    /// the memory limit is refused at once, before any work.
     pub fn verify(&self, ctx: &CheckContext) -> Result<Verdict> {
+        ctx.check_window()?;
         (self.check)(ctx)
     }
 }

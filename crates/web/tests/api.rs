@@ -525,18 +525,36 @@ async fn sweeps_and_censuses_are_the_librarys() {
 async fn each_endpoint_takes_its_own_fields_only() {
     // A field another endpoint takes is not silently ignored here.
     for (path, body) in [
-        ("/api/value", json!({"game": "nim", "position": "1,2", "size": 9})),
-        ("/api/table", json!({"game": "nim", "size": 4, "position": "1"})),
+        (
+            "/api/value",
+            json!({"game": "nim", "position": "1,2", "size": 9}),
+        ),
+        (
+            "/api/table",
+            json!({"game": "nim", "size": 4, "position": "1"}),
+        ),
         ("/api/game", json!({"game": "nim", "level": "easy"})),
-        ("/api/play", json!({"game": "nim", "position": "1,2", "formula": "x"})),
-        ("/api/explain", json!({"game": "nim", "position": "1,2", "count": 3})),
-        ("/api/worksheet", json!({"game": "nim", "size": 4, "difficulty": "easy"})),
+        (
+            "/api/play",
+            json!({"game": "nim", "position": "1,2", "formula": "x"}),
+        ),
+        (
+            "/api/explain",
+            json!({"game": "nim", "position": "1,2", "count": 3}),
+        ),
+        (
+            "/api/worksheet",
+            json!({"game": "nim", "size": 4, "difficulty": "easy"}),
+        ),
     ] {
         let (s, v) = post(path, body).await;
         assert_eq!(s, StatusCode::BAD_REQUEST, "{path}: {v}");
         assert_eq!(error_kind(&v), "bad-request", "{path}");
         assert!(
-            v["error"]["message"].as_str().unwrap().contains("unknown field"),
+            v["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("unknown field"),
             "{path}: {v}"
         );
     }
@@ -548,7 +566,10 @@ async fn each_endpoint_takes_its_own_fields_only() {
     .await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
     let message = v["error"]["message"].as_str().unwrap();
-    assert!(message.contains("perfect") && message.contains("easy"), "{message}");
+    assert!(
+        message.contains("perfect") && message.contains("easy"),
+        "{message}"
+    );
     let (s, v) = post("/api/guess", json!({"game": "nim", "claim": "value"})).await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
     let message = v["error"]["message"].as_str().unwrap();
