@@ -62,45 +62,55 @@ class ContractError(NimlabError):
 # A failed read or write (a rules file that is missing or a directory) raises Python's
 # own OSError, the subclass its errno names (FileNotFoundError, IsADirectoryError).
 
-class OptionInfo(TypedDict, total=False):
-    """An option: ``grundy`` and ``winning`` (two players) or ``class`` and ``rank``
-    (n players)."""
+# An option: ``grundy`` and ``winning`` (two players) or ``class`` and ``rank`` (n
+# players). Written as a call because ``class`` is a Python keyword.
+OptionInfo = TypedDict(
+    "OptionInfo",
+    {
+        "position": PositionOut,
+        "grundy": Optional[int],
+        "winning": bool,
+        "class": int,
+        "rank": int,
+    },
+    total=False,
+)
 
-    position: PositionOut
-    grundy: Optional[int]
-    winning: bool
-    rank: int
+# The answer about one position: the keys and values of ``nimlab value --format json``
+# (and of the web API), positions as tuples. Two-player games have grundy, outcome,
+# winning_moves, all_winning_moves; n-player games have players, ranking, class, rank,
+# ranks, best_moves, all_best_moves.
+Report = TypedDict(
+    "Report",
+    {
+        "game": str,
+        "position": PositionOut,
+        "grundy": Optional[int],
+        "outcome": str,
+        "winning_moves": List[PositionOut],
+        "all_winning_moves": bool,
+        "players": int,
+        "ranking": str,
+        "class": int,
+        "rank": int,
+        "ranks": List[int],
+        "best_moves": List[PositionOut],
+        "all_best_moves": bool,
+        "method": str,
+        "method_detail": str,
+        "options": Optional[List[OptionInfo]],
+        "options_note": Optional[str],
+    },
+    total=False,
+)
 
-class Report(TypedDict, total=False):
-    """The answer about one position: the keys and values of ``nimlab value --format
-    json`` (and of the web API), positions as tuples. Two-player games have grundy,
-    outcome, winning_moves, all_winning_moves; n-player games have players, ranking,
-    class, rank, ranks, best_moves, all_best_moves."""
-
-    game: str
-    position: PositionOut
-    grundy: Optional[int]
-    outcome: str
-    winning_moves: List[PositionOut]
-    all_winning_moves: bool
-    players: int
-    ranking: str
-    rank: int
-    ranks: List[int]
-    best_moves: List[PositionOut]
-    all_best_moves: bool
-    method: str
-    method_detail: str
-    options: Optional[List[OptionInfo]]
-    options_note: Optional[str]
-
-class Mismatch(TypedDict, total=False):
-    """A position where the claim differs: ``grundy`` (two players) or ``class`` (the
-    class index of an n-player game), and what the formula gave."""
-
-    position: Tuple[int, ...]
-    grundy: int
-    formula: int
+# A position where the claim differs: ``grundy`` (two players) or ``class`` (the class
+# index of an n-player game), and what the formula gave.
+Mismatch = TypedDict(
+    "Mismatch",
+    {"position": Tuple[int, ...], "grundy": int, "class": int, "formula": int},
+    total=False,
+)
 
 class CheckReport(TypedDict):
     game: str

@@ -14,6 +14,7 @@ use nimlab_engine::plan::PositionReport;
 use nimlab_engine::play::MoveChoice;
 use nimlab_engine::position::Shown;
 use nimlab_engine::theorem::{Theorem, Verdict};
+use schemars::JsonSchema;
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 use std::cell::Cell;
@@ -53,6 +54,22 @@ impl Serialize for Nat {
     }
 }
 
+impl JsonSchema for Nat {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Nat".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A natural number: a JSON number up to 2^53 − 1, beyond it a string of decimal digits",
+            "anyOf": [
+                {"type": "integer", "minimum": 0, "maximum": 9007199254740991u64},
+                {"type": "string", "pattern": "^[0-9]+$"}
+            ]
+        })
+    }
+}
+
 /// The document as a JSON value whose integers are exact numbers of any size (not
 /// strings beyond 2^53 − 1): what the Python surface converts into Python objects.
 ///
@@ -81,7 +98,7 @@ pub fn to_value<T: Serialize>(doc: &T) -> Value {
 /// A position as its game shows it: its coordinates, one list per part for a sum whose
 /// parts are take-and-break games (as `;` separates them in text), a board's picture, a
 /// graph position's vertices, or the parts of a sum written in their own forms.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum Pos {
     /// The coordinates.
@@ -143,7 +160,7 @@ impl Pos {
 
 /// The answer of `value`, `moves` (and Python's `analyse`/`moves`): the game, the
 /// position, what is known about it, and how.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct PositionDoc {
     /// The game's canonical spec.
     pub game: String,
@@ -163,7 +180,7 @@ pub struct PositionDoc {
 }
 
 /// What a position's answer says.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum Answer {
     /// A two-player impartial game.
@@ -197,7 +214,7 @@ pub enum Answer {
 }
 
 /// One option of a position.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum OptionDoc {
     /// Of a two-player game.
@@ -291,7 +308,7 @@ impl PositionDoc {
 }
 
 /// The computer's move (`nimlab play`, `/api/play`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct MoveDoc {
     /// The game's spec.
     pub game: String,
@@ -329,7 +346,7 @@ impl MoveDoc {
 }
 
 /// One parameter of a family.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ParamDoc {
     /// Its name in specs.
     pub name: &'static str,
@@ -342,7 +359,7 @@ pub struct ParamDoc {
 }
 
 /// A theorem as the catalog lists it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct TheoremRef {
     /// Its id, e.g. `ryuoh.thm-3.1`.
     pub id: String,
@@ -351,7 +368,7 @@ pub struct TheoremRef {
 }
 
 /// One family of the catalog (`nimlab games`, `/api/games`, Python `games()`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct FamilyDoc {
     /// Name used in specs.
     pub name: &'static str,
@@ -400,14 +417,14 @@ impl FamilyDoc {
 }
 
 /// The catalog: `{"games": [...]}`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CatalogDoc {
     /// One document per family.
     pub games: Vec<FamilyDoc>,
 }
 
 /// A registered theorem (`nimlab theorems`, Python `theorems()`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct TheoremDoc {
     /// Its id.
     pub id: String,
@@ -433,14 +450,14 @@ impl TheoremDoc {
 }
 
 /// The theorem list: `{"theorems": [...]}`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct TheoremsDoc {
     /// Every theorem.
     pub theorems: Vec<TheoremDoc>,
 }
 
 /// A theorem's verdict on a window (`nimlab theorems verify`, Python `verify()`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct VerdictDoc {
     /// The theorem's id.
     pub id: String,
@@ -477,7 +494,7 @@ impl VerdictDoc {
 }
 
 /// All verdicts: `{"holds": all held, "results": [...]}`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct VerifyDoc {
     /// Whether every theorem held.
     pub holds: bool,
@@ -486,7 +503,7 @@ pub struct VerifyDoc {
 }
 
 /// One mismatch of a check.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct MismatchDoc {
     /// The position.
     pub position: Vec<Nat>,
@@ -502,7 +519,7 @@ pub struct MismatchDoc {
 }
 
 /// The answer of `check` (`/api/check`, Python `Game.check`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CheckDoc {
     /// The game's spec.
     pub game: String,
@@ -555,7 +572,7 @@ impl CheckDoc {
 }
 
 /// The answer of `periodicity` for a one-heap game (nulls when no period was found).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct PeriodicityDoc {
     /// The game's spec.
     pub game: String,
@@ -603,7 +620,7 @@ impl PeriodicityDoc {
 }
 
 /// One row's period of a two-coordinate game: G(x + period, y) = G(x, y) + saltus.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct RowPeriodDoc {
     /// The row y.
     pub row: Nat,
@@ -622,7 +639,7 @@ pub struct RowPeriodDoc {
 }
 
 /// The answer of `periodicity --row`: one document per row.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct RowsDoc {
     /// The game's spec.
     pub game: String,
@@ -658,7 +675,7 @@ impl RowsDoc {
 }
 
 /// The verdict on a certificate (`nimlab certify`, `/api/certify`, Python `certify`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CertifyDoc {
     /// Where the certificate came from (a file name).
     pub file: String,

@@ -8,8 +8,9 @@ use nimlab_engine::{Error, Game, GrundyTable, Knob, Result, TableOptions, INVALI
 use nimlab_formula::check::Claim;
 use nimlab_formula::guess::{Guess, Near};
 use nimlab_formula::prove::{Proof, ProveError};
+use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// What to guess for a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -331,7 +332,7 @@ pub fn parse_table(text: &str) -> std::result::Result<(Vec<String>, GrundyTable)
 const MAX_TABLE_CELLS: u64 = 1 << 24;
 
 /// One window a formula was checked on.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct WindowDoc {
     /// The box: coordinate i runs over 0..`box[i]`.
     #[serde(rename = "box")]
@@ -341,7 +342,7 @@ pub struct WindowDoc {
 }
 
 /// A formula found.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct FoundDoc {
     /// Its text.
     pub formula: String,
@@ -357,7 +358,7 @@ pub struct FoundDoc {
 }
 
 /// Where a near miss fails first.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CounterexampleDoc {
     /// The position.
     pub position: Vec<u64>,
@@ -368,7 +369,7 @@ pub struct CounterexampleDoc {
 }
 
 /// A candidate that does not fit.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct NearDoc {
     /// Its text.
     pub formula: String,
@@ -406,7 +407,7 @@ impl NearDoc {
 }
 
 /// The answer of `guess`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct GuessDoc {
     /// The game's spec, or where the table came from.
     pub game: String,
@@ -470,9 +471,31 @@ impl GuessDoc {
 fn proof_doc(p: &FoundProof) -> Value {
     match &p.outcome {
         Ok(proof) => crate::proof_json(proof),
-        Err(e) => json!({
-            "numeration": p.numeration,
-            "result": {"proved": false, "error": e.to_string()}
+        Err(e) => crate::doc::to_value(&UnprovedDoc {
+            numeration: p.numeration.clone(),
+            result: UnprovedResultDoc {
+                proved: false,
+                error: e.to_string(),
+            },
         }),
     }
+}
+
+/// A formula found whose proof could not be attempted (e.g. no automaton for the
+/// game): the numeration tried and why.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct UnprovedDoc {
+    /// The numeration tried.
+    pub numeration: String,
+    /// Not proved, and why.
+    pub result: UnprovedResultDoc,
+}
+
+/// Why a proof was not attempted.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct UnprovedResultDoc {
+    /// Always false.
+    pub proved: bool,
+    /// The error.
+    pub error: String,
 }

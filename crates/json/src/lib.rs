@@ -12,10 +12,10 @@ pub mod census;
 pub mod classroom;
 pub mod guess;
 pub mod reports;
+pub mod schema;
 pub mod worksheet;
 
 use num_bigint::BigUint;
-use serde_json::json;
 use serde_json::Value;
 use std::io::{self, Write};
 
@@ -407,120 +407,24 @@ fn nested_values(w: &mut Buffered, table: &GrundyTable, pretty: bool) -> io::Res
 }
 
 /// A misère quotient as a JSON document (`nimlab misere-quotient --format json`, the
-/// web explorer's `/api/misere-quotient`): sizes, presentation, every element's word
-/// and P-status, each heap's element and nim value, and the multiplication table.
+/// web explorer's `/api/misere-quotient`): the value of [`reports::MisereQuotientDoc`].
 pub fn misere_quotient_json(
     spec: &str,
     q: &nimlab_engine::misere_quotient::MisereQuotient,
 ) -> Value {
-    use nimlab_engine::monoid::{format_word, generator_name};
-    let gens: Vec<Value> = q
-        .generator_heaps
-        .iter()
-        .enumerate()
-        .map(|(i, &h)| json!({"name": generator_name(i), "heap": h}))
-        .collect();
-    let relations: Vec<Value> = q
-        .presentation
-        .relations
-        .iter()
-        .map(|(l, r)| json!({"lhs": format_word(l), "rhs": format_word(r)}))
-        .collect();
-    let elements: Vec<Value> = (0..q.size() as u32)
-        .map(|x| json!({"index": x, "word": q.word(x), "p": q.p_portion[x as usize]}))
-        .collect();
-    let heaps: Vec<Value> = q
-        .heap_elements
-        .iter()
-        .enumerate()
-        .map(|(h, &x)| {
-            json!({
-                "heap": h,
-                "element": x,
-                "word": q.word(x),
-                "p": q.p_portion[x as usize],
-                "nim": q.nim_sequence[h],
-            })
-        })
-        .collect();
-    let n = q.size();
-    let table: Vec<Vec<u32>> = q.monoid.table().chunks(n).map(|r| r.to_vec()).collect();
-    json!({
-        "game": spec,
-        "max_heap": q.max_heap(),
-        "size": q.size(),
-        "p_size": q.p_size(),
-        "tame": q.is_tame(),
-        "presentation": q.presentation.to_string(),
-        "generators": gens,
-        "relations": relations,
-        "p_portion": (0..n as u32).filter(|&x| q.p_portion[x as usize]).map(|x| q.word(x)).collect::<Vec<_>>(),
-        "changes": q.changes,
-        "elements": elements,
-        "heaps": heaps,
-        "table": table,
-        "method": "misere-quotient",
-    })
+    doc::to_value(&reports::MisereQuotientDoc::new(spec, q))
 }
 
-/// The answer of `nimlab prove` (and `/api/prove`, Python's `Game.prove`): the claim,
-/// the automata's sizes, each condition decided, and the verdict with the least
-/// counterexample and its re-check. Numbers of positions are strings (any size).
+/// The answer of `nimlab prove` (and `/api/prove`, Python's `Game.prove`): the value of
+/// [`reports::ProofDoc`].
 pub fn proof_json(p: &nimlab_formula::prove::Proof) -> Value {
-    use nimlab_formula::check::Claim;
-    use nimlab_formula::prove::{numeration_name, Verdict};
-    let statements: Vec<Value> = p
-        .statements
-        .iter()
-        .map(|s| {
-            json!({
-                "name": s.name,
-                "meaning": s.meaning,
-                "holds": s.holds,
-                "states": s.states,
-                "seconds": s.seconds,
-                "walnut": s.walnut,
-            })
-        })
-        .collect();
-    let automata: Vec<Value> = p
-        .automata
-        .iter()
-        .zip(&p.tracks)
-        .map(|((n, d), t)| json!({"name": n, "tracks": t, "states": d.states()}))
-        .collect();
-    let nums = |v: &[BigUint]| -> Vec<String> { v.iter().map(|b| b.to_string()).collect() };
-    let verdict = match &p.verdict {
-        Verdict::Proved => json!({"proved": true, "verdict": "proved"}),
-        Verdict::False(c) | Verdict::Unconfirmed(c) => json!({
-            "proved": false,
-            "verdict": if matches!(p.verdict, Verdict::False(_)) { "false" } else { "unconfirmed" },
-            "statement": c.statement,
-            "position": nums(&c.position),
-            "option": c.option.as_deref().map(nums),
-            "value": c.value.as_ref().map(|v| v.to_string()),
-            "explanation": c.explanation,
-            "confirmed": c.confirmed.as_ref().map(|(at, why)| json!({"position": nums(at), "why": why})),
-            "recheck": c.recheck_note,
-        }),
-    };
-    json!({
-        "game": p.game,
-        "claim": match p.claim { Claim::Grundy => "formula", Claim::PPositions => "p_positions" },
-        "text": p.formula,
-        "numeration": numeration_name(&p.numeration),
-        "moves": p.relation.options,
-        "positions": p.relation.positions,
-        "automata": automata,
-        "statements": statements,
-        "result": verdict,
-        "seconds": p.seconds,
-    })
+    doc::to_value(&reports::ProofDoc::new(p))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn text(v: &Value, pretty: bool) -> String {
         let mut out = Vec::new();

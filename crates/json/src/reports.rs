@@ -17,6 +17,7 @@ use crate::doc::Nat;
 use nimlab_games::chocolate_staircase::{ConditionReport, ConditionWitness};
 use nimlab_games::sg_system::{MaximalReport, MinimalReport, SystemReport, Violation};
 use nimlab_games::wythoff::strategy::WythoffPair;
+use schemars::JsonSchema;
 use serde::Serialize;
 
 fn nats(v: &[u64]) -> Vec<Nat> {
@@ -30,14 +31,14 @@ fn nats(v: &[u64]) -> Vec<Nat> {
 /// let v = nimlab_json::doc::to_value(&ErrorDoc::new("input", "bad heap"));
 /// assert_eq!(v["error"]["kind"], "input");
 /// ```
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ErrorDoc {
     /// The error.
     pub error: ErrorBody,
 }
 
 /// The kind and message of an [`ErrorDoc`].
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ErrorBody {
     /// What kind of error: `input`, `too-large`, `io`, …
     pub kind: String,
@@ -58,7 +59,7 @@ impl ErrorDoc {
 }
 
 /// One row of `wythoff-pairs`: n, p_n, q_n and their Zeckendorf codes.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct WythoffPairDoc {
     /// The index n.
     pub n: Nat,
@@ -91,7 +92,7 @@ impl WythoffPairDoc {
 /// The answer of the staircase chocolate bar's condition check: condition (a) on f
 /// and the nim-sum law G = y ⊕ z on the same window, and whether they agree as the
 /// theorem `chocolate-staircase.condition-a` says.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ChocolateConditionDoc {
     /// f(t), as given.
     pub f: String,
@@ -110,7 +111,7 @@ pub struct ChocolateConditionDoc {
 }
 
 /// Condition (a) on the window.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ConditionADoc {
     /// Whether it holds.
     pub holds: bool,
@@ -119,7 +120,7 @@ pub struct ConditionADoc {
 }
 
 /// Where condition (a) first fails.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct WitnessDoc {
     /// The smaller argument.
     pub u: u64,
@@ -149,7 +150,7 @@ impl WitnessDoc {
 }
 
 /// The nim-sum law on the window.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct NimSumDoc {
     /// Whether G = y ⊕ z at every position compared.
     pub holds: bool,
@@ -160,7 +161,7 @@ pub struct NimSumDoc {
 }
 
 /// A position {y, z} with G ≠ y ⊕ z.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct NimSumMismatchDoc {
     /// [y, z].
     pub position: [u64; 2],
@@ -199,7 +200,7 @@ impl ChocolateConditionDoc {
 /// The answer of a Sprague–Grundy system check: does the move set C satisfy (SG1)
 /// and (SG2) for φ at every position of the box, and (when asked) the minimal
 /// systems inside C and the comparison with A^β.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct SgSystemDoc {
     /// φ, as read.
     pub phi: String,
@@ -273,7 +274,7 @@ impl SgSystemDoc {
 }
 
 /// The first position where (SG1) or (SG2) fails, or where φ is undefined.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(tag = "condition")]
 pub enum ViolationDoc {
     /// A move lands on a position of the same value.
@@ -338,7 +339,7 @@ impl ViolationDoc {
 }
 
 /// The minimal systems inside a move set (Theorem 4.4).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct MinimalDoc {
     /// Moves of the set inside the box.
     pub moves_in_box: usize,
@@ -375,7 +376,7 @@ impl MinimalDoc {
 }
 
 /// A move set compared with the maximum positive system A^β and with C^β.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct MaximalDoc {
     /// β.
     pub beta: String,
@@ -412,7 +413,7 @@ impl MaximalDoc {
 
 /// The answer of `theorems prove`: each claim of the seed theorems proved (or
 /// refuted) for all positions by automata.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct TheoremProofsDoc {
     /// Whether every claim was proved.
     pub proved: bool,
@@ -421,7 +422,7 @@ pub struct TheoremProofsDoc {
 }
 
 /// One claim of a seed theorem and what the prover found.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct TheoremProofDoc {
     /// The theorem's id.
     pub id: String,
@@ -441,7 +442,7 @@ pub struct TheoremProofDoc {
 
 /// What the explorer needs to draw a game: its coordinates, capabilities, how its
 /// positions are written, its start, and the claims of its rules file.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct GameInfoDoc {
     /// The game's spec.
     pub game: String,
@@ -487,7 +488,7 @@ impl GameInfoDoc {
 }
 
 /// A chocolate-bar position drawn as columns, with each option's eaten squares.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct BarDoc {
     /// The game's spec.
     pub game: String,
@@ -506,7 +507,7 @@ pub struct BarDoc {
 }
 
 /// One column of a bar.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct BarColumnDoc {
     /// The column's index (0 holds the bitter square).
     pub index: i64,
@@ -517,7 +518,7 @@ pub struct BarColumnDoc {
 }
 
 /// One option of a bar position.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct BarOptionDoc {
     /// The position moved to.
     pub position: crate::doc::Pos,
@@ -542,7 +543,7 @@ impl BarColumnDoc {
 
 /// A worksheet of a table: LaTeX documents (tabular and TikZ) and SVG pictures of
 /// the exercise and of the answers.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct WorksheetDoc {
     /// The game's spec.
     pub game: String,
@@ -577,6 +578,311 @@ impl WorksheetDoc {
             tikz: w.latex_document(true),
             svg: w.svg(false),
             svg_answers: w.svg(true),
+        }
+    }
+}
+
+/// A misère quotient: sizes, presentation, every element's word and P-status, each
+/// heap's element and nim value, and the multiplication table.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct MisereQuotientDoc {
+    /// The game's spec.
+    pub game: String,
+    /// The largest heap the quotient covers.
+    pub max_heap: u64,
+    /// Elements.
+    pub size: usize,
+    /// Elements of the P-portion.
+    pub p_size: usize,
+    /// Whether the quotient is tame.
+    pub tame: bool,
+    /// The presentation, as text.
+    pub presentation: String,
+    /// The generators and their heaps.
+    pub generators: Vec<GeneratorDoc>,
+    /// The relations.
+    pub relations: Vec<RelationDoc>,
+    /// The words of the P-portion.
+    pub p_portion: Vec<String>,
+    /// The heaps at which the quotient changed.
+    pub changes: Vec<u64>,
+    /// Every element.
+    pub elements: Vec<ElementDoc>,
+    /// Every heap's element.
+    pub heaps: Vec<HeapElementDoc>,
+    /// The multiplication table, by element index.
+    pub table: Vec<Vec<u32>>,
+    /// The method's id.
+    pub method: &'static str,
+}
+
+/// A generator of a quotient.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct GeneratorDoc {
+    /// Its name (`a`, `b`, …).
+    pub name: String,
+    /// The heap it stands for.
+    pub heap: u64,
+}
+
+/// A relation `lhs = rhs`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct RelationDoc {
+    /// The left side.
+    pub lhs: String,
+    /// The right side.
+    pub rhs: String,
+}
+
+/// An element of a quotient.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ElementDoc {
+    /// Its index in the table.
+    pub index: u32,
+    /// Its word.
+    pub word: String,
+    /// Whether it is in the P-portion.
+    pub p: bool,
+}
+
+/// A heap's element.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct HeapElementDoc {
+    /// The heap.
+    pub heap: usize,
+    /// Its element's index.
+    pub element: u32,
+    /// Its element's word.
+    pub word: String,
+    /// Whether the element is in the P-portion.
+    pub p: bool,
+    /// The heap's nim value.
+    pub nim: u32,
+}
+
+impl MisereQuotientDoc {
+    /// The document of a quotient of `spec`.
+    pub fn new(spec: &str, q: &nimlab_engine::misere_quotient::MisereQuotient) -> Self {
+        use nimlab_engine::monoid::{format_word, generator_name};
+        let n = q.size();
+        MisereQuotientDoc {
+            game: spec.to_string(),
+            max_heap: q.max_heap(),
+            size: q.size(),
+            p_size: q.p_size(),
+            tame: q.is_tame(),
+            presentation: q.presentation.to_string(),
+            generators: q
+                .generator_heaps
+                .iter()
+                .enumerate()
+                .map(|(i, &heap)| GeneratorDoc {
+                    name: generator_name(i),
+                    heap,
+                })
+                .collect(),
+            relations: q
+                .presentation
+                .relations
+                .iter()
+                .map(|(l, r)| RelationDoc {
+                    lhs: format_word(l),
+                    rhs: format_word(r),
+                })
+                .collect(),
+            p_portion: (0..n as u32)
+                .filter(|&x| q.p_portion[x as usize])
+                .map(|x| q.word(x))
+                .collect(),
+            changes: q.changes.clone(),
+            elements: (0..n as u32)
+                .map(|x| ElementDoc {
+                    index: x,
+                    word: q.word(x),
+                    p: q.p_portion[x as usize],
+                })
+                .collect(),
+            heaps: q
+                .heap_elements
+                .iter()
+                .enumerate()
+                .map(|(h, &x)| HeapElementDoc {
+                    heap: h,
+                    element: x,
+                    word: q.word(x),
+                    p: q.p_portion[x as usize],
+                    nim: q.nim_sequence[h],
+                })
+                .collect(),
+            table: q.monoid.table().chunks(n).map(|r| r.to_vec()).collect(),
+            method: "misere-quotient",
+        }
+    }
+}
+
+/// The answer of a proof by automata: the claim, the automata's sizes, each statement
+/// decided, and the verdict. Positions are strings of digits (any size).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ProofDoc {
+    /// The game's spec.
+    pub game: String,
+    /// `formula` (a Grundy formula) or `p_positions` (a predicate).
+    pub claim: &'static str,
+    /// The formula or predicate.
+    pub text: String,
+    /// How the automata read numbers.
+    pub numeration: String,
+    /// The move relation's formula.
+    pub moves: String,
+    /// The positions' formula, if the game restricts them.
+    pub positions: Option<String>,
+    /// The automata built.
+    pub automata: Vec<AutomatonDoc>,
+    /// The statements decided.
+    pub statements: Vec<StatementDoc>,
+    /// The verdict.
+    pub result: ProofResultDoc,
+    /// Seconds the proof took.
+    pub seconds: f64,
+}
+
+/// An automaton and its size.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct AutomatonDoc {
+    /// Its name.
+    pub name: String,
+    /// Its tracks.
+    pub tracks: Vec<String>,
+    /// Its states.
+    pub states: usize,
+}
+
+/// A statement decided by automata.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct StatementDoc {
+    /// Its name.
+    pub name: &'static str,
+    /// What it says.
+    pub meaning: String,
+    /// Whether it holds.
+    pub holds: bool,
+    /// States of its automaton.
+    pub states: usize,
+    /// Seconds it took.
+    pub seconds: f64,
+    /// The statement in Walnut's syntax.
+    pub walnut: String,
+}
+
+/// A proof's verdict: proved, or the least counterexample and its re-check.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ProofResultDoc {
+    /// Proved for every position.
+    Proved {
+        /// Always true.
+        proved: bool,
+        /// `proved`.
+        verdict: &'static str,
+    },
+    /// A counterexample.
+    Refuted {
+        /// Always false.
+        proved: bool,
+        /// `false` (confirmed) or `unconfirmed`.
+        verdict: &'static str,
+        /// The statement that fails.
+        statement: &'static str,
+        /// The position.
+        position: Vec<String>,
+        /// The option involved.
+        option: Option<Vec<String>>,
+        /// The value involved.
+        value: Option<String>,
+        /// What goes wrong.
+        explanation: String,
+        /// The independent re-check.
+        confirmed: Option<ConfirmedDoc>,
+        /// The re-check's note.
+        recheck: String,
+    },
+}
+
+/// A counterexample re-checked by the game's own rules.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct ConfirmedDoc {
+    /// The position re-checked.
+    pub position: Vec<String>,
+    /// Why it is a counterexample.
+    pub why: String,
+}
+
+impl ProofDoc {
+    /// The document of a proof.
+    pub fn new(p: &nimlab_formula::prove::Proof) -> Self {
+        use nimlab_formula::check::Claim;
+        use nimlab_formula::prove::{numeration_name, Verdict};
+        let nums = |v: &[nimlab_engine::big::BigUint]| -> Vec<String> {
+            v.iter().map(|b| b.to_string()).collect()
+        };
+        let result = match &p.verdict {
+            Verdict::Proved => ProofResultDoc::Proved {
+                proved: true,
+                verdict: "proved",
+            },
+            Verdict::False(c) | Verdict::Unconfirmed(c) => ProofResultDoc::Refuted {
+                proved: false,
+                verdict: if matches!(p.verdict, Verdict::False(_)) {
+                    "false"
+                } else {
+                    "unconfirmed"
+                },
+                statement: c.statement,
+                position: nums(&c.position),
+                option: c.option.as_deref().map(nums),
+                value: c.value.as_ref().map(|v| v.to_string()),
+                explanation: c.explanation.clone(),
+                confirmed: c.confirmed.as_ref().map(|(at, why)| ConfirmedDoc {
+                    position: nums(at),
+                    why: why.clone(),
+                }),
+                recheck: c.recheck_note.clone(),
+            },
+        };
+        ProofDoc {
+            game: p.game.clone(),
+            claim: match p.claim {
+                Claim::Grundy => "formula",
+                Claim::PPositions => "p_positions",
+            },
+            text: p.formula.clone(),
+            numeration: numeration_name(&p.numeration).to_string(),
+            moves: p.relation.options.clone(),
+            positions: p.relation.positions.clone(),
+            automata: p
+                .automata
+                .iter()
+                .zip(&p.tracks)
+                .map(|((name, d), tracks)| AutomatonDoc {
+                    name: name.clone(),
+                    tracks: tracks.clone(),
+                    states: d.states(),
+                })
+                .collect(),
+            statements: p
+                .statements
+                .iter()
+                .map(|s| StatementDoc {
+                    name: s.name,
+                    meaning: s.meaning.clone(),
+                    holds: s.holds,
+                    states: s.states,
+                    seconds: s.seconds,
+                    walnut: s.walnut.clone(),
+                })
+                .collect(),
+            result,
+            seconds: p.seconds,
         }
     }
 }
