@@ -777,8 +777,10 @@ mod tests {
         ];
         // Each document once (pdflatex takes seconds): the widest plane as TikZ, the
         // wrapped strip as a tabular, Wythoff both ways.
+        // The runs side by side: pdflatex is one process each, and the test is the
+        // longest of its crate's.
         let runs = [(0, false), (0, true), (1, false), (2, true)];
-        for (name, w, tikz) in runs.map(|(i, tikz)| (sheets[i].0, &sheets[i].1, tikz)) {
+        let typeset = |name: &str, w: &Worksheet, tikz: bool| -> (String, bool, String) {
             let file = format!("{name}-{tikz}");
             std::fs::write(dir.join(format!("{file}.tex")), w.latex_document(tikz)).unwrap();
             let ok = std::process::Command::new("pdflatex")
@@ -793,6 +795,19 @@ mod tests {
                 .status
                 .success();
             let log = std::fs::read_to_string(dir.join(format!("{file}.log"))).unwrap();
+            (file, ok, log)
+        };
+        let results: Vec<_> = std::thread::scope(|scope| {
+            let handles: Vec<_> = runs
+                .map(|(i, tikz)| {
+                    let (name, w) = (sheets[i].0, &sheets[i].1);
+                    scope.spawn(move || typeset(name, w, tikz))
+                })
+                .into_iter()
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        for (file, ok, log) in results {
             assert!(ok, "{file}: pdflatex failed");
             assert!(!log.contains("Overfull"), "{file}: an overfull box");
             assert!(log.contains("(2 pages"), "{file}: not one page each");
