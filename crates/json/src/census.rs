@@ -14,7 +14,7 @@
 //! ```
 
 use nimlab_engine::{Error, Knob, MemoryLimit, Result, TableOptions};
-use nimlab_games::octal_census::{self, CensusEntry};
+use nimlab_octal::census::{self as octal_census, CensusEntry};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, Read, Write};
@@ -208,7 +208,7 @@ impl OctalCensus {
                     let line = census_line(&e, index[e.code.as_str()], self.shape.base, self.up_to);
                     let certificate = match (&e.period, certificates) {
                         (Some(per), true) => {
-                            let game = nimlab_games::octal::Octal::parse(&e.code, self.shape.base)?;
+                            let game = nimlab_octal::Octal::parse(&e.code, self.shape.base)?;
                             Some(crate::certificate::build(&game, per)?)
                         }
                         _ => None,
@@ -577,8 +577,8 @@ fn census_row(line: &Value, at: &str) -> Result<Row> {
         .get("code")
         .and_then(Value::as_str)
         .ok_or_else(|| bad("\"code\" must be text such as \"0.137\"".into()))?;
-    let game = nimlab_games::octal::Octal::parse(code, base as u32)
-        .map_err(|e| bad(format!("\"code\": {e}")))?;
+    let game =
+        nimlab_octal::Octal::parse(code, base as u32).map_err(|e| bad(format!("\"code\": {e}")))?;
     let named = line.get("game").and_then(Value::as_str);
     if named != Some(game.spec_text()) {
         return Err(bad(format!(

@@ -11,7 +11,7 @@
 use base64::Engine as _;
 use nimlab_engine::periodicity::Periodicity;
 use nimlab_engine::{Error, Game, Result};
-use nimlab_games::octal_check::{guy_smith_bound, heaps_left, Claim};
+use nimlab_octal::check::{guy_smith_bound, heaps_left, Claim};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use std::io::{Read, Write};
@@ -21,15 +21,12 @@ pub const KIND: &str = "octal-period";
 
 /// The take-and-break digits of `game`, or why it has no certificate.
 pub fn digits_of(game: &dyn Game) -> Result<Vec<u8>> {
-    game.capabilities()
-        .sequence
-        .and_then(|k| k.take_break_digits())
-        .ok_or_else(|| {
-            Error::input(format!(
-                "{} is not an octal or hexadecimal game: certificates are for take-and-break codes",
-                game.spec()
-            ))
-        })
+    nimlab_octal::game::code_digits(game).ok_or_else(|| {
+        Error::input(format!(
+            "{} is not an octal or hexadecimal game: certificates are for take-and-break codes",
+            game.spec()
+        ))
+    })
 }
 
 /// The values as little-endian bytes of the smallest width that holds them.
@@ -124,7 +121,7 @@ pub struct Certificate {
 
 /// Reads a certificate; any inconsistency in the file itself (not a certificate, a
 /// field missing, values that do not decode or do not match their hash or count) is a
-/// malformed-input error. Whether the claim is *true* is [`nimlab_games::octal_check`]'s
+/// malformed-input error. Whether the claim is *true* is [`nimlab_octal::check`]'s
 /// question.
 pub fn read(text: &str, name: &str, limit: nimlab_engine::MemoryLimit) -> Result<Certificate> {
     let bad = |why: String| Error::input(format!("{name}: malformed certificate: {why}"));
@@ -190,7 +187,7 @@ pub fn read(text: &str, name: &str, limit: nimlab_engine::MemoryLimit) -> Result
         .ok_or_else(|| bad("values.count too large".into()))?;
     // The decoded values, their copy as u32 and the checker's sequence to the bound:
     // refused before anything is inflated if they do not fit.
-    let bound = nimlab_games::octal_check::guy_smith_bound(&digits, preperiod, period);
+    let bound = nimlab_octal::check::guy_smith_bound(&digits, preperiod, period);
     let needed = expected
         .saturating_add(count.saturating_mul(8))
         .saturating_add(bound.saturating_mul(4));
@@ -283,7 +280,7 @@ pub struct Verdict {
 }
 
 /// Reads and checks a certificate: every value below the Guy–Smith bound is checked to
-/// be the mex of its options by [`nimlab_games::octal_check`] (which shares no code with
+/// be the mex of its options by [`nimlab_octal::check`] (which shares no code with
 /// the solver), then the period and preperiod to be the least. A malformed file is an
 /// error; a false claim is a verdict with `refuted`.
 ///
@@ -304,7 +301,7 @@ pub fn check(text: &str, name: &str, opts: &nimlab_engine::TableOptions) -> Resu
     let bound = guy_smith_bound(&claim.digits, claim.preperiod, claim.period);
     opts.progress.start(bound, "heaps checked");
     let mut done = 0;
-    let verdict = nimlab_games::octal_check::check_with(claim, &mut |n, _| {
+    let verdict = nimlab_octal::check::check_with(claim, &mut |n, _| {
         opts.progress.advance(n - done);
         done = n;
     });

@@ -20,8 +20,8 @@
 //! Winning Ways ch. 4 "Sparse space spells speed"; Flammenkamp's tables), and looked at
 //! again at each power of two, since value bits that appear later may need clearing too.
 
-use crate::periodicity::Periodicity;
 use crate::split_scan::{self, ByteSet};
+use nimlab_engine::periodicity::Periodicity;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 mod dense;
@@ -36,7 +36,7 @@ pub const MAX_PARTS: u32 = 3;
 /// exactly `j` non-empty heaps" (`j` = 0, 1, 2, 3), as in octal/hexadecimal codes.
 ///
 /// ```
-/// use nimlab_engine::takebreak::TakeBreak;
+/// use nimlab_octal::takebreak::TakeBreak;
 /// // Kayles (0.77): take 1 or 2 beans, leaving 0, 1 or 2 heaps.
 /// let kayles = TakeBreak::new(vec![0, 7, 7], false);
 /// let g = kayles.sparse_sequence(13);
@@ -93,7 +93,7 @@ impl TakeBreak {
     /// the sum over heaps of `2h − 1` (empty heaps count 0).
     ///
     /// ```
-    /// use nimlab_engine::takebreak::TakeBreak;
+    /// use nimlab_octal::takebreak::TakeBreak;
     /// assert!(TakeBreak::rank(&[3, 4]) < TakeBreak::rank(&[7]));
     /// ```
     pub fn rank(heaps: &[u64]) -> u128 {
@@ -107,7 +107,7 @@ impl TakeBreak {
     /// something), in time independent of `n`.
     ///
     /// ```
-    /// use nimlab_engine::takebreak::TakeBreak;
+    /// use nimlab_octal::takebreak::TakeBreak;
     /// let g = TakeBreak::new(vec![4, 0, 7], false); // 4.07: a heap of one is dead
     /// assert!(!g.has_move(1));
     /// assert!(g.has_move(2) && g.has_move(3));
@@ -130,7 +130,7 @@ impl TakeBreak {
     /// when the heap is taken whole, else 1–3 non-empty parts in increasing order.
     ///
     /// ```
-    /// use nimlab_engine::takebreak::TakeBreak;
+    /// use nimlab_octal::takebreak::TakeBreak;
     /// let dawson = TakeBreak::new(vec![0, 1, 3, 7], false); // 0.137
     /// let mut opts = Vec::new();
     /// dawson.for_each_split(4, &mut |p| opts.push(p.to_vec()));
@@ -203,18 +203,22 @@ impl TakeBreak {
     /// of the sequence is the period repeated.
     ///
     /// ```
-    /// use nimlab_engine::takebreak::TakeBreak;
+    /// use nimlab_octal::takebreak::TakeBreak;
     /// let dawson = TakeBreak::new(vec![0, 1, 3, 7], false); // 0.137
     /// let g = dawson.sequence(1 << 20); // certified at n < 256, then repeated
     /// assert_eq!(g[(1 << 20) - 1], g[(1 << 20) - 1 - 34 * 1000]);
     /// assert_eq!(&g[..3000], &dawson.naive_sequence(3000)[..]);
     /// ```
     pub fn sequence(&self, len: usize) -> Vec<u32> {
-        self.sequence_with(len, &crate::progress::NoProgress)
+        self.sequence_with(len, &nimlab_engine::progress::NoProgress)
     }
 
     /// As [`TakeBreak::sequence`], reporting the terms computed to `progress`.
-    pub fn sequence_with(&self, len: usize, progress: &dyn crate::progress::Progress) -> Vec<u32> {
+    pub fn sequence_with(
+        &self,
+        len: usize,
+        progress: &dyn nimlab_engine::progress::Progress,
+    ) -> Vec<u32> {
         let (per, mut values) = self.certify_within(len as u64, progress);
         match per {
             Some(per) => {
@@ -246,20 +250,21 @@ impl TakeBreak {
     /// holds for every `n ≥ a`.
     ///
     /// ```
-    /// use nimlab_engine::takebreak::TakeBreak;
+    /// use nimlab_octal::takebreak::TakeBreak;
     /// let kayles = TakeBreak::new(vec![0, 7, 7], false);
     /// let per = kayles.certified_periodicity(1 << 12).unwrap();
     /// assert_eq!((per.preperiod, per.period), (71, 12));
     /// ```
     pub fn certified_periodicity(&self, max_n: u64) -> Option<Periodicity> {
-        self.certify_within(max_n, &crate::progress::NoProgress).0
+        self.certify_within(max_n, &nimlab_engine::progress::NoProgress)
+            .0
     }
 
     /// As [`TakeBreak::certified_periodicity`], reporting the terms computed.
     pub fn certified_periodicity_with(
         &self,
         max_n: u64,
-        progress: &dyn crate::progress::Progress,
+        progress: &dyn nimlab_engine::progress::Progress,
     ) -> Option<Periodicity> {
         self.certify_within(max_n, progress).0
     }
@@ -268,7 +273,7 @@ impl TakeBreak {
     fn certify_within(
         &self,
         max_n: u64,
-        progress: &dyn crate::progress::Progress,
+        progress: &dyn nimlab_engine::progress::Progress,
     ) -> (Option<Periodicity>, Vec<u32>) {
         let found = self.search_period(max_n, progress);
         (found.period, found.values)
@@ -285,7 +290,7 @@ impl TakeBreak {
     /// computes little more than the certificate needs.
     ///
     /// ```
-    /// use nimlab_engine::takebreak::TakeBreak;
+    /// use nimlab_octal::takebreak::TakeBreak;
     /// let kayles = TakeBreak::new(vec![0, 7, 7], false);
     /// let found = kayles.search_period(1 << 12, &nimlab_engine::NoProgress);
     /// let per = found.period.unwrap();
@@ -298,7 +303,7 @@ impl TakeBreak {
     pub fn search_period(
         &self,
         max_n: u64,
-        progress: &dyn crate::progress::Progress,
+        progress: &dyn nimlab_engine::progress::Progress,
     ) -> PeriodSearch {
         // The same run that can be stopped and resumed (`run::PeriodRun`), never stopped.
         match run::PeriodRun::new(self.clone(), max_n)
@@ -484,7 +489,7 @@ impl SparseSplit {
 /// The nim-sequence computed so far by the sparse method (splits into ≤ 2 heaps).
 ///
 /// ```
-/// use nimlab_engine::takebreak::{SparseSequence, TakeBreak};
+/// use nimlab_octal::takebreak::{SparseSequence, TakeBreak};
 /// let grundy = TakeBreak::new(vec![4], true); // Grundy's game
 /// let mut s = SparseSequence::new(grundy.clone());
 /// s.extend_to(3000);
@@ -1692,7 +1697,7 @@ mod tests {
         // 0.16: preperiod 105351, period 149459 (Flammenkamp): the certificate needs
         // 2a + 2p + t = 509622 terms; doubling would have computed 2^19 or 2^20.
         let r = octal(&[0, 1, 6]);
-        let found = r.search_period(1 << 21, &crate::progress::NoProgress);
+        let found = r.search_period(1 << 21, &nimlab_engine::progress::NoProgress);
         let per = found.period.expect("certified");
         assert_eq!((per.preperiod, per.period), (105351, 149459));
         assert!(

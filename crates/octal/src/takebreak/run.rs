@@ -13,8 +13,8 @@
 //! is read too.
 //!
 //! ```
-//! use nimlab_engine::takebreak::run::{PeriodRun, RunControl, RunOutcome};
-//! use nimlab_engine::takebreak::TakeBreak;
+//! use nimlab_octal::takebreak::run::{PeriodRun, RunControl, RunOutcome};
+//! use nimlab_octal::takebreak::TakeBreak;
 //! use nimlab_engine::NoProgress;
 //!
 //! /// Stops once 20 000 terms are computed.
@@ -35,8 +35,8 @@
 //! ```
 
 use super::{guy_smith, max_value, PeriodSearch, SparseSequence, SparseSplit, TakeBreak};
-use crate::progress::Progress;
-use crate::{Error, Result};
+use nimlab_engine::progress::Progress;
+use nimlab_engine::{Error, Result};
 use std::io::{Read, Write};
 
 /// What a run asks between chunks of terms (a few thousand terms each, well under a
@@ -515,7 +515,7 @@ impl Reader<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::progress::NoProgress;
+    use nimlab_engine::progress::NoProgress;
 
     /// Stops at pseudo-random chunk boundaries (about one chunk in `every`).
     struct RandomStops {

@@ -70,7 +70,7 @@ pub enum SimdLevel {
 /// still checked at each use.
 ///
 /// ```
-/// use nimlab_engine::{simd_level, SimdLevel};
+/// use nimlab_octal::{simd_level, SimdLevel};
 /// assert!(simd_level() >= SimdLevel::Scalar);
 /// ```
 pub fn simd_level() -> SimdLevel {

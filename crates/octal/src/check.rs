@@ -25,9 +25,9 @@
 //! could come from a same-class split, the checker lists *every* option of n.
 //!
 //! ```
-//! use nimlab_games::octal_check::{check, Claim};
+//! use nimlab_octal::check::{check, Claim};
 //! // Kayles (0.77): preperiod 71, period 12.
-//! let g = nimlab_games::octal::Octal::parse("0.77", 8).unwrap().nim_sequence(83);
+//! let g = nimlab_octal::Octal::parse("0.77", 8).unwrap().nim_sequence(83);
 //! let claim = Claim { digits: vec![0, 7, 7], preperiod: 71, period: 12, values: g, mask: None };
 //! assert!(check(&claim).is_ok());
 //! ```
@@ -63,7 +63,7 @@ impl std::fmt::Display for Refuted {
 /// The Guy–Smith check bound: the claimed values must be right for n < this.
 ///
 /// ```
-/// use nimlab_games::octal_check::guy_smith_bound;
+/// use nimlab_octal::check::guy_smith_bound;
 /// assert_eq!(guy_smith_bound(&[0, 7, 7], 71, 12), 2 * 71 + 2 * 12 + 2);
 /// ```
 pub fn guy_smith_bound(digits: &[u8], preperiod: u64, period: u64) -> u64 {
@@ -79,7 +79,7 @@ pub fn guy_smith_bound(digits: &[u8], preperiod: u64, period: u64) -> u64 {
 /// least 1).
 ///
 /// ```
-/// use nimlab_games::octal_check::heaps_left;
+/// use nimlab_octal::check::heaps_left;
 /// assert_eq!(heaps_left(&[0, 7, 7]), 2); // Kayles
 /// assert_eq!(heaps_left(&[0, 3]), 1);
 /// ```
@@ -277,7 +277,7 @@ pub fn check_with(claim: &Claim, progress: &mut dyn FnMut(u64, u64)) -> Result<(
 /// could not tell the splits apart). Any answer is sound.
 ///
 /// ```
-/// use nimlab_games::octal_check::choose_mask;
+/// use nimlab_octal::check::choose_mask;
 /// // Values 2, 3, 2, 3, …: clearing bit 1 leaves classes by bit 0.
 /// let (cleared, _) = choose_mask(&[2, 3, 2, 3, 2, 3], &[0, 7, 7]);
 /// assert!(cleared < 4);
@@ -357,7 +357,7 @@ fn prime_factors(mut p: u64) -> Vec<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::octal::Octal;
+    use crate::game::Octal;
 
     /// A true claim for `code`, from the fast solver (the thing being checked).
     fn claim(code: &str, base: u32) -> Claim {
