@@ -9,7 +9,7 @@
 //! any heap, however big ([`BigPositions::analyse_big`]), a fast sequence generator
 //! ([`grundy_sequence_u8`]) and a parallel sweep over families of sets ([`sweep`]).
 
-use crate::{format_set, Args, Family, Param};
+use crate::{format_set, sweep_order, Args, Family, Param, SweepRow};
 use nimlab_engine::big::{BigAnalysis, BigPosition, BigUint};
 use nimlab_engine::capability::{BigPositions, Capabilities, MoveRelation, SequenceKernel};
 use nimlab_engine::periodicity::Periodicity;
@@ -544,38 +544,6 @@ pub fn grundy_sequence_u8(s: &[u64], len: usize) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-/// One line of a [`sweep`]: a set with its proven preperiod and period.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SweepRow {
-    /// The subtraction set.
-    pub set: Vec<u64>,
-    /// Proven least preperiod and period, or `None` if no window repeated within the
-    /// search limit.
-    pub period: Option<(u64, u64)>,
-}
-
-/// The order of a sweep's results: longest period first, then longest preperiod, then
-/// the sets in lexicographic order; sets without a period found come last.
-///
-/// ```
-/// use nimlab_games::subtraction::{sweep_order, SweepRow};
-/// let long = SweepRow { set: vec![9, 20, 29], period: Some((0, 378)) };
-/// let short = SweepRow { set: vec![1, 2, 3], period: Some((0, 4)) };
-/// assert_eq!(sweep_order(&long, &short), std::cmp::Ordering::Less);
-/// ```
-pub fn sweep_order(a: &SweepRow, b: &SweepRow) -> std::cmp::Ordering {
-    let key = |r: &SweepRow| {
-        r.period
-            .map(|(pre, per)| (std::cmp::Reverse(per), std::cmp::Reverse(pre)))
-    };
-    match (key(a), key(b)) {
-        (Some(x), Some(y)) => x.cmp(&y).then_with(|| a.set.cmp(&b.set)),
-        (Some(_), None) => std::cmp::Ordering::Less,
-        (None, Some(_)) => std::cmp::Ordering::Greater,
-        (None, None) => a.set.cmp(&b.set),
-    }
-}
-
 /// Number of `size`-element subsets of {1, …, max}, if it fits in u64.
 ///
 /// ```
@@ -639,7 +607,7 @@ pub fn count_sets_text(max: u64, size: u64) -> String {
 /// let req = SweepRequest { max: 30, size: 3, shard: (0, 1), up_to: 1_000_000 };
 /// let rows = sweep(&req, &nimlab_engine::NoProgress).unwrap();
 /// assert_eq!(rows.len(), 4060);
-/// assert_eq!(rows[0].set, vec![9, 20, 29]);
+/// assert_eq!(rows[0].member, vec![9, 20, 29]);
 /// assert_eq!(rows[0].period.unwrap().1, 378);
 /// ```
 pub fn sweep(
@@ -761,13 +729,19 @@ pub fn sweep(
         .map(|set| {
             // Once cancelled, the sets left are skipped (and the rows thrown away).
             if progress.cancelled() {
-                return SweepRow { set, period: None };
+                return SweepRow {
+                    member: set,
+                    period: None,
+                };
             }
             let period = certify_period(&set, search_limit)
                 .ok()
                 .map(|p| (p.preperiod, p.period));
             progress.advance(1);
-            SweepRow { set, period }
+            SweepRow {
+                member: set,
+                period,
+            }
         })
         .collect();
     progress.check_cancelled()?;
@@ -1077,7 +1051,7 @@ mod tests {
         merged.sort_by(sweep_order);
         assert_eq!(merged, whole);
         for row in whole.iter().take(20) {
-            let per = certify_period(&row.set, 100_000).unwrap();
+            let per = certify_period(&row.member, 100_000).unwrap();
             assert_eq!(row.period, Some((per.preperiod, per.period)));
         }
         assert!(sweep(

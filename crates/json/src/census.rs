@@ -667,16 +667,16 @@ pub const SWEEP_ORDER: &str = "period descending, then preperiod descending, the
 
 impl SweepRowDoc {
     /// The row of `r`.
-    pub fn new(r: &nimlab_games::subtraction::SweepRow) -> Self {
+    pub fn new(r: &nimlab_games::SweepRow) -> Self {
         SweepRowDoc {
-            s: r.set.clone(),
+            s: r.member.clone(),
             preperiod: r.period.map(|p| p.0),
             period: r.period.map(|p| p.1),
         }
     }
 
     /// Back to the library's row (a row read from JSON or Python).
-    pub fn row(&self) -> Result<nimlab_games::subtraction::SweepRow> {
+    pub fn row(&self) -> Result<nimlab_games::SweepRow> {
         let period = match (self.preperiod, self.period) {
             (Some(a), Some(p)) if p >= 1 => Some((a, p)),
             (None, None) => None,
@@ -687,8 +687,8 @@ impl SweepRowDoc {
                 )));
             }
         };
-        Ok(nimlab_games::subtraction::SweepRow {
-            set: self.s.clone(),
+        Ok(nimlab_games::SweepRow {
+            member: self.s.clone(),
             period,
         })
     }

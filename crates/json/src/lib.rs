@@ -10,7 +10,9 @@
 
 pub mod census;
 pub mod classroom;
+pub mod frontier;
 pub mod guess;
+pub mod misere_census;
 pub mod worksheet;
 
 use num_bigint::BigUint;

@@ -13,8 +13,8 @@
 //! ```
 
 use crate::game::Octal;
-use nimlab_engine::{Error, Result};
 use crate::takebreak::{PeriodSearch, SparseSplit};
+use nimlab_engine::{Error, Result};
 
 /// The data file, compiled in.
 const DATA: &str = include_str!("../data/unsolved-octal.txt");

@@ -1449,38 +1449,70 @@ const SCAN_BLOCK: usize = 256;
 /// Removes from `wanted` the values of the splits x + (m − x), x0 ≤ x < x1, stopping
 /// when it is empty.
 fn scan_splits(narrow: &Narrow, m: usize, x0: usize, x1: usize, wanted: &mut Wanted) {
-    if x0 >= x1 || wanted.is_empty() {
+    if wanted.is_empty() {
         return;
     }
-    let low = &narrow.bytes[x0..x1];
-    let high = &narrow.bytes[m + 1 - x1..=m - x0];
-    let low_only = narrow.low_only();
-    let mut from = 0;
-    loop {
-        let found = match &wanted.groups[..] {
-            [(0, set)] if low_only => split_scan::next_hit(low, high, from, set),
-            groups => split_scan::next_hit_planes(
-                low,
-                high,
-                &narrow.tops[x0..x1],
-                &narrow.tops[m + 1 - x1..=m - x0],
-                from,
-                groups,
-            ),
-        };
-        let Some((i, mut lanes)) = found else {
+    narrow.scan_splits(m, x0, x1, wanted);
+}
+
+impl SplitTargets for Wanted {
+    fn groups(&self) -> &[(u8, ByteSet)] {
+        &self.groups
+    }
+    fn found(&mut self, v: u32, low_bits: u32) -> bool {
+        self.remove(v, low_bits) && self.is_empty()
+    }
+}
+
+/// The values a scan of splits looks for ([`Narrow::scan_splits`]), and what it does
+/// with each value a split has.
+trait SplitTargets {
+    /// The values looked for, grouped by top (the bits above the low byte).
+    fn groups(&self) -> &[(u8, ByteSet)];
+    /// Takes the value `v` of a split the vector scan hit (possibly not looked for: a
+    /// low-bytes-only hit may be a big part's); `true` stops the scan.
+    fn found(&mut self, v: u32, low_bits: u32) -> bool;
+}
+
+impl Narrow {
+    /// Scans the splits x + (m − x), x0 ≤ x < x1, 32 at a time for the values
+    /// `targets` looks for, telling it each hit's value until it says stop: the one
+    /// split scan of the sparse tiles and the dense far passes.
+    #[inline]
+    fn scan_splits(&self, m: usize, x0: usize, x1: usize, targets: &mut impl SplitTargets) {
+        if x0 >= x1 {
             return;
-        };
-        // Each hit's values (a low-bytes-only hit may be false: a big part).
-        while lanes != 0 {
-            let x = x0 + i + lanes.trailing_zeros() as usize;
-            lanes &= lanes - 1;
-            let v = narrow.values[x] ^ narrow.values[m - x];
-            if wanted.remove(u32::from(v), narrow.low_bits) && wanted.is_empty() {
-                return;
-            }
         }
-        from = i + 32;
+        let low = &self.bytes[x0..x1];
+        let high = &self.bytes[m + 1 - x1..=m - x0];
+        let low_only = self.low_only();
+        let mut from = 0;
+        loop {
+            let found = match targets.groups() {
+                [(0, set)] if low_only => split_scan::next_hit(low, high, from, set),
+                groups => split_scan::next_hit_planes(
+                    low,
+                    high,
+                    &self.tops[x0..x1],
+                    &self.tops[m + 1 - x1..=m - x0],
+                    from,
+                    groups,
+                ),
+            };
+            let Some((i, mut lanes)) = found else {
+                return;
+            };
+            // Each hit's values (a low-bytes-only hit may be false: a big part).
+            while lanes != 0 {
+                let x = x0 + i + lanes.trailing_zeros() as usize;
+                lanes &= lanes - 1;
+                let v = self.values[x] ^ self.values[m - x];
+                if targets.found(u32::from(v), self.low_bits) {
+                    return;
+                }
+            }
+            from = i + 32;
+        }
     }
 }
 
