@@ -614,6 +614,45 @@ pub fn sweep(
     request: &crate::SweepRequest,
     progress: &dyn nimlab_engine::Progress,
 ) -> Result<Vec<SweepRow>> {
+    check_sweep_request(request)?;
+    let crate::SweepRequest {
+        max,
+        size,
+        shard: (shard, shards),
+        up_to: search_limit,
+    } = *request;
+    check_sweep_size(max, size, (shard, shards))?;
+    let sets = shard_sets(max, size, (shard, shards));
+    progress.start(sets.len() as u64, "sets");
+    let mut rows: Vec<SweepRow> = sets
+        .into_par_iter()
+        .with_min_len(64) // sets are cheap: hand them out in batches
+        .map(|set| {
+            // Once cancelled, the sets left are skipped (and the rows thrown away).
+            if progress.cancelled() {
+                return SweepRow {
+                    member: set,
+                    period: None,
+                };
+            }
+            let period = certify_period(&set, search_limit)
+                .ok()
+                .map(|p| (p.preperiod, p.period));
+            progress.advance(1);
+            SweepRow {
+                member: set,
+                period,
+            }
+        })
+        .collect();
+    progress.check_cancelled()?;
+    progress.finish();
+    rows.par_sort_by(sweep_order);
+    Ok(rows)
+}
+
+/// Refuses a sweep request whose sets, shard or search bound are out of range.
+fn check_sweep_request(request: &crate::SweepRequest) -> Result<()> {
     let crate::SweepRequest {
         max,
         size,
@@ -657,6 +696,12 @@ pub fn sweep(
             Knob::UpTo,
         ));
     }
+    Ok(())
+}
+
+/// Refuses a sweep of the `size`-element subsets of {1, …, `max`} too long to run in
+/// one shard `shard.0` of `shard.1`, or at all.
+fn check_sweep_size(max: u64, size: u64, (shard, shards): (u64, u64)) -> Result<()> {
     const MAX_SETS: u64 = 50_000_000;
     let total = count_sets(max, size).unwrap_or(u64::MAX);
     if total / shards > MAX_SETS {
@@ -700,6 +745,12 @@ pub fn sweep(
             Knob::Shard,
         ));
     }
+    Ok(())
+}
+
+/// The `size`-element subsets of {1, …, `max`} whose index in lexicographic order is
+/// ≡ `shard.0` (mod `shard.1`), in that order.
+fn shard_sets(max: u64, size: u64, (shard, shards): (u64, u64)) -> Vec<Vec<u64>> {
     let mut sets = Vec::new();
     let mut combo: Vec<u64> = (1..=size).collect();
     let mut index = 0u64;
@@ -722,32 +773,7 @@ pub fn sweep(
             combo[j] = combo[j - 1] + 1;
         }
     }
-    progress.start(sets.len() as u64, "sets");
-    let mut rows: Vec<SweepRow> = sets
-        .into_par_iter()
-        .with_min_len(64) // sets are cheap: hand them out in batches
-        .map(|set| {
-            // Once cancelled, the sets left are skipped (and the rows thrown away).
-            if progress.cancelled() {
-                return SweepRow {
-                    member: set,
-                    period: None,
-                };
-            }
-            let period = certify_period(&set, search_limit)
-                .ok()
-                .map(|p| (p.preperiod, p.period));
-            progress.advance(1);
-            SweepRow {
-                member: set,
-                period,
-            }
-        })
-        .collect();
-    progress.check_cancelled()?;
-    progress.finish();
-    rows.par_sort_by(sweep_order);
-    Ok(rows)
+    sets
 }
 
 fn build(args: &Args) -> Result<Box<dyn Game>> {

@@ -49,7 +49,7 @@ const MAX_WINNING_MOVES: usize = 20;
 ///
 /// ```
 /// use nimlab_engine::Solver;
-/// use nimlab_games::octal::Octal;
+/// use nimlab_octal::Octal;
 /// let kayles = Octal::parse("0.77", 8).unwrap();
 /// assert_eq!(kayles.spec_text(), "octal(code=0.77)");
 /// assert_eq!(Solver::new(&kayles).grundy(&[11]).unwrap(), 6);
@@ -181,7 +181,7 @@ impl Octal {
     /// about 4.3 µs a term (an unsolved code such as 0.6: 2^25 terms in 142 s).
     ///
     /// ```
-    /// use nimlab_games::octal::Octal;
+    /// use nimlab_octal::Octal;
     /// let kayles = Octal::parse("0.77", 8).unwrap();
     /// assert!(kayles.search_seconds(1 << 20) < 10.0);
     /// let three_heaps = Octal::parse("8.f", 16).unwrap();
@@ -196,7 +196,7 @@ impl Octal {
     /// [`PILOT_TERMS`] terms (looked for here, once, and remembered).
     ///
     /// ```
-    /// use nimlab_games::octal::Octal;
+    /// use nimlab_octal::Octal;
     /// let long = Octal::parse(&format!("0.{}", "7".repeat(500)), 8).unwrap();
     /// assert!(long.search_seconds(100_000) > 600.0);
     /// assert!(long.search_seconds(10_000) < 600.0);
