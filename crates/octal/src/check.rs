@@ -2,7 +2,7 @@
 //!
 //! A certificate claims that the nim-sequence of a take-and-break code has least
 //! preperiod `a` and least period `p`, and lists G(0), …, G(a + p − 1). This module
-//! re-checks the claim without the fast solver ([`nimlab_engine::takebreak`]): it shares
+//! re-checks the claim without the fast solver ([`crate::takebreak`]): it shares
 //! nothing with it but the digits of the code.
 //!
 //! 1. The claimed sequence is extended periodically, G(n) = G(n − p) for n ≥ a + p, up
