@@ -5,31 +5,16 @@
 //! themselves are [`nimlab_octal::takebreak::run::PeriodRun`]s; stopping them (signals,
 //! deadlines) and writing checkpoints is the surface's.
 
-use crate::MAX_SAFE;
+use crate::Int;
 use nimlab_engine::periodicity::Periodicity;
 use nimlab_engine::{Error, Result};
 use nimlab_octal::frontier::{self as octal_frontier, Figures};
 use nimlab_octal::takebreak::run::PeriodRun;
 use nimlab_octal::takebreak::{PeriodSearch, TakeBreak};
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
-
-/// A count written as the JSON conventions say: a number up to 2^53 − 1, a string of
-/// decimal digits beyond (as [`crate::int`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Int(pub u64);
-
-impl Serialize for Int {
-    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        if self.0 <= MAX_SAFE {
-            s.serialize_u64(self.0)
-        } else {
-            s.serialize_str(&self.0.to_string())
-        }
-    }
-}
 
 /// The code of `rules` as the frontier list writes it (`grundy`, `0.1777`).
 ///
