@@ -93,11 +93,10 @@ pub trait SequenceKernel: Send + Sync {
         None
     }
 
-    /// The digits of the game's take-and-break code (`digits[k]`: bit 1 may take `k`
-    /// leaving no heap, 2 one heap, 4 two, 8 three), when the game is exactly that
-    /// code's game: periodicity certificates are written and re-checked from them.
-    /// `None` (the default): not a plain take-and-break code.
-    fn take_break_digits(&self) -> Option<Vec<u8>> {
+    /// The kernel itself, for a tool outside the planner that knows its concrete type
+    /// (the octal crate's periodicity certificates downcast it to its own game). The
+    /// engine never looks inside. `None` (the default): the kernel is not offered.
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
         None
     }
 }

@@ -5,10 +5,10 @@
 //! `NIMLAB_BENCH=376,354,grundy22,grundy24,grundy26,census` to choose rows. The census row runs on every
 //! core (rayon).
 
-use nimlab_engine::takebreak::TakeBreak;
 use nimlab_engine::NoProgress;
 use nimlab_games::grundy_game;
 use nimlab_games::octal::Octal;
+use nimlab_octal::takebreak::TakeBreak;
 use std::time::Instant;
 
 fn wanted(row: &str) -> bool {
@@ -34,7 +34,7 @@ fn certify(code: &str) {
         found.max_value
     );
     // The independent checker on the same claim (what `nimlab certify` runs).
-    let claim = nimlab_games::octal_check::Claim {
+    let claim = nimlab_octal::check::Claim {
         digits: game.rules().digits().to_vec(),
         preperiod: per.preperiod,
         period: per.period,
@@ -42,7 +42,7 @@ fn certify(code: &str) {
         mask: None,
     };
     let t = Instant::now();
-    let verdict = nimlab_games::octal_check::check(&claim);
+    let verdict = nimlab_octal::check::check(&claim);
     println!(
         "{code}: independent check {} in {:.2} s",
         if verdict.is_ok() { "holds" } else { "FAILED" },
@@ -61,10 +61,10 @@ fn main() {
         }
     }
     if wanted("census") {
-        let codes = nimlab_games::octal_census::codes(3, 8, &[0]).expect("valid shape");
+        let codes = nimlab_octal::census::codes(3, 8, &[0]).expect("valid shape");
         let solved = std::sync::atomic::AtomicUsize::new(0);
         let t = Instant::now();
-        nimlab_games::octal_census::run(&codes, 8, 1 << 16, &|e| {
+        nimlab_octal::census::run(&codes, 8, 1 << 16, &|e| {
             if e.expect("valid code").period.is_some() {
                 solved.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }
@@ -101,7 +101,7 @@ fn probe() {
         let game = Octal::parse(code, 8).expect("valid code");
         for bits in [16u32, 18, 20] {
             let t = Instant::now();
-            let mut s = nimlab_engine::takebreak::SparseSequence::new(game.rules().clone());
+            let mut s = nimlab_octal::takebreak::SparseSequence::new(game.rules().clone());
             s.extend_to(1 << bits);
             println!(
                 "{code} 2^{bits}: {:.2} s rare {} split {:?} max {}",

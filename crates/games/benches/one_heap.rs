@@ -143,13 +143,13 @@ fn main() {
         "  {} sets in {:.3} s wall (parallel); longest: {:?} period {:?}",
         rows.len(),
         t_sweep.as_secs_f64(),
-        rows[0].set,
+        rows[0].member,
         rows[0].period.map(|p| p.1)
     );
     let (_, t_serial) = time(|| {
         rows.iter()
             .map(|r| {
-                nimlab_games::subtraction::certify_period(&r.set, 10_000_000)
+                nimlab_games::subtraction::certify_period(&r.member, 10_000_000)
                     .unwrap()
                     .period
             })
@@ -171,7 +171,7 @@ fn main() {
     let (_, t_big_serial) = time(|| {
         rows.iter()
             .map(|r| {
-                nimlab_games::subtraction::certify_period(&r.set, 10_000_000)
+                nimlab_games::subtraction::certify_period(&r.member, 10_000_000)
                     .unwrap()
                     .period
             })
@@ -183,7 +183,7 @@ fn main() {
         rows.len(),
         t_big.as_secs_f64(),
         t_big_serial.as_secs_f64(),
-        rows[0].set,
+        rows[0].member,
         rows[0].period.map(|p| p.1)
     );
 

@@ -1,36 +1,20 @@
 //! Grundy's game: one heap; a move splits one heap into two unequal non-empty heaps.
 //!
 //! It is a take-and-break game (take nothing, leave two heaps) with the extra rule that
-//! the parts differ, so it shares the octal games' machinery ([`crate::octal::Octal`]):
+//! the parts differ, so it shares the octal games' machinery ([`nimlab_octal::Octal`]):
 //! positions `n` or `n1,n2,…` (a sum of heaps), values by the rare/common method. The
 //! Guy–Smith theorem does not apply (shifting a part by the period can make the two
 //! parts equal), and whether the nim-sequence is eventually periodic is open; no period
 //! is claimed.
 
-use crate::octal::Octal;
 use crate::{Args, Family};
-use nimlab_engine::takebreak::TakeBreak;
 use nimlab_engine::theorem::Verdict;
 use nimlab_engine::{Game, Result, Theorem};
 
-/// Grundy's game.
-///
-/// ```
-/// use nimlab_engine::Solver;
-/// use nimlab_games::grundy_game::grundy_game;
-/// let g = grundy_game();
-/// // 0 0 0 1 0 2 1 0 2 1 (Winning Ways)
-/// let seq: Vec<u32> = (0..10).map(|n| Solver::new(&g).grundy(&[n]).unwrap()).collect();
-/// assert_eq!(seq, vec![0, 0, 0, 1, 0, 2, 1, 0, 2, 1]);
-/// ```
-pub fn grundy_game() -> Octal {
-    Octal::from_rules("grundy-game".into(), rules())
-}
-
+/// Grundy's game (`nimlab-octal`'s take-and-break game with unequal parts).
+pub use nimlab_octal::game::grundy_game;
 /// The rules: take 0 beans, leave two heaps, which must be unequal.
-pub fn rules() -> TakeBreak {
-    TakeBreak::new(vec![4], true)
-}
+pub use nimlab_octal::game::grundy_game_rules as rules;
 
 fn build(_args: &Args) -> Result<Box<dyn Game>> {
     Ok(Box::new(grundy_game()))

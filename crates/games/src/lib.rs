@@ -21,15 +21,11 @@ pub mod cram;
 pub mod fibonacci_nim;
 pub mod grundy_game;
 pub mod misere;
-pub mod misere_census;
 pub mod nim;
 pub mod node_kayles;
 pub mod nplayer;
 pub mod nplayer_nim;
 pub mod octal;
-pub mod octal_census;
-pub mod octal_check;
-pub mod octal_frontier;
 pub mod pass;
 pub mod relation;
 pub mod rules;
@@ -84,11 +80,45 @@ pub struct Family {
 pub struct Sweep {
     /// What the members are called, e.g. "sets".
     pub members: &'static str,
-    /// Runs the sweep; rows sorted as [`subtraction::sweep_order`] says. Reports one
+    /// Runs the sweep; rows sorted as [`sweep_order`] says. Reports one
     /// unit of `progress` per member (a progress that unwinds stops the sweep).
-    pub run: fn(&SweepRequest, &dyn nimlab_engine::Progress) -> Result<Vec<subtraction::SweepRow>>,
+    pub run: fn(&SweepRequest, &dyn nimlab_engine::Progress) -> Result<Vec<SweepRow>>,
     /// How many members the family of `(max, size)` has, if it fits in u64.
     pub count: fn(u64, u64) -> Option<u64>,
+}
+
+/// One line of a [`Sweep`]: a member of the family (its parameters as numbers, e.g. a
+/// subtraction set) with its proven preperiod and period. Every family's sweep writes
+/// these rows, so the census layer, merging and the documents need no family's type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SweepRow {
+    /// The member, e.g. the subtraction set `{9, 20, 29}` as `[9, 20, 29]`.
+    pub member: Vec<u64>,
+    /// Proven least preperiod and period, or `None` if none was found within the
+    /// search limit.
+    pub period: Option<(u64, u64)>,
+}
+
+/// The order of a sweep's rows: longest period first, then longest preperiod, then
+/// the members in lexicographic order; members without a period found come last.
+///
+/// ```
+/// use nimlab_games::{sweep_order, SweepRow};
+/// let long = SweepRow { member: vec![9, 20, 29], period: Some((0, 378)) };
+/// let short = SweepRow { member: vec![1, 2, 3], period: Some((0, 4)) };
+/// assert_eq!(sweep_order(&long, &short), std::cmp::Ordering::Less);
+/// ```
+pub fn sweep_order(a: &SweepRow, b: &SweepRow) -> std::cmp::Ordering {
+    let key = |r: &SweepRow| {
+        r.period
+            .map(|(pre, per)| (std::cmp::Reverse(per), std::cmp::Reverse(pre)))
+    };
+    match (key(a), key(b)) {
+        (Some(x), Some(y)) => x.cmp(&y).then_with(|| a.member.cmp(&b.member)),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => a.member.cmp(&b.member),
+    }
 }
 
 /// What a sweep visits: every member of size `size` with largest element ≤ `max`, the
@@ -111,8 +141,8 @@ pub struct SweepRequest {
 /// it are reported as such).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SweepOutcome {
-    /// The rows, sorted as [`subtraction::sweep_order`] says.
-    pub rows: Vec<subtraction::SweepRow>,
+    /// The rows, sorted as [`sweep_order`] says.
+    pub rows: Vec<SweepRow>,
     /// Heaps below this were searched for each member's period.
     pub up_to: u64,
 }
@@ -182,18 +212,18 @@ pub fn sweeper(family_name: &str) -> Result<(&'static Family, &'static Sweep)> {
 
 /// Joins the rows of a sweep's shards into the rows of the unsharded sweep, in its
 /// order (a member listed twice must have the same period both times).
-pub fn merge_sweep(mut rows: Vec<subtraction::SweepRow>) -> Result<Vec<subtraction::SweepRow>> {
-    rows.sort_by(|a, b| a.set.cmp(&b.set));
+pub fn merge_sweep(mut rows: Vec<SweepRow>) -> Result<Vec<SweepRow>> {
+    rows.sort_by(|a, b| a.member.cmp(&b.member));
     for w in rows.windows(2) {
-        if w[0].set == w[1].set && w[0].period != w[1].period {
+        if w[0].member == w[1].member && w[0].period != w[1].period {
             return Err(Error::input(format!(
                 "two shards disagree about {}",
-                format_set(&w[0].set)
+                format_set(&w[0].member)
             )));
         }
     }
-    rows.dedup_by(|a, b| a.set == b.set);
-    rows.sort_by(subtraction::sweep_order);
+    rows.dedup_by(|a, b| a.member == b.member);
+    rows.sort_by(sweep_order);
     Ok(rows)
 }
 

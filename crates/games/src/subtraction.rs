@@ -9,7 +9,7 @@
 //! any heap, however big ([`BigPositions::analyse_big`]), a fast sequence generator
 //! ([`grundy_sequence_u8`]) and a parallel sweep over families of sets ([`sweep`]).
 
-use crate::{format_set, Args, Family, Param};
+use crate::{format_set, sweep_order, Args, Family, Param, SweepRow};
 use nimlab_engine::big::{BigAnalysis, BigPosition, BigUint};
 use nimlab_engine::capability::{BigPositions, Capabilities, MoveRelation, SequenceKernel};
 use nimlab_engine::periodicity::Periodicity;
@@ -544,38 +544,6 @@ pub fn grundy_sequence_u8(s: &[u64], len: usize) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-/// One line of a [`sweep`]: a set with its proven preperiod and period.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SweepRow {
-    /// The subtraction set.
-    pub set: Vec<u64>,
-    /// Proven least preperiod and period, or `None` if no window repeated within the
-    /// search limit.
-    pub period: Option<(u64, u64)>,
-}
-
-/// The order of a sweep's results: longest period first, then longest preperiod, then
-/// the sets in lexicographic order; sets without a period found come last.
-///
-/// ```
-/// use nimlab_games::subtraction::{sweep_order, SweepRow};
-/// let long = SweepRow { set: vec![9, 20, 29], period: Some((0, 378)) };
-/// let short = SweepRow { set: vec![1, 2, 3], period: Some((0, 4)) };
-/// assert_eq!(sweep_order(&long, &short), std::cmp::Ordering::Less);
-/// ```
-pub fn sweep_order(a: &SweepRow, b: &SweepRow) -> std::cmp::Ordering {
-    let key = |r: &SweepRow| {
-        r.period
-            .map(|(pre, per)| (std::cmp::Reverse(per), std::cmp::Reverse(pre)))
-    };
-    match (key(a), key(b)) {
-        (Some(x), Some(y)) => x.cmp(&y).then_with(|| a.set.cmp(&b.set)),
-        (Some(_), None) => std::cmp::Ordering::Less,
-        (None, Some(_)) => std::cmp::Ordering::Greater,
-        (None, None) => a.set.cmp(&b.set),
-    }
-}
-
 /// Number of `size`-element subsets of {1, …, max}, if it fits in u64.
 ///
 /// ```
@@ -639,13 +607,52 @@ pub fn count_sets_text(max: u64, size: u64) -> String {
 /// let req = SweepRequest { max: 30, size: 3, shard: (0, 1), up_to: 1_000_000 };
 /// let rows = sweep(&req, &nimlab_engine::NoProgress).unwrap();
 /// assert_eq!(rows.len(), 4060);
-/// assert_eq!(rows[0].set, vec![9, 20, 29]);
+/// assert_eq!(rows[0].member, vec![9, 20, 29]);
 /// assert_eq!(rows[0].period.unwrap().1, 378);
 /// ```
 pub fn sweep(
     request: &crate::SweepRequest,
     progress: &dyn nimlab_engine::Progress,
 ) -> Result<Vec<SweepRow>> {
+    check_sweep_request(request)?;
+    let crate::SweepRequest {
+        max,
+        size,
+        shard: (shard, shards),
+        up_to: search_limit,
+    } = *request;
+    check_sweep_size(max, size, (shard, shards))?;
+    let sets = shard_sets(max, size, (shard, shards));
+    progress.start(sets.len() as u64, "sets");
+    let mut rows: Vec<SweepRow> = sets
+        .into_par_iter()
+        .with_min_len(64) // sets are cheap: hand them out in batches
+        .map(|set| {
+            // Once cancelled, the sets left are skipped (and the rows thrown away).
+            if progress.cancelled() {
+                return SweepRow {
+                    member: set,
+                    period: None,
+                };
+            }
+            let period = certify_period(&set, search_limit)
+                .ok()
+                .map(|p| (p.preperiod, p.period));
+            progress.advance(1);
+            SweepRow {
+                member: set,
+                period,
+            }
+        })
+        .collect();
+    progress.check_cancelled()?;
+    progress.finish();
+    rows.par_sort_by(sweep_order);
+    Ok(rows)
+}
+
+/// Refuses a sweep request whose sets, shard or search bound are out of range.
+fn check_sweep_request(request: &crate::SweepRequest) -> Result<()> {
     let crate::SweepRequest {
         max,
         size,
@@ -689,6 +696,12 @@ pub fn sweep(
             Knob::UpTo,
         ));
     }
+    Ok(())
+}
+
+/// Refuses a sweep of the `size`-element subsets of {1, …, `max`} too long to run in
+/// one shard `shard.0` of `shard.1`, or at all.
+fn check_sweep_size(max: u64, size: u64, (shard, shards): (u64, u64)) -> Result<()> {
     const MAX_SETS: u64 = 50_000_000;
     let total = count_sets(max, size).unwrap_or(u64::MAX);
     if total / shards > MAX_SETS {
@@ -732,6 +745,12 @@ pub fn sweep(
             Knob::Shard,
         ));
     }
+    Ok(())
+}
+
+/// The `size`-element subsets of {1, …, `max`} whose index in lexicographic order is
+/// ≡ `shard.0` (mod `shard.1`), in that order.
+fn shard_sets(max: u64, size: u64, (shard, shards): (u64, u64)) -> Vec<Vec<u64>> {
     let mut sets = Vec::new();
     let mut combo: Vec<u64> = (1..=size).collect();
     let mut index = 0u64;
@@ -754,26 +773,7 @@ pub fn sweep(
             combo[j] = combo[j - 1] + 1;
         }
     }
-    progress.start(sets.len() as u64, "sets");
-    let mut rows: Vec<SweepRow> = sets
-        .into_par_iter()
-        .with_min_len(64) // sets are cheap: hand them out in batches
-        .map(|set| {
-            // Once cancelled, the sets left are skipped (and the rows thrown away).
-            if progress.cancelled() {
-                return SweepRow { set, period: None };
-            }
-            let period = certify_period(&set, search_limit)
-                .ok()
-                .map(|p| (p.preperiod, p.period));
-            progress.advance(1);
-            SweepRow { set, period }
-        })
-        .collect();
-    progress.check_cancelled()?;
-    progress.finish();
-    rows.par_sort_by(sweep_order);
-    Ok(rows)
+    sets
 }
 
 fn build(args: &Args) -> Result<Box<dyn Game>> {
@@ -1077,7 +1077,7 @@ mod tests {
         merged.sort_by(sweep_order);
         assert_eq!(merged, whole);
         for row in whole.iter().take(20) {
-            let per = certify_period(&row.set, 100_000).unwrap();
+            let per = certify_period(&row.member, 100_000).unwrap();
             assert_eq!(row.period, Some((per.preperiod, per.period)));
         }
         assert!(sweep(

@@ -13,9 +13,10 @@
 //! assert_eq!((nim["status"].as_str(), nim["period"].as_u64()), (Some("solved"), Some(2)));
 //! ```
 
+use crate::Int;
 use nimlab_engine::{Error, Knob, MemoryLimit, Result, TableOptions};
-use nimlab_games::octal_census::{self, CensusEntry};
-use serde_json::{json, Value};
+use nimlab_octal::census::{self as octal_census, CensusEntry};
+use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, Read, Write};
 use std::path::Path;
@@ -208,7 +209,7 @@ impl OctalCensus {
                     let line = census_line(&e, index[e.code.as_str()], self.shape.base, self.up_to);
                     let certificate = match (&e.period, certificates) {
                         (Some(per), true) => {
-                            let game = nimlab_games::octal::Octal::parse(&e.code, self.shape.base)?;
+                            let game = nimlab_octal::Octal::parse(&e.code, self.shape.base)?;
                             Some(crate::certificate::build(&game, per)?)
                         }
                         _ => None,
@@ -253,22 +254,70 @@ impl OctalCensus {
 
 /// One census line: what a census file holds for a game.
 pub fn census_line(e: &CensusEntry, index: usize, base: u32, up_to: u64) -> Value {
-    json!({
-        "index": index,
-        "code": e.code,
-        "game": e.spec,
-        "base": base,
-        "up_to": crate::int(up_to),
-        "status": if e.period.is_some() { "solved" } else { "unsolved" },
-        "preperiod": e.period.as_ref().map(|p| crate::int(p.preperiod)),
-        "period": e.period.as_ref().map(|p| crate::int(p.period)),
-        "sha256": e.period.as_ref().map(|p| crate::certificate::values_hash(&p.values)),
-        "computed": crate::int(e.computed),
-        "mask_cleared": e.mask.map(|m| m.0),
-        "mask_domain": e.mask.map(|m| m.1),
-        "rare": crate::int(e.rare_count),
-        "max_value": e.max_value,
-    })
+    crate::doc::to_value(&CensusLine::new(e, index, base, up_to))
+}
+
+/// One line of an octal census file (fields in the order the line writes them).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct CensusLine {
+    /// 8 or 16.
+    pub base: u32,
+    /// The code, e.g. `0.376`.
+    pub code: String,
+    /// How many terms were computed.
+    pub computed: Int,
+    /// The canonical spec.
+    pub game: String,
+    /// The code's census index.
+    pub index: usize,
+    /// The rare/common split's mask bits cleared, when one was chosen.
+    pub mask_cleared: Option<u32>,
+    /// Whether the index parity joins the class, when a split was chosen.
+    pub mask_domain: Option<bool>,
+    /// The largest value computed.
+    pub max_value: u32,
+    /// The proven period.
+    pub period: Option<Int>,
+    /// The proven preperiod.
+    pub preperiod: Option<Int>,
+    /// How many indices are rare.
+    pub rare: Int,
+    /// SHA-256 of the certified values (preperiod and one period), when solved.
+    pub sha256: Option<String>,
+    /// `solved` or `unsolved`.
+    pub status: &'static str,
+    /// The bound on the terms.
+    pub up_to: Int,
+}
+
+impl CensusLine {
+    /// The line of the entry `e` at census index `index` of a census in `base` to
+    /// `up_to` terms.
+    pub fn new(e: &CensusEntry, index: usize, base: u32, up_to: u64) -> Self {
+        CensusLine {
+            base,
+            code: e.code.clone(),
+            computed: Int(e.computed),
+            game: e.spec.clone(),
+            index,
+            mask_cleared: e.mask.map(|m| m.0),
+            mask_domain: e.mask.map(|m| m.1),
+            max_value: e.max_value,
+            period: e.period.as_ref().map(|p| Int(p.period)),
+            preperiod: e.period.as_ref().map(|p| Int(p.preperiod)),
+            rare: Int(e.rare_count),
+            sha256: e
+                .period
+                .as_ref()
+                .map(|p| crate::certificate::values_hash(&p.values)),
+            status: if e.period.is_some() {
+                "solved"
+            } else {
+                "unsolved"
+            },
+            up_to: Int(up_to),
+        }
+    }
 }
 
 /// One census line in words.
@@ -283,6 +332,17 @@ pub fn census_text(e: &CensusEntry) -> String {
             e.code, e.computed, e.rare_count, e.max_value
         ),
     }
+}
+
+/// The merged census document (fields in the order it writes them).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct MergedCensusDoc {
+    /// How many games.
+    pub count: usize,
+    /// Their lines, in census order.
+    pub games: Vec<Value>,
+    /// How many are solved.
+    pub solved: usize,
 }
 
 /// Longest census line read (a game's line is a few hundred bytes).
@@ -488,7 +548,11 @@ impl CensusMerge {
             .rows()
             .map(|t| serde_json::from_str(t).map_err(|e| Error::input(e.to_string())))
             .collect::<Result<Vec<Value>>>()?;
-        Ok(json!({"count": self.count(), "games": games, "solved": self.solved()}))
+        Ok(crate::doc::to_value(&MergedCensusDoc {
+            count: self.count(),
+            games,
+            solved: self.solved(),
+        }))
     }
 
     /// Writes the merged document, row by row (keys sorted, as [`crate::write`] would).
@@ -577,8 +641,8 @@ fn census_row(line: &Value, at: &str) -> Result<Row> {
         .get("code")
         .and_then(Value::as_str)
         .ok_or_else(|| bad("\"code\" must be text such as \"0.137\"".into()))?;
-    let game = nimlab_games::octal::Octal::parse(code, base as u32)
-        .map_err(|e| bad(format!("\"code\": {e}")))?;
+    let game =
+        nimlab_octal::Octal::parse(code, base as u32).map_err(|e| bad(format!("\"code\": {e}")))?;
     let named = line.get("game").and_then(Value::as_str);
     if named != Some(game.spec_text()) {
         return Err(bad(format!(
@@ -667,16 +731,16 @@ pub const SWEEP_ORDER: &str = "period descending, then preperiod descending, the
 
 impl SweepRowDoc {
     /// The row of `r`.
-    pub fn new(r: &nimlab_games::subtraction::SweepRow) -> Self {
+    pub fn new(r: &nimlab_games::SweepRow) -> Self {
         SweepRowDoc {
-            s: r.set.clone(),
+            s: r.member.clone(),
             preperiod: r.period.map(|p| p.0),
             period: r.period.map(|p| p.1),
         }
     }
 
     /// Back to the library's row (a row read from JSON or Python).
-    pub fn row(&self) -> Result<nimlab_games::subtraction::SweepRow> {
+    pub fn row(&self) -> Result<nimlab_games::SweepRow> {
         let period = match (self.preperiod, self.period) {
             (Some(a), Some(p)) if p >= 1 => Some((a, p)),
             (None, None) => None,
@@ -687,8 +751,8 @@ impl SweepRowDoc {
                 )));
             }
         };
-        Ok(nimlab_games::subtraction::SweepRow {
-            set: self.s.clone(),
+        Ok(nimlab_games::SweepRow {
+            member: self.s.clone(),
             period,
         })
     }

@@ -11,7 +11,7 @@
 use base64::Engine as _;
 use nimlab_engine::periodicity::Periodicity;
 use nimlab_engine::{Error, Game, Result};
-use nimlab_games::octal_check::{guy_smith_bound, heaps_left, Claim};
+use nimlab_octal::check::{guy_smith_bound, heaps_left, Claim};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use std::io::{Read, Write};
@@ -21,15 +21,12 @@ pub const KIND: &str = "octal-period";
 
 /// The take-and-break digits of `game`, or why it has no certificate.
 pub fn digits_of(game: &dyn Game) -> Result<Vec<u8>> {
-    game.capabilities()
-        .sequence
-        .and_then(|k| k.take_break_digits())
-        .ok_or_else(|| {
-            Error::input(format!(
-                "{} is not an octal or hexadecimal game: certificates are for take-and-break codes",
-                game.spec()
-            ))
-        })
+    nimlab_octal::game::code_digits(game).ok_or_else(|| {
+        Error::input(format!(
+            "{} is not an octal or hexadecimal game: certificates are for take-and-break codes",
+            game.spec()
+        ))
+    })
 }
 
 /// The values as little-endian bytes of the smallest width that holds them.
@@ -124,10 +121,10 @@ pub struct Certificate {
 
 /// Reads a certificate; any inconsistency in the file itself (not a certificate, a
 /// field missing, values that do not decode or do not match their hash or count) is a
-/// malformed-input error. Whether the claim is *true* is [`nimlab_games::octal_check`]'s
+/// malformed-input error. Whether the claim is *true* is [`nimlab_octal::check`]'s
 /// question.
 pub fn read(text: &str, name: &str, limit: nimlab_engine::MemoryLimit) -> Result<Certificate> {
-    let bad = |why: String| Error::input(format!("{name}: malformed certificate: {why}"));
+    let bad = |why: String| malformed(name, why);
     let doc: Value = serde_json::from_str(text).map_err(|e| bad(format!("not JSON ({e})")))?;
     if doc.get("schema").and_then(Value::as_u64) != Some(1) {
         return Err(bad("\"schema\" must be 1".into()));
@@ -152,52 +149,133 @@ pub fn read(text: &str, name: &str, limit: nimlab_engine::MemoryLimit) -> Result
     if period == 0 {
         return Err(bad("\"period\" must be at least 1".into()));
     }
-    let values = field("values")?;
-    let vfield = |k: &str| {
-        values
-            .get(k)
-            .ok_or_else(|| bad(format!("no \"values.{k}\"")))
-    };
-    let count = vfield("count")?
-        .as_u64()
-        .ok_or_else(|| bad("\"values.count\" must be an integer".into()))?;
-    if Some(count) != preperiod.checked_add(period) {
-        return Err(bad(format!(
-            "values.count is {count}, preperiod + period is {}",
-            preperiod.saturating_add(period)
-        )));
-    }
-    let width = vfield("width")?.as_u64().unwrap_or(0) as usize;
-    if ![1, 2, 4].contains(&width) {
-        return Err(bad("\"values.width\" must be 1, 2 or 4".into()));
-    }
-    if vfield("encoding")?.as_str() != Some("deflate-base64") {
-        return Err(bad("\"values.encoding\" must be \"deflate-base64\"".into()));
-    }
-    let sha256 = vfield("sha256")?
-        .as_str()
-        .ok_or_else(|| bad("\"values.sha256\" must be a string".into()))?
-        .to_ascii_lowercase();
-    let data = vfield("data")?
-        .as_str()
-        .ok_or_else(|| bad("\"values.data\" must be a string".into()))?;
-    let packed = base64::engine::general_purpose::STANDARD
-        .decode(data)
-        .map_err(|e| bad(format!("values.data is not base64 ({e})")))?;
-    let expected = count
-        .checked_mul(width as u64)
-        .filter(|&b| b <= 1 << 34)
-        .ok_or_else(|| bad("values.count too large".into()))?;
+    let packed = PackedValues::read(field("values")?, preperiod, period, name)?;
     // The decoded values, their copy as u32 and the checker's sequence to the bound:
     // refused before anything is inflated if they do not fit.
-    let bound = nimlab_games::octal_check::guy_smith_bound(&digits, preperiod, period);
-    let needed = expected
-        .saturating_add(count.saturating_mul(8))
+    let bound = nimlab_octal::check::guy_smith_bound(&digits, preperiod, period);
+    let needed = packed
+        .bytes()
+        .saturating_add(packed.count.saturating_mul(8))
         .saturating_add(bound.saturating_mul(4));
     limit.check("checking this certificate", needed)?;
-    // The derived fields are recomputed from the game and the period; a file whose
-    // stored copies say otherwise contradicts itself.
-    let (t, h) = shape(&digits);
+    check_stated(&doc, &digits, bound, name)?;
+    let values = packed.inflate(name)?;
+    Ok(Certificate {
+        spec,
+        claim: Claim {
+            digits,
+            preperiod,
+            period,
+            values,
+            mask: None,
+        },
+        sha256: packed.sha256,
+    })
+}
+
+/// The error of a certificate `name` that is not well formed, saying `why`.
+fn malformed(name: &str, why: String) -> Error {
+    Error::input(format!("{name}: malformed certificate: {why}"))
+}
+
+/// The `"values"` field of a certificate, read but not yet inflated.
+struct PackedValues {
+    count: u64,
+    width: usize,
+    sha256: String,
+    packed: Vec<u8>,
+}
+
+impl PackedValues {
+    /// Reads the field `values` of a certificate of `preperiod` and `period`.
+    fn read(values: &Value, preperiod: u64, period: u64, name: &str) -> Result<Self> {
+        let bad = |why: String| malformed(name, why);
+        let vfield = |k: &str| {
+            values
+                .get(k)
+                .ok_or_else(|| bad(format!("no \"values.{k}\"")))
+        };
+        let count = vfield("count")?
+            .as_u64()
+            .ok_or_else(|| bad("\"values.count\" must be an integer".into()))?;
+        if Some(count) != preperiod.checked_add(period) {
+            return Err(bad(format!(
+                "values.count is {count}, preperiod + period is {}",
+                preperiod.saturating_add(period)
+            )));
+        }
+        let width = vfield("width")?.as_u64().unwrap_or(0) as usize;
+        if ![1, 2, 4].contains(&width) {
+            return Err(bad("\"values.width\" must be 1, 2 or 4".into()));
+        }
+        if vfield("encoding")?.as_str() != Some("deflate-base64") {
+            return Err(bad("\"values.encoding\" must be \"deflate-base64\"".into()));
+        }
+        let sha256 = vfield("sha256")?
+            .as_str()
+            .ok_or_else(|| bad("\"values.sha256\" must be a string".into()))?
+            .to_ascii_lowercase();
+        let data = vfield("data")?
+            .as_str()
+            .ok_or_else(|| bad("\"values.data\" must be a string".into()))?;
+        let packed = base64::engine::general_purpose::STANDARD
+            .decode(data)
+            .map_err(|e| bad(format!("values.data is not base64 ({e})")))?;
+        let packed = PackedValues {
+            count,
+            width,
+            sha256,
+            packed,
+        };
+        if packed
+            .count
+            .checked_mul(width as u64)
+            .filter(|&b| b <= 1 << 34)
+            .is_none()
+        {
+            return Err(bad("values.count too large".into()));
+        }
+        Ok(packed)
+    }
+
+    /// The bytes of the inflated values (checked not to overflow when read).
+    fn bytes(&self) -> u64 {
+        self.count * self.width as u64
+    }
+
+    /// The values, inflated and checked against their count and hash.
+    fn inflate(&self, name: &str) -> Result<Vec<u32>> {
+        let bad = |why: String| malformed(name, why);
+        let (count, width, expected) = (self.count, self.width, self.bytes());
+        let mut bytes = Vec::new();
+        flate2::read::DeflateDecoder::new(&self.packed[..])
+            .take(expected + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| bad(format!("values.data does not inflate ({e})")))?;
+        if bytes.len() as u64 != expected {
+            return Err(bad(format!(
+                "values.data holds {} bytes, {count} values of width {width} need {expected}",
+                bytes.len()
+            )));
+        }
+        if sha256_hex(&bytes) != self.sha256 {
+            return Err(bad("the values do not match values.sha256".into()));
+        }
+        Ok(bytes
+            .chunks_exact(width)
+            .map(|c| {
+                let mut b = [0u8; 4];
+                b[..width].copy_from_slice(c);
+                u32::from_le_bytes(b)
+            })
+            .collect())
+    }
+}
+
+/// The derived fields are recomputed from the game and the period; a file whose
+/// stored copies say otherwise contradicts itself.
+fn check_stated(doc: &Value, digits: &[u8], bound: u64, name: &str) -> Result<()> {
+    let (t, h) = shape(digits);
     let stated: [(&str, Value); 4] = [
         ("bound", crate::int(bound)),
         ("max_take", json!(t)),
@@ -208,44 +286,13 @@ pub fn read(text: &str, name: &str, limit: nimlab_engine::MemoryLimit) -> Result
         if let Some(got) = doc.get(key)
             && *got != want
         {
-            return Err(bad(format!(
-                "\"{key}\" is {got}, but the game and the period give {want}"
-            )));
+            return Err(malformed(
+                name,
+                format!("\"{key}\" is {got}, but the game and the period give {want}"),
+            ));
         }
     }
-    let mut bytes = Vec::new();
-    flate2::read::DeflateDecoder::new(&packed[..])
-        .take(expected + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| bad(format!("values.data does not inflate ({e})")))?;
-    if bytes.len() as u64 != expected {
-        return Err(bad(format!(
-            "values.data holds {} bytes, {count} values of width {width} need {expected}",
-            bytes.len()
-        )));
-    }
-    if sha256_hex(&bytes) != sha256 {
-        return Err(bad("the values do not match values.sha256".into()));
-    }
-    let values: Vec<u32> = bytes
-        .chunks_exact(width)
-        .map(|c| {
-            let mut b = [0u8; 4];
-            b[..width].copy_from_slice(c);
-            u32::from_le_bytes(b)
-        })
-        .collect();
-    Ok(Certificate {
-        spec,
-        claim: Claim {
-            digits,
-            preperiod,
-            period,
-            values,
-            mask: None,
-        },
-        sha256,
-    })
+    Ok(())
 }
 
 /// Writes the certificate of the period of `game` proven below `up_to` (the planner's
@@ -283,7 +330,7 @@ pub struct Verdict {
 }
 
 /// Reads and checks a certificate: every value below the Guy–Smith bound is checked to
-/// be the mex of its options by [`nimlab_games::octal_check`] (which shares no code with
+/// be the mex of its options by [`nimlab_octal::check`] (which shares no code with
 /// the solver), then the period and preperiod to be the least. A malformed file is an
 /// error; a false claim is a verdict with `refuted`.
 ///
@@ -304,7 +351,7 @@ pub fn check(text: &str, name: &str, opts: &nimlab_engine::TableOptions) -> Resu
     let bound = guy_smith_bound(&claim.digits, claim.preperiod, claim.period);
     opts.progress.start(bound, "heaps checked");
     let mut done = 0;
-    let verdict = nimlab_games::octal_check::check_with(claim, &mut |n, _| {
+    let verdict = nimlab_octal::check::check_with(claim, &mut |n, _| {
         opts.progress.advance(n - done);
         done = n;
     });

@@ -10,7 +10,9 @@
 
 pub mod census;
 pub mod classroom;
+pub mod frontier;
 pub mod guess;
+pub mod misere_census;
 pub mod reports;
 pub mod schema;
 pub mod worksheet;
@@ -39,6 +41,27 @@ pub fn int(n: u64) -> Value {
         Value::from(n)
     } else {
         Value::String(n.to_string())
+    }
+}
+
+/// A count in a typed document, written as [`int`] writes it: a number up to
+/// 2^53 − 1, a string of decimal digits beyond.
+///
+/// ```
+/// use nimlab_json::Int;
+/// assert_eq!(serde_json::to_string(&Int(5)).unwrap(), "5");
+/// assert_eq!(serde_json::to_string(&Int(1 << 60)).unwrap(), "\"1152921504606846976\"");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Int(pub u64);
+
+impl serde::Serialize for Int {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        if self.0 <= MAX_SAFE {
+            s.serialize_u64(self.0)
+        } else {
+            s.serialize_str(&self.0.to_string())
+        }
     }
 }
 

@@ -510,7 +510,7 @@ async fn sweeps_and_censuses_are_the_librarys() {
     assert_eq!(s, StatusCode::OK, "{c}");
     assert_eq!(c["count"], json!(7));
     let kayles_like = &c["games"].as_array().unwrap()[2]; // census order: 0.1, 0.2, 0.3
-    let entry = nimlab_games::octal_census::solve("0.3", 8, 1024).unwrap();
+    let entry = nimlab_octal::census::solve("0.3", 8, 1024).unwrap();
     assert_eq!(kayles_like["code"], "0.3");
     assert_eq!(kayles_like["period"], json!(entry.period.unwrap().period));
     let (s, e) = post("/api/census", json!({"digits": 1, "base": 37})).await;

@@ -7,12 +7,14 @@ use super::Context;
 use super::OutputArgs;
 use crate::sink::Sink;
 use crate::Status;
-use nimlab_engine::takebreak::run::{PeriodRun, RunControl, RunOutcome};
-use nimlab_engine::takebreak::TakeBreak;
 use nimlab_engine::{Error, Result};
-use nimlab_games::octal::Octal;
-use nimlab_games::octal_frontier::{self, Figures};
-use serde_json::{json, Value};
+use nimlab_json::frontier::{
+    self, check_frontier_work, checkpoint_name, code_of, frontier_codes, frontier_todo,
+    FrontierLines, RunReport,
+};
+use nimlab_octal::frontier as octal_frontier;
+use nimlab_octal::takebreak::run::{PeriodRun, RunControl, RunOutcome};
+use nimlab_octal::Octal;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -170,62 +172,6 @@ fn cpu_seconds() -> f64 {
     }
 }
 
-/// The code of `rules` as the frontier list writes it (`grundy`, `0.1777`).
-fn code_of(rules: &TakeBreak, base: u32) -> String {
-    if rules.distinct_parts() && rules.digits() == [4] {
-        return "grundy".into();
-    }
-    let text: String = rules
-        .digits()
-        .iter()
-        .map(|&x| char::from_digit(u32::from(x), base).unwrap_or('?'))
-        .collect();
-    let (d0, rest) = text.split_at(1);
-    format!("{d0}.{}", if rest.is_empty() { "0" } else { rest })
-}
-
-/// What one run reports.
-struct Report {
-    code: String,
-    spec: String,
-    up_to: u64,
-    /// "solved", "unsolved" (to --up-to), "stopped" (signal or time).
-    status: &'static str,
-    stopped_by: Option<&'static str>,
-    figures: Option<Figures>,
-    n: u64,
-    period: Option<nimlab_engine::periodicity::Periodicity>,
-    sha256: String,
-    seconds: f64,
-    cpu_seconds: f64,
-}
-
-impl Report {
-    fn json(&self, base: u32) -> Value {
-        let f = self.figures.as_ref();
-        json!({
-            "code": self.code,
-            "game": self.spec,
-            "base": base,
-            "up_to": crate::json::int(self.up_to),
-            "status": self.status,
-            "stopped_by": self.stopped_by,
-            "n": crate::json::int(self.n),
-            "largest": f.map(|f| f.largest),
-            "largest_index": f.map(|f| crate::json::int(f.largest_index)),
-            "rare_mask": f.map(|f| format!("{:x}", f.rare_mask)),
-            "rare": f.map(|f| crate::json::int(f.rare_count)),
-            "common": f.map(|f| crate::json::int(self.n - f.rare_count)),
-            "last_rare": f.map(|f| crate::json::int(f.last_rare)),
-            "preperiod": self.period.as_ref().map(|p| crate::json::int(p.preperiod)),
-            "period": self.period.as_ref().map(|p| crate::json::int(p.period)),
-            "values_sha256": self.sha256,
-            "seconds": (self.seconds * 10.0).round() / 10.0,
-            "cpu_seconds": (self.cpu_seconds * 10.0).round() / 10.0,
-        })
-    }
-}
-
 /// Runs `run` to its end or a stop; saves a checkpoint on a stop.
 fn drive(
     ctx: &Context,
@@ -235,7 +181,7 @@ fn drive(
     (seconds, cpu): (Option<f64>, Option<f64>),
     checkpoint: Option<&Path>,
     every: f64,
-) -> Result<(Report, Option<PeriodRun>)> {
+) -> Result<(RunReport, Option<PeriodRun>)> {
     let started = Instant::now();
     let cpu_start = cpu_seconds();
     let spent_before = run.spent_seconds();
@@ -251,55 +197,18 @@ fn drive(
     };
     let up_to = run.max_n();
     let code = code_of(run.rules(), base);
+    let spec = game.spec_text().to_string();
     let outcome = run.run(&ctx.progress, &mut control)?;
     let seconds = started.elapsed().as_secs_f64();
     // The whole computation's CPU time, across resumes, where the checkpoint knows it.
     let cpu_seconds = cpu_seconds() - cpu_start + spent_before.unwrap_or(0.0);
+    let times = (seconds, cpu_seconds);
     Ok(match outcome {
-        RunOutcome::Done(found) => {
-            let figures = octal_frontier::figures_of(&found);
-            let status = if found.period.is_some() {
-                "solved"
-            } else {
-                "unsolved"
-            };
-            (
-                Report {
-                    code,
-                    spec: game.spec_text().into(),
-                    up_to,
-                    status,
-                    stopped_by: None,
-                    figures,
-                    n: found.values.len() as u64,
-                    sha256: nimlab_json::certificate::values_hash(&found.values),
-                    period: found.period,
-                    seconds,
-                    cpu_seconds,
-                },
-                None,
-            )
-        }
+        RunOutcome::Done(found) => (RunReport::done(found, code, spec, up_to, times), None),
         RunOutcome::Stopped => {
             control.save(&mut run)?;
-            let values = run.values();
-            let (split, rare, last) = run.rare_figures();
-            (
-                Report {
-                    code,
-                    spec: game.spec_text().into(),
-                    up_to,
-                    status: "stopped",
-                    stopped_by: control.stopped_by,
-                    figures: octal_frontier::figures(values, split, rare, last),
-                    n: values.len() as u64,
-                    sha256: nimlab_json::certificate::values_hash(values),
-                    period: None,
-                    seconds,
-                    cpu_seconds,
-                },
-                Some(run),
-            )
+            let report = RunReport::stopped(&run, control.stopped_by, code, spec, times);
+            (report, Some(run))
         }
     })
 }
@@ -433,8 +342,12 @@ pub fn run(ctx: &Context, args: RunArgs) -> Result<Status> {
         crate::json::write(&mut sink, &cert, false).map_err(|e| sink.error(e))?;
         sink.finish()?;
     }
-    args.out
-        .emit(|out| ctx.print_json(out, &report.json(args.base)))?;
+    args.out.emit(|out| {
+        ctx.print_json(
+            out,
+            &nimlab_json::doc::to_value(&report.line(args.base, None)),
+        )
+    })?;
     if report.status == "stopped" {
         if let Some(p) = &checkpoint {
             eprintln!(
@@ -451,16 +364,6 @@ pub fn run(ctx: &Context, args: RunArgs) -> Result<Status> {
     Ok(Status::Ok)
 }
 
-/// A file name for a code's checkpoint (`.6` → `0.6.ckpt`).
-fn checkpoint_name(code: &str) -> String {
-    let c = if code.starts_with('.') {
-        format!("0{code}")
-    } else {
-        code.to_string()
-    };
-    format!("{c}.ckpt")
-}
-
 pub fn frontier(ctx: &Context, args: FrontierArgs) -> Result<Status> {
     if args.up_to == 0 || args.up_to > MAX_TERMS {
         return Err(Error::input(format!(
@@ -469,16 +372,7 @@ pub fn frontier(ctx: &Context, args: FrontierArgs) -> Result<Status> {
         )));
     }
     check_seconds([Some(args.checkpoint_every), args.seconds, args.cpu_seconds])?;
-    let list: Vec<String> = match &args.codes {
-        Some(c) => c.iter().map(|s| s.trim().to_string()).collect(),
-        None => octal_frontier::unsolved()
-            .into_iter()
-            .map(|g| g.code)
-            .collect(),
-    };
-    for c in &list {
-        octal_frontier::check_code(c, 8)?;
-    }
+    let list = frontier_codes(args.codes.as_deref())?;
     // Before any work: the table is made of the -o file's lines.
     match (&args.table, &args.output) {
         (Some(_), None) => {
@@ -490,64 +384,23 @@ pub fn frontier(ctx: &Context, args: FrontierArgs) -> Result<Status> {
         _ => {}
     }
     check_up_to(ctx, args.up_to)?;
-    let (shard, shards) = args.shard;
     // The last line of each game already in the -o file. A game that reached --up-to
     // (or a period) is skipped; one stopped by its budget is continued from its
     // checkpoint when there are checkpoints (its new line is appended: readers keep a
     // game's last line), else skipped too.
-    let mut last_lines = std::collections::BTreeMap::new();
-    if let Some(path) = &args.output {
-        for line in read_lines(path, true)? {
-            if line.get("up_to").and_then(Value::as_u64) != Some(args.up_to) {
-                return Err(Error::input(format!(
-                    "{} holds runs to another --up-to ({}): write to another file",
-                    path.display(),
-                    line.get("up_to").unwrap_or(&Value::Null)
-                )));
-            }
-            if let Some(c) = line.get("code").and_then(Value::as_str).map(str::to_string) {
-                last_lines.insert(c, line);
-            }
-        }
-    }
-    let finished: std::collections::BTreeSet<&String> = last_lines
-        .iter()
-        .filter(|(_, line)| {
-            line.get("status").and_then(Value::as_str) != Some("stopped")
-                || args.checkpoints.is_none()
-        })
-        .map(|(code, _)| code)
-        .collect();
-    let todo: Vec<(usize, String)> = list
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| *i as u64 % shards == shard)
-        .map(|(i, c)| (i, c.clone()))
-        .filter(|(_, c)| {
-            let code = octal_frontier::game_of(c, 8)
-                .map(|g| code_of(g.rules(), 8))
-                .unwrap_or_default();
-            !finished.contains(&code)
-        })
-        .collect();
+    let last_lines = match &args.output {
+        Some(path) => FrontierLines::read(
+            read_lines(path, true)?,
+            args.up_to,
+            &path.display().to_string(),
+        )?,
+        None => FrontierLines::default(),
+    };
+    let finished = last_lines.finished(args.checkpoints.is_some());
+    let todo = frontier_todo(&list, args.shard, &finished);
     // The estimate: each game to --up-to, or --seconds each.
-    let mut estimate = 0.0;
-    for (_, c) in &todo {
-        let g = octal_frontier::game_of(c, 8)?;
-        let s = g.search_seconds(args.up_to);
-        let cap = args.seconds.or(args.cpu_seconds).unwrap_or(f64::INFINITY);
-        estimate += s.min(cap);
-    }
-    nimlab_engine::table::check_seconds(
-        &format!(
-            "{} frontier game{} to {} terms each",
-            todo.len(),
-            if todo.len() == 1 { "" } else { "s" },
-            args.up_to
-        ),
-        estimate,
-        ctx.force,
-    )?;
+    let cap = args.seconds.or(args.cpu_seconds);
+    check_frontier_work(&todo, args.up_to, cap, ctx.force)?;
     if let Some(dir) = &args.checkpoints {
         if dir.exists() && !dir.is_dir() {
             return Err(Error::input(format!(
@@ -566,71 +419,15 @@ pub fn frontier(ctx: &Context, args: FrontierArgs) -> Result<Status> {
     crate::sink::stop_on_signals();
     let mut interrupted = false;
     for (index, c) in &todo {
-        let game = octal_frontier::game_of(c, 8)?;
-        let code = code_of(game.rules(), 8);
-        let ckpt = args
-            .checkpoints
-            .as_ref()
-            .map(|d| d.join(checkpoint_name(&code)));
-        let run = match &ckpt {
-            Some(p) if p.is_file() => {
-                let mut run = read_checkpoint(p)?;
-                // A checkpoint of version 1 does not record the CPU seconds before it:
-                // those of the game's stopped line stand in.
-                let line_cpu = last_lines
-                    .get(&code)
-                    .and_then(|l| l["cpu_seconds"].as_f64());
-                if let (None, Some(cpu)) = (run.spent_seconds(), line_cpu) {
-                    run.set_spent_seconds(cpu);
-                }
-                if run.rules() != game.rules() {
-                    return Err(Error::input(format!(
-                        "{} holds a run of another game",
-                        p.display()
-                    )));
-                }
-                run.set_max_n(args.up_to);
-                run
-            }
-            _ => PeriodRun::new(game.rules().clone(), args.up_to),
-        };
-        let (report, _) = drive(
-            ctx,
-            run,
-            &game,
-            8,
-            (args.seconds, args.cpu_seconds),
-            ckpt.as_deref(),
-            args.checkpoint_every,
-        )?;
-        if report.stopped_by == Some("signal") {
-            eprintln!(
-                "nimlab: interrupted in {code} at n = {}; rerun the same command to resume",
-                report.n
-            );
+        if !run_frontier_game(ctx, &args, &last_lines, (*index, c), &mut file)? {
             interrupted = true;
             break;
         }
-        let mut v = report.json(8);
-        v["index"] = (*index).into();
-        if report.stopped_by.is_none()
-            && let Some(p) = &ckpt
-        {
-            // Finished: the line holds the result.
-            let _ = std::fs::remove_file(p);
-        }
-        let mut text = Vec::new();
-        crate::json::write(&mut text, &v, false).map_err(|e| Error::input(e.to_string()))?;
-        let written = match &mut file {
-            Some(f) => f.write_all(&text).and_then(|_| f.flush()),
-            None => std::io::stdout().lock().write_all(&text),
-        };
-        written.map_err(|e| Error::input(format!("cannot write the results: {e}")))?;
     }
     if let (Some(table), Some(path)) = (&args.table, &args.output) {
         let lines = read_lines(path, true)?;
         let mut sink = Sink::open(Some(table))?;
-        write_table(&mut sink, &lines).map_err(|e| sink.error(e))?;
+        frontier::write_table(&mut sink, &lines).map_err(|e| sink.error(e))?;
         sink.finish()?;
     }
     Ok(if interrupted {
@@ -640,75 +437,70 @@ pub fn frontier(ctx: &Context, args: FrontierArgs) -> Result<Status> {
     })
 }
 
-/// The Markdown table of frontier lines, in list order, in Czajka's layout plus our
-/// columns, and the published figures where the source gives them.
-fn write_table(out: &mut dyn Write, lines: &[Value]) -> std::io::Result<()> {
-    let published: std::collections::BTreeMap<String, Figures> = octal_frontier::unsolved()
-        .into_iter()
-        .filter_map(|g| {
-            let code = octal_frontier::game_of(&g.code, 8).ok()?;
-            Some((code_of(code.rules(), 8), g.published?))
-        })
-        .collect();
-    // A game's last line (a rerun appends the continuation of a stopped game).
-    let mut last = std::collections::BTreeMap::new();
-    for v in lines {
-        last.insert(v.get("code").and_then(Value::as_str).unwrap_or(""), v);
-    }
-    let mut rows: Vec<&Value> = last.into_values().collect();
-    rows.sort_by_key(|v| v.get("index").and_then(Value::as_u64).unwrap_or(u64::MAX));
-    writeln!(
-        out,
-        "| game | n | largest idx | largest | rare mask | num rare | last rare | period | CPU s | published (n, num rare, last rare) | reproduce |"
-    )?;
-    writeln!(
-        out,
-        "| :--- | ---: | ---: | ---: | ---: | ---: | ---: | :--- | ---: | :--- | :--- |"
-    )?;
-    let cell = |v: &Value, k: &str| match v.get(k) {
-        None | Some(Value::Null) => String::new(),
-        Some(Value::String(s)) => s.clone(),
-        Some(x) => x.to_string(),
-    };
-    for v in rows {
-        let code = cell(v, "code");
-        let name = if code == "grundy" {
-            "Grundy's".to_string()
-        } else {
-            code.trim_start_matches('0').to_string()
-        };
-        let n = v.get("n").and_then(Value::as_u64).unwrap_or(0);
-        let n_text = if n.is_power_of_two() {
-            format!("2^{}", n.trailing_zeros())
-        } else {
-            n.to_string()
-        };
-        let period = match (cell(v, "preperiod"), cell(v, "period")) {
-            (a, p) if !p.is_empty() => format!("p = {p}, a = {a}"),
-            _ if cell(v, "status") == "stopped" => {
-                format!("none (stopped: {})", cell(v, "stopped_by"))
+/// Runs the frontier game `c` (list index `index`) from its checkpoint if there is
+/// one, and writes its line to `file` (or standard output); `false` when a signal
+/// interrupted it (no line is written: a rerun resumes it).
+fn run_frontier_game(
+    ctx: &Context,
+    args: &FrontierArgs,
+    last_lines: &FrontierLines,
+    (index, c): (usize, &str),
+    file: &mut Option<std::fs::File>,
+) -> Result<bool> {
+    let game = octal_frontier::game_of(c, 8)?;
+    let code = code_of(game.rules(), 8);
+    let ckpt = args
+        .checkpoints
+        .as_ref()
+        .map(|d| d.join(checkpoint_name(&code)));
+    let run = match &ckpt {
+        Some(p) if p.is_file() => {
+            let mut run = read_checkpoint(p)?;
+            // A checkpoint of version 1 does not record the CPU seconds before it:
+            // those of the game's stopped line stand in.
+            if let (None, Some(cpu)) = (run.spent_seconds(), last_lines.cpu_seconds(&code)) {
+                run.set_spent_seconds(cpu);
             }
-            _ => "none".into(),
-        };
-        let theirs = published.get(&code).map_or(String::new(), |f| {
-            format!(
-                "2^{}, {}, {}",
-                f.n.trailing_zeros(),
-                f.rare_count,
-                f.last_rare
-            )
-        });
-        writeln!(
-            out,
-            "| {name} | {n_text} | {} | {} | {} | {} | {} | {period} | {} | {theirs} | `nimlab census run {} --up-to {n}` |",
-            cell(v, "largest_index"),
-            cell(v, "largest"),
-            cell(v, "rare_mask"),
-            cell(v, "rare"),
-            cell(v, "last_rare"),
-            cell(v, "cpu_seconds"),
-            if code == "grundy" { "grundy" } else { name.as_str() },
-        )?;
+            if run.rules() != game.rules() {
+                return Err(Error::input(format!(
+                    "{} holds a run of another game",
+                    p.display()
+                )));
+            }
+            run.set_max_n(args.up_to);
+            run
+        }
+        _ => PeriodRun::new(game.rules().clone(), args.up_to),
+    };
+    let (report, _) = drive(
+        ctx,
+        run,
+        &game,
+        8,
+        (args.seconds, args.cpu_seconds),
+        ckpt.as_deref(),
+        args.checkpoint_every,
+    )?;
+    if report.stopped_by == Some("signal") {
+        eprintln!(
+            "nimlab: interrupted in {code} at n = {}; rerun the same command to resume",
+            report.n
+        );
+        return Ok(false);
     }
-    Ok(())
+    let line = nimlab_json::doc::to_value(&report.line(8, Some(index)));
+    if report.stopped_by.is_none()
+        && let Some(p) = &ckpt
+    {
+        // Finished: the line holds the result.
+        let _ = std::fs::remove_file(p);
+    }
+    let mut text = Vec::new();
+    crate::json::write(&mut text, &line, false).map_err(|e| Error::input(e.to_string()))?;
+    let written = match file {
+        Some(f) => f.write_all(&text).and_then(|_| f.flush()),
+        None => std::io::stdout().lock().write_all(&text),
+    };
+    written.map_err(|e| Error::input(format!("cannot write the results: {e}")))?;
+    Ok(true)
 }

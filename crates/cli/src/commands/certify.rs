@@ -1,5 +1,5 @@
 //! `nimlab certify FILE`: re-checks an octal periodicity certificate with the
-//! independent checker ([`nimlab_games::octal_check`]).
+//! independent checker ([`nimlab_octal::check`]).
 
 use super::{Context, OutputArgs, PlainFormat};
 use crate::Status;

@@ -70,7 +70,7 @@ pub enum SimdLevel {
 /// still checked at each use.
 ///
 /// ```
-/// use nimlab_engine::{simd_level, SimdLevel};
+/// use nimlab_octal::{simd_level, SimdLevel};
 /// assert!(simd_level() >= SimdLevel::Scalar);
 /// ```
 pub fn simd_level() -> SimdLevel {
@@ -831,18 +831,7 @@ mod avx512 {
                     _mm512_storeu_si512(at_bits[s].as_mut_ptr() as *mut __m512i, bit_block);
                 }
             }
-            let mut any = 0;
-            for ((&hit, at_bytes), at_bits) in hits[..steps].iter().zip(&at_bytes).zip(&at_bits) {
-                let mut hit = hit;
-                any |= hit;
-                while hit != 0 {
-                    let j = hit.trailing_zeros() as usize & 63;
-                    hit &= hit - 1;
-                    let bit = at_bits[j];
-                    table[usize::from(bit >> 3) << 8 | usize::from(at_bytes[j])] &=
-                        !(1 << (bit & 7));
-                }
-            }
+            let any = strike_hits(&hits[..steps], &at_bytes, &at_bits, table);
             i += 64 * steps;
             if any != 0 {
                 t = load(table);
@@ -858,6 +847,30 @@ mod avx512 {
             }
         }
         i
+    }
+
+    /// Strikes from `table` the value of every lane `hits` flags (step s's lane j: the
+    /// byte `at_bytes[s][j]` in the block and bit of `at_bits[s][j]`); returns whether
+    /// any lane was flagged.
+    #[inline]
+    fn strike_hits(
+        hits: &[u64],
+        at_bytes: &[[u8; 64]],
+        at_bits: &[[u8; 64]],
+        table: &mut [u8],
+    ) -> u64 {
+        let mut any = 0;
+        for ((&hit, at_bytes), at_bits) in hits.iter().zip(at_bytes).zip(at_bits) {
+            let mut hit = hit;
+            any |= hit;
+            while hit != 0 {
+                let j = hit.trailing_zeros() as usize & 63;
+                hit &= hit - 1;
+                let bit = at_bits[j];
+                table[usize::from(bit >> 3) << 8 | usize::from(at_bytes[j])] &= !(1 << (bit & 7));
+            }
+        }
+        any
     }
 }
 

@@ -20,8 +20,8 @@
 //! Winning Ways ch. 4 "Sparse space spells speed"; Flammenkamp's tables), and looked at
 //! again at each power of two, since value bits that appear later may need clearing too.
 
-use crate::periodicity::Periodicity;
 use crate::split_scan::{self, ByteSet};
+use nimlab_engine::periodicity::Periodicity;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 mod dense;
@@ -36,7 +36,7 @@ pub const MAX_PARTS: u32 = 3;
 /// exactly `j` non-empty heaps" (`j` = 0, 1, 2, 3), as in octal/hexadecimal codes.
 ///
 /// ```
-/// use nimlab_engine::takebreak::TakeBreak;
+/// use nimlab_octal::takebreak::TakeBreak;
 /// // Kayles (0.77): take 1 or 2 beans, leaving 0, 1 or 2 heaps.
 /// let kayles = TakeBreak::new(vec![0, 7, 7], false);
 /// let g = kayles.sparse_sequence(13);
@@ -93,7 +93,7 @@ impl TakeBreak {
     /// the sum over heaps of `2h − 1` (empty heaps count 0).
     ///
     /// ```
-    /// use nimlab_engine::takebreak::TakeBreak;
+    /// use nimlab_octal::takebreak::TakeBreak;
     /// assert!(TakeBreak::rank(&[3, 4]) < TakeBreak::rank(&[7]));
     /// ```
     pub fn rank(heaps: &[u64]) -> u128 {
@@ -107,7 +107,7 @@ impl TakeBreak {
     /// something), in time independent of `n`.
     ///
     /// ```
-    /// use nimlab_engine::takebreak::TakeBreak;
+    /// use nimlab_octal::takebreak::TakeBreak;
     /// let g = TakeBreak::new(vec![4, 0, 7], false); // 4.07: a heap of one is dead
     /// assert!(!g.has_move(1));
     /// assert!(g.has_move(2) && g.has_move(3));
@@ -130,7 +130,7 @@ impl TakeBreak {
     /// when the heap is taken whole, else 1–3 non-empty parts in increasing order.
     ///
     /// ```
-    /// use nimlab_engine::takebreak::TakeBreak;
+    /// use nimlab_octal::takebreak::TakeBreak;
     /// let dawson = TakeBreak::new(vec![0, 1, 3, 7], false); // 0.137
     /// let mut opts = Vec::new();
     /// dawson.for_each_split(4, &mut |p| opts.push(p.to_vec()));
@@ -203,18 +203,22 @@ impl TakeBreak {
     /// of the sequence is the period repeated.
     ///
     /// ```
-    /// use nimlab_engine::takebreak::TakeBreak;
+    /// use nimlab_octal::takebreak::TakeBreak;
     /// let dawson = TakeBreak::new(vec![0, 1, 3, 7], false); // 0.137
     /// let g = dawson.sequence(1 << 20); // certified at n < 256, then repeated
     /// assert_eq!(g[(1 << 20) - 1], g[(1 << 20) - 1 - 34 * 1000]);
     /// assert_eq!(&g[..3000], &dawson.naive_sequence(3000)[..]);
     /// ```
     pub fn sequence(&self, len: usize) -> Vec<u32> {
-        self.sequence_with(len, &crate::progress::NoProgress)
+        self.sequence_with(len, &nimlab_engine::progress::NoProgress)
     }
 
     /// As [`TakeBreak::sequence`], reporting the terms computed to `progress`.
-    pub fn sequence_with(&self, len: usize, progress: &dyn crate::progress::Progress) -> Vec<u32> {
+    pub fn sequence_with(
+        &self,
+        len: usize,
+        progress: &dyn nimlab_engine::progress::Progress,
+    ) -> Vec<u32> {
         let (per, mut values) = self.certify_within(len as u64, progress);
         match per {
             Some(per) => {
@@ -246,20 +250,21 @@ impl TakeBreak {
     /// holds for every `n ≥ a`.
     ///
     /// ```
-    /// use nimlab_engine::takebreak::TakeBreak;
+    /// use nimlab_octal::takebreak::TakeBreak;
     /// let kayles = TakeBreak::new(vec![0, 7, 7], false);
     /// let per = kayles.certified_periodicity(1 << 12).unwrap();
     /// assert_eq!((per.preperiod, per.period), (71, 12));
     /// ```
     pub fn certified_periodicity(&self, max_n: u64) -> Option<Periodicity> {
-        self.certify_within(max_n, &crate::progress::NoProgress).0
+        self.certify_within(max_n, &nimlab_engine::progress::NoProgress)
+            .0
     }
 
     /// As [`TakeBreak::certified_periodicity`], reporting the terms computed.
     pub fn certified_periodicity_with(
         &self,
         max_n: u64,
-        progress: &dyn crate::progress::Progress,
+        progress: &dyn nimlab_engine::progress::Progress,
     ) -> Option<Periodicity> {
         self.certify_within(max_n, progress).0
     }
@@ -268,7 +273,7 @@ impl TakeBreak {
     fn certify_within(
         &self,
         max_n: u64,
-        progress: &dyn crate::progress::Progress,
+        progress: &dyn nimlab_engine::progress::Progress,
     ) -> (Option<Periodicity>, Vec<u32>) {
         let found = self.search_period(max_n, progress);
         (found.period, found.values)
@@ -285,7 +290,7 @@ impl TakeBreak {
     /// computes little more than the certificate needs.
     ///
     /// ```
-    /// use nimlab_engine::takebreak::TakeBreak;
+    /// use nimlab_octal::takebreak::TakeBreak;
     /// let kayles = TakeBreak::new(vec![0, 7, 7], false);
     /// let found = kayles.search_period(1 << 12, &nimlab_engine::NoProgress);
     /// let per = found.period.unwrap();
@@ -298,7 +303,7 @@ impl TakeBreak {
     pub fn search_period(
         &self,
         max_n: u64,
-        progress: &dyn crate::progress::Progress,
+        progress: &dyn nimlab_engine::progress::Progress,
     ) -> PeriodSearch {
         // The same run that can be stopped and resumed (`run::PeriodRun`), never stopped.
         match run::PeriodRun::new(self.clone(), max_n)
@@ -484,7 +489,7 @@ impl SparseSplit {
 /// The nim-sequence computed so far by the sparse method (splits into ≤ 2 heaps).
 ///
 /// ```
-/// use nimlab_engine::takebreak::{SparseSequence, TakeBreak};
+/// use nimlab_octal::takebreak::{SparseSequence, TakeBreak};
 /// let grundy = TakeBreak::new(vec![4], true); // Grundy's game
 /// let mut s = SparseSequence::new(grundy.clone());
 /// s.extend_to(3000);
@@ -776,6 +781,22 @@ impl SparseSequence {
         self.rare_values = self.rare.iter().map(|&r| g[r as usize]).collect();
     }
 
+    /// Whether extending to `len` terms in tiles pays: tiles need their far parts
+    /// known and a short XOR width, and scan at least NEAR_SCAN splits of every heap —
+    /// worth it only where the per-heap scans run at least that long on average
+    /// (Grundy's game: thousands; 0.376: far fewer, and tiles would double its time).
+    fn tiles_pay(&self, len: usize) -> bool {
+        let start = self.values.len();
+        let kmax = self.rules.digits.len();
+        let min_start = 4 * NEAR_SCAN + 4 * TILE + kmax;
+        !(start < min_start
+            || (self.mean_scan < NEAR_SCAN as f64 && !self.always_tiles)
+            || len < start + 2 * TILE
+            || self.rules.max_parts() > 2
+            || kmax > TILE
+            || self.max >= NARROW_MAX)
+    }
+
     /// Extends the sequence tile by tile ([`TILE`] heaps) on two threads while at least
     /// one whole tile is wanted: one thread marks, for the next tile, every split with a
     /// rare part ≥ 2·TILE known already, one tile ahead, while the other computes the
@@ -783,22 +804,10 @@ impl SparseSequence {
     /// missing, a vectorized scan of the other splits for the missing values.
     /// Values are exactly those of [`Self::next_value`].
     fn extend_in_tiles(&mut self, len: usize) {
-        let start = self.values.len();
-        let kmax = self.rules.digits.len();
-        // Tiles need their far parts known and a short XOR width.
-        let min_start = 4 * NEAR_SCAN + 4 * TILE + kmax;
-        // Tiles scan at least NEAR_SCAN splits of every heap: worth it only where the per-heap
-        // scans run at least that long on average (Grundy's game: thousands;
-        // 0.376: far fewer, and tiles would double its time).
-        if start < min_start
-            || (self.mean_scan < NEAR_SCAN as f64 && !self.always_tiles)
-            || len < start + 2 * TILE
-            || self.rules.max_parts() > 2
-            || kmax > TILE
-            || self.max >= NARROW_MAX
-        {
+        if !self.tiles_pay(len) {
             return;
         }
+        let start = self.values.len();
         let split = self.split.expect("split chosen");
         let tiles = (len - start) / TILE;
         let end = start + tiles * TILE;
@@ -816,19 +825,14 @@ impl SparseSequence {
         } = self;
         narrow.sync(&values[..start]);
         let mut far_limit = start - TILE;
-        let mut rows = FarRows::default();
-        // The first tile's marks, from values before start − TILE only.
         let columns = NARROW_MAX;
-        rows.prepare(
+        let mut rows = FarRows::first(
             rules,
             &values[..far_limit],
-            rare,
-            rare_values,
+            (rare, rare_values),
             start,
             *max,
-            columns,
         );
-        rows.mark_all(&values[..far_limit]);
         let mut next_rows = FarRows::default();
         // The rows this thread marks while the other marks the next tile's.
         let mut helper: Vec<u8> = Vec::new();
@@ -847,56 +851,30 @@ impl SparseSequence {
                 if next < end {
                     next_rows.prepare(rules, done, rare_now, rare_values_now, next, *max, columns);
                 }
-                // The next tile's walks, taken a chunk at a time by the other thread and,
-                // once the tile is done, by this one too into its own rows: with many
-                // rare parts the marks cost several times the tile.
-                let cursor = AtomicUsize::new(0);
-                let (stride, width) = (next_rows.stride, next_rows.width);
-                let next_bytes_len = next_rows.bytes.len();
-                let (walks, next_bytes) = (&next_rows.walks, &mut next_rows.bytes);
-                let mut helped = false;
-                // The tile on this thread (it starts at once), the marks on the other.
-                rayon::join(
-                    || {
-                        compute_tile(
-                            TileJob {
-                                rules,
-                                split,
-                                done,
-                                rare: rare_now,
-                                rare_values: rare_values_now,
-                                far_limit,
-                                rows: &rows,
-                            },
-                            tile,
-                            &mut tile_max,
-                            hit,
-                            sums,
-                            &mut new_rares,
-                            narrow,
-                        );
-                        if next < end && cursor.load(Ordering::Relaxed) < walks.len() {
-                            helper.clear();
-                            helper.resize(next_bytes_len, 0);
-                            helped = mark_claimed(walks, &cursor, &mut helper, stride, width, done);
-                        }
+                tile_with_next_rows(
+                    TileJob {
+                        rules,
+                        split,
+                        done,
+                        rare: rare_now,
+                        rare_values: rare_values_now,
+                        far_limit,
+                        rows: &rows,
                     },
-                    || {
-                        if next < end {
-                            mark_claimed(walks, &cursor, next_bytes, stride, width, done);
-                        }
+                    TileOut {
+                        tile,
+                        max: &mut tile_max,
+                        hit,
+                        sums,
+                        new_rares: &mut new_rares,
+                        narrow,
                     },
+                    (next < end).then_some(&mut next_rows),
+                    &mut helper,
                 );
-                if helped {
-                    for (b, &h) in next_rows.bytes.iter_mut().zip(&helper) {
-                        *b |= h;
-                    }
-                }
                 *max = tile_max;
-                for &(r, v) in &new_rares {
-                    rare.push(r);
-                    rare_values.push(v);
-                }
+                rare.extend(new_rares.iter().map(|&(r, _)| r));
+                rare_values.extend(new_rares.iter().map(|&(_, v)| v));
                 std::mem::swap(&mut rows, &mut next_rows);
                 far_limit = s;
                 s = next;
@@ -909,14 +887,14 @@ impl SparseSequence {
         });
     }
 
-    /// G(n) for the next n.
-    fn next_value(&mut self) -> u32 {
-        let n = self.values.len();
-        let split = self.split.expect("split chosen");
+    /// Marks in `hit` the values of heap `n`'s options that leave no heap or one, and of
+    /// its splits with a rare part; lists in `sums` the split sums M = n − k, whose
+    /// common-common splits may hold "expensive" values.
+    #[inline]
+    fn mark_rare_options(&mut self, n: usize) {
         let g = &self.values;
         let distinct = self.rules.distinct_parts;
         self.hit.clear(self.max);
-        // Split sums M = n − k whose common-common splits may hold "expensive" values.
         let sums = &mut self.sums;
         sums.clear();
         for (k, &d) in self.rules.digits.iter().enumerate() {
@@ -950,6 +928,16 @@ impl SparseSequence {
                 sums.push(m);
             }
         }
+    }
+
+    /// G(n) for the next n.
+    fn next_value(&mut self) -> u32 {
+        let n = self.values.len();
+        let split = self.split.expect("split chosen");
+        self.mark_rare_options(n);
+        let g = &self.values;
+        let distinct = self.rules.distinct_parts;
+        let sums = &self.sums;
         // The resumable scan over every split of every sum (common-common included),
         // all sums side by side: a value missing from one sum's first splits is often
         // found early in another's (0.376 needs x ≈ 250 in one sum, x ≈ 10^4 in the
@@ -1053,6 +1041,28 @@ struct FarRows {
 }
 
 impl FarRows {
+    /// The rows of the first tile (heaps from `start`), marked from the values `done`
+    /// before start − TILE only.
+    fn first(
+        rules: &TakeBreak,
+        done: &[u32],
+        (rare, rare_values): (&[u32], &[u32]),
+        start: usize,
+        max: u32,
+    ) -> Self {
+        let mut rows = FarRows::default();
+        rows.prepare(rules, done, rare, rare_values, start, max, NARROW_MAX);
+        rows.mark_all(done);
+        rows
+    }
+
+    /// Adds the marks another thread made into a copy of these rows (`helper`).
+    fn merge(&mut self, helper: &[u8]) {
+        for (b, &h) in self.bytes.iter_mut().zip(helper) {
+            *b |= h;
+        }
+    }
+
     /// Marks every walk listed by [`Self::prepare`] on this thread.
     fn mark_all(&mut self, done: &[u32]) {
         let cursor = AtomicUsize::new(0);
@@ -1269,18 +1279,67 @@ struct TileJob<'a> {
     rows: &'a FarRows,
 }
 
+/// Where a tile's computation writes: its values, the largest value so far, the new
+/// rare indices, and its scratch (the value set, the split sums, the narrow values).
+struct TileOut<'a> {
+    tile: &'a mut [u32],
+    max: &'a mut u32,
+    hit: &'a mut ValueSet,
+    sums: &'a mut Vec<usize>,
+    new_rares: &'a mut Vec<(u32, u32)>,
+    narrow: &'a mut Narrow,
+}
+
+/// Computes the tile of `job` into `out` on this thread while the other thread marks
+/// the walks of the next tile's rows `next` (if there is a next tile). The walks are
+/// taken a chunk at a time; once the tile is done this thread takes those left into
+/// its own rows `helper`, merged into `next` after: with many rare parts the marks
+/// cost several times the tile.
+fn tile_with_next_rows(
+    job: TileJob<'_>,
+    out: TileOut<'_>,
+    next: Option<&mut FarRows>,
+    helper: &mut Vec<u8>,
+) {
+    let Some(next_rows) = next else {
+        compute_tile(job, out);
+        return;
+    };
+    let done = job.done;
+    let cursor = AtomicUsize::new(0);
+    let (stride, width) = (next_rows.stride, next_rows.width);
+    let next_bytes_len = next_rows.bytes.len();
+    let (walks, next_bytes) = (&next_rows.walks, &mut next_rows.bytes);
+    let mut helped = false;
+    // The tile on this thread (it starts at once), the marks on the other.
+    rayon::join(
+        || {
+            compute_tile(job, out);
+            if cursor.load(Ordering::Relaxed) < walks.len() {
+                helper.clear();
+                helper.resize(next_bytes_len, 0);
+                helped = mark_claimed(walks, &cursor, helper, stride, width, done);
+            }
+        },
+        || mark_claimed(walks, &cursor, next_bytes, stride, width, done),
+    );
+    if helped {
+        next_rows.merge(helper);
+    }
+}
+
 /// Computes G(s), …, G(s + TILE − 1) into `tile` (s = `job.done.len()`), noting new rare
 /// indices in `new_rares` and the largest value in `max`; `narrow` holds G(0), …,
 /// G(s − 1) as `u16` and gets the tile's values appended.
-fn compute_tile(
-    job: TileJob<'_>,
-    tile: &mut [u32],
-    max: &mut u32,
-    hit: &mut ValueSet,
-    sums: &mut Vec<usize>,
-    new_rares: &mut Vec<(u32, u32)>,
-    narrow: &mut Narrow,
-) {
+fn compute_tile(job: TileJob<'_>, out: TileOut<'_>) {
+    let TileOut {
+        tile,
+        max,
+        hit,
+        sums,
+        new_rares,
+        narrow,
+    } = out;
     let TileJob {
         rules,
         split,
@@ -1294,132 +1353,24 @@ fn compute_tile(
     debug_assert_eq!(rows.start, s);
     debug_assert_eq!(narrow.values.len(), s);
     let distinct = rules.distinct_parts;
-    let last_of = |m: usize| last_split(m, distinct);
     let mut targets: Vec<u32> = Vec::new();
     let mut wanted = Wanted::default();
-    // Per split digit k, the rare parts the rows do not hold: small ones, those found
-    // since the rows were marked, and those near half a heap.
-    let near_rares: Vec<Vec<(u32, u32)>> = (0..rules.digits.len())
-        .map(|k| {
-            if rules.digits[k] & 4 == 0 {
-                return Vec::new();
-            }
-            let band = half_band(s, k);
-            rare.iter()
-                .zip(rare_values)
-                .filter(|&(&r, _)| {
-                    let r = r as usize;
-                    r < 2 * TILE || r >= far_limit || (distinct && band.contains(&r))
-                })
-                .map(|(&r, &v)| (r, v))
-                .collect()
-        })
-        .collect();
+    let near_rares = near_rares(rules, s, rare, rare_values, far_limit);
     for (i, slot) in tile.iter_mut().enumerate() {
         let n = s + i;
-        let g = narrow.values.as_slice();
         hit.clear(*max);
         hit.seen[..rows.width]
             .copy_from_slice(&rows.bytes[i * rows.stride..i * rows.stride + rows.width]);
-        sums.clear();
-        for (k, &d) in rules.digits.iter().enumerate() {
-            if d == 0 {
-                continue;
-            }
-            let m = n - k;
-            if d & 1 != 0 && m == 0 && k > 0 {
-                hit.insert(0);
-            }
-            if d & 2 != 0 && m >= 1 && k > 0 {
-                hit.insert(u32::from(g[m]));
-            }
-            if d & 4 == 0 || m < 2 {
-                continue;
-            }
-            // Rare parts the rows do not hold. Every XOR is below 2^12: the set is its
-            // fixed-size array.
-            let seen = hit.small().expect("tiles hold values below 2^11");
-            for &(r, v) in near_rares[k].iter().chain(new_rares.iter()) {
-                let r = r as usize;
-                if r < m && !(distinct && 2 * r == m) {
-                    seen[(v ^ u32::from(g[m - r])) as u16 as usize] = 1;
-                }
-            }
-            sums.push(m);
-        }
+        mark_near_options(rules, n, &narrow.values, &near_rares, new_rares, hit, sums);
         // Every split with a rare part is marked: the values still missing are found, if
         // at all, among the other splits (two common parts). Only the expensive values
         // below the first missing cheap one matter (the targets).
-        targets.clear();
-        let mut cheap = 0u32;
-        while (cheap as usize) < hit.used {
-            // Runs of values all hit, 8 at a time.
-            if hit.seen[cheap as usize..cheap as usize + 8] == [1; 8] {
-                cheap += 8;
-                continue;
-            }
-            let stop = cheap + 8;
-            while cheap < stop && hit.contains(cheap) {
-                cheap += 1;
-            }
-            if cheap < stop {
-                if !split.expensive(cheap, sums) {
-                    break;
-                }
-                targets.push(cheap);
-            }
-            cheap += 1;
-        }
+        let cheap = expensive_targets(hit, split, sums, &mut targets);
         wanted.clear();
         for &t in &targets {
             wanted.insert(t, narrow.low_bits);
         }
-        // Small parts x < NEAR_SCAN first, going up; then the rest from both ends at
-        // once, a block going up and a block coming down from the middle split
-        // x = last_of(m) in turn. Where the hard values turn up depends on the code:
-        // near the small parts for `.064` (from the middle alone costs 12 times as many
-        // splits) and `.606` (5 times), anywhere for Grundy's game; both ends in turn
-        // cost at most twice the better order, and were the cheapest of the shares
-        // measured for Grundy's game.
-        let mut x0 = 0;
-        while x0 < NEAR_SCAN && !wanted.is_empty() {
-            // The rows hold 2·TILE ≤ x < ROWS_SCAN.
-            if !(2 * TILE..ROWS_SCAN).contains(&x0) {
-                for &m in sums.iter() {
-                    let x1 = (x0 + SCAN_BLOCK).min(NEAR_SCAN).min(last_of(m) + 1);
-                    scan_splits(narrow, m, x0.max(1), x1, &mut wanted);
-                }
-            }
-            x0 += SCAN_BLOCK;
-        }
-        // Splits NEAR_SCAN ≤ x < up are done (going up), and the top `down` of each sum.
-        let mut up = NEAR_SCAN;
-        let mut down = 0usize;
-        let mut left = true;
-        while left && !wanted.is_empty() {
-            left = false;
-            for &m in sums.iter() {
-                let top = (last_of(m) + 1).saturating_sub(down);
-                let x1 = (up + SCAN_BLOCK).min(top);
-                if up < x1 {
-                    scan_splits(narrow, m, up, x1, &mut wanted);
-                    left = true;
-                }
-            }
-            up += SCAN_BLOCK;
-            if wanted.is_empty() {
-                break;
-            }
-            for &m in sums.iter() {
-                let top = (last_of(m) + 1).saturating_sub(down);
-                let x0 = top.saturating_sub(SCAN_BLOCK).max(up);
-                if x0 < top {
-                    scan_splits(narrow, m, x0, top, &mut wanted);
-                    left = true;
-                }
-            }
-            down += SCAN_BLOCK;
-        }
+        scan_common_splits(narrow, sums, distinct, &mut wanted);
         let value = targets
             .iter()
             .copied()
@@ -1434,6 +1385,162 @@ fn compute_tile(
     }
 }
 
+/// Per split digit k, the rare parts a tile starting at heap `s` must walk itself
+/// because its rows do not hold them: small ones, those found since the rows were
+/// marked (at or past `far_limit`), and those near half a heap.
+fn near_rares(
+    rules: &TakeBreak,
+    s: usize,
+    rare: &[u32],
+    rare_values: &[u32],
+    far_limit: usize,
+) -> Vec<Vec<(u32, u32)>> {
+    let distinct = rules.distinct_parts;
+    (0..rules.digits.len())
+        .map(|k| {
+            if rules.digits[k] & 4 == 0 {
+                return Vec::new();
+            }
+            let band = half_band(s, k);
+            rare.iter()
+                .zip(rare_values)
+                .filter(|&(&r, _)| {
+                    let r = r as usize;
+                    r < 2 * TILE || r >= far_limit || (distinct && band.contains(&r))
+                })
+                .map(|(&r, &v)| (r, v))
+                .collect()
+        })
+        .collect()
+}
+
+/// Marks in `hit` the values of heap `n`'s options that leave no heap or one, and of
+/// its splits with a rare part the rows do not hold (`near_rares`, `new_rares`);
+/// lists in `sums` the heaps a split divides.
+#[inline]
+fn mark_near_options(
+    rules: &TakeBreak,
+    n: usize,
+    g: &[u16],
+    near_rares: &[Vec<(u32, u32)>],
+    new_rares: &[(u32, u32)],
+    hit: &mut ValueSet,
+    sums: &mut Vec<usize>,
+) {
+    let distinct = rules.distinct_parts;
+    sums.clear();
+    for (k, &d) in rules.digits.iter().enumerate() {
+        if d == 0 {
+            continue;
+        }
+        let m = n - k;
+        if d & 1 != 0 && m == 0 && k > 0 {
+            hit.insert(0);
+        }
+        if d & 2 != 0 && m >= 1 && k > 0 {
+            hit.insert(u32::from(g[m]));
+        }
+        if d & 4 == 0 || m < 2 {
+            continue;
+        }
+        // Rare parts the rows do not hold. Every XOR is below 2^12: the set is its
+        // fixed-size array.
+        let seen = hit.small().expect("tiles hold values below 2^11");
+        for &(r, v) in near_rares[k].iter().chain(new_rares.iter()) {
+            let r = r as usize;
+            if r < m && !(distinct && 2 * r == m) {
+                seen[(v ^ u32::from(g[m - r])) as u16 as usize] = 1;
+            }
+        }
+        sums.push(m);
+    }
+}
+
+/// Lists in `targets` the expensive values missing from `hit` below the first missing
+/// cheap one (which only two common parts could give), and returns that cheap value.
+#[inline]
+fn expensive_targets(
+    hit: &ValueSet,
+    split: SparseSplit,
+    sums: &[usize],
+    targets: &mut Vec<u32>,
+) -> u32 {
+    targets.clear();
+    let mut cheap = 0u32;
+    while (cheap as usize) < hit.used {
+        // Runs of values all hit, 8 at a time.
+        if hit.seen[cheap as usize..cheap as usize + 8] == [1; 8] {
+            cheap += 8;
+            continue;
+        }
+        let stop = cheap + 8;
+        while cheap < stop && hit.contains(cheap) {
+            cheap += 1;
+        }
+        if cheap < stop {
+            if !split.expensive(cheap, sums) {
+                break;
+            }
+            targets.push(cheap);
+        }
+        cheap += 1;
+    }
+    cheap
+}
+
+/// Scans the splits of `sums` with two common parts for the `wanted` values, until
+/// every one is found or every split is seen.
+///
+/// Small parts x < NEAR_SCAN first, going up; then the rest from both ends at once, a
+/// block going up and a block coming down from the middle split x = last_of(m) in turn.
+/// Where the hard values turn up depends on the code: near the small parts for `.064`
+/// (from the middle alone costs 12 times as many splits) and `.606` (5 times),
+/// anywhere for Grundy's game; both ends in turn cost at most twice the better order,
+/// and were the cheapest of the shares measured for Grundy's game.
+#[inline]
+fn scan_common_splits(narrow: &Narrow, sums: &[usize], distinct: bool, wanted: &mut Wanted) {
+    let last_of = |m: usize| last_split(m, distinct);
+    let mut x0 = 0;
+    while x0 < NEAR_SCAN && !wanted.is_empty() {
+        // The rows hold 2·TILE ≤ x < ROWS_SCAN.
+        if !(2 * TILE..ROWS_SCAN).contains(&x0) {
+            for &m in sums {
+                let x1 = (x0 + SCAN_BLOCK).min(NEAR_SCAN).min(last_of(m) + 1);
+                scan_splits(narrow, m, x0.max(1), x1, wanted);
+            }
+        }
+        x0 += SCAN_BLOCK;
+    }
+    // Splits NEAR_SCAN ≤ x < up are done (going up), and the top `down` of each sum.
+    let mut up = NEAR_SCAN;
+    let mut down = 0usize;
+    let mut left = true;
+    while left && !wanted.is_empty() {
+        left = false;
+        for &m in sums {
+            let top = (last_of(m) + 1).saturating_sub(down);
+            let x1 = (up + SCAN_BLOCK).min(top);
+            if up < x1 {
+                scan_splits(narrow, m, up, x1, wanted);
+                left = true;
+            }
+        }
+        up += SCAN_BLOCK;
+        if wanted.is_empty() {
+            break;
+        }
+        for &m in sums {
+            let top = (last_of(m) + 1).saturating_sub(down);
+            let x0 = top.saturating_sub(SCAN_BLOCK).max(up);
+            if x0 < top {
+                scan_splits(narrow, m, x0, top, wanted);
+                left = true;
+            }
+        }
+        down += SCAN_BLOCK;
+    }
+}
+
 /// The rows also mark the splits with a small part 2·TILE ≤ x < ROWS_SCAN (a multiple
 /// of [`SCAN_BLOCK`]): the marking thread has room for them.
 const ROWS_SCAN: usize = 1280;
@@ -1444,38 +1551,70 @@ const SCAN_BLOCK: usize = 256;
 /// Removes from `wanted` the values of the splits x + (m − x), x0 ≤ x < x1, stopping
 /// when it is empty.
 fn scan_splits(narrow: &Narrow, m: usize, x0: usize, x1: usize, wanted: &mut Wanted) {
-    if x0 >= x1 || wanted.is_empty() {
+    if wanted.is_empty() {
         return;
     }
-    let low = &narrow.bytes[x0..x1];
-    let high = &narrow.bytes[m + 1 - x1..=m - x0];
-    let low_only = narrow.low_only();
-    let mut from = 0;
-    loop {
-        let found = match &wanted.groups[..] {
-            [(0, set)] if low_only => split_scan::next_hit(low, high, from, set),
-            groups => split_scan::next_hit_planes(
-                low,
-                high,
-                &narrow.tops[x0..x1],
-                &narrow.tops[m + 1 - x1..=m - x0],
-                from,
-                groups,
-            ),
-        };
-        let Some((i, mut lanes)) = found else {
+    narrow.scan_splits(m, x0, x1, wanted);
+}
+
+impl SplitTargets for Wanted {
+    fn groups(&self) -> &[(u8, ByteSet)] {
+        &self.groups
+    }
+    fn found(&mut self, v: u32, low_bits: u32) -> bool {
+        self.remove(v, low_bits) && self.is_empty()
+    }
+}
+
+/// The values a scan of splits looks for ([`Narrow::scan_splits`]), and what it does
+/// with each value a split has.
+trait SplitTargets {
+    /// The values looked for, grouped by top (the bits above the low byte).
+    fn groups(&self) -> &[(u8, ByteSet)];
+    /// Takes the value `v` of a split the vector scan hit (possibly not looked for: a
+    /// low-bytes-only hit may be a big part's); `true` stops the scan.
+    fn found(&mut self, v: u32, low_bits: u32) -> bool;
+}
+
+impl Narrow {
+    /// Scans the splits x + (m − x), x0 ≤ x < x1, 32 at a time for the values
+    /// `targets` looks for, telling it each hit's value until it says stop: the one
+    /// split scan of the sparse tiles and the dense far passes.
+    #[inline]
+    fn scan_splits(&self, m: usize, x0: usize, x1: usize, targets: &mut impl SplitTargets) {
+        if x0 >= x1 {
             return;
-        };
-        // Each hit's values (a low-bytes-only hit may be false: a big part).
-        while lanes != 0 {
-            let x = x0 + i + lanes.trailing_zeros() as usize;
-            lanes &= lanes - 1;
-            let v = narrow.values[x] ^ narrow.values[m - x];
-            if wanted.remove(u32::from(v), narrow.low_bits) && wanted.is_empty() {
-                return;
-            }
         }
-        from = i + 32;
+        let low = &self.bytes[x0..x1];
+        let high = &self.bytes[m + 1 - x1..=m - x0];
+        let low_only = self.low_only();
+        let mut from = 0;
+        loop {
+            let found = match targets.groups() {
+                [(0, set)] if low_only => split_scan::next_hit(low, high, from, set),
+                groups => split_scan::next_hit_planes(
+                    low,
+                    high,
+                    &self.tops[x0..x1],
+                    &self.tops[m + 1 - x1..=m - x0],
+                    from,
+                    groups,
+                ),
+            };
+            let Some((i, mut lanes)) = found else {
+                return;
+            };
+            // Each hit's values (a low-bytes-only hit may be false: a big part).
+            while lanes != 0 {
+                let x = x0 + i + lanes.trailing_zeros() as usize;
+                lanes &= lanes - 1;
+                let v = self.values[x] ^ self.values[m - x];
+                if targets.found(u32::from(v), self.low_bits) {
+                    return;
+                }
+            }
+            from = i + 32;
+        }
     }
 }
 
@@ -1692,7 +1831,7 @@ mod tests {
         // 0.16: preperiod 105351, period 149459 (Flammenkamp): the certificate needs
         // 2a + 2p + t = 509622 terms; doubling would have computed 2^19 or 2^20.
         let r = octal(&[0, 1, 6]);
-        let found = r.search_period(1 << 21, &crate::progress::NoProgress);
+        let found = r.search_period(1 << 21, &nimlab_engine::progress::NoProgress);
         let per = found.period.expect("certified");
         assert_eq!((per.preperiod, per.period), (105351, 149459));
         assert!(

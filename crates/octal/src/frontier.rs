@@ -4,7 +4,7 @@
 //! of a run of ours in the same layout.
 //!
 //! ```
-//! use nimlab_games::octal_frontier::unsolved;
+//! use nimlab_octal::frontier::unsolved;
 //! let list = unsolved();
 //! assert_eq!(list.len(), 83); // Grundy's game and 82 octal codes
 //! assert_eq!(list[0].code, "grundy");
@@ -12,8 +12,8 @@
 //! assert!(list.iter().any(|g| g.code == "4.007"));
 //! ```
 
-use crate::octal::Octal;
-use nimlab_engine::takebreak::{PeriodSearch, SparseSplit};
+use crate::game::Octal;
+use crate::takebreak::{PeriodSearch, SparseSplit};
 use nimlab_engine::{Error, Result};
 
 /// The data file, compiled in.
@@ -75,14 +75,14 @@ pub fn unsolved() -> Vec<FrontierGame> {
 /// else an octal code (base 8 or 16) such as `.6` or `4.007`.
 ///
 /// ```
-/// use nimlab_games::octal_frontier::game_of;
+/// use nimlab_octal::frontier::game_of;
 /// assert_eq!(game_of("grundy", 8).unwrap().spec_text(), "grundy-game");
 /// assert_eq!(game_of(".1777", 8).unwrap().spec_text(), "octal(code=0.1777)");
 /// assert!(game_of("0.9", 8).is_err());
 /// ```
 pub fn game_of(code: &str, base: u32) -> Result<Octal> {
     match code.trim() {
-        "grundy" | "grundy-game" => Ok(crate::grundy_game::grundy_game()),
+        "grundy" | "grundy-game" => Ok(crate::game::grundy_game()),
         c => Octal::parse(c, base),
     }
 }
@@ -92,8 +92,8 @@ pub fn game_of(code: &str, base: u32) -> Result<Octal> {
 /// mask is infinite), the count (heap 0 included) and last of the rare heaps.
 ///
 /// ```
-/// use nimlab_games::octal_frontier::figures;
-/// use nimlab_engine::takebreak::TakeBreak;
+/// use nimlab_octal::frontier::figures;
+/// use nimlab_octal::takebreak::TakeBreak;
 /// let grundy = TakeBreak::new(vec![4], true);
 /// let found = grundy.search_period(1 << 16, &nimlab_engine::NoProgress);
 /// let f = figures(&found.values, found.split, found.rare_count, found.last_rare).unwrap();

@@ -2,7 +2,7 @@
 //!
 //! A certificate claims that the nim-sequence of a take-and-break code has least
 //! preperiod `a` and least period `p`, and lists G(0), …, G(a + p − 1). This module
-//! re-checks the claim without the fast solver ([`nimlab_engine::takebreak`]): it shares
+//! re-checks the claim without the fast solver ([`crate::takebreak`]): it shares
 //! nothing with it but the digits of the code.
 //!
 //! 1. The claimed sequence is extended periodically, G(n) = G(n − p) for n ≥ a + p, up
@@ -25,9 +25,9 @@
 //! could come from a same-class split, the checker lists *every* option of n.
 //!
 //! ```
-//! use nimlab_games::octal_check::{check, Claim};
+//! use nimlab_octal::check::{check, Claim};
 //! // Kayles (0.77): preperiod 71, period 12.
-//! let g = nimlab_games::octal::Octal::parse("0.77", 8).unwrap().nim_sequence(83);
+//! let g = nimlab_octal::Octal::parse("0.77", 8).unwrap().nim_sequence(83);
 //! let claim = Claim { digits: vec![0, 7, 7], preperiod: 71, period: 12, values: g, mask: None };
 //! assert!(check(&claim).is_ok());
 //! ```
@@ -63,7 +63,7 @@ impl std::fmt::Display for Refuted {
 /// The Guy–Smith check bound: the claimed values must be right for n < this.
 ///
 /// ```
-/// use nimlab_games::octal_check::guy_smith_bound;
+/// use nimlab_octal::check::guy_smith_bound;
 /// assert_eq!(guy_smith_bound(&[0, 7, 7], 71, 12), 2 * 71 + 2 * 12 + 2);
 /// ```
 pub fn guy_smith_bound(digits: &[u8], preperiod: u64, period: u64) -> u64 {
@@ -79,7 +79,7 @@ pub fn guy_smith_bound(digits: &[u8], preperiod: u64, period: u64) -> u64 {
 /// least 1).
 ///
 /// ```
-/// use nimlab_games::octal_check::heaps_left;
+/// use nimlab_octal::check::heaps_left;
 /// assert_eq!(heaps_left(&[0, 7, 7]), 2); // Kayles
 /// assert_eq!(heaps_left(&[0, 3]), 1);
 /// ```
@@ -99,6 +99,22 @@ pub fn heaps_left(digits: &[u8]) -> u64 {
 /// Checks a claim (see the module docs). `progress` is called with the number of
 /// heaps checked so far, now and then.
 pub fn check_with(claim: &Claim, progress: &mut dyn FnMut(u64, u64)) -> Result<(), Refuted> {
+    let g = extended_values(claim)?;
+    let bound = g.len();
+    let mut checker = Checker::new(claim, g);
+    for n in 0..bound {
+        if n % (1 << 16) == 0 {
+            progress(n as u64, bound as u64);
+        }
+        checker.check_value(n)?;
+    }
+    progress(bound as u64, bound as u64);
+    check_least(&checker.g, claim.preperiod, claim.period)
+}
+
+/// The claimed values repeated by the period up to the Guy–Smith bound, after checking
+/// that the claim gives preperiod + period values.
+fn extended_values(claim: &Claim) -> Result<Vec<u32>, Refuted> {
     let (a, p) = (claim.preperiod, claim.period);
     if p == 0 {
         return Err(Refuted("the period must be at least 1".into()));
@@ -117,42 +133,123 @@ pub fn check_with(claim: &Claim, progress: &mut dyn FnMut(u64, u64)) -> Result<(
     while g.len() < bound {
         g.push(g[g.len() - p as usize]);
     }
-    let (cleared, domain) = claim.mask.unwrap_or_else(|| choose_mask(&g, &claim.digits));
-    let class = |i: usize| ((g[i] & !cleared).count_ones() ^ (domain as u32 & i as u32)) & 1;
-    let three = heaps_left(&claim.digits) > 2;
-    // The indices of the smaller class (index 0 is no heap: never a part).
-    let ones = (1..bound).filter(|&i| class(i) == 1).count();
-    let small_class = u32::from(ones * 2 <= bound);
-    // seen[u] == stamp(n) ⇔ u is known to be the value of an option of n. Every value
-    // is at most the largest claimed one, so every nim-sum of values fits below `width`.
-    let max_value = g.iter().copied().max().unwrap_or(0);
-    let width = (u64::from(max_value) + 1).next_power_of_two() as usize;
-    let mut seen: Vec<u64> = vec![0; width];
-    let stamp = |n: usize| n as u64 + 1;
-    // The indices of the smaller class so far, and their values side by side.
-    let mut rare: Vec<usize> = Vec::new();
-    let mut rare_values: Vec<u32> = Vec::new();
-    let mut sums: Vec<usize> = Vec::new();
-    // Splits x + (m − x) that gave a missing value lately: tried before a long scan (a
-    // nearly periodic sequence finds a missing value again at the same x).
-    let mut witnesses: Vec<usize> = Vec::new();
-    let same_class_parity =
-        |w: u32, m: usize| (w & !cleared).count_ones() & 1 == (domain as u32 & m as u32 & 1);
-    for n in 0..bound {
-        if n % (1 << 16) == 0 {
-            progress(n as u64, bound as u64);
+    Ok(g)
+}
+
+/// Refutes a period that is not the least one (a prime factor shortens it) or a
+/// preperiod that is not (the last heap before the period already repeats).
+fn check_least(g: &[u32], a: u64, p: u64) -> Result<(), Refuted> {
+    let block = &g[a as usize..(a + p) as usize];
+    for q in prime_factors(p) {
+        let shorter = (p / q) as usize;
+        if (0..block.len()).all(|i| block[i] == block[(i + shorter) % block.len()]) {
+            return Err(Refuted(format!(
+                "{shorter} is a period too: {p} is not the least period"
+            )));
         }
-        let v = g[n];
-        let here = stamp(n);
-        sums.clear();
-        sums.extend(
-            (0..claim.digits.len())
-                .filter(|&k| k <= n && claim.digits[k] & 4 != 0 && n - k >= 2)
+    }
+    if a > 0 && g[a as usize - 1] == g[(a + p) as usize - 1] {
+        return Err(Refuted(format!(
+            "G({}) = G({}): the preperiod is less than {a}",
+            a - 1,
+            a + p - 1
+        )));
+    }
+    Ok(())
+}
+
+/// The state of a check going through the heaps in order: the values, the class
+/// split, the options' values marked for the current heap, the smaller class so far.
+struct Checker<'a> {
+    digits: &'a [u8],
+    /// The claimed values extended to the bound.
+    g: Vec<u32>,
+    /// The class split: mask bits cleared, index parity joins the class.
+    cleared: u32,
+    domain: bool,
+    /// Whether a move may leave three heaps (every option is then listed).
+    three: bool,
+    /// seen[u] == stamp(n) ⇔ u is known to be the value of an option of n. Every value
+    /// is at most the largest claimed one, so every nim-sum of values fits.
+    seen: Vec<u64>,
+    /// The indices of the smaller class so far, and their values side by side.
+    rare: Vec<usize>,
+    rare_values: Vec<u32>,
+    /// Which class is the smaller (index 0 is no heap: never a part).
+    small_class: u32,
+    /// The heaps m that a two-heap move from the current heap splits.
+    sums: Vec<usize>,
+    /// Splits x + (m − x) that gave a missing value lately: tried before a long scan (a
+    /// nearly periodic sequence finds a missing value again at the same x).
+    witnesses: Vec<usize>,
+}
+
+impl<'a> Checker<'a> {
+    fn new(claim: &'a Claim, g: Vec<u32>) -> Self {
+        let bound = g.len();
+        let (cleared, domain) = claim.mask.unwrap_or_else(|| choose_mask(&g, &claim.digits));
+        let max_value = g.iter().copied().max().unwrap_or(0);
+        let width = (u64::from(max_value) + 1).next_power_of_two() as usize;
+        let mut checker = Checker {
+            digits: &claim.digits,
+            cleared,
+            domain,
+            three: heaps_left(&claim.digits) > 2,
+            seen: vec![0; width],
+            rare: Vec::new(),
+            rare_values: Vec::new(),
+            small_class: 0,
+            sums: Vec::new(),
+            witnesses: Vec::new(),
+            g,
+        };
+        let ones = (1..bound).filter(|&i| checker.class(i) == 1).count();
+        checker.small_class = u32::from(ones * 2 <= bound);
+        checker
+    }
+
+    fn class(&self, i: usize) -> u32 {
+        ((self.g[i] & !self.cleared).count_ones() ^ (self.domain as u32 & i as u32)) & 1
+    }
+
+    /// Whether a split of `m` into two parts of the same class can have the value `w`.
+    fn same_class_parity(&self, w: u32, m: usize) -> bool {
+        (w & !self.cleared).count_ones() & 1 == (self.domain as u32 & m as u32 & 1)
+    }
+
+    /// Checks that G(n) is the mex of n's options, then counts n among the parts.
+    fn check_value(&mut self, n: usize) -> Result<(), Refuted> {
+        let v = self.g[n];
+        let here = n as u64 + 1;
+        self.sums.clear();
+        let digits = self.digits;
+        self.sums.extend(
+            (0..digits.len())
+                .filter(|&k| k <= n && digits[k] & 4 != 0 && n - k >= 2)
                 .map(|k| n - k),
         );
-        let full = three || sums.iter().any(|&m| same_class_parity(v, m));
-        // Options that leave no heap or one heap.
-        for (k, &d) in claim.digits.iter().enumerate() {
+        let full = self.three || self.sums.iter().any(|&m| self.same_class_parity(v, m));
+        self.mark_options(n, here, full);
+        if self.seen[v as usize] == here {
+            return Err(Refuted(format!(
+                "G({n}) = {v} is claimed, but {n} has an option of value {v}"
+            )));
+        }
+        self.find_smaller_values(n, here, full)?;
+        // n becomes a possible part of the larger heaps' splits.
+        if n > 0 && self.class(n) == self.small_class {
+            self.rare.push(n);
+            self.rare_values.push(v);
+        }
+        Ok(())
+    }
+
+    /// Marks the values of n's options: those that leave no heap or one heap, then
+    /// every option (`full`) or only the splits with a part in each class.
+    fn mark_options(&mut self, n: usize, here: u64, full: bool) {
+        let g = &self.g;
+        let seen = &mut self.seen;
+        for (k, &d) in self.digits.iter().enumerate() {
             if k == 0 || k > n {
                 continue;
             }
@@ -166,7 +263,7 @@ pub fn check_with(claim: &Claim, progress: &mut dyn FnMut(u64, u64)) -> Result<(
         }
         if full {
             // The plain definition: every option.
-            for (k, &d) in claim.digits.iter().enumerate() {
+            for (k, &d) in self.digits.iter().enumerate() {
                 if k > n {
                     continue;
                 }
@@ -187,27 +284,26 @@ pub fn check_with(claim: &Claim, progress: &mut dyn FnMut(u64, u64)) -> Result<(
         } else {
             // Splits with a part in each class: walk the smaller class. v is not of
             // a same-class parity, so only these could give it.
-            for &m in &sums {
-                let below = rare.partition_point(|&r| r < m);
-                for (&r, &gr) in rare[..below].iter().zip(&rare_values) {
+            for &m in &self.sums {
+                let below = self.rare.partition_point(|&r| r < m);
+                for (&r, &gr) in self.rare[..below].iter().zip(&self.rare_values) {
                     seen[(gr ^ g[m - r]) as usize] = here;
                 }
             }
         }
-        if seen[v as usize] == here {
-            return Err(Refuted(format!(
-                "G({n}) = {v} is claimed, but {n} has an option of value {v}"
-            )));
-        }
-        // Every value below v must be an option's. After a full listing the marks are
-        // complete; otherwise a missing value may still come from a same-class split:
-        // look for one, first at the recent witnesses, then trying x = 1, 2, … in every
-        // sum side by side (a value missing from one sum's first splits is often found
-        // early in another's).
-        let end = sums.iter().map(|&m| m / 2).max().unwrap_or(0);
+    }
+
+    /// Every value below G(n) must be an option's. After a full listing the marks are
+    /// complete; otherwise a missing value may still come from a same-class split:
+    /// look for one, first at the recent witnesses, then trying x = 1, 2, … in every
+    /// sum side by side (a value missing from one sum's first splits is often found
+    /// early in another's).
+    fn find_smaller_values(&mut self, n: usize, here: u64, full: bool) -> Result<(), Refuted> {
+        let v = self.g[n];
+        let end = self.sums.iter().map(|&m| m / 2).max().unwrap_or(0);
         let mut x = 1usize;
         for w in 0..v {
-            if seen[w as usize] == here {
+            if self.seen[w as usize] == here {
                 continue;
             }
             let missing = || {
@@ -215,27 +311,28 @@ pub fn check_with(claim: &Claim, progress: &mut dyn FnMut(u64, u64)) -> Result<(
                     "G({n}) = {v} is claimed, but no option of {n} has value {w}"
                 ))
             };
-            if full || !sums.iter().any(|&m| same_class_parity(w, m)) {
+            if full || !self.sums.iter().any(|&m| self.same_class_parity(w, m)) {
                 return Err(missing());
             }
-            for &y in &witnesses {
-                for &m in &sums {
+            let (g, seen) = (&self.g, &mut self.seen);
+            for &y in &self.witnesses {
+                for &m in &self.sums {
                     if y <= m / 2 {
                         seen[(g[y] ^ g[m - y]) as usize] = here;
                     }
                 }
             }
             while seen[w as usize] != here && x <= end {
-                for &m in &sums {
+                for &m in &self.sums {
                     if x <= m / 2 {
                         seen[(g[x] ^ g[m - x]) as usize] = here;
                     }
                 }
                 if seen[w as usize] == here && x > 64 {
-                    if witnesses.len() == 16 {
-                        witnesses.remove(0);
+                    if self.witnesses.len() == 16 {
+                        self.witnesses.remove(0);
                     }
-                    witnesses.push(x);
+                    self.witnesses.push(x);
                 }
                 x += 1;
             }
@@ -243,31 +340,8 @@ pub fn check_with(claim: &Claim, progress: &mut dyn FnMut(u64, u64)) -> Result<(
                 return Err(missing());
             }
         }
-        // n becomes a possible part of the larger heaps' splits.
-        if n > 0 && class(n) == small_class {
-            rare.push(n);
-            rare_values.push(v);
-        }
+        Ok(())
     }
-    progress(bound as u64, bound as u64);
-    // Least period and least preperiod.
-    let block = &g[a as usize..(a + p) as usize];
-    for q in prime_factors(p) {
-        let shorter = (p / q) as usize;
-        if (0..block.len()).all(|i| block[i] == block[(i + shorter) % block.len()]) {
-            return Err(Refuted(format!(
-                "{shorter} is a period too: {p} is not the least period"
-            )));
-        }
-    }
-    if a > 0 && g[a as usize - 1] == g[(a + p) as usize - 1] {
-        return Err(Refuted(format!(
-            "G({}) = G({}): the preperiod is less than {a}",
-            a - 1,
-            a + p - 1
-        )));
-    }
-    Ok(())
 }
 
 /// A class split (mask bits cleared, domain flag) whose smaller class is as small as
@@ -277,7 +351,7 @@ pub fn check_with(claim: &Claim, progress: &mut dyn FnMut(u64, u64)) -> Result<(
 /// could not tell the splits apart). Any answer is sound.
 ///
 /// ```
-/// use nimlab_games::octal_check::choose_mask;
+/// use nimlab_octal::check::choose_mask;
 /// // Values 2, 3, 2, 3, …: clearing bit 1 leaves classes by bit 0.
 /// let (cleared, _) = choose_mask(&[2, 3, 2, 3, 2, 3], &[0, 7, 7]);
 /// assert!(cleared < 4);
@@ -357,7 +431,7 @@ fn prime_factors(mut p: u64) -> Vec<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::octal::Octal;
+    use crate::game::Octal;
 
     /// A true claim for `code`, from the fast solver (the thing being checked).
     fn claim(code: &str, base: u32) -> Claim {

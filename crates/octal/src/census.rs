@@ -9,7 +9,7 @@
 //! nim-sequences of different codes are a theorem to prove, not a rule of the census.
 //!
 //! ```
-//! use nimlab_games::octal_census::{codes, solve};
+//! use nimlab_octal::census::{codes, solve};
 //! let all = codes(2, 8, &[0]).unwrap();
 //! assert_eq!(all.len(), 63); // 0.1 … 0.77, each game once
 //! assert_eq!(all[0], "0.01");
@@ -17,7 +17,7 @@
 //! assert_eq!(kayles.period.map(|p| (p.preperiod, p.period)), Some((71, 12)));
 //! ```
 
-use crate::octal::Octal;
+use crate::game::Octal;
 use nimlab_engine::periodicity::Periodicity;
 use nimlab_engine::{Error, Knob, NoProgress, Progress, Result};
 use rayon::prelude::*;
@@ -86,7 +86,7 @@ const CPU_SECONDS_PER_GAME_TERM: f64 = 170.0 / (511.0 * 65536.0);
 /// `threads` threads.
 ///
 /// ```
-/// use nimlab_games::octal_census::estimate_seconds;
+/// use nimlab_octal::census::estimate_seconds;
 /// let all_three_digit = estimate_seconds(511, 1 << 16, 1);
 /// assert!((100.0..300.0).contains(&all_three_digit));
 /// assert!(estimate_seconds(262_143, 1 << 16, 2) > 3600.0);
@@ -99,7 +99,7 @@ pub fn estimate_seconds(games: usize, up_to: u64, threads: usize) -> f64 {
 /// costs O(n²) a term ([`Octal::search_seconds`]), the others the calibrated average.
 ///
 /// ```
-/// use nimlab_games::octal_census::estimate_codes;
+/// use nimlab_octal::census::estimate_codes;
 /// let two: Vec<String> = vec!["0.6".into(), "0.77".into()];
 /// let three: Vec<String> = vec!["0.8".into()];
 /// assert!(estimate_codes(&two, 8, 1 << 16, 1).unwrap() < 1.0);
@@ -124,7 +124,7 @@ pub fn estimate_codes(codes: &[String], base: u32, up_to: u64, threads: usize) -
 /// `force`; counts the threads the census runs on.
 ///
 /// ```
-/// use nimlab_games::octal_census::{check_work, codes};
+/// use nimlab_octal::census::{check_work, codes};
 /// assert!(check_work(&codes(3, 8, &[0]).unwrap(), 8, 1 << 16, false).is_ok());
 /// let six = codes(6, 8, &[0]).unwrap();
 /// assert!(check_work(&six, 8, 1 << 16, false).is_err());

@@ -2,13 +2,13 @@
 //! bound (see [`nimlab_engine::misere_quotient`]).
 //!
 //! ```
-//! use nimlab_games::misere_census::solve;
+//! use nimlab_octal::misere_census::solve;
 //! let e = solve("0.75", 8, 20, std::time::Duration::from_secs(60));
 //! assert_eq!((e.size, e.p_size), (Some(8), Some(2)));
 //! assert_eq!(e.last_change, Some(5));
 //! ```
 
-use crate::octal::Octal;
+use crate::game::Octal;
 use nimlab_engine::misere_quotient::{MisereQuotient, QuotientOptions};
 use nimlab_engine::Game;
 use rayon::prelude::*;

@@ -13,8 +13,8 @@
 //! is read too.
 //!
 //! ```
-//! use nimlab_engine::takebreak::run::{PeriodRun, RunControl, RunOutcome};
-//! use nimlab_engine::takebreak::TakeBreak;
+//! use nimlab_octal::takebreak::run::{PeriodRun, RunControl, RunOutcome};
+//! use nimlab_octal::takebreak::TakeBreak;
 //! use nimlab_engine::NoProgress;
 //!
 //! /// Stops once 20 000 terms are computed.
@@ -35,8 +35,8 @@
 //! ```
 
 use super::{guy_smith, max_value, PeriodSearch, SparseSequence, SparseSplit, TakeBreak};
-use crate::progress::Progress;
-use crate::{Error, Result};
+use nimlab_engine::progress::Progress;
+use nimlab_engine::{Error, Result};
 use std::io::{Read, Write};
 
 /// What a run asks between chunks of terms (a few thousand terms each, well under a
@@ -283,28 +283,8 @@ impl PeriodRun {
             input,
             sum: Checksum::default(),
         };
-        let mut magic = [0u8; 8];
-        r.get(&mut magic)?;
-        if &magic != MAGIC {
-            return Err(Error::input("not a nimlab checkpoint (wrong magic)"));
-        }
-        let version = r.u32()?;
-        if version != VERSION && version != 1 {
-            return Err(Error::input(format!(
-                "checkpoint version {version}, this nimlab reads versions 1 to {VERSION}"
-            )));
-        }
-        let ndigits = r.u32()? as usize;
-        if ndigits > 4096 {
-            return Err(Error::input("checkpoint: implausible rules"));
-        }
-        let mut digits = vec![0u8; ndigits];
-        r.get(&mut digits)?;
-        let distinct = r.u8()? != 0;
-        let rules = TakeBreak::new(digits.clone(), distinct);
-        if rules.digits != digits || digits.is_empty() {
-            return Err(Error::input("checkpoint: malformed rules"));
-        }
+        let version = r.version()?;
+        let rules = r.rules()?;
         let max_n = r.u64()?;
         let len = r.u64()?;
         let terms = r.u64()?;
@@ -312,66 +292,13 @@ impl PeriodRun {
         if ![1, 2, 4].contains(&width) || terms > len || len > max_n.max(1) || max_n > 1 << 40 {
             return Err(Error::input("checkpoint: malformed header"));
         }
-        // Read in blocks, so that a short file fails before much is allocated.
-        let mut values: Vec<u32> = Vec::new();
-        let mut block = vec![0u8; 1 << 16];
-        let mut left = terms as usize;
-        while left > 0 {
-            let count = left.min(block.len() / width);
-            let bytes = &mut block[..count * width];
-            r.get(bytes)?;
-            values.extend(bytes.chunks_exact(width).map(|c| {
-                let mut b = [0u8; 4];
-                b[..width].copy_from_slice(c);
-                u32::from_le_bytes(b)
-            }));
-            left -= count;
-        }
-        let split = match r.u8()? {
-            1 => Some(SparseSplit {
-                cleared: r.u32()?,
-                domain: r.u8()? != 0,
-                rare_class: r.u32()?,
-            }),
-            0 => {
-                let mut rest = [0u8; 9];
-                r.get(&mut rest)?;
-                None
-            }
-            _ => return Err(Error::input("checkpoint: malformed split")),
-        };
-        let count = r.u32()? as usize;
-        if count > super::WITNESSES {
-            return Err(Error::input("checkpoint: malformed witnesses"));
-        }
-        let mut witnesses = Vec::with_capacity(count);
-        for _ in 0..count {
-            witnesses.push(r.u64()? as usize);
-        }
+        let values = r.values(terms as usize, width)?;
+        let split = r.split()?;
+        let witnesses = r.witnesses()?;
         let witness_slot = r.u64()? as usize;
         let mean_scan = f64::from_bits(r.u64()?);
-        let spent = if version >= 2 {
-            let known = r.u8()?;
-            let seconds = f64::from_bits(r.u64()?);
-            match known {
-                0 => None,
-                1 if seconds.is_finite() && seconds >= 0.0 => Some(seconds),
-                _ => return Err(Error::input("checkpoint: malformed seconds spent")),
-            }
-        } else {
-            None
-        };
-        let expected = r.sum.finish();
-        let mut stored = [0u8; 8];
-        r.input
-            .read_exact(&mut stored)
-            .map_err(|_| Error::input("checkpoint: truncated (no checksum)"))?;
-        if u64::from_le_bytes(stored) != expected {
-            return Err(Error::input("checkpoint: checksum mismatch (damaged file)"));
-        }
-        if r.input.read(&mut [0u8; 1]).unwrap_or(0) != 0 {
-            return Err(Error::input("checkpoint: data after the checksum"));
-        }
+        let spent = if version >= 2 { r.spent()? } else { None };
+        r.check_sum()?;
         if witnesses.iter().any(|&x| x >= values.len().max(1))
             || witness_slot >= super::WITNESSES
             || split.is_some_and(|s| s.rare_class > 1)
@@ -510,12 +437,121 @@ impl Reader<'_> {
         self.get(&mut b)?;
         Ok(u64::from_le_bytes(b))
     }
+
+    /// The magic and the version (1 or [`VERSION`]).
+    fn version(&mut self) -> Result<u32> {
+        let mut magic = [0u8; 8];
+        self.get(&mut magic)?;
+        if &magic != MAGIC {
+            return Err(Error::input("not a nimlab checkpoint (wrong magic)"));
+        }
+        let version = self.u32()?;
+        if version != VERSION && version != 1 {
+            return Err(Error::input(format!(
+                "checkpoint version {version}, this nimlab reads versions 1 to {VERSION}"
+            )));
+        }
+        Ok(version)
+    }
+
+    /// The rules: the code's digits and whether parts must be unequal.
+    fn rules(&mut self) -> Result<TakeBreak> {
+        let ndigits = self.u32()? as usize;
+        if ndigits > 4096 {
+            return Err(Error::input("checkpoint: implausible rules"));
+        }
+        let mut digits = vec![0u8; ndigits];
+        self.get(&mut digits)?;
+        let distinct = self.u8()? != 0;
+        let rules = TakeBreak::new(digits.clone(), distinct);
+        if rules.digits != digits || digits.is_empty() {
+            return Err(Error::input("checkpoint: malformed rules"));
+        }
+        Ok(rules)
+    }
+
+    /// `terms` values of `width` bytes each, read in blocks so that a short file fails
+    /// before much is allocated.
+    fn values(&mut self, terms: usize, width: usize) -> Result<Vec<u32>> {
+        let mut values: Vec<u32> = Vec::new();
+        let mut block = vec![0u8; 1 << 16];
+        let mut left = terms;
+        while left > 0 {
+            let count = left.min(block.len() / width);
+            let bytes = &mut block[..count * width];
+            self.get(bytes)?;
+            values.extend(bytes.chunks_exact(width).map(|c| {
+                let mut b = [0u8; 4];
+                b[..width].copy_from_slice(c);
+                u32::from_le_bytes(b)
+            }));
+            left -= count;
+        }
+        Ok(values)
+    }
+
+    /// The rare/common split, if one was chosen (its nine bytes are there either way).
+    fn split(&mut self) -> Result<Option<SparseSplit>> {
+        Ok(match self.u8()? {
+            1 => Some(SparseSplit {
+                cleared: self.u32()?,
+                domain: self.u8()? != 0,
+                rare_class: self.u32()?,
+            }),
+            0 => {
+                let mut rest = [0u8; 9];
+                self.get(&mut rest)?;
+                None
+            }
+            _ => return Err(Error::input("checkpoint: malformed split")),
+        })
+    }
+
+    /// The witnesses of recent long scans.
+    fn witnesses(&mut self) -> Result<Vec<usize>> {
+        let count = self.u32()? as usize;
+        if count > super::WITNESSES {
+            return Err(Error::input("checkpoint: malformed witnesses"));
+        }
+        let mut witnesses = Vec::with_capacity(count);
+        for _ in 0..count {
+            witnesses.push(self.u64()? as usize);
+        }
+        Ok(witnesses)
+    }
+
+    /// The CPU seconds spent before (version 2 on), if known.
+    fn spent(&mut self) -> Result<Option<f64>> {
+        let known = self.u8()?;
+        let seconds = f64::from_bits(self.u64()?);
+        match known {
+            0 => Ok(None),
+            1 if seconds.is_finite() && seconds >= 0.0 => Ok(Some(seconds)),
+            _ => Err(Error::input("checkpoint: malformed seconds spent")),
+        }
+    }
+
+    /// The stored checksum against the bytes read, and nothing after it.
+    fn check_sum(&mut self) -> Result<()> {
+        let expected = self.sum.finish();
+        let mut stored = [0u8; 8];
+        self.input
+            .read_exact(&mut stored)
+            .map_err(|_| Error::input("checkpoint: truncated (no checksum)"))?;
+        if u64::from_le_bytes(stored) != expected {
+            return Err(Error::input("checkpoint: checksum mismatch (damaged file)"));
+        }
+        if self.input.read(&mut [0u8; 1]).unwrap_or(0) != 0 {
+            return Err(Error::input("checkpoint: data after the checksum"));
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::progress::NoProgress;
+    use nimlab_engine::progress::NoProgress;
 
     /// Stops at pseudo-random chunk boundaries (about one chunk in `every`).
     struct RandomStops {

@@ -37,7 +37,7 @@
 //! the strike where the far pass struck, from the first value not settled). The
 //! values are exactly the mex's, whatever the tile, the number of threads or the marks.
 
-use super::{last_split, split_scan, Narrow, SparseSequence, PREFIX};
+use super::{last_split, split_scan, Narrow, SparseSequence, SplitTargets, PREFIX};
 use crate::split_scan::ByteSet;
 use rayon::prelude::*;
 
@@ -555,41 +555,36 @@ fn scan(
     marks: &mut [u8],
     next: u32,
 ) {
-    if x0 >= x1 {
-        return;
+    narrow.scan_splits(
+        m,
+        x0,
+        x1,
+        &mut Marking {
+            wanted,
+            marks,
+            next,
+        },
+    );
+}
+
+/// A far pass's targets: the values below `next` not yet marked.
+struct Marking<'a> {
+    wanted: &'a mut Looking,
+    marks: &'a mut [u8],
+    next: u32,
+}
+
+impl SplitTargets for Marking<'_> {
+    fn groups(&self) -> &[(u8, ByteSet)] {
+        &self.wanted.groups
     }
-    let low = &narrow.bytes[x0..x1];
-    let high = &narrow.bytes[m + 1 - x1..=m - x0];
-    let low_only = narrow.low_only();
-    let mut from = 0;
-    loop {
-        let found = match &wanted.groups[..] {
-            [(0, set)] if low_only => split_scan::next_hit(low, high, from, set),
-            groups => split_scan::next_hit_planes(
-                low,
-                high,
-                &narrow.tops[x0..x1],
-                &narrow.tops[m + 1 - x1..=m - x0],
-                from,
-                groups,
-            ),
-        };
-        let Some((i, mut lanes)) = found else {
-            return;
-        };
-        while lanes != 0 {
-            let x = x0 + i + lanes.trailing_zeros() as usize;
-            lanes &= lanes - 1;
-            let v = narrow.values[x] ^ narrow.values[m - x];
-            if u32::from(v) < next && marks[usize::from(v)] == 0 {
-                marks[usize::from(v)] = 1;
-                wanted.remove(u32::from(v), narrow.low_bits);
-                if wanted.len == 0 {
-                    return;
-                }
-            }
+    fn found(&mut self, v: u32, low_bits: u32) -> bool {
+        if v < self.next && self.marks[v as usize] == 0 {
+            self.marks[v as usize] = 1;
+            self.wanted.remove(v, low_bits);
+            return self.wanted.len == 0;
         }
-        from = i + 32;
+        false
     }
 }
 
