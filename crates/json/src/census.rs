@@ -376,7 +376,7 @@ pub fn for_each_line(
     let file = match std::fs::File::open(path) {
         Ok(f) => f,
         Err(e) if lenient && e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(Error::input(format!("cannot read {name}: {e}"))),
+        Err(e) => return Err(Error::io(format!("cannot read {name}"), e)),
     };
     // Line by line, each at most MAX_LINE bytes: /dev/zero is refused, not read forever.
     let mut reader = std::io::BufReader::new(file);
@@ -389,7 +389,7 @@ pub fn for_each_line(
         let read = (&mut reader)
             .take(MAX_LINE + 1)
             .read_until(b'\n', &mut line)
-            .map_err(|e| Error::input(format!("cannot read {name}: {e}")))?;
+            .map_err(|e| Error::io(format!("cannot read {name}"), e))?;
         if read == 0 {
             break;
         }
@@ -424,7 +424,7 @@ pub fn for_each_line(
 /// Opens `path` for appending census lines, cutting a last line left unfinished by an
 /// interruption.
 pub fn open_append(path: &Path) -> Result<std::fs::File> {
-    let err = |e: std::io::Error| Error::input(format!("cannot write {}: {e}", path.display()));
+    let err = |e: std::io::Error| Error::io(format!("cannot write {}", path.display()), e);
     // Only a regular file has a last line to mend (reading /dev/zero never ends).
     let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
     if let Some(bytes) = regular.then(|| std::fs::read(path).ok()).flatten() {

@@ -133,7 +133,7 @@ fn octal(ctx: &Context, args: OctalArgs) -> Result<Status> {
     };
     if let Some(dir) = &args.certificates {
         std::fs::create_dir_all(dir)
-            .map_err(|e| Error::input(format!("cannot create {}: {e}", dir.display())))?;
+            .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
     }
     let out: Mutex<(Option<std::fs::File>, Option<Error>)> = Mutex::new((file, None));
     let stdout = std::io::stdout();
@@ -165,7 +165,7 @@ fn octal(ctx: &Context, args: OctalArgs) -> Result<Status> {
                     None => stdout.lock().write_all(&text),
                 };
                 if let Err(e) = written {
-                    error.get_or_insert(Error::input(format!("cannot write the census: {e}")));
+                    error.get_or_insert(Error::io("cannot write the census", e));
                 }
             }
             Err(e) => {

@@ -250,7 +250,7 @@ fn check_up_to(ctx: &Context, up_to: u64) -> Result<()> {
 
 fn read_checkpoint(path: &Path) -> Result<PeriodRun> {
     let file = std::fs::File::open(path)
-        .map_err(|e| Error::input(format!("cannot read {}: {e}", path.display())))?;
+        .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
     if !file.metadata().is_ok_and(|m| m.is_file()) {
         return Err(Error::input(format!(
             "{}: not a checkpoint file",
@@ -409,7 +409,7 @@ pub fn frontier(ctx: &Context, args: FrontierArgs) -> Result<Status> {
             )));
         }
         std::fs::create_dir_all(dir)
-            .map_err(|e| Error::input(format!("cannot create {}: {e}", dir.display())))?;
+            .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
     }
     let mut file = match &args.output {
         Some(p) => Some(open_append(p)?),
@@ -501,6 +501,6 @@ fn run_frontier_game(
         Some(f) => f.write_all(&text).and_then(|_| f.flush()),
         None => std::io::stdout().lock().write_all(&text),
     };
-    written.map_err(|e| Error::input(format!("cannot write the results: {e}")))?;
+    written.map_err(|e| Error::io("cannot write the results", e))?;
     Ok(true)
 }

@@ -92,7 +92,7 @@ pub fn run(ctx: &Context, args: MisereCensusArgs) -> Result<Status> {
             None => stdout.lock().write_all(&text),
         });
         if let Err(err) = written {
-            error.get_or_insert(Error::input(format!("cannot write the census: {err}")));
+            error.get_or_insert(Error::io("cannot write the census", err));
         }
         ctx.progress.advance(1);
     };

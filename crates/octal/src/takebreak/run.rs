@@ -417,7 +417,7 @@ impl Reader<'_> {
     fn get(&mut self, buf: &mut [u8]) -> Result<()> {
         self.input.read_exact(buf).map_err(|e| match e.kind() {
             std::io::ErrorKind::UnexpectedEof => Error::input("checkpoint: truncated"),
-            _ => Error::input(format!("cannot read the checkpoint: {e}")),
+            _ => Error::io("cannot read the checkpoint", e),
         })?;
         self.sum.update(buf);
         Ok(())
