@@ -51,6 +51,8 @@ mod split_scan;
 pub use split_scan::{simd_level, SimdLevel};
 pub mod table;
 pub mod takebreak;
+#[cfg(test)]
+mod test_games;
 pub mod theorem;
 pub mod transform;
 pub mod zeckendorf;
