@@ -361,19 +361,10 @@ pub fn grundy_prefix(s: &[u64], len: usize) -> Vec<u32> {
     g
 }
 
-/// The least preperiod and period of the subtraction game with set `s`, *proven* by the
-/// first repeat of a window of max(S) consecutive values, searching heaps below
-/// `max_n`. `s` must be sorted, positive and non-empty.
-///
-/// ```
-/// use nimlab_games::subtraction::certify_period;
-/// let p = certify_period(&[1, 3, 4], 1000).unwrap();
-/// assert_eq!((p.preperiod, p.period), (0, 7));
-/// assert_eq!(p.block(), &[0, 1, 0, 1, 2, 3, 2]);
-/// assert!(p.proof.is_some());
-/// assert!(certify_period(&[9, 20, 29], 100).is_err()); // period 378 needs more room
-/// ```
-pub fn certify_period(s: &[u64], max_n: u64) -> Result<Periodicity> {
+/// The bounds of [`certify_period`]'s search on a valid set: max(S), the heaps searched
+/// and the most the memory allows; a set that is not sorted positive integers, or whose
+/// window (2·max(S) heaps) does not fit, is refused.
+fn period_search_bounds(s: &[u64], max_n: u64) -> Result<(usize, usize, u64)> {
     let m = *s
         .last()
         .ok_or_else(|| Error::input("empty subtraction set"))? as usize;
@@ -404,6 +395,23 @@ pub fn certify_period(s: &[u64], max_n: u64) -> Result<Periodicity> {
             2 * m
         )));
     }
+    Ok((m, limit, max_heaps))
+}
+
+/// The least preperiod and period of the subtraction game with set `s`, *proven* by the
+/// first repeat of a window of max(S) consecutive values, searching heaps below
+/// `max_n`. `s` must be sorted, positive and non-empty.
+///
+/// ```
+/// use nimlab_games::subtraction::certify_period;
+/// let p = certify_period(&[1, 3, 4], 1000).unwrap();
+/// assert_eq!((p.preperiod, p.period), (0, 7));
+/// assert_eq!(p.block(), &[0, 1, 0, 1, 2, 3, 2]);
+/// assert!(p.proof.is_some());
+/// assert!(certify_period(&[9, 20, 29], 100).is_err()); // period 378 needs more room
+/// ```
+pub fn certify_period(s: &[u64], max_n: u64) -> Result<Periodicity> {
+    let (m, limit, max_heaps) = period_search_bounds(s, max_n)?;
     // Polynomial rolling hash of each window (values shifted by 1 so zeros count);
     // equal hashes are confirmed by comparing the windows themselves.
     const BASE: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -626,26 +634,9 @@ pub fn count_sets_text(max: u64, size: u64) -> String {
     c.to_string()
 }
 
-/// Every `size`-element subset of {1, …, max} whose index in lexicographic order is
-/// ≡ `shard` (mod `shards`), with its proven preperiod and period (searching heaps
-/// below `search_limit`), computed in parallel and sorted by [`sweep_order`].
-///
-/// Sharding is round-robin over the lexicographic index, so shards get similar work;
-/// the union of the shards `0/k, …, (k−1)/k` is the whole sweep, and sorting the
-/// concatenation with [`sweep_order`] gives the unsharded result.
-///
-/// ```
-/// use nimlab_games::{subtraction::sweep, SweepRequest};
-/// let req = SweepRequest { max: 30, size: 3, shard: (0, 1), up_to: 1_000_000 };
-/// let rows = sweep(&req, &nimlab_engine::NoProgress).unwrap();
-/// assert_eq!(rows.len(), 4060);
-/// assert_eq!(rows[0].set, vec![9, 20, 29]);
-/// assert_eq!(rows[0].period.unwrap().1, 378);
-/// ```
-pub fn sweep(
-    request: &crate::SweepRequest,
-    progress: &dyn nimlab_engine::Progress,
-) -> Result<Vec<SweepRow>> {
+/// Refuses a sweep whose sets, shard or search bound are out of range, or that would
+/// enumerate or certify too many sets.
+fn check_sweep_request(request: &crate::SweepRequest) -> Result<()> {
     let crate::SweepRequest {
         max,
         size,
@@ -732,6 +723,12 @@ pub fn sweep(
             Knob::Shard,
         ));
     }
+    Ok(())
+}
+
+/// The `size`-element subsets of {1,…,max} whose lexicographic index is ≡ `shard`
+/// (mod `shards`), in that order.
+fn shard_sets(max: u64, size: u64, shard: u64, shards: u64) -> Vec<Vec<u64>> {
     let mut sets = Vec::new();
     let mut combo: Vec<u64> = (1..=size).collect();
     let mut index = 0u64;
@@ -754,6 +751,32 @@ pub fn sweep(
             combo[j] = combo[j - 1] + 1;
         }
     }
+    sets
+}
+
+/// Every `size`-element subset of {1, …, max} whose index in lexicographic order is
+/// ≡ `shard` (mod `shards`), with its proven preperiod and period (searching heaps
+/// below `search_limit`), computed in parallel and sorted by [`sweep_order`].
+///
+/// Sharding is round-robin over the lexicographic index, so shards get similar work;
+/// the union of the shards `0/k, …, (k−1)/k` is the whole sweep, and sorting the
+/// concatenation with [`sweep_order`] gives the unsharded result.
+///
+/// ```
+/// use nimlab_games::{subtraction::sweep, SweepRequest};
+/// let req = SweepRequest { max: 30, size: 3, shard: (0, 1), up_to: 1_000_000 };
+/// let rows = sweep(&req, &nimlab_engine::NoProgress).unwrap();
+/// assert_eq!(rows.len(), 4060);
+/// assert_eq!(rows[0].set, vec![9, 20, 29]);
+/// assert_eq!(rows[0].period.unwrap().1, 378);
+/// ```
+pub fn sweep(
+    request: &crate::SweepRequest,
+    progress: &dyn nimlab_engine::Progress,
+) -> Result<Vec<SweepRow>> {
+    check_sweep_request(request)?;
+    let (shard, shards) = request.shard;
+    let sets = shard_sets(request.max, request.size, shard, shards);
     progress.start(sets.len() as u64, "sets");
     let mut rows: Vec<SweepRow> = sets
         .into_par_iter()
@@ -763,7 +786,7 @@ pub fn sweep(
             if progress.cancelled() {
                 return SweepRow { set, period: None };
             }
-            let period = certify_period(&set, search_limit)
+            let period = certify_period(&set, request.up_to)
                 .ok()
                 .map(|p| (p.preperiod, p.period));
             progress.advance(1);
