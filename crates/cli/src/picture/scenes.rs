@@ -204,7 +204,7 @@ pub fn bar_scene(view: &BarView) -> Scene {
         .iter()
         .filter_map(|c| c.limit.map(|l| (c.index, l.min(rows))))
         .collect();
-    staircase_outline(&mut items, &limits, rows, &px);
+    staircase_outline(&mut items, &limits, rows, px);
     // Column numbers below, row numbers at the left.
     let widest = lo.to_string().len().max(hi.to_string().len());
     let step = label_step(widest);
