@@ -178,19 +178,25 @@ fn c_beta_binary_condition(names: &[String]) -> String {
     // β = [2..]: ord₂(Σcᵢ) = minᵢ ord₂(cᵢ) over cᵢ > 0, via the lowest set bit
     // lb(n) = n − (n & (n − 1)) (n ≥ 1); a zero component stands in with lb(Σc),
     // which is never below the minimum.
+    least_order_condition(names, |t| format!("({t} - ({t} & ({t} - 1)))"))
+}
+
+/// ord(Σcᵢ) = minᵢ ord(cᵢ) over cᵢ > 0, through `v`, a value increasing with the order
+/// of its argument (n ≥ 1); a zero component stands in with v(Σc), which is never below
+/// the minimum.
+fn least_order_condition(names: &[String], v: impl Fn(&str) -> String) -> String {
     let s = format!("({})", components(names).join(" + "));
-    let lb = |t: &str| format!("({t} - ({t} & ({t} - 1)))");
     let terms: Vec<String> = (0..names.len())
         .map(|i| {
             format!(
                 "(if {} > 0 then {} else {})",
                 component(names, i),
-                lb(&component(names, i)),
-                lb(&s)
+                v(&component(names, i)),
+                v(&s)
             )
         })
         .collect();
-    format!("{} == min({})", lb(&s), terms.join(", "))
+    format!("{} == min({})", v(&s), terms.join(", "))
 }
 
 /// C^β for any β whose repeating block reads in one base ≤ 16.
@@ -248,18 +254,7 @@ fn c_beta_condition(names: &[String], beta: &MixedRadix) -> Option<String> {
         }
         format!("({out})")
     };
-    let s = format!("({})", components(names).join(" + "));
-    let terms: Vec<String> = (0..names.len())
-        .map(|i| {
-            format!(
-                "(if {} > 0 then {} else {})",
-                component(names, i),
-                v(&component(names, i)),
-                v(&s)
-            )
-        })
-        .collect();
-    Some(format!("{} == min({})", v(&s), terms.join(", ")))
+    Some(least_order_condition(names, v))
 }
 
 /// A^β, as a ∀ over fresh variables.

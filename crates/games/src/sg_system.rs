@@ -1165,6 +1165,18 @@ fn minimal_systems_of_a_beta(beta: &MixedRadix, dim: usize, size: u64) -> Result
     })
 }
 
+/// Whether the move set `moves(β)` is an SG system of σ^β on [0, size)^dim, labelled.
+fn sigma_system_case(
+    b: &str,
+    dim: usize,
+    size: u64,
+    moves: fn(MixedRadix) -> MoveSet,
+) -> Result<(String, Verdict)> {
+    let beta = radix(b);
+    let v = query_verdict(&Phi::Sigma(beta.clone()), &moves(beta), dim, size)?;
+    Ok((beta_label(b, dim), v))
+}
+
 /// The label of a case over β and m.
 fn beta_label(b: &str, dim: usize) -> String {
     format!("β = {b}, m = {dim}")
@@ -1304,12 +1316,7 @@ fn theorem_4_3() -> Theorem {
                     ("[2,3..]", 3, 12),
                     ("[4,2..]", 3, 12),
                 ],
-                |&(b, dim, size)| {
-                    let beta = radix(b);
-                    let v =
-                        query_verdict(&Phi::Sigma(beta.clone()), &MoveSet::CBeta(beta), dim, size)?;
-                    Ok((beta_label(b, dim), v))
-                },
+                |&(b, dim, size)| sigma_system_case(b, dim, size, MoveSet::CBeta),
             )
         },
     )
@@ -1459,12 +1466,7 @@ fn theorem_max_system() -> Theorem {
                     ("[2,3..]", 2, 24),
                     ("[3..]", 3, 9),
                 ],
-                |&(b, dim, size)| {
-                    let beta = radix(b);
-                    let v =
-                        query_verdict(&Phi::Sigma(beta.clone()), &MoveSet::ABeta(beta), dim, size)?;
-                    Ok((beta_label(b, dim), v))
-                },
+                |&(b, dim, size)| sigma_system_case(b, dim, size, MoveSet::ABeta),
             )
         },
     )
