@@ -346,18 +346,10 @@ impl Dfa {
         .minimize())
     }
 
-    /// ∃ `var`: the automaton accepting a word of the other tracks when some digits on
-    /// track `var` — and some number of leading all-zero letters before the word — make
-    /// `self` accept. The leading zeros let the witness be longer than the other
-    /// variables (Walnut's treatment of msd-first projection). Determinized by the
-    /// subset construction and minimized.
-    pub fn project(&self, var: u32) -> Result<Dfa> {
-        let Some(at) = self.vars.iter().position(|&v| v == var) else {
-            return Ok(self.clone());
-        };
+    /// full[l·base + d]: the letter of `self` for letter l of the other tracks (`letters`
+    /// of them) with digit d on track `at`.
+    fn letters_with_digit(&self, at: usize, letters: usize) -> Vec<usize> {
         let k = self.vars.len();
-        let vars: Vec<u32> = self.vars.iter().copied().filter(|&v| v != var).collect();
-        let letters = letter_count(self.base, k - 1)?;
         // full[l][d]: the letter of self for small letter l with digit d on track `at`
         let mut full = vec![0usize; letters * self.base as usize];
         let mut small = vec![0u32; k - 1];
@@ -377,6 +369,22 @@ impl Dfa {
                 full[l * self.base as usize + d as usize] = encode_letter(self.base, &digits);
             }
         }
+        full
+    }
+
+    /// ∃ `var`: the automaton accepting a word of the other tracks when some digits on
+    /// track `var` — and some number of leading all-zero letters before the word — make
+    /// `self` accept. The leading zeros let the witness be longer than the other
+    /// variables (Walnut's treatment of msd-first projection). Determinized by the
+    /// subset construction and minimized.
+    pub fn project(&self, var: u32) -> Result<Dfa> {
+        let Some(at) = self.vars.iter().position(|&v| v == var) else {
+            return Ok(self.clone());
+        };
+        let k = self.vars.len();
+        let vars: Vec<u32> = self.vars.iter().copied().filter(|&v| v != var).collect();
+        let letters = letter_count(self.base, k - 1)?;
+        let full = self.letters_with_digit(at, letters);
         let n = self.states();
         let step = |set: &[u32], l: usize, seen: &mut Vec<bool>| -> Vec<u32> {
             let mut out = Vec::new();
@@ -459,6 +467,13 @@ impl Dfa {
     /// in breadth-first order from the start, letters in index order. Two automata of
     /// the same language (same tracks) minimize to equal values.
     pub fn minimize(&self) -> Dfa {
+        let order = self.reachable();
+        let (class, count) = self.moore_classes(&order);
+        self.canonical_quotient(&order, &class, count)
+    }
+
+    /// The states reachable from the start, in breadth-first order.
+    fn reachable(&self) -> Vec<u32> {
         let n = self.states();
         let letters = self.letters;
         // reachable states only
@@ -477,9 +492,17 @@ impl Dfa {
             }
             i += 1;
         }
+        order
+    }
+
+    /// Moore's refinement over the `order`ed states: each state's class (states of one
+    /// class accept the same words) and the number of classes.
+    fn moore_classes(&self, order: &[u32]) -> (Vec<u32>, usize) {
+        let n = self.states();
+        let letters = self.letters;
         // Moore's refinement: classes by acceptance, then by the classes of successors
         let mut class = vec![0u32; n];
-        for &q in &order {
+        for &q in order {
             class[q as usize] = self.accept[q as usize] as u32;
         }
         let mut count = {
@@ -490,7 +513,7 @@ impl Dfa {
         };
         // renumber so that classes are 0..count
         if count == 1 {
-            for &q in &order {
+            for &q in order {
                 class[q as usize] = 0;
             }
         }
@@ -498,7 +521,7 @@ impl Dfa {
         loop {
             let mut ids: FxHashMap<Vec<u32>, u32> = FxHashMap::default();
             let mut next = vec![0u32; n];
-            for &q in &order {
+            for &q in order {
                 let q = q as usize;
                 sig.clear();
                 sig.push(class[q]);
@@ -521,9 +544,15 @@ impl Dfa {
             }
             count = new_count;
         }
+        (class, count)
+    }
+
+    /// The automaton of the classes, numbered breadth-first from the start's class.
+    fn canonical_quotient(&self, order: &[u32], class: &[u32], count: usize) -> Dfa {
+        let letters = self.letters;
         // canonical numbering: BFS over classes from the start's class
         let mut rep = vec![u32::MAX; count];
-        for &q in &order {
+        for &q in order {
             let c = class[q as usize] as usize;
             if rep[c] == u32::MAX {
                 rep[c] = q;

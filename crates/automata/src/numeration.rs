@@ -209,113 +209,10 @@ impl Numeration {
         if let Rel::Cong(0) = rel {
             return Err(Error::Input("congruence modulo 0".into()));
         }
-        let base = self.digits();
-        #[derive(Clone, PartialEq, Eq, Hash)]
-        enum S {
-            V(i128, i128),
-            Yes,
-            No,
-        }
-        let weigh = |l: &[u32]| -> i128 { coef.iter().zip(l).map(|(a, &d)| a * d as i128).sum() };
-        let too_big = || Error::TooLarge("a linear relation with too large coefficients".into());
-        let mut overflow = false;
         let dfa = match self {
-            Numeration::Base(b) => {
-                let b = *b as i128;
-                Dfa::explore(
-                    base,
-                    vars.clone(),
-                    S::V(0, 0),
-                    |s, l| {
-                        let S::V(r, _) = s else {
-                            return Some(s.clone());
-                        };
-                        let r2 = b * r + weigh(l);
-                        match rel {
-                            Rel::Cong(m) => Some(S::V(r2.rem_euclid(m as i128), 0)),
-                            Rel::Eq => (r2.abs() <= bound).then_some(S::V(r2, 0)),
-                            Rel::Le => Some(if r2 > bound {
-                                S::No
-                            } else if r2 < -bound {
-                                S::Yes
-                            } else {
-                                S::V(r2, 0)
-                            }),
-                        }
-                    },
-                    |s| match s {
-                        S::Yes => true,
-                        S::No => false,
-                        S::V(r, _) => match rel {
-                            Rel::Eq => r + c == 0,
-                            Rel::Le => r + c <= 0,
-                            Rel::Cong(m) => (r + c).rem_euclid(m as i128) == 0,
-                        },
-                    },
-                )?
-            }
-            Numeration::Fib => {
-                // After reading down to position k the value read is a·W_k + b·W_{k−1}
-                // (W_{−1} = 1); a digit d at position k−1 gives (a + b + d, a); at the
-                // end the value is a + b.
-                let slack = 3 * total + c.abs();
-                Dfa::explore(
-                    2,
-                    vars.clone(),
-                    S::V(0, 0),
-                    |s, l| {
-                        let S::V(a, b) = s else {
-                            return Some(s.clone());
-                        };
-                        let (a2, b2) = (a + b + weigh(l), *a);
-                        if a2.abs() > STATE_BOUND || b2.abs() > STATE_BOUND {
-                            overflow = true;
-                            return None;
-                        }
-                        match rel {
-                            Rel::Cong(m) => {
-                                let m = m as i128;
-                                Some(S::V(a2.rem_euclid(m), b2.rem_euclid(m)))
-                            }
-                            _ => {
-                                // a·ρ + b for ρ = W_k/W_{k−1} ∈ [1, 2]
-                                let (lo, hi) = {
-                                    let (u, v) = (a2 + b2, 2 * a2 + b2);
-                                    (u.min(v), u.max(v))
-                                };
-                                if lo > slack {
-                                    if rel == Rel::Eq {
-                                        None
-                                    } else {
-                                        Some(S::No)
-                                    }
-                                } else if hi < -slack {
-                                    if rel == Rel::Eq {
-                                        None
-                                    } else {
-                                        Some(S::Yes)
-                                    }
-                                } else {
-                                    Some(S::V(a2, b2))
-                                }
-                            }
-                        }
-                    },
-                    |s| match s {
-                        S::Yes => true,
-                        S::No => false,
-                        S::V(a, b) => match rel {
-                            Rel::Eq => a + b + c == 0,
-                            Rel::Le => a + b + c <= 0,
-                            Rel::Cong(m) => (a + b + c).rem_euclid(m as i128) == 0,
-                        },
-                    },
-                )?
-            }
+            Numeration::Base(b) => linear_base_b(*b, &vars, &coef, c, bound, rel)?,
+            Numeration::Fib => linear_fib(&vars, &coef, c, total, rel)?,
         };
-        if overflow {
-            return Err(too_big());
-        }
         let valid = self.valid(&vars)?;
         dfa.product(&valid, |a, b| a && b)
     }
@@ -647,4 +544,132 @@ fn fib_weights(n: u128) -> Vec<u128> {
         }
     }
     w
+}
+
+/// A state of a linear relation's automaton: the value read so far (two numbers in
+/// Zeckendorf numeration), or decided whatever follows.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum LinearState {
+    V(i128, i128),
+    Yes,
+    No,
+}
+
+/// Σ coef·digits, the weight of one letter.
+fn weigh(coef: &[i128], l: &[u32]) -> i128 {
+    coef.iter().zip(l).map(|(a, &d)| a * d as i128).sum()
+}
+
+/// Σ coef·vars + c ⋈ 0 in base b, reading most significant digits first (before the
+/// digits' validity is imposed).
+fn linear_base_b(
+    base: u32,
+    vars: &[u32],
+    coef: &[i128],
+    c: i128,
+    bound: i128,
+    rel: Rel,
+) -> Result<Dfa> {
+    use LinearState as S;
+    let b = base as i128;
+    Dfa::explore(
+        base,
+        vars.to_vec(),
+        S::V(0, 0),
+        |s, l| {
+            let S::V(r, _) = s else {
+                return Some(s.clone());
+            };
+            let r2 = b * r + weigh(coef, l);
+            match rel {
+                Rel::Cong(m) => Some(S::V(r2.rem_euclid(m as i128), 0)),
+                Rel::Eq => (r2.abs() <= bound).then_some(S::V(r2, 0)),
+                Rel::Le => Some(if r2 > bound {
+                    S::No
+                } else if r2 < -bound {
+                    S::Yes
+                } else {
+                    S::V(r2, 0)
+                }),
+            }
+        },
+        |s| match s {
+            S::Yes => true,
+            S::No => false,
+            S::V(r, _) => match rel {
+                Rel::Eq => r + c == 0,
+                Rel::Le => r + c <= 0,
+                Rel::Cong(m) => (r + c).rem_euclid(m as i128) == 0,
+            },
+        },
+    )
+}
+
+/// Σ coef·vars + c ⋈ 0 in Zeckendorf numeration (before the digits' validity is
+/// imposed); too large a state is refused.
+fn linear_fib(vars: &[u32], coef: &[i128], c: i128, total: i128, rel: Rel) -> Result<Dfa> {
+    use LinearState as S;
+    let mut overflow = false;
+    // After reading down to position k the value read is a·W_k + b·W_{k−1}
+    // (W_{−1} = 1); a digit d at position k−1 gives (a + b + d, a); at the
+    // end the value is a + b.
+    let slack = 3 * total + c.abs();
+    let dfa = Dfa::explore(
+        2,
+        vars.to_vec(),
+        S::V(0, 0),
+        |s, l| {
+            let S::V(a, b) = s else {
+                return Some(s.clone());
+            };
+            let (a2, b2) = (a + b + weigh(coef, l), *a);
+            if a2.abs() > STATE_BOUND || b2.abs() > STATE_BOUND {
+                overflow = true;
+                return None;
+            }
+            match rel {
+                Rel::Cong(m) => {
+                    let m = m as i128;
+                    Some(S::V(a2.rem_euclid(m), b2.rem_euclid(m)))
+                }
+                _ => {
+                    // a·ρ + b for ρ = W_k/W_{k−1} ∈ [1, 2]
+                    let (lo, hi) = {
+                        let (u, v) = (a2 + b2, 2 * a2 + b2);
+                        (u.min(v), u.max(v))
+                    };
+                    if lo > slack {
+                        if rel == Rel::Eq {
+                            None
+                        } else {
+                            Some(S::No)
+                        }
+                    } else if hi < -slack {
+                        if rel == Rel::Eq {
+                            None
+                        } else {
+                            Some(S::Yes)
+                        }
+                    } else {
+                        Some(S::V(a2, b2))
+                    }
+                }
+            }
+        },
+        |s| match s {
+            S::Yes => true,
+            S::No => false,
+            S::V(a, b) => match rel {
+                Rel::Eq => a + b + c == 0,
+                Rel::Le => a + b + c <= 0,
+                Rel::Cong(m) => (a + b + c).rem_euclid(m as i128) == 0,
+            },
+        },
+    )?;
+    if overflow {
+        return Err(Error::TooLarge(
+            "a linear relation with too large coefficients".into(),
+        ));
+    }
+    Ok(dfa)
 }

@@ -404,47 +404,8 @@ pub fn is_winning_move(game: &dyn Game, from: &[Coord], answer: &[Coord]) -> boo
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_games::{Rook1, Sub134};
     use crate::Solver;
-
-    /// Subtraction {1,3,4}: a one-heap game with an irregular sequence.
-    struct Sub134;
-    impl Game for Sub134 {
-        fn spec(&self) -> String {
-            "sub134".into()
-        }
-        fn dimension(&self) -> usize {
-            1
-        }
-        fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
-            for t in [1, 3, 4] {
-                if p[0] >= t {
-                    visit(&[p[0] - t]);
-                }
-            }
-        }
-    }
-
-    /// Two-heap game with rook moves and one diagonal step.
-    struct Rook1;
-    impl Game for Rook1 {
-        fn spec(&self) -> String {
-            "rook1".into()
-        }
-        fn dimension(&self) -> usize {
-            2
-        }
-        fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
-            for u in 0..p[0] {
-                visit(&[u, p[1]]);
-            }
-            for v in 0..p[1] {
-                visit(&[p[0], v]);
-            }
-            if p[0] > 0 && p[1] > 0 {
-                visit(&[p[0] - 1, p[1] - 1]);
-            }
-        }
-    }
 
     /// The mex worked out agrees with the solver's value and with the plain definition.
     #[test]

@@ -48,6 +48,8 @@ pub mod progress;
 pub mod rule;
 pub mod solver;
 pub mod table;
+#[cfg(test)]
+mod test_games;
 pub mod theorem;
 pub mod transform;
 pub mod zeckendorf;

@@ -395,6 +395,28 @@ fn mark(c: &mut Cand, kinds: &[Kind]) {
     c.p = p;
 }
 
+/// A sum per element, shortest (breadth first over `kinds`): for each element the
+/// element one heap less and that heap's kind (`None` where unreachable), and the
+/// elements in the order met.
+fn shortest_sums(c: &Cand, kinds: &[Kind]) -> (Vec<Option<(u32, u32)>>, Vec<u32>) {
+    let mut rep: Vec<Option<(u32, u32)>> = vec![None; c.n()];
+    rep[0] = Some((0, u32::MAX));
+    let mut order = vec![0u32];
+    let mut i = 0;
+    while i < order.len() {
+        let x = order[i];
+        for (j, k) in kinds.iter().enumerate() {
+            let y = c.mul(x, k.g);
+            if rep[y as usize].is_none() {
+                rep[y as usize] = Some((x, j as u32));
+                order.push(y);
+            }
+        }
+        i += 1;
+    }
+    (rep, order)
+}
+
 /// A sum of heaps (sorted) the candidate gets wrong, or `None` when it is right on
 /// every sum. The check: no sum of product in P has an option of product in P (a
 /// table look-up per element and heap, every element being a product of heaps), and
@@ -410,22 +432,7 @@ fn find_failure(
     h: usize,
 ) -> Result<Option<Vec<u32>>> {
     let n = c.n();
-    // A sum per element (shortest, in kinds).
-    let mut rep: Vec<Option<(u32, u32)>> = vec![None; n];
-    rep[0] = Some((0, u32::MAX));
-    let mut order = vec![0u32];
-    let mut i = 0;
-    while i < order.len() {
-        let x = order[i];
-        for (j, k) in kinds.iter().enumerate() {
-            let y = c.mul(x, k.g);
-            if rep[y as usize].is_none() {
-                rep[y as usize] = Some((x, j as u32));
-                order.push(y);
-            }
-        }
-        i += 1;
-    }
+    let (rep, order) = shortest_sums(c, kinds);
     let word_of = |mut x: u32| -> Vec<u32> {
         let mut w = Vec::new();
         while x != 0 {
@@ -447,12 +454,7 @@ fn find_failure(
     }
     // N-check: the closure with dominance pruning.
     let words = n.div_ceil(64);
-    let mut pbits = vec![0u64; words];
-    for (x, &b) in c.p.iter().enumerate() {
-        if b {
-            pbits[x / 64] |= 1 << (x % 64);
-        }
-    }
+    let pbits = p_bits(c, words);
     let mut elem: Vec<u32> = vec![0];
     let mut sets: Vec<Vec<u32>> = vec![Vec::new()];
     let mut bits: Vec<u64> = vec![0; words];
@@ -542,43 +544,82 @@ fn least_failure(
         })
         .collect();
     let n = c.n();
-    // The least sum of every element: a larger multiplicity of a heap that lands on an
-    // element met before cannot give a least sum (adding the same heaps to the
-    // earlier, smaller sum gives a smaller one).
-    fn least(
-        c: &Cand,
-        live: &[u32],
-        d: usize,
-        e: u32,
-        w: &mut Vec<u32>,
-        rep: &mut [Option<Vec<u32>>],
-    ) {
-        if d == 0 {
-            if rep[e as usize].is_none() {
-                rep[e as usize] = Some(w.clone());
-            }
-            return;
-        }
-        let h = live[d - 1];
-        let g = c.phi[h as usize];
-        let mut e = e;
-        let base = w.len();
-        loop {
-            least(c, live, d - 1, e, w, rep);
-            e = c.mul(e, g);
-            if rep[e as usize].is_some() {
-                break;
-            }
-            w.push(h);
-        }
-        w.truncate(base);
-    }
     limits.memory_limit.check(
         "the least sums of a candidate quotient's elements",
         clock.held + n as u64 * (24 + 4 * live.len() as u64),
     )?;
     let mut rep: Vec<Option<Vec<u32>>> = vec![None; n];
-    least(c, &live, live.len(), 0, &mut Vec::new(), &mut rep);
+    least_sums(c, &live, live.len(), 0, &mut Vec::new(), &mut rep);
+    let best = least_p_failure(c, &live, &ts, &rep);
+    // N-failures, in increasing order, up to the least P-failure; a sum whose pair
+    // (product, option products) has the options of an earlier pair of the same product
+    // (and more) is not extended: anything failing beyond it fails beyond the earlier,
+    // smaller one first.
+    let words = n.div_ceil(64);
+    let mut s = NFailureSearch {
+        c,
+        live: &live,
+        ts: &ts,
+        seen: vec![Vec::new(); n],
+        pbits: p_bits(c, words),
+        bound: best.clone(),
+        words,
+        clock,
+        steps: 0,
+        seen_bytes: n as u64 * 24,
+        limit: limits.memory_limit,
+        refused: None,
+    };
+    let found = nrec(&mut s, live.len(), 0, &[], &mut Vec::new());
+    if let Some(e) = s.refused {
+        return Err(e);
+    }
+    Ok(match found {
+        Step::Found(w) => Some(w),
+        _ => best,
+    })
+}
+
+/// The least sum of every element: a larger multiplicity of a heap that lands on an
+/// element met before cannot give a least sum (adding the same heaps to the
+/// earlier, smaller sum gives a smaller one).
+fn least_sums(
+    c: &Cand,
+    live: &[u32],
+    d: usize,
+    e: u32,
+    w: &mut Vec<u32>,
+    rep: &mut [Option<Vec<u32>>],
+) {
+    if d == 0 {
+        if rep[e as usize].is_none() {
+            rep[e as usize] = Some(w.clone());
+        }
+        return;
+    }
+    let h = live[d - 1];
+    let g = c.phi[h as usize];
+    let mut e = e;
+    let base = w.len();
+    loop {
+        least_sums(c, live, d - 1, e, w, rep);
+        e = c.mul(e, g);
+        if rep[e as usize].is_some() {
+            break;
+        }
+        w.push(h);
+    }
+    w.truncate(base);
+}
+
+/// The least sum failing for a P-position: a sum of product in P with an option of
+/// product in P, from the least sum of each element and one more heap.
+fn least_p_failure(
+    c: &Cand,
+    live: &[u32],
+    ts: &[Vec<u32>],
+    rep: &[Option<Vec<u32>>],
+) -> Option<Vec<u32>> {
     let mut best: Option<Vec<u32>> = None;
     for (x, r) in rep.iter().enumerate() {
         let Some(r) = r else { continue };
@@ -596,123 +637,115 @@ fn least_failure(
             }
         }
     }
-    // N-failures, in increasing order, up to the least P-failure; a sum whose pair
-    // (product, option products) has the options of an earlier pair of the same product
-    // (and more) is not extended: anything failing beyond it fails beyond the earlier,
-    // smaller one first.
-    struct N<'a> {
-        c: &'a Cand,
-        live: &'a [u32],
-        ts: &'a [Vec<u32>],
-        seen: Vec<Vec<Vec<u64>>>,
-        pbits: Vec<u64>,
-        bound: Option<Vec<u32>>,
-        words: usize,
-        clock: Clock<'a>,
-        steps: u64,
-        /// Bytes of `seen`, and the limit they must stay within.
-        seen_bytes: u64,
-        limit: crate::memory::MemoryLimit,
-        refused: Option<Error>,
-    }
-    enum Step {
-        Found(Vec<u32>),
-        Stop,
-        Go,
-    }
-    fn bits_of(t: &[u32], words: usize) -> Vec<u64> {
-        let mut b = vec![0u64; words];
-        for &x in t {
-            b[x as usize / 64] |= 1 << (x % 64);
-        }
-        b
-    }
-    fn nrec(s: &mut N<'_>, d: usize, e: u32, t: &[u32], w: &mut Vec<u32>) -> Step {
-        if d == 0 {
-            if !t.is_empty() && !s.c.p[e as usize] && !t.iter().any(|&x| s.c.p[x as usize]) {
-                return Step::Found(w.clone());
-            }
-            return Step::Go;
-        }
-        let h = s.live[d - 1];
-        let k = Kind {
-            heap: h,
-            g: s.c.phi[h as usize],
-            t: s.ts[d - 1].clone(),
-        };
-        let base = w.len();
-        let mut e = e;
-        let mut t = t.to_vec();
-        let mut nt = Vec::new();
-        let out = loop {
-            match nrec(s, d - 1, e, &t, w) {
-                Step::Go => {}
-                other => break other,
-            }
-            extend(s.c, e, &t, &k, &mut nt);
-            e = s.c.mul(e, k.g);
-            w.push(h);
-            s.steps += 1;
-            if s.bound.as_ref().is_some_and(|b| *w >= *b)
-                || (s.steps.is_multiple_of(4096) && s.clock.past())
-            {
-                break Step::Stop;
-            }
-            let nb = bits_of(&nt, s.words);
-            let dominated = s.seen[e as usize]
-                .iter()
-                .any(|o| o.iter().zip(&nb).all(|(a, b)| a & !b == 0));
-            if dominated {
-                // The sum itself still counts (the earlier pair may be the empty sum's).
-                if !s.c.p[e as usize] && nb.iter().zip(&s.pbits).all(|(a, b)| a & b == 0) {
-                    break Step::Found(w.clone());
-                }
-                break Step::Go;
-            }
-            s.seen_bytes += 24 + 8 * nb.len() as u64;
-            s.seen[e as usize].push(nb);
-            if s.steps.is_multiple_of(4096)
-                && let Err(e) = s.limit.check(
-                    "the sums compared against a candidate quotient",
-                    s.clock.held + s.seen_bytes,
-                )
-            {
-                s.refused = Some(e);
-                break Step::Stop;
-            }
-            std::mem::swap(&mut t, &mut nt);
-        };
-        w.truncate(base);
-        out
-    }
-    let words = n.div_ceil(64);
-    let mut s = N {
-        c,
-        live: &live,
-        ts: &ts,
-        seen: vec![Vec::new(); n],
-        pbits: bits_of(
-            &(0..n as u32)
-                .filter(|&x| c.p[x as usize])
-                .collect::<Vec<_>>(),
-            words,
-        ),
-        bound: best.clone(),
+    best
+}
+
+/// The depth-first search for the least N-failure (a sum not in P with no option in P):
+/// the heaps in decreasing order, each with a multiplicity, up to the least P-failure
+/// found (`bound`).
+struct NFailureSearch<'a> {
+    c: &'a Cand,
+    live: &'a [u32],
+    ts: &'a [Vec<u32>],
+    seen: Vec<Vec<Vec<u64>>>,
+    pbits: Vec<u64>,
+    bound: Option<Vec<u32>>,
+    words: usize,
+    clock: Clock<'a>,
+    steps: u64,
+    /// Bytes of `seen`, and the limit they must stay within.
+    seen_bytes: u64,
+    limit: crate::memory::MemoryLimit,
+    refused: Option<Error>,
+}
+/// What one branch of the N-failure search ended with.
+enum Step {
+    /// The least N-failure below the branch.
+    Found(Vec<u32>),
+    /// Past the bound, out of time or memory: give up.
+    Stop,
+    /// Nothing below the branch: go on.
+    Go,
+}
+
+/// The candidate's P-portion as a bitset of `words` words.
+fn p_bits(c: &Cand, words: usize) -> Vec<u64> {
+    bits_of(
+        &(0..c.n() as u32)
+            .filter(|&x| c.p[x as usize])
+            .collect::<Vec<_>>(),
         words,
-        clock,
-        steps: 0,
-        seen_bytes: n as u64 * 24,
-        limit: limits.memory_limit,
-        refused: None,
-    };
-    let found = nrec(&mut s, live.len(), 0, &[], &mut Vec::new());
-    if let Some(e) = s.refused {
-        return Err(e);
+    )
+}
+
+/// The set `t` of elements as a bitset of `words` words.
+fn bits_of(t: &[u32], words: usize) -> Vec<u64> {
+    let mut b = vec![0u64; words];
+    for &x in t {
+        b[x as usize / 64] |= 1 << (x % 64);
     }
-    Ok(match found {
-        Step::Found(w) => Some(w),
-        _ => best,
-    })
+    b
+}
+
+/// The N-failure search over the `d` largest heaps from the sum of product `e` and
+/// option products `t` (its heaps in `w`): the least failure found, or where it stopped.
+fn nrec(s: &mut NFailureSearch<'_>, d: usize, e: u32, t: &[u32], w: &mut Vec<u32>) -> Step {
+    if d == 0 {
+        if !t.is_empty() && !s.c.p[e as usize] && !t.iter().any(|&x| s.c.p[x as usize]) {
+            return Step::Found(w.clone());
+        }
+        return Step::Go;
+    }
+    let h = s.live[d - 1];
+    let k = Kind {
+        heap: h,
+        g: s.c.phi[h as usize],
+        t: s.ts[d - 1].clone(),
+    };
+    let base = w.len();
+    let mut e = e;
+    let mut t = t.to_vec();
+    let mut nt = Vec::new();
+    let out = loop {
+        match nrec(s, d - 1, e, &t, w) {
+            Step::Go => {}
+            other => break other,
+        }
+        extend(s.c, e, &t, &k, &mut nt);
+        e = s.c.mul(e, k.g);
+        w.push(h);
+        s.steps += 1;
+        if s.bound.as_ref().is_some_and(|b| *w >= *b)
+            || (s.steps.is_multiple_of(4096) && s.clock.past())
+        {
+            break Step::Stop;
+        }
+        let nb = bits_of(&nt, s.words);
+        let dominated = s.seen[e as usize]
+            .iter()
+            .any(|o| o.iter().zip(&nb).all(|(a, b)| a & !b == 0));
+        if dominated {
+            // The sum itself still counts (the earlier pair may be the empty sum's).
+            if !s.c.p[e as usize] && nb.iter().zip(&s.pbits).all(|(a, b)| a & b == 0) {
+                break Step::Found(w.clone());
+            }
+            break Step::Go;
+        }
+        s.seen_bytes += 24 + 8 * nb.len() as u64;
+        s.seen[e as usize].push(nb);
+        if s.steps.is_multiple_of(4096)
+            && let Err(e) = s.limit.check(
+                "the sums compared against a candidate quotient",
+                s.clock.held + s.seen_bytes,
+            )
+        {
+            s.refused = Some(e);
+            break Step::Stop;
+        }
+        std::mem::swap(&mut t, &mut nt);
+    };
+    w.truncate(base);
+    out
 }
 
 /// The least `i` with `x^i = x^j` for some `j > i` (the index of `x`).
@@ -1092,6 +1125,52 @@ impl Reduced {
     }
 }
 
+/// Repairs the candidate at heap `h` at the least sum it gets wrong, until it gets none
+/// wrong (or the time, memory or search runs out).
+fn repair(
+    mut cand: Cand,
+    options: &HeapOptions,
+    h: usize,
+    limits: &QuotientOptions<'_>,
+    clock: Clock<'_>,
+) -> Result<Cand> {
+    loop {
+        clock.check(h)?;
+        c_check_memory(limits, cand.n(), h, 0)?;
+        let held = clock.holding(cand.bytes());
+        let ks = kinds(&cand, options, h);
+        if find_failure(&cand, &ks, limits, held, h)?.is_none() {
+            return Ok(cand);
+        }
+        let least = least_failure(&cand, options, h, limits, held)?;
+        clock.check(h)?;
+        let Some(w) = least else {
+            return Err(Error::Contract(format!(
+                "a failing candidate at heap {h} of the misère quotient has no least failure"
+            )));
+        };
+        let want_p = !cand.p[cand.product(&w) as usize];
+        let next = match recalibrate(&cand, options, h, &w, want_p, limits, held) {
+            Ok(next) => next,
+            Err(Some(s)) => {
+                return Err(size_error(&s, h, limits));
+            }
+            Err(None) => {
+                clock.check(h)?;
+                return Err(Error::TooLong {
+                    what: format!(
+                        "the misère quotient past heap {} (no repair found at heap {h}; the quotient is known to heap {})",
+                        h - 1,
+                        h - 1
+                    ),
+                    seconds: clock.started.elapsed().as_secs() + 1,
+                });
+            }
+        };
+        cand = next;
+    }
+}
+
 impl MisereQuotient {
     /// The quotient of `game`'s heaps `0..=max_heap` (options from the game).
     pub fn of_game(game: &dyn Game, max_heap: u64, limits: &QuotientOptions<'_>) -> Result<Self> {
@@ -1170,43 +1249,7 @@ impl MisereQuotient {
                 h,
                 pre_reduction_bytes(r.accept.len(), r.k),
             )?;
-            let mut cand = r.build();
-            loop {
-                over_time(h)?;
-                c_check_memory(limits, cand.n(), h, 0)?;
-                let clock = clock.holding(cand.bytes());
-                let ks = kinds(&cand, options, h);
-                if find_failure(&cand, &ks, limits, clock, h)?.is_none() {
-                    break;
-                }
-                let least = least_failure(&cand, options, h, limits, clock)?;
-                over_time(h)?;
-                let Some(w) = least else {
-                    return Err(Error::Contract(format!(
-                        "a failing candidate at heap {h} of the misère quotient has no least failure"
-                    )));
-                };
-                let want_p = !cand.p[cand.product(&w) as usize];
-                let next = match recalibrate(&cand, options, h, &w, want_p, limits, clock) {
-                    Ok(next) => next,
-                    Err(Some(s)) => {
-                        return Err(size_error(&s, h, limits));
-                    }
-                    Err(None) => {
-                        over_time(h)?;
-                        return Err(Error::TooLong {
-                            what: format!(
-                                "the misère quotient past heap {} (no repair found at heap {h}; the quotient is known to heap {})",
-                                h - 1,
-                                h - 1
-                            ),
-                            seconds: started.elapsed().as_secs() + 1,
-                        });
-                    }
-                };
-                cand = next;
-            }
-            c = cand;
+            c = repair(r.build(), options, h, limits, clock)?;
         }
         limits.progress.finish();
         Ok(Self::finish(c, options, changes))

@@ -550,24 +550,7 @@ impl crate::transform::Transform for NPlayerGame {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// One heap, take one or two.
-    struct Take12;
-    impl Game for Take12 {
-        fn spec(&self) -> String {
-            "take12".into()
-        }
-        fn dimension(&self) -> usize {
-            1
-        }
-        fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
-            for t in 1..=2 {
-                if p[0] >= t {
-                    visit(&[p[0] - t]);
-                }
-            }
-        }
-    }
+    use crate::test_games::{Chain, Take12};
 
     #[test]
     fn rankings_agree_with_their_definitions() {
@@ -591,21 +574,6 @@ mod tests {
 
     #[test]
     fn a_chain_counts_moves_mod_n() {
-        // One heap, take exactly one: n moves of forced play.
-        struct Chain;
-        impl Game for Chain {
-            fn spec(&self) -> String {
-                "chain".into()
-            }
-            fn dimension(&self) -> usize {
-                1
-            }
-            fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
-                if p[0] > 0 {
-                    visit(&[p[0] - 1]);
-                }
-            }
-        }
         let r = Ranking::permutation(vec![2, 1, 3, 4]).unwrap();
         let mut s = ClassSolver::new(&Chain, &r);
         assert_eq!(s.class(&[1_000_003]).unwrap(), 3);
@@ -638,20 +606,6 @@ mod tests {
 
     #[test]
     fn memory_limit_is_enforced() {
-        struct Chain;
-        impl Game for Chain {
-            fn spec(&self) -> String {
-                "chain".into()
-            }
-            fn dimension(&self) -> usize {
-                1
-            }
-            fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
-                if p[0] > 0 {
-                    visit(&[p[0] - 1]);
-                }
-            }
-        }
         let r = Ranking::normal(3).unwrap();
         let opts = TableOptions {
             memory_limit: MemoryLimit::new(1 << 20),

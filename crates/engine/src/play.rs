@@ -194,7 +194,18 @@ fn remoteness_within(
             return Ok(None);
         }
     }
-    // Every option has a lower rank: evaluate in increasing rank.
+    let result = remoteness_by_rank(game, &nodes, &edges);
+    let get = |i: u32| result[i as usize].expect("every position evaluated");
+    Ok(Some((get(0), edges[0].iter().map(|&j| get(j)).collect())))
+}
+
+/// The outcome and remoteness of every node of the searched graph (`edges[i]`: node
+/// i's options), in increasing rank: every option has a lower rank than its position.
+fn remoteness_by_rank(
+    game: &dyn Game,
+    nodes: &[Position],
+    edges: &[Vec<u32>],
+) -> Vec<Option<Remoteness>> {
     let mut order: Vec<u32> = (0..nodes.len() as u32).collect();
     order.sort_unstable_by_key(|&i| game.rank(&nodes[i as usize]));
     let end = if mover_wins_at_end(game) {
@@ -231,8 +242,7 @@ fn remoteness_within(
         };
         result[i as usize] = Some(r);
     }
-    let get = |i: u32| result[i as usize].expect("every position evaluated");
-    Ok(Some((get(0), edges[0].iter().map(|&j| get(j)).collect())))
+    result
 }
 
 /// A small pseudo-random generator (SplitMix64): reproducible easy games without a
@@ -425,28 +435,7 @@ pub fn explain(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Two-heap Nim.
-    struct Nim2;
-    impl Game for Nim2 {
-        fn spec(&self) -> String {
-            "nim2".into()
-        }
-        fn dimension(&self) -> usize {
-            2
-        }
-        fn is_downward_closed(&self) -> bool {
-            true
-        }
-        fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
-            for u in 0..p[0] {
-                visit(&[u, p[1]]);
-            }
-            for v in 0..p[1] {
-                visit(&[p[0], v]);
-            }
-        }
-    }
+    use crate::test_games::{Nim2, Take12};
 
     #[test]
     fn remoteness_of_two_heap_nim() {
@@ -501,24 +490,6 @@ mod tests {
                 .unwrap();
             assert_eq!(a, b);
             assert!(find_move(&Nim2, &[6, 4], &a.to).is_some());
-        }
-    }
-
-    /// One heap, take 1 or 2.
-    struct Take12;
-    impl Game for Take12 {
-        fn spec(&self) -> String {
-            "take12".into()
-        }
-        fn dimension(&self) -> usize {
-            1
-        }
-        fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
-            for t in 1..=2 {
-                if p[0] >= t {
-                    visit(&[p[0] - t]);
-                }
-            }
         }
     }
 

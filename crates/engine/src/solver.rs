@@ -479,42 +479,13 @@ pub fn analyse(game: &dyn Game, pos: &[Coord], limit: MemoryLimit) -> Result<Ana
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// One heap, take exactly one: a chain.
-    struct Chain;
-    impl Game for Chain {
-        fn spec(&self) -> String {
-            "chain".into()
-        }
-        fn dimension(&self) -> usize {
-            1
-        }
-        fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
-            if p[0] > 0 {
-                visit(&[p[0] - 1]);
-            }
-        }
-    }
+    use crate::test_games::{Chain, Loop};
 
     #[test]
     fn a_chain_of_a_million_does_not_overflow_the_stack() {
         let mut s = Solver::new(&Chain);
         assert_eq!(s.grundy(&[1_000_000]).unwrap(), 0);
         assert_eq!(s.grundy(&[999_999]).unwrap(), 1);
-    }
-
-    /// A broken game whose move does not lower the rank.
-    struct Loop;
-    impl Game for Loop {
-        fn spec(&self) -> String {
-            "loop".into()
-        }
-        fn dimension(&self) -> usize {
-            1
-        }
-        fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
-            visit(&[p[0] + 1]);
-        }
     }
 
     #[test]

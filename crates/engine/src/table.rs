@@ -366,18 +366,7 @@ pub fn generic_table_by_rule(
     let mut outside = Solver::with_rule(game, rule, opts.memory_limit);
     // A move to several heaps of a one-heap game is valued by ⊕: Grundy values only.
     let sums = rule.is_grundy() && crate::capability::is_sum_of_heaps(game);
-    let order: Option<Vec<usize>> = if downward {
-        None
-    } else {
-        let mut idx: Vec<(u128, usize)> = (0..cells)
-            .map(|i| {
-                fill_position(dims, i, &mut table_pos);
-                (game.rank(&table_pos), i)
-            })
-            .collect();
-        idx.sort_unstable();
-        Some(idx.into_iter().map(|(_, i)| i).collect())
-    };
+    let order: Option<Vec<usize>> = (!downward).then(|| cells_by_rank(game, dims, cells));
     let step = (cells / 1000).max(1);
     opts.progress.start(cells as u64, "cells");
     for k in 0..cells {
@@ -451,6 +440,20 @@ pub fn generic_table_by_rule(
         dims: dims.to_vec(),
         values,
     })
+}
+
+/// The box's `cells` in increasing rank (ties in index order): every option has a lower
+/// rank, so it comes before its position even when moves may raise a coordinate.
+fn cells_by_rank(game: &dyn Game, dims: &[usize], cells: usize) -> Vec<usize> {
+    let mut table_pos: Position = vec![0; dims.len()];
+    let mut idx: Vec<(u128, usize)> = (0..cells)
+        .map(|i| {
+            fill_position(dims, i, &mut table_pos);
+            (game.rank(&table_pos), i)
+        })
+        .collect();
+    idx.sort_unstable();
+    idx.into_iter().map(|(_, i)| i).collect()
 }
 
 #[inline]

@@ -295,6 +295,8 @@ impl Program {
         columns: &[Column<'_>],
         out: &mut [i64],
     ) -> bool {
+        // Over 100 lines because it is the evaluator's dispatch (bench eval): one arm per
+        // instruction, each a vectorised loop over the block, in one hot match.
         let n = out.len();
         let mut bad = false;
         for inst in &self.insts {

@@ -275,7 +275,53 @@ pub fn guess_with(
     opts: &TableOptions,
     known: Option<&Periodicity>,
 ) -> Result<Guess> {
-    let progress = opts.progress;
+    let cells = checked_cells(training, names)?;
+    let mut limits = Vec::new();
+    let (candidates, searched) = screen(&cells, names, claim, opts, known, &mut limits);
+    let game = Named(names.to_vec());
+    let mut result = Guess {
+        searched,
+        limits,
+        ..Guess::default()
+    };
+    let mut enumerated_found = 0;
+    // Each verification is cheap, but the list of fitting candidates is not bounded.
+    for (size, c) in fitting(&candidates, names).into_iter().take(MAX_VERIFIED) {
+        if result.found.len() >= MAX_FOUND {
+            break;
+        }
+        let is_enumerated = c.family == ENUMERATED;
+        if is_enumerated && enumerated_found >= MAX_ENUMERATED {
+            continue;
+        }
+        match verify(&game, &c, size, training, verification, claim) {
+            Verified::Unparsable | Verified::Misfit => {}
+            Verified::Failed(near) => {
+                if result.failed_verification.len() < MAX_NEAREST {
+                    result.failed_verification.push(near)
+                }
+            }
+            Verified::Holds(windows) => {
+                enumerated_found += is_enumerated as usize;
+                result.found.push(Found {
+                    formula: c.text,
+                    size,
+                    family: c.family,
+                    windows,
+                })
+            }
+        }
+    }
+    if result.found.is_empty() {
+        result.nearest = nearest(&game, &candidates, names, training, claim);
+    }
+    result.nearest.sort_by_key(|n| (n.mismatch_count, n.size));
+    result.nearest.truncate(MAX_NEAREST);
+    Ok(result)
+}
+
+/// The training table's cells, once its shape is one `guess` searches.
+fn checked_cells(training: &GrundyTable, names: &[String]) -> Result<Cells> {
     let d = training.dims().len();
     if names.len() != d {
         return Err(Error::input(format!(
@@ -300,10 +346,25 @@ pub fn guess_with(
     if cells.values.is_empty() {
         return Err(Error::input("the table holds no position"));
     }
+    Ok(cells)
+}
+
+/// Every candidate screened on the cells: the templates (and periods, for one
+/// coordinate) on every cell, the enumerated trees on a sample; with the number of
+/// candidates searched.
+fn screen(
+    cells: &Cells,
+    names: &[String],
+    claim: Claim,
+    opts: &TableOptions,
+    known: Option<&Periodicity>,
+    limits: &mut Vec<String>,
+) -> (Vec<Candidate>, u64) {
+    let progress = opts.progress;
+    let d = names.len();
     let mut texts: Vec<(String, &'static str)> = templates(names, claim);
-    let mut limits = Vec::new();
     if d == 1 {
-        texts.extend(periodic(&cells, &names[0], claim, known, &mut limits));
+        texts.extend(periodic(cells, &names[0], claim, known, limits));
     }
     progress.start(0, "candidates screened");
     let mut candidates: Vec<Candidate> = texts
@@ -329,7 +390,7 @@ pub fn guess_with(
         max_size,
         progress,
         opts.memory_limit,
-        &mut limits,
+        limits,
     );
     // Near misses counted on the sample: scale to the whole window for the ranking.
     let (whole, part) = (cells.values.len() as u64, sample.values.len().max(1) as u64);
@@ -339,8 +400,12 @@ pub fn guess_with(
     candidates.extend(enumerated);
     progress.finish();
     let searched = candidates.len() as u64 + count;
+    (candidates, searched)
+}
 
-    let game = Named(names.to_vec());
+/// The candidates that fit their screening, each text once with its size: simplest
+/// first, at equal size a template before an enumerated tree.
+fn fitting(candidates: &[Candidate], names: &[String]) -> Vec<(usize, Candidate)> {
     let mut fitting: Vec<(usize, Candidate)> = Vec::new();
     let mut seen = HashSet::new();
     for c in candidates.iter().filter(|c| c.mismatches == 0) {
@@ -348,7 +413,6 @@ pub fn guess_with(
             fitting.push((size_of(names, &c.text), c.clone()));
         }
     }
-    // Simplest first; at equal size a template before an enumerated tree.
     let rank = |c: &Candidate| (c.family == ENUMERATED) as u8;
     fitting.sort_by(|a, b| {
         (a.0, rank(&a.1), a.1.text.len(), &a.1.text).cmp(&(
@@ -358,112 +422,98 @@ pub fn guess_with(
             &b.1.text,
         ))
     });
+    fitting
+}
 
-    let mut result = Guess {
-        searched,
-        limits,
-        ..Guess::default()
+/// What the exact check of a fitting candidate found.
+enum Verified {
+    /// Its text does not compile (never reported: only verified text is).
+    Unparsable,
+    /// Proposed from a sample of the training window, but does not fit it all.
+    Misfit,
+    /// It fails on the verification window (or cannot be compared there).
+    Failed(Near),
+    /// It holds on every window: each window with its cells checked.
+    Holds(Vec<(Vec<usize>, u64)>),
+}
+
+/// The exact check of a candidate on the training window, then the verification
+/// window, with `check`'s machinery on its re-parsed text.
+fn verify(
+    game: &Named,
+    c: &Candidate,
+    size: usize,
+    training: &GrundyTable,
+    verification: Option<&GrundyTable>,
+    claim: Claim,
+) -> Verified {
+    let Ok(f) = compile_for(game, &c.text, &[]) else {
+        return Verified::Unparsable;
     };
-    let mut enumerated_found = 0;
-    // Each verification is cheap, but the list of fitting candidates is not bounded.
-    for (size, c) in fitting.into_iter().take(MAX_VERIFIED) {
-        if result.found.len() >= MAX_FOUND {
-            break;
+    let mut windows = Vec::new();
+    for (stage, table) in std::iter::once(training).chain(verification).enumerate() {
+        let near = |checked, mismatch_count, first_counterexample| Near {
+            formula: c.text.clone(),
+            size,
+            family: c.family,
+            window: table.dims().to_vec(),
+            checked,
+            mismatch_count,
+            first_counterexample,
+        };
+        let report = match compare(game, table, &f, claim, 1, false) {
+            Ok(r) => r,
+            Err(_) => return Verified::Failed(near(0, 0, None)),
+        };
+        if report.mismatch_count > 0 && stage == 0 {
+            return Verified::Misfit;
         }
-        let is_enumerated = rank(&c) == 1;
-        if is_enumerated && enumerated_found >= MAX_ENUMERATED {
-            continue;
+        if report.mismatch_count > 0 {
+            return Verified::Failed(near(
+                report.checked,
+                report.mismatch_count,
+                report.mismatches.first().cloned(),
+            ));
         }
-        // Never report unverified text: re-parse it and compare with `check`'s machinery.
-        let Ok(f) = compile_for(&game, &c.text, &[]) else {
+        windows.push((table.dims().to_vec(), report.checked));
+    }
+    Verified::Holds(windows)
+}
+
+/// When nothing fits: the candidates of fewest mismatches on the screening, checked
+/// exactly on the training window.
+fn nearest(
+    game: &Named,
+    candidates: &[Candidate],
+    names: &[String],
+    training: &GrundyTable,
+    claim: Claim,
+) -> Vec<Near> {
+    let mut rest: Vec<&Candidate> = candidates.iter().filter(|c| c.mismatches > 0).collect();
+    rest.sort_by(|a, b| {
+        a.mismatches
+            .cmp(&b.mismatches)
+            .then_with(|| a.text.len().cmp(&b.text.len()))
+            .then_with(|| a.text.cmp(&b.text))
+    });
+    let mut nearest = Vec::new();
+    for c in rest.into_iter().take(2 * MAX_NEAREST) {
+        let Ok(f) = compile_for(game, &c.text, &[]) else {
             continue;
         };
-        let mut windows = Vec::new();
-        let mut failed = None;
-        let mut misfit = false;
-        for (stage, table) in std::iter::once(training).chain(verification).enumerate() {
-            let report = match compare(&game, table, &f, claim, 1, false) {
-                Ok(r) => r,
-                Err(_) => {
-                    failed = Some(Near {
-                        formula: c.text.clone(),
-                        size,
-                        family: c.family,
-                        window: table.dims().to_vec(),
-                        checked: 0,
-                        mismatch_count: 0,
-                        first_counterexample: None,
-                    });
-                    break;
-                }
-            };
-            if report.mismatch_count > 0 && stage == 0 {
-                // Proposed from a sample of the training window, but does not fit it all.
-                misfit = true;
-                break;
-            }
-            if report.mismatch_count > 0 {
-                failed = Some(Near {
-                    formula: c.text.clone(),
-                    size,
-                    family: c.family,
-                    window: table.dims().to_vec(),
-                    checked: report.checked,
-                    mismatch_count: report.mismatch_count,
-                    first_counterexample: report.mismatches.first().cloned(),
-                });
-                break;
-            }
-            windows.push((table.dims().to_vec(), report.checked));
-        }
-        if misfit {
-            continue;
-        }
-        match failed {
-            Some(near) => {
-                if result.failed_verification.len() < MAX_NEAREST {
-                    result.failed_verification.push(near)
-                }
-            }
-            None => {
-                enumerated_found += is_enumerated as usize;
-                result.found.push(Found {
-                    formula: c.text,
-                    size,
-                    family: c.family,
-                    windows,
-                })
-            }
+        if let Ok(report) = compare(game, training, &f, claim, 1, false) {
+            nearest.push(Near {
+                formula: c.text.clone(),
+                size: size_of(names, &c.text),
+                family: c.family,
+                window: training.dims().to_vec(),
+                checked: report.checked,
+                mismatch_count: report.mismatch_count,
+                first_counterexample: report.mismatches.first().cloned(),
+            });
         }
     }
-    if result.found.is_empty() {
-        let mut rest: Vec<&Candidate> = candidates.iter().filter(|c| c.mismatches > 0).collect();
-        rest.sort_by(|a, b| {
-            a.mismatches
-                .cmp(&b.mismatches)
-                .then_with(|| a.text.len().cmp(&b.text.len()))
-                .then_with(|| a.text.cmp(&b.text))
-        });
-        for c in rest.into_iter().take(2 * MAX_NEAREST) {
-            let Ok(f) = compile_for(&game, &c.text, &[]) else {
-                continue;
-            };
-            if let Ok(report) = compare(&game, training, &f, claim, 1, false) {
-                result.nearest.push(Near {
-                    formula: c.text.clone(),
-                    size: size_of(names, &c.text),
-                    family: c.family,
-                    window: training.dims().to_vec(),
-                    checked: report.checked,
-                    mismatch_count: report.mismatch_count,
-                    first_counterexample: report.mismatches.first().cloned(),
-                });
-            }
-        }
-    }
-    result.nearest.sort_by_key(|n| (n.mismatch_count, n.size));
-    result.nearest.truncate(MAX_NEAREST);
-    Ok(result)
+    nearest
 }
 
 /// Nodes of the parse tree of `text`.
@@ -486,9 +536,46 @@ fn size_of(names: &[String], text: &str) -> usize {
 
 /// Template formulas (texts) for `claim`.
 fn templates(names: &[String], claim: Claim) -> Vec<(String, &'static str)> {
-    let d = names.len();
     let mut values: Vec<(String, &'static str)> = vec![("0".into(), "constant")];
-    // Nim sums of per-coordinate terms.
+    values.extend(nim_sums_of_terms(names));
+    values.extend(sigma_forms(names));
+    let d = names.len();
+    match claim {
+        Claim::Grundy => values,
+        Claim::PPositions => {
+            let mut preds: Vec<(String, &'static str)> = values
+                .into_iter()
+                .filter(|(t, _)| t != "0")
+                .map(|(t, fam)| (format!("{t} == 0"), fam))
+                .collect();
+            if d == 2 {
+                for a in 1..=4 {
+                    preds.push((beatty(&names[0], &names[1], a), "Beatty pair (a-Wythoff)"));
+                }
+                // Take-away games with a limit (heap h, limit l): P iff the limit is below
+                // the smallest part of h's Zeckendorf (Fibonacci Nim) or binary (k = 1)
+                // representation.
+                for (h, l) in [(&names[0], &names[1]), (&names[1], &names[0])] {
+                    preds.push((
+                        format!("{h} == 0 || {l} < zeck_low({h})"),
+                        "Zeckendorf predicate",
+                    ));
+                    preds.push((
+                        format!("{h} == 0 || {l} < ({h} & -{h})"),
+                        "binary predicate",
+                    ));
+                }
+            }
+            preds
+        }
+    }
+}
+
+/// Nim sums of per-coordinate terms (the coordinate, or for at most three coordinates
+/// its remainder or quotient by 2…8), one term or none per coordinate.
+fn nim_sums_of_terms(names: &[String]) -> Vec<(String, &'static str)> {
+    let d = names.len();
+    let mut values = Vec::new();
     let terms = |v: &str| -> Vec<String> {
         let mut t = vec![String::new(), v.to_string()];
         if d <= 3 {
@@ -540,7 +627,13 @@ fn templates(names: &[String], claim: Claim) -> Vec<(String, &'static str)> {
             break;
         }
     }
-    // σ-type forms over every subset of ≥ 2 coordinates (at most 4 coordinates).
+    values
+}
+
+/// σ-type forms over every subset of ≥ 2 coordinates (at most 4 coordinates).
+fn sigma_forms(names: &[String]) -> Vec<(String, &'static str)> {
+    let d = names.len();
+    let mut values = Vec::new();
     if (2..=4).contains(&d) {
         for mask in 1u32..(1 << d) {
             if mask.count_ones() < 2 {
@@ -575,35 +668,7 @@ fn templates(names: &[String], claim: Claim) -> Vec<(String, &'static str)> {
             }
         }
     }
-    match claim {
-        Claim::Grundy => values,
-        Claim::PPositions => {
-            let mut preds: Vec<(String, &'static str)> = values
-                .into_iter()
-                .filter(|(t, _)| t != "0")
-                .map(|(t, fam)| (format!("{t} == 0"), fam))
-                .collect();
-            if d == 2 {
-                for a in 1..=4 {
-                    preds.push((beatty(&names[0], &names[1], a), "Beatty pair (a-Wythoff)"));
-                }
-                // Take-away games with a limit (heap h, limit l): P iff the limit is below
-                // the smallest part of h's Zeckendorf (Fibonacci Nim) or binary (k = 1)
-                // representation.
-                for (h, l) in [(&names[0], &names[1]), (&names[1], &names[0])] {
-                    preds.push((
-                        format!("{h} == 0 || {l} < zeck_low({h})"),
-                        "Zeckendorf predicate",
-                    ));
-                    preds.push((
-                        format!("{h} == 0 || {l} < ({h} & -{h})"),
-                        "binary predicate",
-                    ));
-                }
-            }
-            preds
-        }
-    }
+    values
 }
 
 /// The predicate "(x, y) is a P-position of a-Wythoff": with m = min, M = max,
@@ -872,21 +937,7 @@ fn enumerate(
     let cost = |e: &Expr| (e.vals.len() * 8 + e.text.len() + 96) as u64;
     let mut seen: HashSet<u64> = HashSet::new();
     let mut levels: Vec<Vec<Expr>> = vec![Vec::new(); max_size + 1];
-    let mut leaves: Vec<Expr> = names
-        .iter()
-        .zip(&cells.coords)
-        .map(|(name, c)| Expr {
-            text: name.clone(),
-            prec: 100,
-            vals: c.clone(),
-        })
-        .collect();
-    leaves.extend((1..=8).map(|k| Expr {
-        text: k.to_string(),
-        prec: 100,
-        vals: vec![k; n],
-    }));
-    for e in leaves {
+    for e in leaves(cells, names) {
         if seen.insert(key(&e.vals)) {
             held += cost(&e);
             levels[1].push(e);
@@ -896,25 +947,8 @@ fn enumerate(
     let mut best: Vec<Candidate> = Vec::new();
     let mut screened = 0u64;
     let consider = |e: &Expr, out: &mut Vec<Candidate>, best: &mut Vec<Candidate>| {
-        let m = match claim {
-            Claim::Grundy => cells.mismatches(&e.vals, claim),
-            // The predicate printed is `e == 0`: compare e's zero set with the P-positions.
-            Claim::PPositions => cells
-                .values
-                .iter()
-                .zip(&e.vals)
-                .filter(|(g, v)| (**g == 0) != (**v == 0))
-                .count() as u64,
-        };
-        let text = match claim {
-            Claim::Grundy => e.text.clone(),
-            Claim::PPositions => format!("{} == 0", e.text),
-        };
-        let c = Candidate {
-            text,
-            family: ENUMERATED,
-            mismatches: m,
-        };
+        let c = screen_tree(cells, claim, e);
+        let m = c.mismatches;
         if m == 0 {
             out.push(c);
         } else if best.len() < MAX_NEAREST || m < best[best.len() - 1].mismatches {
@@ -946,25 +980,7 @@ fn enumerate(
             let per_tree = right.len() * OPS.len() * (n.max(1) * 8 + 64);
             let slice = (MADE_AT_ONCE_BYTES / per_tree.max(1)).max(1);
             for part in left.chunks(slice) {
-                let made: Vec<Vec<Expr>> = part
-                    .par_iter()
-                    .map(|a| {
-                        let mut v = Vec::new();
-                        for b in right {
-                            for op in OPS {
-                                if let Some(vals) = combine(op, a, b) {
-                                    v.push(Expr {
-                                        text: op.text(a, b),
-                                        prec: op.prec(),
-                                        vals,
-                                    });
-                                }
-                            }
-                        }
-                        progress.advance((right.len() * OPS.len()) as u64);
-                        v
-                    })
-                    .collect();
+                let made = trees_over(part, right, progress);
                 for e in made.into_iter().flatten() {
                     if seen.insert(key(&e.vals)) {
                         screened += 1;
@@ -990,6 +1006,72 @@ fn enumerate(
     }
     out.extend(best);
     (out, screened)
+}
+
+/// The trees of one node: each coordinate, and the constants 1 to 8.
+fn leaves(cells: &Cells, names: &[String]) -> Vec<Expr> {
+    let n = cells.values.len();
+    let mut leaves: Vec<Expr> = names
+        .iter()
+        .zip(&cells.coords)
+        .map(|(name, c)| Expr {
+            text: name.clone(),
+            prec: 100,
+            vals: c.clone(),
+        })
+        .collect();
+    leaves.extend((1..=8).map(|k| Expr {
+        text: k.to_string(),
+        prec: 100,
+        vals: vec![k; n],
+    }));
+    leaves
+}
+
+/// An enumerated tree as a candidate, with its mismatches on the cells.
+fn screen_tree(cells: &Cells, claim: Claim, e: &Expr) -> Candidate {
+    let m = match claim {
+        Claim::Grundy => cells.mismatches(&e.vals, claim),
+        // The predicate printed is `e == 0`: compare e's zero set with the P-positions.
+        Claim::PPositions => cells
+            .values
+            .iter()
+            .zip(&e.vals)
+            .filter(|(g, v)| (**g == 0) != (**v == 0))
+            .count() as u64,
+    };
+    let text = match claim {
+        Claim::Grundy => e.text.clone(),
+        Claim::PPositions => format!("{} == 0", e.text),
+    };
+    Candidate {
+        text,
+        family: ENUMERATED,
+        mismatches: m,
+    }
+}
+
+/// Every operator over a tree of `left` and one of `right`, in parallel over `left`
+/// (one list per tree of `left`, in order).
+fn trees_over(left: &[Expr], right: &[Expr], progress: &dyn Progress) -> Vec<Vec<Expr>> {
+    left.par_iter()
+        .map(|a| {
+            let mut v = Vec::new();
+            for b in right {
+                for op in OPS {
+                    if let Some(vals) = combine(op, a, b) {
+                        v.push(Expr {
+                            text: op.text(a, b),
+                            prec: op.prec(),
+                            vals,
+                        });
+                    }
+                }
+            }
+            progress.advance((right.len() * OPS.len()) as u64);
+            v
+        })
+        .collect()
 }
 
 #[cfg(test)]

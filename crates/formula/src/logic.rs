@@ -11,6 +11,7 @@
 
 use crate::parse::{BinOp, Expr, Func, Kind, UnOp};
 use nimlab_automata::{Atom, DigitOp, Fo, Numeration, Rel};
+use nimlab_engine::nimarith::MixedRadix;
 use num_bigint::BigInt;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
@@ -101,6 +102,11 @@ struct Term {
 }
 
 impl Term {
+    /// The term's value when it is a constant (no auxiliary variable, no variable).
+    fn constant(&self) -> Option<BigInt> {
+        self.aux.is_empty().then(|| self.lin.constant()).flatten()
+    }
+
     fn plain(lin: Lin) -> Term {
         Term {
             lin,
@@ -164,6 +170,14 @@ pub(crate) fn block_op(period: &[u64]) -> Option<(u32, DigitOp)> {
 pub(crate) struct Compiler {
     pub num: Numeration,
     next: u32,
+}
+
+/// The refusal of a piece at `col` the automata cannot express.
+fn refusal(col: usize, what: &str) -> NotExpressible {
+    NotExpressible {
+        column: col,
+        what: what.to_string(),
+    }
 }
 
 fn overflow(col: usize) -> NotExpressible {
@@ -459,10 +473,6 @@ impl Compiler {
 
     fn term(&mut self, e: &Expr, env: &[u32]) -> R<Term> {
         let col = e.col;
-        let refuse = |what: &str| NotExpressible {
-            column: col,
-            what: what.to_string(),
-        };
         Ok(match &e.kind {
             Kind::Num(v) => Term::plain(Lin::num(BigInt::from(*v))),
             Kind::Var(i) => Term::plain(Lin::var(env[*i])),
@@ -498,237 +508,266 @@ impl Compiler {
                 let tb = self.term(b, env)?;
                 self.choose(c, ta, tb, col)?
             }
-            Kind::Call(func, args) => match func {
-                Func::Min | Func::Max => {
-                    let mut it = args.iter();
-                    let mut acc = self.term(it.next().expect("arity"), env)?;
-                    for a in it {
-                        let t = self.term(a, env)?;
-                        // acc ≤ t decides which one min (max) takes
-                        let d = acc.lin.add(&t.lin, -1).ok_or_else(|| overflow(col))?;
-                        let aux: Vec<u32> = acc.aux.iter().chain(&t.aux).copied().collect();
-                        let both = Fo::and(acc.cond.clone(), t.cond.clone());
-                        let le = Fo::and(both.clone(), d.rel(Rel::Le));
-                        let gt = Fo::and(both, Fo::not(d.rel(Rel::Le)));
-                        let z = self.fresh();
-                        let eq = |x: &Lin| -> R<Fo> {
-                            Ok(Lin::var(z)
-                                .add(x, -1)
-                                .ok_or_else(|| overflow(col))?
-                                .rel(Rel::Eq))
-                        };
-                        let (first, second) = if *func == Func::Min {
-                            (eq(&acc.lin)?, eq(&t.lin)?)
-                        } else {
-                            (eq(&t.lin)?, eq(&acc.lin)?)
-                        };
-                        let cond =
-                            Fo::exists_all(&aux, Fo::or(Fo::and(le, first), Fo::and(gt, second)));
-                        acc = Term {
-                            lin: Lin::var(z),
-                            aux: vec![z],
-                            cond,
-                        };
-                    }
-                    acc
+            Kind::Call(func, args) => self.call(func, args, env, col)?,
+        })
+    }
+
+    /// A call of a function the automata know: each function its own relation.
+    fn call(&mut self, func: &Func, args: &[Expr], env: &[u32], col: usize) -> R<Term> {
+        let refuse = |what: &str| refusal(col, what);
+        Ok(match func {
+            Func::Min | Func::Max => self.min_max(*func == Func::Min, args, env, col)?,
+            Func::Abs => self.abs(&args[0], env, col)?,
+            Func::NimsumB => self.nimsum_b(args, env, col)?,
+            Func::Sigma(beta) => self.sigma(beta, args, env, col)?,
+            Func::ZeckLow => {
+                if self.num != Numeration::Fib {
+                    return Err(refuse(
+                        "zeck_low is automatic in Zeckendorf numeration: it is expressible in numeration fib",
+                    ));
                 }
-                Func::Abs => {
-                    let t = self.term(&args[0], env)?;
-                    let neg = t.lin.neg().ok_or_else(|| overflow(col))?;
-                    // t ≥ 0 is ¬(t + 1 ≤ 0)
-                    let pos = Fo::not(t.lin.shifted(1).rel(Rel::Le));
-                    let c = (
-                        Fo::exists_all(&t.aux, Fo::and(t.cond.clone(), pos.clone())),
-                        Fo::exists_all(&t.aux, Fo::and(t.cond.clone(), Fo::not(pos))),
-                    );
-                    let tn = Term {
-                        lin: neg,
-                        aux: t.aux.clone(),
-                        cond: t.cond.clone(),
-                    };
-                    self.choose(c, t, tn, col)?
+                self.unary_atom(&args[0], env, col, |n, z| Atom::LowestTerm { n, z })?
+            }
+            Func::FloorPhi => {
+                if self.num != Numeration::Fib {
+                    return Err(refuse(
+                    "floor_phi is automatic in Zeckendorf numeration: it is expressible in numeration fib",
+                ));
                 }
-                Func::NimsumB => {
-                    let b = self.term(&args[0], env)?;
-                    let b = self.small_constant_of(&b, col, "the base of nimsum_b")?;
-                    if !(2..=16).contains(&b) {
-                        return Err(refuse("nimsum_b: the base must be between 2 and 16 here"));
-                    }
-                    let op = self.nim_op(b as u32, col, "nimsum_b")?;
-                    if args.len() == 1 {
-                        return Ok(Term::plain(Lin::default()));
-                    }
-                    if let (true, Some(n)) = (
-                        self.num == Numeration::Base(b as u32),
-                        repunit_argument(b, &args[1..]),
-                    ) {
-                        // nimsum_b(b, n, n − 1, …, n − 1) (b − 1 copies): n and n − 1
-                        // differ digit-wise by 1 exactly from n's lowest non-zero digit
-                        // down, so this is 1…1 there: one atom instead of b sums
-                        return self.unary_atom(n, env, col, |n, z| Atom::LowRepunit { n, z });
-                    }
-                    let ts = args[1..]
-                        .iter()
-                        .map(|a| self.term(a, env))
-                        .collect::<R<Vec<_>>>()?;
-                    self.digitwise(op, ts, col)?
+                self.floor_phi(&args[0], env, col)?
+            }
+            Func::FloorLog2 => return Err(refuse("floor_log2 (not a synchronized relation)")),
+            Func::Popcount => return Err(refuse("popcount (not a synchronized relation)")),
+            Func::NNimsum => return Err(refuse("nnimsum (binary columns read in base n)")),
+            Func::Fib => return Err(refuse("fib(k) (exponential in k)")),
+        })
+    }
+
+    /// min (`min` true) or max of the arguments, from the left: a fresh z equal to the
+    /// one each comparison picks.
+    fn min_max(&mut self, min: bool, args: &[Expr], env: &[u32], col: usize) -> R<Term> {
+        let mut it = args.iter();
+        let mut acc = self.term(it.next().expect("arity"), env)?;
+        for a in it {
+            let t = self.term(a, env)?;
+            // acc ≤ t decides which one min (max) takes
+            let d = acc.lin.add(&t.lin, -1).ok_or_else(|| overflow(col))?;
+            let aux: Vec<u32> = acc.aux.iter().chain(&t.aux).copied().collect();
+            let both = Fo::and(acc.cond.clone(), t.cond.clone());
+            let le = Fo::and(both.clone(), d.rel(Rel::Le));
+            let gt = Fo::and(both, Fo::not(d.rel(Rel::Le)));
+            let z = self.fresh();
+            let eq = |x: &Lin| -> R<Fo> {
+                Ok(Lin::var(z)
+                    .add(x, -1)
+                    .ok_or_else(|| overflow(col))?
+                    .rel(Rel::Eq))
+            };
+            let (first, second) = if min {
+                (eq(&acc.lin)?, eq(&t.lin)?)
+            } else {
+                (eq(&t.lin)?, eq(&acc.lin)?)
+            };
+            let cond = Fo::exists_all(&aux, Fo::or(Fo::and(le, first), Fo::and(gt, second)));
+            acc = Term {
+                lin: Lin::var(z),
+                aux: vec![z],
+                cond,
+            };
+        }
+        Ok(acc)
+    }
+
+    /// |t|: t or −t, chosen by the sign of t.
+    fn abs(&mut self, arg: &Expr, env: &[u32], col: usize) -> R<Term> {
+        let t = self.term(arg, env)?;
+        let neg = t.lin.neg().ok_or_else(|| overflow(col))?;
+        // t ≥ 0 is ¬(t + 1 ≤ 0)
+        let pos = Fo::not(t.lin.shifted(1).rel(Rel::Le));
+        let c = (
+            Fo::exists_all(&t.aux, Fo::and(t.cond.clone(), pos.clone())),
+            Fo::exists_all(&t.aux, Fo::and(t.cond.clone(), Fo::not(pos))),
+        );
+        let tn = Term {
+            lin: neg,
+            aux: t.aux.clone(),
+            cond: t.cond.clone(),
+        };
+        self.choose(c, t, tn, col)
+    }
+
+    /// nimsum_b(b, …): the digit-wise sum in base b (one atom for the repunit case).
+    fn nimsum_b(&mut self, args: &[Expr], env: &[u32], col: usize) -> R<Term> {
+        let refuse = |what: &str| refusal(col, what);
+        let b = self.term(&args[0], env)?;
+        let b = self.small_constant_of(&b, col, "the base of nimsum_b")?;
+        if !(2..=16).contains(&b) {
+            return Err(refuse("nimsum_b: the base must be between 2 and 16 here"));
+        }
+        let op = self.nim_op(b as u32, col, "nimsum_b")?;
+        if args.len() == 1 {
+            return Ok(Term::plain(Lin::default()));
+        }
+        if let (true, Some(n)) = (
+            self.num == Numeration::Base(b as u32),
+            repunit_argument(b, &args[1..]),
+        ) {
+            // nimsum_b(b, n, n − 1, …, n − 1) (b − 1 copies): n and n − 1
+            // differ digit-wise by 1 exactly from n's lowest non-zero digit
+            // down, so this is 1…1 there: one atom instead of b sums
+            return self.unary_atom(n, env, col, |n, z| Atom::LowRepunit { n, z });
+        }
+        let ts = args[1..]
+            .iter()
+            .map(|a| self.term(a, env))
+            .collect::<R<Vec<_>>>()?;
+        self.digitwise(op, ts, col)
+    }
+
+    /// σ^β of the arguments: a repunit atom, digit-wise in a constant base, or a
+    /// prefix and then a repeating block; other β are refused.
+    fn sigma(&mut self, beta: &MixedRadix, args: &[Expr], env: &[u32], col: usize) -> R<Term> {
+        let refuse = |what: &str| refusal(col, what);
+        let (prefix, period) = beta.parts();
+        if let (true, Some((q, DigitOp::BlockSum(block)))) = (prefix.is_empty(), block_op(period)) {
+            let lcm = period.iter().fold(1i64, |l, &b| {
+                let (mut x, mut y) = (l, b as i64);
+                while y != 0 {
+                    (x, y) = (y, x % y);
                 }
-                Func::Sigma(beta) => {
-                    let (prefix, period) = beta.parts();
-                    if let (true, Some((q, DigitOp::BlockSum(block)))) =
-                        (prefix.is_empty(), block_op(period))
-                    {
-                        let lcm = period.iter().fold(1i64, |l, &b| {
-                            let (mut x, mut y) = (l, b as i64);
-                            while y != 0 {
-                                (x, y) = (y, x % y);
-                            }
-                            l / x * b as i64
-                        });
-                        if let Some(n) = repunit_argument(lcm, args) {
-                            // σ^β(n, n − 1, …, n − 1) (lcm(β) − 1 copies) has sub-digits 1
-                            // from ord_β(n) down: one atom instead of a chain of sums
-                            self.need_base(q, col, "sigma with a repeating block")?;
-                            return self.unary_atom(n, env, col, |n, z| Atom::BlockRepunit {
-                                n,
-                                z,
-                                block,
-                            });
-                        }
-                    }
-                    let ts = args
-                        .iter()
-                        .map(|a| self.term(a, env))
-                        .collect::<R<Vec<_>>>()?;
-                    if ts.is_empty() {
-                        return Ok(Term::plain(Lin::default()));
-                    }
-                    if period.len() == 1 && prefix.iter().all(|&b| b == period[0]) {
-                        // σ^b: the digit-wise sum in base b
-                        let b = period[0];
-                        let op = self.nim_op(b as u32, col, "sigma with a constant base")?;
-                        self.digitwise(op, ts, col)?
-                    } else if let Some((b, op)) = block_op(period) {
-                        // β = (β₀, …, β_{k−1}, then a block repeated): with P = β₀⋯β_{k−1},
-                        // σ^β(X) = Σ_{L<k} β^L·((Σᵢ digit_L(xᵢ)) mod β_L) + P·σ^block(⌊xᵢ/P⌋),
-                        // digit_L(x) = ⌊x/β^L⌋ mod β_L: the prefix by division, the
-                        // rest digit-wise in base b = the block's product (one base-b
-                        // digit is one block of sub-digits; [p, 2..] is σ^[p] of
-                        // Fraenkel and Lorberbom: p·(⊕ ⌊xᵢ/p⌋) + (Σ xᵢ mod p)).
-                        self.need_base(b, col, "sigma with a repeating base")?;
-                        let mut places = vec![1i64];
-                        for &bl in prefix {
-                            let last = *places.last().expect("non-empty");
-                            places.push(last.checked_mul(bl as i64).ok_or_else(|| overflow(col))?);
-                        }
-                        let big_p = *places.last().expect("non-empty");
-                        let mut vars = Vec::new();
-                        let mut total = Term::plain(Lin::default());
-                        for t in ts {
-                            let (v, aux, cond) = self.natural(t, col)?;
-                            total.aux.extend(aux);
-                            total.cond = Fo::and(total.cond, cond);
-                            vars.push(v);
-                        }
-                        for (l, &bl) in prefix.iter().enumerate() {
-                            // Σᵢ digit_L(xᵢ), then mod β_L, weighted by β^L
-                            let mut sum = Term::plain(Lin::default());
-                            for &v in &vars {
-                                let d = if l == 0 {
-                                    Term::plain(Lin::var(v))
-                                } else {
-                                    self.div_const(
-                                        Term::plain(Lin::var(v)),
-                                        &BigInt::from(places[l]),
-                                        col,
-                                    )?
-                                };
-                                let d = self.mod_const(d, bl as i64, col)?;
-                                sum.lin = sum.lin.add(&d.lin, 1).ok_or_else(|| overflow(col))?;
-                                sum.aux.extend(d.aux);
-                                sum.cond = Fo::and(sum.cond, d.cond);
-                            }
-                            let r = self.mod_const(sum, bl as i64, col)?;
-                            let w = r
-                                .lin
-                                .scale(&BigInt::from(places[l]))
-                                .ok_or_else(|| overflow(col))?;
-                            total.lin = total.lin.add(&w, 1).ok_or_else(|| overflow(col))?;
-                            total.aux.extend(r.aux);
-                            total.cond = Fo::and(total.cond, r.cond);
-                        }
-                        let mut quots = Vec::new();
-                        for &v in &vars {
-                            quots.push(if big_p == 1 {
-                                Term::plain(Lin::var(v))
-                            } else {
-                                self.div_const(Term::plain(Lin::var(v)), &BigInt::from(big_p), col)?
-                            });
-                        }
-                        let high = if quots.len() == 1 {
-                            quots.pop().expect("one")
-                        } else {
-                            self.digitwise(op, quots, col)?
-                        };
-                        let w = high
-                            .lin
-                            .scale(&BigInt::from(big_p))
-                            .ok_or_else(|| overflow(col))?;
-                        total.lin = total.lin.add(&w, 1).ok_or_else(|| overflow(col))?;
-                        total.aux.extend(high.aux);
-                        total.cond = Fo::and(total.cond, high.cond);
-                        total
-                    } else {
-                        return Err(refuse(
-                            "sigma with this beta (expressible: a prefix and then a repeating block whose product b is at most 16, read in base b)",
-                        ));
-                    }
-                }
-                Func::ZeckLow => {
-                    if self.num != Numeration::Fib {
-                        return Err(refuse(
-                            "zeck_low is automatic in Zeckendorf numeration: it is expressible in numeration fib",
-                        ));
-                    }
-                    self.unary_atom(&args[0], env, col, |n, z| Atom::LowestTerm { n, z })?
-                }
-                Func::FloorPhi => {
-                    if self.num != Numeration::Fib {
-                        return Err(refuse(
-                            "floor_phi is automatic in Zeckendorf numeration: it is expressible in numeration fib",
-                        ));
-                    }
-                    // ⌊nφ⌋ = up(n − 1) + 1 for n ≥ 1 (up appends a 0 to the Zeckendorf
-                    // digits), and 0 for n = 0
-                    let t = self.term(&args[0], env)?;
-                    let (n, mut aux, cond) = self.natural(t, col)?;
-                    let (pm, u, z) = (self.fresh(), self.fresh(), self.fresh());
-                    aux.push(z);
-                    let zero = Fo::and(
-                        Fo::linear(vec![(n, 1)], 0, Rel::Eq),
-                        Fo::linear(vec![(z, 1)], 0, Rel::Eq),
-                    );
-                    let pos = Fo::exists_all(
-                        &[pm, u],
-                        Fo::and(
-                            Fo::linear(vec![(pm, 1), (n, -1)], 1, Rel::Eq),
-                            Fo::and(
-                                Fo::Atom(Atom::Up { x: pm, z: u }),
-                                Fo::linear(vec![(z, 1), (u, -1)], -1, Rel::Eq),
-                            ),
-                        ),
-                    );
-                    Term {
-                        lin: Lin::var(z),
-                        aux,
-                        cond: Fo::and(cond, Fo::or(zero, pos)),
-                    }
-                }
-                Func::FloorLog2 => return Err(refuse("floor_log2 (not a synchronized relation)")),
-                Func::Popcount => return Err(refuse("popcount (not a synchronized relation)")),
-                Func::NNimsum => return Err(refuse("nnimsum (binary columns read in base n)")),
-                Func::Fib => return Err(refuse("fib(k) (exponential in k)")),
-            },
+                l / x * b as i64
+            });
+            if let Some(n) = repunit_argument(lcm, args) {
+                // σ^β(n, n − 1, …, n − 1) (lcm(β) − 1 copies) has sub-digits 1
+                // from ord_β(n) down: one atom instead of a chain of sums
+                self.need_base(q, col, "sigma with a repeating block")?;
+                return self.unary_atom(n, env, col, |n, z| Atom::BlockRepunit { n, z, block });
+            }
+        }
+        let ts = args
+            .iter()
+            .map(|a| self.term(a, env))
+            .collect::<R<Vec<_>>>()?;
+        if ts.is_empty() {
+            return Ok(Term::plain(Lin::default()));
+        }
+        if period.len() == 1 && prefix.iter().all(|&b| b == period[0]) {
+            // σ^b: the digit-wise sum in base b
+            let b = period[0];
+            let op = self.nim_op(b as u32, col, "sigma with a constant base")?;
+            self.digitwise(op, ts, col)
+        } else if let Some((b, op)) = block_op(period) {
+            self.sigma_prefix_and_block(prefix, b, op, ts, col)
+        } else {
+            Err(refuse(
+                "sigma with this beta (expressible: a prefix and then a repeating block whose product b is at most 16, read in base b)",
+            ))
+        }
+    }
+
+    /// σ^β for β = (β₀, …, β_{k−1}, then a block repeated) read in base b, the
+    /// block's product: the prefix by division, the rest digit-wise with `op`.
+    fn sigma_prefix_and_block(
+        &mut self,
+        prefix: &[u64],
+        b: u32,
+        op: DigitOp,
+        ts: Vec<Term>,
+        col: usize,
+    ) -> R<Term> {
+        // β = (β₀, …, β_{k−1}, then a block repeated): with P = β₀⋯β_{k−1},
+        // σ^β(X) = Σ_{L<k} β^L·((Σᵢ digit_L(xᵢ)) mod β_L) + P·σ^block(⌊xᵢ/P⌋),
+        // digit_L(x) = ⌊x/β^L⌋ mod β_L: the prefix by division, the
+        // rest digit-wise in base b = the block's product (one base-b
+        // digit is one block of sub-digits; [p, 2..] is σ^[p] of
+        // Fraenkel and Lorberbom: p·(⊕ ⌊xᵢ/p⌋) + (Σ xᵢ mod p)).
+        self.need_base(b, col, "sigma with a repeating base")?;
+        let mut places = vec![1i64];
+        for &bl in prefix {
+            let last = *places.last().expect("non-empty");
+            places.push(last.checked_mul(bl as i64).ok_or_else(|| overflow(col))?);
+        }
+        let big_p = *places.last().expect("non-empty");
+        let mut vars = Vec::new();
+        let mut total = Term::plain(Lin::default());
+        for t in ts {
+            let (v, aux, cond) = self.natural(t, col)?;
+            total.aux.extend(aux);
+            total.cond = Fo::and(total.cond, cond);
+            vars.push(v);
+        }
+        for (l, &bl) in prefix.iter().enumerate() {
+            // Σᵢ digit_L(xᵢ), then mod β_L, weighted by β^L
+            let mut sum = Term::plain(Lin::default());
+            for &v in &vars {
+                let d = if l == 0 {
+                    Term::plain(Lin::var(v))
+                } else {
+                    self.div_const(Term::plain(Lin::var(v)), &BigInt::from(places[l]), col)?
+                };
+                let d = self.mod_const(d, bl as i64, col)?;
+                sum.lin = sum.lin.add(&d.lin, 1).ok_or_else(|| overflow(col))?;
+                sum.aux.extend(d.aux);
+                sum.cond = Fo::and(sum.cond, d.cond);
+            }
+            let r = self.mod_const(sum, bl as i64, col)?;
+            let w = r
+                .lin
+                .scale(&BigInt::from(places[l]))
+                .ok_or_else(|| overflow(col))?;
+            total.lin = total.lin.add(&w, 1).ok_or_else(|| overflow(col))?;
+            total.aux.extend(r.aux);
+            total.cond = Fo::and(total.cond, r.cond);
+        }
+        let mut quots = Vec::new();
+        for &v in &vars {
+            quots.push(if big_p == 1 {
+                Term::plain(Lin::var(v))
+            } else {
+                self.div_const(Term::plain(Lin::var(v)), &BigInt::from(big_p), col)?
+            });
+        }
+        let high = if quots.len() == 1 {
+            quots.pop().expect("one")
+        } else {
+            self.digitwise(op, quots, col)?
+        };
+        let w = high
+            .lin
+            .scale(&BigInt::from(big_p))
+            .ok_or_else(|| overflow(col))?;
+        total.lin = total.lin.add(&w, 1).ok_or_else(|| overflow(col))?;
+        total.aux.extend(high.aux);
+        total.cond = Fo::and(total.cond, high.cond);
+        Ok(total)
+    }
+
+    /// ⌊nφ⌋ in Zeckendorf numeration.
+    fn floor_phi(&mut self, arg: &Expr, env: &[u32], col: usize) -> R<Term> {
+        // ⌊nφ⌋ = up(n − 1) + 1 for n ≥ 1 (up appends a 0 to the Zeckendorf
+        // digits), and 0 for n = 0
+        let t = self.term(arg, env)?;
+        let (n, mut aux, cond) = self.natural(t, col)?;
+        let (pm, u, z) = (self.fresh(), self.fresh(), self.fresh());
+        aux.push(z);
+        let zero = Fo::and(
+            Fo::linear(vec![(n, 1)], 0, Rel::Eq),
+            Fo::linear(vec![(z, 1)], 0, Rel::Eq),
+        );
+        let pos = Fo::exists_all(
+            &[pm, u],
+            Fo::and(
+                Fo::linear(vec![(pm, 1), (n, -1)], 1, Rel::Eq),
+                Fo::and(
+                    Fo::Atom(Atom::Up { x: pm, z: u }),
+                    Fo::linear(vec![(z, 1), (u, -1)], -1, Rel::Eq),
+                ),
+            ),
+        );
+        Ok(Term {
+            lin: Lin::var(z),
+            aux,
+            cond: Fo::and(cond, Fo::or(zero, pos)),
         })
     }
 
@@ -804,10 +843,7 @@ impl Compiler {
     }
 
     fn binary(&mut self, op: BinOp, a: Term, b: Term, col: usize) -> R<Term> {
-        let refuse = |what: &str| NotExpressible {
-            column: col,
-            what: what.to_string(),
-        };
+        let refuse = |what: &str| refusal(col, what);
         let join = |a: Term, b: Term, lin: Lin| Term {
             lin,
             aux: a.aux.into_iter().chain(b.aux).collect(),
@@ -820,8 +856,8 @@ impl Compiler {
                 join(a, b, lin)
             }
             BinOp::Mul => {
-                let ka = a.aux.is_empty().then(|| a.lin.constant()).flatten();
-                let kb = b.aux.is_empty().then(|| b.lin.constant()).flatten();
+                let ka = a.constant();
+                let kb = b.constant();
                 match (ka, kb) {
                     (_, Some(k)) => {
                         let lin = a.lin.scale(&k).ok_or_else(|| overflow(col))?;
@@ -838,51 +874,10 @@ impl Compiler {
                     }
                 }
             }
-            BinOp::Div | BinOp::Mod | BinOp::Shl | BinOp::Shr => {
-                let k =
-                    self.constant_of(&b, col, "the right operand of '/', '%', '<<' and '>>'")?;
-                if let Some(c) = a.aux.is_empty().then(|| a.lin.constant()).flatten() {
-                    // both constant: exact
-                    return exact_binary(op, &c, &k)
-                        .map(|v| Term::plain(Lin::num(v)))
-                        .ok_or_else(|| refuse("a constant operation that is undefined (division by 0, a negative shift) or beyond 2^256 (the automata grow with the square of a constant's digits)"));
-                }
-                let small = k.to_i64();
-                match (op, small) {
-                    (BinOp::Div, _) if k.is_positive() => self.div_const(a, &k, col)?,
-                    (BinOp::Div, _) if k.is_negative() => {
-                        let neg = Term {
-                            lin: a.lin.neg().ok_or_else(|| overflow(col))?,
-                            ..a
-                        };
-                        self.div_signed(neg, &-k, col)?
-                    }
-                    (BinOp::Div, _) => return Err(refuse("'/' by 0")),
-                    (BinOp::Mod, Some(k)) if k != 0 && k != i64::MIN => {
-                        self.mod_const(a, k, col)?
-                    }
-                    (BinOp::Mod, _) if k.is_zero() => return Err(refuse("'%' by 0")),
-                    (BinOp::Mod, _) => {
-                        return Err(refuse(
-                            "'%' by a constant beyond 2^40 (its automaton has that many states)",
-                        ))
-                    }
-                    (BinOp::Shl, Some(k)) if (0..=4096).contains(&k) => {
-                        let lin = a
-                            .lin
-                            .scale(&(BigInt::one() << k as usize))
-                            .ok_or_else(|| overflow(col))?;
-                        Term { lin, ..a }
-                    }
-                    (BinOp::Shr, Some(k)) if (0..=4096).contains(&k) => {
-                        self.div_const(a, &(BigInt::one() << k as usize), col)?
-                    }
-                    _ => return Err(refuse("a shift by a constant outside 0..4096")),
-                }
-            }
+            BinOp::Div | BinOp::Mod | BinOp::Shl | BinOp::Shr => self.by_constant(op, a, b, col)?,
             BinOp::Pow => {
-                let ka = a.aux.is_empty().then(|| a.lin.constant()).flatten();
-                let kb = b.aux.is_empty().then(|| b.lin.constant()).flatten();
+                let ka = a.constant();
+                let kb = b.constant();
                 match (ka, kb) {
                     (Some(x), Some(y)) => {
                         Term::plain(Lin::num(exact_binary(op, &x, &y).ok_or_else(|| {
@@ -898,41 +893,84 @@ impl Compiler {
                     }
                 }
             }
-            BinOp::Xor | BinOp::And | BinOp::Or => {
-                let name = match op {
-                    BinOp::Xor => "xor",
-                    BinOp::And => "'&'",
-                    _ => "'|'",
-                };
-                if let (Some(x), Some(y)) = (
-                    a.aux.is_empty().then(|| a.lin.constant()).flatten(),
-                    b.aux.is_empty().then(|| b.lin.constant()).flatten(),
-                ) {
-                    return exact_binary(op, &x, &y)
-                        .map(|v| Term::plain(Lin::num(v)))
-                        .ok_or_else(|| refuse("a bitwise operation on a negative constant"));
-                }
-                let dop = match (op, self.num) {
-                    (BinOp::Xor, _) => self.nim_op(2, col, name)?,
-                    (_, Numeration::Base(2)) if op == BinOp::And => DigitOp::Min,
-                    (_, Numeration::Base(2)) => DigitOp::Max,
-                    (_, Numeration::Base(b)) if b.is_power_of_two() => {
-                        if op == BinOp::And {
-                            DigitOp::BitAnd
-                        } else {
-                            DigitOp::BitOr
-                        }
-                    }
-                    _ => {
-                        return Err(refuse(&format!(
-                            "{name} is bitwise: it is expressible in numeration base2 or base-4, base-8, base-16"
-                        )))
-                    }
-                };
-                self.digitwise(dop, vec![a, b], col)?
-            }
+            BinOp::Xor | BinOp::And | BinOp::Or => self.bitwise(op, a, b, col)?,
             _ => unreachable!("conditions are compiled by value_of_condition"),
         })
+    }
+
+    /// `a / k`, `a % k`, `a << k`, `a >> k` for a constant k (exact when a is constant too).
+    fn by_constant(&mut self, op: BinOp, a: Term, b: Term, col: usize) -> R<Term> {
+        let refuse = |what: &str| refusal(col, what);
+        let k = self.constant_of(&b, col, "the right operand of '/', '%', '<<' and '>>'")?;
+        if let Some(c) = a.constant() {
+            // both constant: exact
+            return exact_binary(op, &c, &k)
+                .map(|v| Term::plain(Lin::num(v)))
+                .ok_or_else(|| refuse("a constant operation that is undefined (division by 0, a negative shift) or beyond 2^256 (the automata grow with the square of a constant's digits)"));
+        }
+        let small = k.to_i64();
+        Ok(match (op, small) {
+            (BinOp::Div, _) if k.is_positive() => self.div_const(a, &k, col)?,
+            (BinOp::Div, _) if k.is_negative() => {
+                let neg = Term {
+                    lin: a.lin.neg().ok_or_else(|| overflow(col))?,
+                    ..a
+                };
+                self.div_signed(neg, &-k, col)?
+            }
+            (BinOp::Div, _) => return Err(refuse("'/' by 0")),
+            (BinOp::Mod, Some(k)) if k != 0 && k != i64::MIN => self.mod_const(a, k, col)?,
+            (BinOp::Mod, _) if k.is_zero() => return Err(refuse("'%' by 0")),
+            (BinOp::Mod, _) => {
+                return Err(refuse(
+                    "'%' by a constant beyond 2^40 (its automaton has that many states)",
+                ))
+            }
+            (BinOp::Shl, Some(k)) if (0..=4096).contains(&k) => {
+                let lin = a
+                    .lin
+                    .scale(&(BigInt::one() << k as usize))
+                    .ok_or_else(|| overflow(col))?;
+                Term { lin, ..a }
+            }
+            (BinOp::Shr, Some(k)) if (0..=4096).contains(&k) => {
+                self.div_const(a, &(BigInt::one() << k as usize), col)?
+            }
+            _ => return Err(refuse("a shift by a constant outside 0..4096")),
+        })
+    }
+
+    /// xor, `&`, `|`: digit-wise where the numeration allows (exact on constants).
+    fn bitwise(&mut self, op: BinOp, a: Term, b: Term, col: usize) -> R<Term> {
+        let refuse = |what: &str| refusal(col, what);
+        let name = match op {
+            BinOp::Xor => "xor",
+            BinOp::And => "'&'",
+            _ => "'|'",
+        };
+        if let (Some(x), Some(y)) = (a.constant(), b.constant()) {
+            return exact_binary(op, &x, &y)
+                .map(|v| Term::plain(Lin::num(v)))
+                .ok_or_else(|| refuse("a bitwise operation on a negative constant"));
+        }
+        let dop = match (op, self.num) {
+            (BinOp::Xor, _) => self.nim_op(2, col, name)?,
+            (_, Numeration::Base(2)) if op == BinOp::And => DigitOp::Min,
+            (_, Numeration::Base(2)) => DigitOp::Max,
+            (_, Numeration::Base(b)) if b.is_power_of_two() => {
+                if op == BinOp::And {
+                    DigitOp::BitAnd
+                } else {
+                    DigitOp::BitOr
+                }
+            }
+            _ => {
+                return Err(refuse(&format!(
+                    "{name} is bitwise: it is expressible in numeration base2 or base-4, base-8, base-16"
+                )))
+            }
+        };
+        self.digitwise(dop, vec![a, b], col)
     }
 }
 

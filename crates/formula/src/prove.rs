@@ -42,6 +42,7 @@ use nimlab_automata::{walnut, Dfa, Fo, Rel};
 use nimlab_engine::big::BigUint;
 use nimlab_engine::capability::MoveRelation;
 use nimlab_engine::{plan, Coord, Game, TableOptions};
+use num_bigint::BigInt;
 use num_traits::{Signed, Zero};
 use std::fmt;
 use std::time::Instant;
@@ -466,6 +467,98 @@ fn prove_within_budget(
     opts: &ProveOptions<'_>,
 ) -> Result<Proof, ProveError> {
     let start = Instant::now();
+    let relation = checked_relation(game, num)?;
+    let names = game.coordinate_names();
+    let m = names.len() as u32;
+    let lay = Layout { m };
+    let mut comp = Compiler::new(num, 2 * m + 2);
+    let (mv, legal) = relation_automata(&mut comp, &relation, &names, num)?;
+    let claim_f = compile_claim(game, claim, text, opts)?;
+    let (_, coords) = variables(game);
+    let env_x: Vec<u32> = coords.iter().map(|&c| c as u32).collect();
+    let what = match claim {
+        Claim::Grundy => "the formula",
+        Claim::PPositions => "the predicate",
+    };
+
+    let xn: Vec<String> = names.iter().map(|n| walnut_name(n)).collect();
+    let yn: Vec<String> = names
+        .iter()
+        .map(|n| format!("{}p", walnut_name(n)))
+        .collect();
+    let mut automata = vec![("move".to_string(), mv.clone())];
+    let mut tracks = vec![xn.iter().chain(&yn).cloned().collect::<Vec<_>>()];
+    if let Some(l) = &legal {
+        automata.push(("legal".into(), l.clone()));
+        tracks.push(xn.clone());
+    }
+    let setting = ProofSetting {
+        num,
+        mv,
+        legal,
+        ys: lay.y(),
+        what,
+        q: format!("?{}", num.walnut_name()),
+        xl: xn.join(","),
+        yl: yn.join(","),
+    };
+
+    let claimed = match claim {
+        Claim::Grundy => {
+            let val = comp
+                .value(&claim_f.tree, &env_x, lay.g())
+                .map_err(not_expressible(what, text))?;
+            let phi = val.automaton(&num)?; // (X, g)
+            automata.push(("phi".into(), phi.clone()));
+            tracks.push(xn.iter().cloned().chain(["g".to_string()]).collect());
+            ClaimAutomata::Grundy(GrundyAutomata::new(phi, &lay)?)
+        }
+        Claim::PPositions => {
+            let (t, f) = comp
+                .condition(&claim_f.tree, &env_x)
+                .map_err(not_expressible(what, text))?;
+            let pset = t.automaton(&num)?;
+            let nset = f.automaton(&num)?;
+            automata.push(("pset".into(), pset.clone()));
+            tracks.push(xn.clone());
+            automata.push(("nset".into(), nset.clone()));
+            tracks.push(xn.clone());
+            let pset_y = pset.renamed(|w| w + m)?;
+            ClaimAutomata::PPositions { pset, nset, pset_y }
+        }
+    };
+    let checks = match &claimed {
+        ClaimAutomata::Grundy(a) => grundy_checks(&setting, a, &lay),
+        ClaimAutomata::PPositions { pset, nset, pset_y } => {
+            p_position_checks(&setting, pset, nset, pset_y)
+        }
+    };
+    let mut statements = Vec::new();
+    let mut verdict = Verdict::Proved;
+    for (name, meaning, wal, bad) in checks {
+        if let Some(d) = decide(&mut statements, name, meaning, wal, &*bad)? {
+            verdict = refuted(game, claim, &claim_f, &relation, name, &d, &lay, &num, opts)?;
+            break;
+        }
+    }
+    let automata = with_all_tracks(automata, &lay, num)?;
+    Ok(Proof {
+        game: game.spec(),
+        claim,
+        formula: text.to_string(),
+        numeration: num,
+        relation,
+        statements,
+        verdict,
+        automata,
+        tracks,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// The game's move relation, once the game has one and the numeration's base is one
+/// the automata read.
+fn checked_relation(game: &dyn Game, num: Numeration) -> Result<MoveRelation, ProveError> {
     let relation = game
         .capabilities()
         .move_relation
@@ -477,13 +570,19 @@ fn prove_within_budget(
             "the base of the numeration must be between 2 and 16, got {b}"
         )));
     }
-    let names = game.coordinate_names();
-    let m = names.len() as u32;
-    let lay = Layout { m };
-    let mut comp = Compiler::new(num, 2 * m + 2);
+    Ok(relation)
+}
 
-    // the move relation, over X and X′
-    let mut rel_names = names.clone();
+/// The automata of the game's move relation (over X and X′) and of its legal
+/// positions (over X), when it restricts them.
+fn relation_automata(
+    comp: &mut Compiler,
+    relation: &MoveRelation,
+    names: &[String],
+    num: Numeration,
+) -> Result<(Dfa, Option<Dfa>), ProveError> {
+    let m = names.len() as u32;
+    let mut rel_names = names.to_vec();
     rel_names.extend(names.iter().map(|n| format!("{n}_")));
     // the one text that may hold all(…): compiled to ∀ in the automata
     let rel_tree = crate::parse_quantified(&relation.options, &rel_names).map_err(|error| {
@@ -500,10 +599,9 @@ fn prove_within_budget(
             &relation.options,
         ))?;
     let mv = rel_t.automaton(&num)?;
-
     let legal = match &relation.positions {
         Some(p) => {
-            let f = compile_text(p, &names, "the game's positions")?;
+            let f = compile_text(p, names, "the game's positions")?;
             let env: Vec<u32> = (0..m).collect();
             let (t, _) = comp
                 .condition(&f.tree, &env)
@@ -512,8 +610,17 @@ fn prove_within_budget(
         }
         None => None,
     };
+    Ok((mv, legal))
+}
 
-    // the claim over X (aliases x0, x1 … map to their coordinates)
+/// The claim over X (aliases x0, x1 … map to their coordinates), refused when a
+/// P-position claim is a number rather than a condition.
+fn compile_claim(
+    game: &dyn Game,
+    claim: Claim,
+    text: &str,
+    opts: &ProveOptions<'_>,
+) -> Result<Formula, ProveError> {
     let constants: Vec<(&str, i64)> = opts
         .constants
         .iter()
@@ -529,218 +636,241 @@ fn prove_within_budget(
             abbreviate(text)
         )));
     }
-    let (_, coords) = variables(game);
-    let env_x: Vec<u32> = coords.iter().map(|&c| c as u32).collect();
-    let what = match claim {
-        Claim::Grundy => "the formula",
-        Claim::PPositions => "the predicate",
-    };
+    Ok(claim_f)
+}
 
-    let xs = lay.x();
-    let ys = lay.y();
-    let xn: Vec<String> = names.iter().map(|n| walnut_name(n)).collect();
-    let yn: Vec<String> = names
-        .iter()
-        .map(|n| format!("{}p", walnut_name(n)))
-        .collect();
-    let q = format!("?{}", num.walnut_name());
-    let xl = xn.join(",");
-    let yl = yn.join(",");
-    let legal_pre = |vars: &str| {
-        if legal.is_some() {
-            format!("$legal({vars}) & ")
+/// What every statement of a proof is built from: the numeration, the automata of the
+/// move relation and of the legal positions, and the words of the Walnut commands that
+/// restate the statements.
+struct ProofSetting {
+    num: Numeration,
+    /// The move relation, over (X, Y).
+    mv: Dfa,
+    /// The legal positions, over X, when the game restricts them.
+    legal: Option<Dfa>,
+    /// The tracks of Y.
+    ys: Vec<u32>,
+    /// "the formula" or "the predicate".
+    what: &'static str,
+    /// Walnut's quantifier prefix of the numeration (`?msd_2`).
+    q: String,
+    /// X's Walnut variables, comma-separated.
+    xl: String,
+    /// Y's Walnut variables, comma-separated.
+    yl: String,
+}
+
+impl ProofSetting {
+    /// The Walnut guard `$legal(X) & ` when the game restricts its positions.
+    fn legal_pre(&self) -> String {
+        if self.legal.is_some() {
+            format!("$legal({}) & ", self.xl)
         } else {
             String::new()
         }
-    };
-    let mut automata = vec![("move".to_string(), mv.clone())];
-    let mut tracks = vec![xn.iter().chain(&yn).cloned().collect::<Vec<_>>()];
-    if let Some(l) = &legal {
-        automata.push(("legal".into(), l.clone()));
-        tracks.push(xn.clone());
     }
-    let with_legal = |d: Dfa| -> Result<Dfa, ProveError> {
-        Ok(match &legal {
-            Some(l) => num.and(l, &d)?,
+
+    /// `d` restricted to legal positions.
+    fn with_legal(&self, d: Dfa) -> Result<Dfa, ProveError> {
+        Ok(match &self.legal {
+            Some(l) => self.num.and(l, &d)?,
             None => d,
         })
-    };
-
-    let mut statements = Vec::new();
-    let mut verdict = Verdict::Proved;
-    // Each check: (name, meaning, walnut, violations automaton) → decided in order.
-    let mut decide = |name: &'static str,
-                      meaning: String,
-                      walnut: String,
-                      bad: &dyn Fn() -> Result<Dfa, ProveError>|
-     -> Result<Option<Dfa>, ProveError> {
-        let t = Instant::now();
-        let d = bad()?;
-        let holds = d.is_empty();
-        statements.push(Statement {
-            name,
-            meaning,
-            walnut,
-            holds,
-            states: d.states(),
-            seconds: t.elapsed().as_secs_f64(),
-        });
-        Ok((!holds).then_some(d))
-    };
-
-    match claim {
-        Claim::Grundy => {
-            let val = comp
-                .value(&claim_f.tree, &env_x, lay.g())
-                .map_err(not_expressible(what, text))?;
-            let phi = val.automaton(&num)?; // (X, g)
-            automata.push(("phi".into(), phi.clone()));
-            tracks.push(xn.iter().cloned().chain(["g".to_string()]).collect());
-            let g = lay.g();
-            let v = lay.v();
-            let m2 = m;
-            let to_y = |w: u32| if w < m2 { w + m2 } else { w };
-            let phi_y_g = phi.renamed(to_y)?; // (Y, g)
-            let phi_y_v = phi.renamed(|w| {
-                if w < m2 {
-                    w + m2
-                } else if w == g {
-                    v
-                } else {
-                    w
-                }
-            })?;
-            let phi_x_v = phi.renamed(|w| if w == g { v } else { w })?;
-            let defined = phi.project(g)?; // X
-            let checks: Vec<Check<'_>> = vec![
-                (
-                    "function",
-                    format!("{what} has at most one value at every position (the prover's check of its own automaton)"),
-                    format!("eval nimlab_function \"{q} A{xl},g,v ($phi({xl},g) & $phi({xl},v)) => g=v\";"),
-                    Box::new(|| {
-                        let differ = Fo::not(Fo::linear(vec![(g, 1), (v, -1)], 0, Rel::Eq))
-                            .automaton(&num)?;
-                        let two = num.and(&num.and(&phi, &phi_x_v)?, &differ)?;
-                        Ok(two.project(g)?.project(v)?)
-                    }),
-                ),
-                (
-                    "defined",
-                    format!("{what} is a natural number at every position"),
-                    format!("eval nimlab_defined \"{q} A{xl} {}E g $phi({xl},g)\";", legal_pre(&xl).replace(" & ", " => ")),
-                    Box::new(|| with_legal(num.not(&defined)?)),
-                ),
-                (
-                    "SG1",
-                    "no option Y of X has φ(Y) = φ(X)".into(),
-                    format!(
-                        "eval nimlab_sg1 \"{q} A{xl},{yl},g ({}$move({xl},{yl}) & $phi({xl},g)) => ~$phi({yl},g)\";",
-                        legal_pre(&xl)
-                    ),
-                    Box::new(|| {
-                        let a = num.and(&mv, &phi)?;
-                        let b = num.and(&a, &phi_y_g)?.project(g)?;
-                        with_legal(b)
-                    }),
-                ),
-                (
-                    "SG2",
-                    "for every v < φ(X) some option Y of X has φ(Y) = v".into(),
-                    format!(
-                        "eval nimlab_sg2 \"{q} A{xl},g,v ({}$phi({xl},g) & v<g) => E{yl} $move({xl},{yl}) & $phi({yl},v)\";",
-                        legal_pre(&xl)
-                    ),
-                    Box::new(|| {
-                        let below = Fo::linear(vec![(v, 1), (g, -1)], 1, Rel::Le).automaton(&num)?;
-                        let lhs = num.and(&phi, &below)?.project(g)?; // (X, v)
-                        let reach = num.and(&mv, &phi_y_v)?;
-                        let mut reach = reach;
-                        for &y in &ys {
-                            reach = reach.project(y)?;
-                        }
-                        let bad = num.and(&lhs, &num.not(&reach)?)?;
-                        with_legal(bad)
-                    }),
-                ),
-            ];
-            for (name, meaning, wal, bad) in checks {
-                if let Some(d) = decide(name, meaning, wal, &*bad)? {
-                    verdict =
-                        refuted(game, claim, &claim_f, &relation, name, &d, &lay, &num, opts)?;
-                    break;
-                }
-            }
-        }
-        Claim::PPositions => {
-            let (t, f) = comp
-                .condition(&claim_f.tree, &env_x)
-                .map_err(not_expressible(what, text))?;
-            let pset = t.automaton(&num)?;
-            let nset = f.automaton(&num)?;
-            automata.push(("pset".into(), pset.clone()));
-            tracks.push(xn.clone());
-            automata.push(("nset".into(), nset.clone()));
-            tracks.push(xn.clone());
-            let m2 = m;
-            let pset_y = pset.renamed(|w| w + m2)?;
-            let checks: Vec<Check<'_>> = vec![
-                (
-                    "function",
-                    format!("{what} is never both true and false at one position (the prover's check of its own automata)"),
-                    format!("eval nimlab_function \"{q} A{xl} ~($pset({xl}) & $nset({xl}))\";"),
-                    Box::new(|| Ok(num.and(&pset, &nset)?)),
-                ),
-                (
-                    "defined",
-                    format!("{what} is defined (true or false) at every position"),
-                    format!("eval nimlab_defined \"{q} A{xl} {}($pset({xl}) | $nset({xl}))\";", legal_pre(&xl).replace(" & ", " => ")),
-                    Box::new(|| {
-                        let either = num.or(&pset, &nset)?;
-                        with_legal(num.not(&either)?)
-                    }),
-                ),
-                (
-                    "P1",
-                    "no move goes from a claimed P-position to a claimed P-position".into(),
-                    format!(
-                        "eval nimlab_p1 \"{q} A{xl},{yl} ({}$pset({xl}) & $move({xl},{yl})) => ~$pset({yl})\";",
-                        legal_pre(&xl)
-                    ),
-                    Box::new(|| {
-                        let a = num.and(&pset, &mv)?;
-                        with_legal(num.and(&a, &pset_y)?)
-                    }),
-                ),
-                (
-                    "P2",
-                    "every other position has a move to a claimed P-position".into(),
-                    format!(
-                        "eval nimlab_p2 \"{q} A{xl} ({}$nset({xl})) => E{yl} $move({xl},{yl}) & $pset({yl})\";",
-                        legal_pre(&xl)
-                    ),
-                    Box::new(|| {
-                        let mut reach = num.and(&mv, &pset_y)?;
-                        for &y in &ys {
-                            reach = reach.project(y)?;
-                        }
-                        with_legal(num.and(&nset, &num.not(&reach)?)?)
-                    }),
-                ),
-            ];
-            for (name, meaning, wal, bad) in checks {
-                if let Some(d) = decide(name, meaning, wal, &*bad)? {
-                    verdict =
-                        refuted(game, claim, &claim_f, &relation, name, &d, &lay, &num, opts)?;
-                    break;
-                }
-            }
-        }
     }
-    let _ = xs;
-    // Every automaton is written with all the tracks its statements call it with (one
-    // that does not mention a coordinate still reads it, any digits allowed), so that
-    // Walnut reads each file with the arity of its call.
-    let automata = automata
+
+    /// `d` with every track of Y projected away (∃Y).
+    fn some_option(&self, d: Dfa) -> Result<Dfa, ProveError> {
+        let mut d = d;
+        for &y in &self.ys {
+            d = d.project(y)?;
+        }
+        Ok(d)
+    }
+}
+
+/// The claim's automata the statements read.
+enum ClaimAutomata {
+    /// A Grundy-value claim: φ and its renamings.
+    Grundy(GrundyAutomata),
+    /// A P-position claim: where it is true over X, where false, and true over Y.
+    PPositions { pset: Dfa, nset: Dfa, pset_y: Dfa },
+}
+
+/// φ over (X, g) and the renamings the Grundy statements read.
+struct GrundyAutomata {
+    phi: Dfa,
+    /// φ over (X, v).
+    phi_x_v: Dfa,
+    /// φ over (Y, g).
+    phi_y_g: Dfa,
+    /// φ over (Y, v).
+    phi_y_v: Dfa,
+    /// Where φ is defined, over X.
+    defined: Dfa,
+}
+
+impl GrundyAutomata {
+    fn new(phi: Dfa, lay: &Layout) -> Result<Self, ProveError> {
+        let (m, g, v) = (lay.m, lay.g(), lay.v());
+        let to_y = |w: u32| if w < m { w + m } else { w };
+        let phi_y_g = phi.renamed(to_y)?; // (Y, g)
+        let phi_y_v = phi.renamed(|w| {
+            if w < m {
+                w + m
+            } else if w == g {
+                v
+            } else {
+                w
+            }
+        })?;
+        let phi_x_v = phi.renamed(|w| if w == g { v } else { w })?;
+        let defined = phi.project(g)?; // X
+        Ok(GrundyAutomata {
+            phi,
+            phi_x_v,
+            phi_y_g,
+            phi_y_v,
+            defined,
+        })
+    }
+}
+
+/// The statements of a Grundy-value claim: φ is a function, defined everywhere, and
+/// satisfies (SG1) and (SG2).
+fn grundy_checks<'a>(s: &'a ProofSetting, a: &'a GrundyAutomata, lay: &Layout) -> Vec<Check<'a>> {
+    let (g, v) = (lay.g(), lay.v());
+    let (num, what, q, xl, yl) = (s.num, s.what, &s.q, &s.xl, &s.yl);
+    vec![
+        (
+            "function",
+            format!("{what} has at most one value at every position (the prover's check of its own automaton)"),
+            format!("eval nimlab_function \"{q} A{xl},g,v ($phi({xl},g) & $phi({xl},v)) => g=v\";"),
+            Box::new(move || {
+                let differ = Fo::not(Fo::linear(vec![(g, 1), (v, -1)], 0, Rel::Eq))
+                    .automaton(&num)?;
+                let two = num.and(&num.and(&a.phi, &a.phi_x_v)?, &differ)?;
+                Ok(two.project(g)?.project(v)?)
+            }),
+        ),
+        (
+            "defined",
+            format!("{what} is a natural number at every position"),
+            format!("eval nimlab_defined \"{q} A{xl} {}E g $phi({xl},g)\";", s.legal_pre().replace(" & ", " => ")),
+            Box::new(move || s.with_legal(num.not(&a.defined)?)),
+        ),
+        (
+            "SG1",
+            "no option Y of X has φ(Y) = φ(X)".into(),
+            format!(
+                "eval nimlab_sg1 \"{q} A{xl},{yl},g ({}$move({xl},{yl}) & $phi({xl},g)) => ~$phi({yl},g)\";",
+                s.legal_pre()
+            ),
+            Box::new(move || {
+                let b = num.and(&num.and(&s.mv, &a.phi)?, &a.phi_y_g)?.project(g)?;
+                s.with_legal(b)
+            }),
+        ),
+        (
+            "SG2",
+            "for every v < φ(X) some option Y of X has φ(Y) = v".into(),
+            format!(
+                "eval nimlab_sg2 \"{q} A{xl},g,v ({}$phi({xl},g) & v<g) => E{yl} $move({xl},{yl}) & $phi({yl},v)\";",
+                s.legal_pre()
+            ),
+            Box::new(move || {
+                let below = Fo::linear(vec![(v, 1), (g, -1)], 1, Rel::Le).automaton(&num)?;
+                let lhs = num.and(&a.phi, &below)?.project(g)?; // (X, v)
+                let reach = s.some_option(num.and(&s.mv, &a.phi_y_v)?)?;
+                s.with_legal(num.and(&lhs, &num.not(&reach)?)?)
+            }),
+        ),
+    ]
+}
+
+/// The statements of a P-position claim: never both true and false, defined
+/// everywhere, and satisfying (P1) and (P2).
+fn p_position_checks<'a>(
+    s: &'a ProofSetting,
+    pset: &'a Dfa,
+    nset: &'a Dfa,
+    pset_y: &'a Dfa,
+) -> Vec<Check<'a>> {
+    let (num, what, q, xl, yl) = (s.num, s.what, &s.q, &s.xl, &s.yl);
+    vec![
+        (
+            "function",
+            format!("{what} is never both true and false at one position (the prover's check of its own automata)"),
+            format!("eval nimlab_function \"{q} A{xl} ~($pset({xl}) & $nset({xl}))\";"),
+            Box::new(move || Ok(num.and(pset, nset)?)),
+        ),
+        (
+            "defined",
+            format!("{what} is defined (true or false) at every position"),
+            format!("eval nimlab_defined \"{q} A{xl} {}($pset({xl}) | $nset({xl}))\";", s.legal_pre().replace(" & ", " => ")),
+            Box::new(move || {
+                let either = num.or(pset, nset)?;
+                s.with_legal(num.not(&either)?)
+            }),
+        ),
+        (
+            "P1",
+            "no move goes from a claimed P-position to a claimed P-position".into(),
+            format!(
+                "eval nimlab_p1 \"{q} A{xl},{yl} ({}$pset({xl}) & $move({xl},{yl})) => ~$pset({yl})\";",
+                s.legal_pre()
+            ),
+            Box::new(move || {
+                let a = num.and(pset, &s.mv)?;
+                s.with_legal(num.and(&a, pset_y)?)
+            }),
+        ),
+        (
+            "P2",
+            "every other position has a move to a claimed P-position".into(),
+            format!(
+                "eval nimlab_p2 \"{q} A{xl} ({}$nset({xl})) => E{yl} $move({xl},{yl}) & $pset({yl})\";",
+                s.legal_pre()
+            ),
+            Box::new(move || {
+                let reach = s.some_option(num.and(&s.mv, pset_y)?)?;
+                s.with_legal(num.and(nset, &num.not(&reach)?)?)
+            }),
+        ),
+    ]
+}
+
+/// Decides one statement: records it, and returns its violations when it fails.
+fn decide(
+    statements: &mut Vec<Statement>,
+    name: &'static str,
+    meaning: String,
+    walnut: String,
+    bad: &dyn Fn() -> Result<Dfa, ProveError>,
+) -> Result<Option<Dfa>, ProveError> {
+    let t = Instant::now();
+    let d = bad()?;
+    let holds = d.is_empty();
+    statements.push(Statement {
+        name,
+        meaning,
+        walnut,
+        holds,
+        states: d.states(),
+        seconds: t.elapsed().as_secs_f64(),
+    });
+    Ok((!holds).then_some(d))
+}
+
+/// Every automaton written with all the tracks its statements call it with (one that
+/// does not mention a coordinate still reads it, any digits allowed), so that Walnut
+/// reads each file with the arity of its call.
+fn with_all_tracks(
+    automata: Vec<(String, Dfa)>,
+    lay: &Layout,
+    num: Numeration,
+) -> Result<Vec<(String, Dfa)>, ProveError> {
+    let m = lay.m;
+    automata
         .into_iter()
         .map(|(name, d)| {
             let mut want: Vec<u32> = (0..m).collect();
@@ -762,19 +892,7 @@ fn prove_within_budget(
             debug_assert_eq!(full.vars(), want.as_slice());
             Ok((name, full))
         })
-        .collect::<Result<Vec<_>, ProveError>>()?;
-    Ok(Proof {
-        game: game.spec(),
-        claim,
-        formula: text.to_string(),
-        numeration: num,
-        relation,
-        statements,
-        verdict,
-        automata,
-        tracks,
-        seconds: start.elapsed().as_secs_f64(),
-    })
+        .collect()
 }
 
 /// A coordinate name as a Walnut variable (letters and digits).
@@ -927,7 +1045,6 @@ fn counterexample(
     num: &Numeration,
     opts: &ProveOptions<'_>,
 ) -> Result<Counterexample, ProveError> {
-    use num_bigint::BigInt;
     let xs = lay.x();
     let vals = least(bad, &xs, num)?;
     let get = |v: u32| vals.iter().find(|p| p.0 == v).map(|p| p.1.clone());
@@ -939,22 +1056,83 @@ fn counterexample(
         .collect::<Option<Vec<_>>>()
         .filter(|_| matches!(statement, "SG1" | "P1"));
     let value = get(lay.v()).filter(|_| statement == "SG2");
-    let show = |p: &[BigUint]| plan::position_text(p);
-    let (_, coords) = variables(game);
-    // the claim's exact value (the automata's meaning), at any size
-    let exact_at = |p: &[BigUint]| -> Result<BigInt, String> {
-        let xs: Vec<BigInt> = coords.iter().map(|&c| BigInt::from(p[c].clone())).collect();
-        formula
+    let recheck = Recheck {
+        game,
+        claim,
+        formula,
+        coords: variables(game).1,
+        opts,
+    };
+    let explanation = recheck.explain(statement, &position, option.as_deref(), value.as_ref());
+    if statement == "defined" {
+        recheck.refuse_negative_intermediate(&position)?;
+    }
+    let mut notes = Vec::new();
+    // 1. The solver (or the game's closed form) at X, Y and X's options.
+    let mut confirmed =
+        recheck.confirm_by_solver(statement, &position, option.as_deref(), &mut notes);
+    // 2. Else exact arithmetic on the violation itself.
+    if confirmed.is_none() {
+        confirmed = recheck.confirm_by_arithmetic(
+            statement,
+            relation,
+            &position,
+            option.as_deref(),
+            &mut notes,
+        );
+    }
+    Ok(Counterexample {
+        statement,
+        position,
+        option,
+        value,
+        explanation,
+        confirmed,
+        recheck_note: notes.join("; "),
+    })
+}
+
+fn show(p: &[BigUint]) -> String {
+    plan::position_text(p)
+}
+
+/// What re-checks a violation the automata found: the game, the claim and where its
+/// variables read the position.
+struct Recheck<'a> {
+    game: &'a dyn Game,
+    claim: Claim,
+    formula: &'a Formula,
+    /// The coordinate each of the formula's variables reads.
+    coords: Vec<usize>,
+    opts: &'a ProveOptions<'a>,
+}
+
+impl Recheck<'_> {
+    /// The claim's exact value (the automata's meaning), at any size.
+    fn exact_at(&self, p: &[BigUint]) -> Result<BigInt, String> {
+        let xs: Vec<BigInt> = self
+            .coords
+            .iter()
+            .map(|&c| BigInt::from(p[c].clone()))
+            .collect();
+        self.formula
             .eval_exact(&xs)
             .map_err(|(f, col)| format!("{f} (column {col})"))
-    };
-    // the 64-bit evaluator's value, where coordinates fit
-    let eval_at = |p: &[BigUint]| -> Option<Result<i64, String>> {
-        let xs: Option<Vec<i64>> = coords.iter().map(|&c| i64::try_from(&p[c]).ok()).collect();
-        xs.map(|xs| formula.eval(&xs).map_err(|e| e.to_string()))
-    };
-    let claim_word = |p: &[BigUint]| -> String {
-        match (claim, exact_at(p)) {
+    }
+
+    /// The 64-bit evaluator's value, where coordinates fit.
+    fn eval_at(&self, p: &[BigUint]) -> Option<Result<i64, String>> {
+        let xs: Option<Vec<i64>> = self
+            .coords
+            .iter()
+            .map(|&c| i64::try_from(&p[c]).ok())
+            .collect();
+        xs.map(|xs| self.formula.eval(&xs).map_err(|e| e.to_string()))
+    }
+
+    /// What the claim says at `p`, in words.
+    fn claim_word(&self, p: &[BigUint]) -> String {
+        match (self.claim, self.exact_at(p)) {
             (_, Err(e)) => format!("undefined: {e}"),
             (Claim::Grundy, Ok(v)) => format!("φ = {v}"),
             (Claim::PPositions, Ok(v)) => {
@@ -965,67 +1143,75 @@ fn counterexample(
                 }
             }
         }
-    };
-    let explanation = match statement {
-        "defined" => format!(
-            "at {} the claim is not a natural number ({})",
-            show(&position),
-            claim_word(&position)
-        ),
-        "SG1" | "P1" => {
-            let y = option.clone().unwrap_or_default();
-            format!(
-                "{} ({}) has the option {} ({})",
-                show(&position),
-                claim_word(&position),
-                show(&y),
-                claim_word(&y)
-            )
+    }
+
+    /// The violation of `statement` in words.
+    fn explain(
+        &self,
+        statement: &str,
+        position: &[BigUint],
+        option: Option<&[BigUint]>,
+        value: Option<&BigUint>,
+    ) -> String {
+        match statement {
+            "defined" => format!(
+                "at {} the claim is not a natural number ({})",
+                show(position),
+                self.claim_word(position)
+            ),
+            "SG1" | "P1" => {
+                let y = option.unwrap_or_default();
+                format!(
+                    "{} ({}) has the option {} ({})",
+                    show(position),
+                    self.claim_word(position),
+                    show(y),
+                    self.claim_word(y)
+                )
+            }
+            "SG2" => format!(
+                "{} ({}) has no option Y with φ(Y) = {}",
+                show(position),
+                self.claim_word(position),
+                value.cloned().unwrap_or_default()
+            ),
+            _ => format!(
+                "{} ({}) has no option claimed P",
+                show(position),
+                self.claim_word(position)
+            ),
         }
-        "SG2" => format!(
-            "{} ({}) has no option Y with φ(Y) = {}",
-            show(&position),
-            claim_word(&position),
-            value.clone().unwrap_or_default()
-        ),
-        _ => format!(
-            "{} ({}) has no option claimed P",
-            show(&position),
-            claim_word(&position)
-        ),
-    };
-    // "defined" fails because of a negative intermediate value while the formula itself
-    // evaluates fine: not a counterexample, a limit of the method.
-    if statement == "defined" {
-        let fine = |v: &BigInt| claim == Claim::PPositions || !v.is_negative();
-        let value = match (exact_at(&position), eval_at(&position)) {
+    }
+
+    /// "defined" fails because of a negative intermediate value while the formula
+    /// itself evaluates fine: not a counterexample, a limit of the method.
+    fn refuse_negative_intermediate(&self, position: &[BigUint]) -> Result<(), ProveError> {
+        let fine = |v: &BigInt| self.claim == Claim::PPositions || !v.is_negative();
+        let value = match (self.exact_at(position), self.eval_at(position)) {
             (Ok(v), _) if fine(&v) => Some(v),
             (_, Some(Ok(v))) if fine(&BigInt::from(v)) => Some(BigInt::from(v)),
             _ => None,
         };
-        if let Some(v) = value {
-            return Err(ProveError::NegativeIntermediate(format!(
+        match value {
+            Some(v) => Err(ProveError::NegativeIntermediate(format!(
                 "at {} an intermediate value of the claim is negative (it evaluates to {v}); the automata work with natural numbers — rewrite it, e.g. with if … then … else",
-                show(&position)
-            )));
+                show(position)
+            ))),
+            None => Ok(()),
         }
     }
-    let mut confirmed = None;
-    let mut notes = Vec::new();
-    // 1. The solver (or the game's closed form) at X, Y and X's options.
-    let mut candidates = vec![position.clone()];
-    if let Some(y) = &option {
-        candidates.push(y.clone());
-    }
-    let check = |p: &[BigUint], notes: &mut Vec<String>| -> Option<(Vec<BigUint>, String)> {
-        let r = match plan::value(game, p, &opts.table) {
+
+    /// The planner's answer at `p` (noted), and the position with a description when
+    /// it differs from the claim.
+    fn check(&self, p: &[BigUint], notes: &mut Vec<String>) -> Option<(Vec<BigUint>, String)> {
+        let r = match plan::value(self.game, p, &self.opts.table) {
             Ok(r) => r,
             Err(e) => {
                 notes.push(format!("{}: {e}", show(p)));
                 return None;
             }
         };
-        let differs = match (claim, exact_at(p)) {
+        let differs = match (self.claim, self.exact_at(p)) {
             (Claim::Grundy, Ok(v)) => match &r.grundy {
                 Some(g) => BigInt::from(g.clone()) != v,
                 None => false,
@@ -1044,97 +1230,110 @@ fn counterexample(
                 format!(
                     "{actual} by {}, the claim says {}",
                     r.method.detail,
-                    claim_word(p)
+                    self.claim_word(p)
                 ),
             )
         })
-    };
-    {
-        for c in &candidates {
-            if let Some(hit) = check(c, &mut notes) {
-                confirmed = Some(hit);
-                break;
+    }
+
+    /// The solver (or the game's closed form) at X, Y and, for SG2 and P2, X's options:
+    /// the first position where it differs from the claim.
+    fn confirm_by_solver(
+        &self,
+        statement: &str,
+        position: &[BigUint],
+        option: Option<&[BigUint]>,
+        notes: &mut Vec<String>,
+    ) -> Option<(Vec<BigUint>, String)> {
+        let mut candidates = vec![position];
+        if let Some(y) = option {
+            candidates.push(y);
+        }
+        for c in candidates {
+            if let Some(hit) = self.check(c, notes) {
+                return Some(hit);
             }
         }
-    }
-    if confirmed.is_none() && matches!(statement, "SG2" | "P2") {
+        if !matches!(statement, "SG2" | "P2") {
+            return None;
+        }
         // the claim is right at X, so it is wrong at an option of X
         // listing the options of a huge position would not end: only up to 2^24 in all
-        let small: Option<Vec<Coord>> = position
+        let p: Vec<Coord> = position
             .iter()
             .map(|c| Coord::try_from(c).ok())
             .collect::<Option<Vec<_>>>()
-            .filter(|p| p.iter().map(|&c| c as u128).sum::<u128>() <= 1 << 24);
-        if let Some(p) = small {
-            let mut opts_list = Vec::new();
-            game.for_each_option(&p, &mut |o| {
-                if opts_list.len() < 10_000 {
-                    opts_list.push(o.to_vec())
-                }
-            });
-            for o in opts_list {
-                let ob: Vec<BigUint> = o.iter().map(|&c| BigUint::from(c)).collect();
-                let mut quiet = Vec::new();
-                if let Some(hit) = check(&ob, &mut quiet) {
-                    notes.push(quiet.pop().unwrap_or_default());
-                    confirmed = Some(hit);
-                    break;
-                }
+            .filter(|p| p.iter().map(|&c| c as u128).sum::<u128>() <= 1 << 24)?;
+        let mut opts_list = Vec::new();
+        self.game.for_each_option(&p, &mut |o| {
+            if opts_list.len() < 10_000 {
+                opts_list.push(o.to_vec())
+            }
+        });
+        for o in opts_list {
+            let ob: Vec<BigUint> = o.iter().map(|&c| BigUint::from(c)).collect();
+            let mut quiet = Vec::new();
+            if let Some(hit) = self.check(&ob, &mut quiet) {
+                notes.push(quiet.pop().unwrap_or_default());
+                return Some(hit);
             }
         }
+        None
     }
-    // 2. Else exact arithmetic on the violation itself.
-    match statement {
-        _ if confirmed.is_some() => {}
-        "defined" => {
-            let word = claim_word(&position);
-            notes.push(format!("{}: {word}", show(&position)));
-            confirmed = Some((
-                position.clone(),
-                format!("the claim evaluated exactly: {word}, not a natural number"),
-            ));
-        }
-        "SG1" | "P1" => {
-            let y = option.clone().unwrap_or_default();
-            let (fx, fy) = (exact_at(&position), exact_at(&y));
-            let same = match (claim, &fx, &fy) {
-                (Claim::Grundy, Ok(a), Ok(b)) => a == b && !a.is_negative(),
-                (Claim::PPositions, Ok(a), Ok(b)) => !a.is_zero() && !b.is_zero(),
-                _ => false,
-            };
-            match is_option(game, relation, &position, &y) {
-                Some(true) if same => {
-                    confirmed = Some((
-                        position.clone(),
+
+    /// Exact arithmetic on the violation itself: an undefined claim, or an option with
+    /// the same value (SG1) or both claimed P (P1) that the game's rules confirm.
+    fn confirm_by_arithmetic(
+        &self,
+        statement: &str,
+        relation: &MoveRelation,
+        position: &[BigUint],
+        option: Option<&[BigUint]>,
+        notes: &mut Vec<String>,
+    ) -> Option<(Vec<BigUint>, String)> {
+        match statement {
+            "defined" => {
+                let word = self.claim_word(position);
+                notes.push(format!("{}: {word}", show(position)));
+                Some((
+                    position.to_vec(),
+                    format!("the claim evaluated exactly: {word}, not a natural number"),
+                ))
+            }
+            "SG1" | "P1" => {
+                let y = option.unwrap_or_default();
+                let (fx, fy) = (self.exact_at(position), self.exact_at(y));
+                let same = match (self.claim, &fx, &fy) {
+                    (Claim::Grundy, Ok(a), Ok(b)) => a == b && !a.is_negative(),
+                    (Claim::PPositions, Ok(a), Ok(b)) => !a.is_zero() && !b.is_zero(),
+                    _ => false,
+                };
+                match is_option(self.game, relation, position, y) {
+                    Some(true) if same => Some((
+                        position.to_vec(),
                         format!(
                             "exact arithmetic: {} is an option of {} by the game's rules, and the claim gives both {}",
-                            show(&y),
-                            show(&position),
-                            if claim == Claim::Grundy {
+                            show(y),
+                            show(position),
+                            if self.claim == Claim::Grundy {
                                 format!("the value {}", fx.as_ref().expect("defined"))
                             } else {
                                 "P".into()
                             }
                         ),
-                    ));
+                    )),
+                    Some(false) => {
+                        notes.push(format!(
+                            "{} is not an option of {} by the game's own rules",
+                            show(y),
+                            show(position)
+                        ));
+                        None
+                    }
+                    _ => None,
                 }
-                Some(false) => notes.push(format!(
-                    "{} is not an option of {} by the game's own rules",
-                    show(&y),
-                    show(&position)
-                )),
-                _ => {}
             }
+            _ => None,
         }
-        _ => {}
     }
-    Ok(Counterexample {
-        statement,
-        position,
-        option,
-        value,
-        explanation,
-        confirmed,
-        recheck_note: notes.join("; "),
-    })
 }

@@ -57,6 +57,16 @@ fn main() {
     let quick = std::env::args().any(|a| a == "quick");
     let len: usize = if quick { 100_000_000 } else { 1_000_000_000 };
 
+    sequence(len);
+    big_heaps();
+    sweeps();
+    fibonacci_rows();
+    fibonacci_big_heap();
+}
+
+/// The Grundy sequence of {1,3,4}: the proven period and block copies against the
+/// plain mex loop and the cost of writing the bytes.
+fn sequence(len: usize) {
     println!("== subtraction(s={{1,3,4}}): the Grundy sequence G(0..{len})");
     let (floor, t_floor) = time(|| {
         let mut v = vec![0u8; len];
@@ -76,7 +86,11 @@ fn main() {
         "  ratio naive / nimlab: {:.1}x",
         t_slow.as_secs_f64() / t_fast.as_secs_f64()
     );
+}
 
+/// Values of a 1000-digit heap for random sets (the period search included), and the
+/// generic solver as the baseline.
+fn big_heaps() {
     println!(
         "== subtraction value for a 1000-digit heap, fresh game each time (period search included)"
     );
@@ -125,7 +139,10 @@ fn main() {
         "  baseline: generic solver for heap 10^6 of {{1,3,4}}: {:.3} ms (it cannot reach big heaps)",
         t_solver.as_secs_f64() * 1e3
     );
+}
 
+/// Sweeps of subtraction sets, in parallel and one set after another.
+fn sweeps() {
     println!("== sweep: all 3-element subtraction sets with max ≤ 30");
     let (rows, t_sweep) = time(|| {
         sweep(
@@ -146,15 +163,7 @@ fn main() {
         rows[0].member,
         rows[0].period.map(|p| p.1)
     );
-    let (_, t_serial) = time(|| {
-        rows.iter()
-            .map(|r| {
-                nimlab_games::subtraction::certify_period(&r.member, 10_000_000)
-                    .unwrap()
-                    .period
-            })
-            .max()
-    });
+    let (_, t_serial) = time(|| longest_period_serially(rows.iter().map(|r| &r.member)));
     println!("  same sets one after another: {}", secs(t_serial));
     let (rows, t_big) = time(|| {
         sweep(
@@ -168,15 +177,7 @@ fn main() {
         )
         .unwrap()
     });
-    let (_, t_big_serial) = time(|| {
-        rows.iter()
-            .map(|r| {
-                nimlab_games::subtraction::certify_period(&r.member, 10_000_000)
-                    .unwrap()
-                    .period
-            })
-            .max()
-    });
+    let (_, t_big_serial) = time(|| longest_period_serially(rows.iter().map(|r| &r.member)));
     println!(
         "  larger sweep, 4-element sets with max ≤ 50 ({} sets): parallel {:.3} s wall, \
          serial {:.3} s wall; longest {:?} period {:?}",
@@ -186,7 +187,10 @@ fn main() {
         rows[0].member,
         rows[0].period.map(|p| p.1)
     );
+}
 
+/// Fibonacci Nim's rows of G(heap, limit), against the generic table.
+fn fibonacci_rows() {
     println!("== fibonacci-nim: all G(heap, limit) for heap ≤ 32768");
     for k in [1u64, 2, 3] {
         let (rows, t) = time(|| grundy_rows(k, 32768, MemoryLimit::default()).unwrap());
@@ -206,7 +210,10 @@ fn main() {
         secs(t_kernel),
         t_generic.as_secs_f64() / t_kernel.as_secs_f64()
     );
+}
 
+/// A winning move of Fibonacci Nim from a huge heap.
+fn fibonacci_big_heap() {
     println!("== fibonacci-nim: a winning move from a heap of 10^5 decimal digits");
     let digits: String = (0..100_000)
         .map(|i| char::from(b'1' + ((i * 7 + 3) % 9) as u8))
@@ -223,4 +230,15 @@ fn main() {
             a.outcome.as_str()
         );
     }
+}
+
+/// The longest period of the sets, certified one set after another (the serial
+/// baseline of a sweep).
+fn longest_period_serially<'a>(sets: impl Iterator<Item = &'a Vec<u64>>) -> Option<u64> {
+    sets.map(|set| {
+        nimlab_games::subtraction::certify_period(set, 10_000_000)
+            .unwrap()
+            .period
+    })
+    .max()
 }

@@ -845,157 +845,167 @@ pub const SATISFYING: &[&str] = &[
 pub const VIOLATING: &[&str] = &["t/3", "t/5", "t"];
 
 fn theorems() -> Vec<Theorem> {
-    vec![
-        Theorem::new(
-            "chocolate-staircase.condition-a",
-            "G({y,z}) = y ⊕ z for every position of CB(f,y,z) iff f satisfies (a): \
-             ⌊u/2ⁿ⌋ = ⌊w/2ⁿ⌋ ⇒ ⌊f(u)/2ⁿ⁻¹⌋ = ⌊f(w)/2ⁿ⁻¹⌋ (n ≥ 1); checked on windows z < N: \
-             (a) on [0,N) iff G = y ⊕ z for z < N, the least failing w being the least z of a \
-             mismatch — for the seed's examples and every non-decreasing f : [0,8) → [0,7]",
-            "[Chocolate] (necessity and sufficiency); [NM15] (sufficiency)",
-            |ctx| {
-                let window = (ctx.size as u64).clamp(8, 256);
-                let mut parts = Vec::new();
-                for (list, expect) in [(SATISFYING, true), (VIOLATING, false)] {
-                    for f in list {
-                        let r = check_condition(f, window, ctx.memory_limit)?;
-                        let v = if !r.agrees() || r.witness.is_none() != expect {
-                            Verdict::Fails {
-                                counterexample: format!(
-                                    "f(t) = {f}: (a) {} but {}",
-                                    r.witness.map_or("holds".into(), |w| format!(
-                                        "fails at {}",
-                                        w.describe()
-                                    )),
-                                    r.mismatch
-                                        .map_or("G = y ⊕ z everywhere".into(), |m| format!(
-                                            "G({},{}) = {}",
-                                            m.0, m.1, m.2
-                                        ))
-                                ),
-                            }
-                        } else {
-                            Verdict::Holds {
-                                window: format!("z < {window}"),
-                                checked: r.checked,
-                            }
-                        };
-                        parts.push((format!("f = {f}"), v));
-                    }
+    vec![condition_a(), strip_p_positions(), kernel_cross_check()]
+}
+
+/// Condition (a) decides G = y ⊕ z: on the seed's examples and every small
+/// non-decreasing f.
+fn condition_a() -> Theorem {
+    Theorem::new(
+        "chocolate-staircase.condition-a",
+        "G({y,z}) = y ⊕ z for every position of CB(f,y,z) iff f satisfies (a): \
+         ⌊u/2ⁿ⌋ = ⌊w/2ⁿ⌋ ⇒ ⌊f(u)/2ⁿ⁻¹⌋ = ⌊f(w)/2ⁿ⁻¹⌋ (n ≥ 1); checked on windows z < N: \
+         (a) on [0,N) iff G = y ⊕ z for z < N, the least failing w being the least z of a \
+         mismatch — for the seed's examples and every non-decreasing f : [0,8) → [0,7]",
+        "[Chocolate] (necessity and sufficiency); [NM15] (sufficiency)",
+        |ctx| {
+            let window = (ctx.size as u64).clamp(8, 256);
+            let mut parts = Vec::new();
+            for (list, expect) in [(SATISFYING, true), (VIOLATING, false)] {
+                for f in list {
+                    let v = seed_example_verdict(f, expect, window, ctx.memory_limit)?;
+                    parts.push((format!("f = {f}"), v));
                 }
+            }
+            parts.push((
+                "every non-decreasing f".into(),
+                every_monotone_verdict(ctx.memory_limit)?,
+            ));
+            Ok(Verdict::all(parts))
+        },
+    )
+    .with_claims(vec![
+        ProofClaim::grundy("chocolate-staircase(f=t/2)", "y xor z", "base2"),
+        ProofClaim::grundy("chocolate-staircase(f=t/4)", "y xor z", "base2"),
+    ])
+}
+
+/// Condition (a) for one of the seed's functions on z < `window`: it must agree with
+/// G = y ⊕ z, and hold exactly when `expect`.
+fn seed_example_verdict(f: &str, expect: bool, window: u64, limit: MemoryLimit) -> Result<Verdict> {
+    let r = check_condition(f, window, limit)?;
+    Ok(if !r.agrees() || r.witness.is_none() != expect {
+        Verdict::Fails {
+            counterexample: format!(
+                "f(t) = {f}: (a) {} but {}",
+                r.witness
+                    .map_or("holds".into(), |w| format!("fails at {}", w.describe())),
+                r.mismatch
+                    .map_or("G = y ⊕ z everywhere".into(), |m| format!(
+                        "G({},{}) = {}",
+                        m.0, m.1, m.2
+                    ))
+            ),
+        }
+    } else {
+        Verdict::Holds {
+            window: format!("z < {window}"),
+            checked: r.checked,
+        }
+    })
+}
+
+/// Condition (a) against G = y ⊕ z for every non-decreasing f : [0,8) → [0,7], z < 8.
+fn every_monotone_verdict(limit: MemoryLimit) -> Result<Verdict> {
+    let mut checked = 0;
+    for values in monotone_functions(8, 7) {
+        let r = check_condition(&formula_of(&values), 8, limit)?;
+        checked += r.checked;
+        if !r.agrees() {
+            return Ok(Verdict::Fails {
+                counterexample: format!(
+                    "f = {values:?}: witness {:?}, mismatch {:?}",
+                    r.witness, r.mismatch
+                ),
+            });
+        }
+    }
+    Ok(Verdict::Holds {
+        window: "f : [0,8) → [0,7], z < 8".into(),
+        checked,
+    })
+}
+
+/// With the strip: the P-positions are those of nim-sum 0 when f satisfies (a).
+fn strip_p_positions() -> Theorem {
+    Theorem::new(
+        "chocolate-staircase.strip-p-positions",
+        "With the strip of x squares: when f satisfies (a), the P-positions of {x,y,z} are \
+         exactly those with x ⊕ y ⊕ z = 0",
+        "[Chocolate]",
+        |ctx| {
+            let size = ctx.size.clamp(4, 48);
+            let mut parts = Vec::new();
+            for f in SATISFYING {
+                let game = ChocolateStaircase::new(f, true)?;
+                let dims = game.table_box(size);
+                let t =
+                    nimlab_engine::table::generic_table(&game, &dims, true, &ctx.table_options())?;
                 let mut checked = 0;
-                let mut bad = None;
-                for values in monotone_functions(8, 7) {
-                    let r = check_condition(&formula_of(&values), 8, ctx.memory_limit)?;
-                    checked += r.checked;
-                    if !r.agrees() {
-                        bad = Some(format!(
-                            "f = {values:?}: witness {:?}, mismatch {:?}",
-                            r.witness, r.mismatch
-                        ));
+                let mut v = Verdict::Holds {
+                    window: describe_window(&dims),
+                    checked: 0,
+                };
+                for (p, g) in t.iter() {
+                    checked += 1;
+                    if (g == 0) != (p[0] ^ p[1] ^ p[2] == 0) {
+                        v = Verdict::Fails {
+                            counterexample: format!("G({},{},{}) = {g}", p[0], p[1], p[2]),
+                        };
                         break;
                     }
                 }
-                parts.push((
-                    "every non-decreasing f".into(),
-                    match bad {
-                        Some(counterexample) => Verdict::Fails { counterexample },
-                        None => Verdict::Holds {
-                            window: "f : [0,8) → [0,7], z < 8".into(),
-                            checked,
-                        },
-                    },
-                ));
-                Ok(Verdict::all(parts))
-            },
-        )
-        .with_claims(vec![
-            ProofClaim::grundy("chocolate-staircase(f=t/2)", "y xor z", "base2"),
-            ProofClaim::grundy("chocolate-staircase(f=t/4)", "y xor z", "base2"),
-        ]),
-        Theorem::new(
-            "chocolate-staircase.strip-p-positions",
-            "With the strip of x squares: when f satisfies (a), the P-positions of {x,y,z} are \
-             exactly those with x ⊕ y ⊕ z = 0",
-            "[Chocolate]",
-            |ctx| {
-                let size = ctx.size.clamp(4, 48);
-                let mut parts = Vec::new();
-                for f in SATISFYING {
-                    let game = ChocolateStaircase::new(f, true)?;
-                    let dims = game.table_box(size);
-                    let t = nimlab_engine::table::generic_table(
-                        &game,
-                        &dims,
-                        true,
-                        &ctx.table_options(),
-                    )?;
-                    let mut checked = 0;
-                    let mut v = Verdict::Holds {
-                        window: describe_window(&dims),
-                        checked: 0,
-                    };
-                    for (p, g) in t.iter() {
-                        checked += 1;
-                        if (g == 0) != (p[0] ^ p[1] ^ p[2] == 0) {
-                            v = Verdict::Fails {
-                                counterexample: format!("G({},{},{}) = {g}", p[0], p[1], p[2]),
-                            };
-                            break;
-                        }
-                    }
-                    if let Verdict::Holds { checked: c, .. } = &mut v {
-                        *c = checked;
-                    }
-                    parts.push((format!("f = {f}"), v));
+                if let Verdict::Holds { checked: c, .. } = &mut v {
+                    *c = checked;
                 }
-                Ok(Verdict::all(parts))
-            },
-        )
-        .with_claims(vec![ProofClaim::p_positions(
-            "chocolate-staircase(f=t/2, strip=true)",
-            "x xor y xor z == 0",
-            "base2",
-        )]),
-        Theorem::new(
-            "chocolate-staircase.kernel",
-            "The staircase kernel and the closed form agree with brute force (mex over the \
-             options of Definition 1.8), for functions satisfying and violating (a)",
-            "nimlab (cross-check)",
-            |ctx| {
-                let size = ctx.size.clamp(8, 96);
-                let mut parts = Vec::new();
-                for f in SATISFYING.iter().chain(VIOLATING) {
-                    let game = ChocolateStaircase::new(f, false)?;
-                    let dims = game.table_box(size);
-                    let brute = nimlab_engine::table::generic_table(
-                        &game,
-                        &dims,
-                        true,
-                        &ctx.table_options(),
-                    )?;
-                    let fast = game.kernel_table(dims[0], dims[1], ctx.memory_limit)?;
-                    let mut v = nimlab_engine::theorem::compare_table(
+                parts.push((format!("f = {f}"), v));
+            }
+            Ok(Verdict::all(parts))
+        },
+    )
+    .with_claims(vec![ProofClaim::p_positions(
+        "chocolate-staircase(f=t/2, strip=true)",
+        "x xor y xor z == 0",
+        "base2",
+    )])
+}
+
+/// The kernel and the closed form against brute force.
+fn kernel_cross_check() -> Theorem {
+    Theorem::new(
+        "chocolate-staircase.kernel",
+        "The staircase kernel and the closed form agree with brute force (mex over the \
+         options of Definition 1.8), for functions satisfying and violating (a)",
+        "nimlab (cross-check)",
+        |ctx| {
+            let size = ctx.size.clamp(8, 96);
+            let mut parts = Vec::new();
+            for f in SATISFYING.iter().chain(VIOLATING) {
+                let game = ChocolateStaircase::new(f, false)?;
+                let dims = game.table_box(size);
+                let brute =
+                    nimlab_engine::table::generic_table(&game, &dims, true, &ctx.table_options())?;
+                let fast = game.kernel_table(dims[0], dims[1], ctx.memory_limit)?;
+                let mut v = nimlab_engine::theorem::compare_table(
+                    &brute,
+                    |p| fast.get(p).map_or(u64::MAX, u64::from),
+                    "the staircase kernel",
+                );
+                if v.holds() {
+                    v = nimlab_engine::theorem::compare_table(
                         &brute,
-                        |p| fast.get(p).map_or(u64::MAX, u64::from),
-                        "the staircase kernel",
+                        |p| {
+                            game.grundy_small(p)
+                                .map_or(brute.get(p).unwrap_or(0) as u64, u64::from)
+                        },
+                        "the closed form y ⊕ z",
                     );
-                    if v.holds() {
-                        v = nimlab_engine::theorem::compare_table(
-                            &brute,
-                            |p| {
-                                game.grundy_small(p)
-                                    .map_or(brute.get(p).unwrap_or(0) as u64, u64::from)
-                            },
-                            "the closed form y ⊕ z",
-                        );
-                    }
-                    parts.push((format!("f = {f}"), v));
                 }
-                Ok(Verdict::all(parts))
-            },
-        ),
-    ]
+                parts.push((format!("f = {f}"), v));
+            }
+            Ok(Verdict::all(parts))
+        },
+    )
 }
 
 fn build(args: &Args) -> Result<Box<dyn Game>> {

@@ -185,64 +185,133 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// The coordinates' names of a rules file (its own or x, y, …), each a plain name of
+/// its own that no move variable, function or other coordinate's index alias takes.
+fn coordinate_names(file: &RulesFile, bad: &dyn Fn(String) -> Error) -> Result<Vec<String>> {
+    let m = file.dimension;
+    if m == 0 || m > MAX_DIMENSION {
+        return Err(bad(format!(
+            "dimension must be 1..{MAX_DIMENSION}, got {m}"
+        )));
+    }
+    let names = file
+        .coordinates
+        .clone()
+        .unwrap_or_else(|| default_coordinate_names(m));
+    if names.len() != m {
+        return Err(bad(format!(
+            "coordinates names {} coordinate(s) but dimension is {m}",
+            names.len()
+        )));
+    }
+    let move_vars: Vec<String> = (0..m).map(|i| format!("c{i}")).collect();
+    for (i, n) in names.iter().enumerate() {
+        if names[..i].contains(n) {
+            return Err(bad(format!(
+                "coordinates names '{}' twice (each coordinate needs its own name)",
+                crate::spec::show(n)
+            )));
+        }
+        // x0, x1, … always name the coordinates by index: `x1` cannot name another.
+        let alias = (0..MAX_DIMENSION).find(|j| *n == format!("x{j}"));
+        if alias.is_some_and(|j| j != i) {
+            return Err(bad(format!(
+                "'{}' cannot name coordinate {i}: x0, x1, … always name the coordinates \
+                 by their index",
+                crate::spec::show(n)
+            )));
+        }
+    }
+    for n in &names {
+        if !is_identifier(n)
+            || move_vars.contains(n)
+            || nimlab_formula::FUNCTIONS.contains(&n.as_str())
+        {
+            return Err(bad(format!(
+                "'{}' cannot name a coordinate (use a plain name that is not c0, c1, … or a function)",
+                crate::spec::show(n)
+            )));
+        }
+    }
+    Ok(names)
+}
+
+/// The file's parameters, each an integer.
+fn integer_params(file: &RulesFile, bad: &dyn Fn(String) -> Error) -> Result<Vec<(String, i64)>> {
+    let mut params: Vec<(String, i64)> = Vec::new();
+    for (k, v) in &file.params {
+        let v = v.as_integer().ok_or_else(|| {
+            bad(format!(
+                "parameter {} must be an integer",
+                crate::spec::show(k)
+            ))
+        })?;
+        params.push((k.clone(), v));
+    }
+    Ok(params)
+}
+
+/// A list of moves must be non-empty, each move of the dimension's length, taking
+/// something, and without negative components unless the game allows take-and-put.
+fn check_move_list(
+    list: &[Vec<i64>],
+    m: usize,
+    take_and_put: bool,
+    bad: &dyn Fn(String) -> Error,
+) -> Result<()> {
+    if list.is_empty() {
+        return Err(bad(
+            "moves is an empty list (the game would have no move)".into()
+        ));
+    }
+    for c in list {
+        if c.len() != m {
+            return Err(bad(format!(
+                "move {c:?} has {} component(s) but dimension is {m}",
+                c.len()
+            )));
+        }
+        if c.iter().map(|&v| v as i128).sum::<i128>() <= 0 {
+            return Err(bad(format!(
+                "move {c:?} must take something: its components must sum to more than 0"
+            )));
+        }
+        if !take_and_put && c.iter().any(|&v| v < 0) {
+            return Err(bad(format!(
+                "move {c:?} has a negative component; set take_and_put = true to allow it"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// A finite list of takes from one heap, every heap a position: a subtraction game
+/// (its set the takes).
+fn subtraction_of(
+    moves: &Moves,
+    m: usize,
+    positions: Option<&Formula>,
+) -> Option<crate::subtraction::Subtraction> {
+    let every_position = positions.is_none_or(|p| p.text().trim() == "true");
+    match moves {
+        Moves::List(list) if m == 1 && every_position => {
+            let takes: Option<Vec<u64>> = list
+                .iter()
+                .map(|c| u64::try_from(c[0]).ok().filter(|&t| t > 0))
+                .collect();
+            takes.and_then(|t| crate::subtraction::Subtraction::new(t).ok())
+        }
+        _ => None,
+    }
+}
+
 impl TakeAway {
     /// The take-away game of a parsed file; `bad` makes its one-line errors.
     fn from_file(file: RulesFile, origin: &str, bad: &dyn Fn(String) -> Error) -> Result<Self> {
         let m = file.dimension;
-        if m == 0 || m > MAX_DIMENSION {
-            return Err(bad(format!(
-                "dimension must be 1..{MAX_DIMENSION}, got {m}"
-            )));
-        }
-        let names = file
-            .coordinates
-            .clone()
-            .unwrap_or_else(|| default_coordinate_names(m));
-        if names.len() != m {
-            return Err(bad(format!(
-                "coordinates names {} coordinate(s) but dimension is {m}",
-                names.len()
-            )));
-        }
+        let names = coordinate_names(&file, bad)?;
         let move_vars: Vec<String> = (0..m).map(|i| format!("c{i}")).collect();
-        for (i, n) in names.iter().enumerate() {
-            if names[..i].contains(n) {
-                return Err(bad(format!(
-                    "coordinates names '{}' twice (each coordinate needs its own name)",
-                    crate::spec::show(n)
-                )));
-            }
-            // x0, x1, … always name the coordinates by index: `x1` cannot name another.
-            let alias = (0..MAX_DIMENSION).find(|j| *n == format!("x{j}"));
-            if alias.is_some_and(|j| j != i) {
-                return Err(bad(format!(
-                    "'{}' cannot name coordinate {i}: x0, x1, … always name the coordinates \
-                     by their index",
-                    crate::spec::show(n)
-                )));
-            }
-        }
-        for n in &names {
-            if !is_identifier(n)
-                || move_vars.contains(n)
-                || nimlab_formula::FUNCTIONS.contains(&n.as_str())
-            {
-                return Err(bad(format!(
-                    "'{}' cannot name a coordinate (use a plain name that is not c0, c1, … or a function)",
-                    crate::spec::show(n)
-                )));
-            }
-        }
-        let mut params: Vec<(String, i64)> = Vec::new();
-        for (k, v) in &file.params {
-            let v = v.as_integer().ok_or_else(|| {
-                bad(format!(
-                    "parameter {} must be an integer",
-                    crate::spec::show(k)
-                ))
-            })?;
-            params.push((k.clone(), v));
-        }
+        let params = integer_params(&file, bad)?;
         let params_ref: Vec<(&str, i64)> = params.iter().map(|(k, v)| (k.as_str(), *v)).collect();
         let mut position_vars: Vec<String> = names.clone();
         for i in 0..m {
@@ -293,45 +362,11 @@ impl TakeAway {
                 }
             }
             MovesField::List(list) => {
-                if list.is_empty() {
-                    return Err(bad(
-                        "moves is an empty list (the game would have no move)".into()
-                    ));
-                }
-                for c in &list {
-                    if c.len() != m {
-                        return Err(bad(format!(
-                            "move {c:?} has {} component(s) but dimension is {m}",
-                            c.len()
-                        )));
-                    }
-                    if c.iter().map(|&v| v as i128).sum::<i128>() <= 0 {
-                        return Err(bad(format!(
-                            "move {c:?} must take something: its components must sum to more than 0"
-                        )));
-                    }
-                    if !file.take_and_put && c.iter().any(|&v| v < 0) {
-                        return Err(bad(format!(
-                            "move {c:?} has a negative component; set take_and_put = true to allow it"
-                        )));
-                    }
-                }
+                check_move_list(&list, m, file.take_and_put, bad)?;
                 Moves::List(list)
             }
         };
-        // A finite list of takes from one heap, every heap a position: a subtraction
-        // game (its set the takes).
-        let every_position = positions.as_ref().is_none_or(|p| p.text().trim() == "true");
-        let subtraction = match &moves {
-            Moves::List(list) if m == 1 && every_position => {
-                let takes: Option<Vec<u64>> = list
-                    .iter()
-                    .map(|c| u64::try_from(c[0]).ok().filter(|&t| t > 0))
-                    .collect();
-                takes.and_then(|t| crate::subtraction::Subtraction::new(t).ok())
-            }
-            _ => None,
-        };
+        let subtraction = subtraction_of(&moves, m, positions.as_ref());
         Ok(TakeAway {
             subtraction,
             origin: origin.to_string(),

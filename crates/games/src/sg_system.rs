@@ -464,6 +464,9 @@ fn scan<T: Packed>(
     member: &[bool],
     packed_membership: bool,
 ) -> Option<Violation> {
+    // Over 100 lines because it is the hot (SG1)/(SG2) scan (bench takeaway): the
+    // packed index, membership bits and witness search are closures over one set of
+    // locals that the branch-free inner loop reads.
     const OUT: u64 = u64::MAX;
     let n = bx.cells;
     let m = q.dim;
@@ -788,128 +791,34 @@ pub struct MinimalReport {
 /// assert!(r.necessary_suffice);
 /// ```
 pub fn minimal_systems(q: &SystemQuery) -> Result<MinimalReport> {
-    const MAX_MINIMAL_CELLS: usize = 1 << 12;
-    if !q.moves.is_positive() {
-        return Err(Error::input(
-            "minimal systems are computed for positive move sets only (no negative components)",
-        ));
-    }
-    let bx = BoxIndex::new(q.dim, q.size)?;
-    if bx.cells > MAX_MINIMAL_CELLS {
-        return Err(Error::input(format!(
-            "minimal systems are computed on boxes of at most {MAX_MINIMAL_CELLS} cells; {} has {}",
-            window(q.dim, q.size),
-            bx.cells
-        )));
-    }
-    let n = bx.cells;
-    let coords: Vec<Vec<u64>> = (0..n).map(|i| bx.coords(i)).collect();
-    let phi: Vec<Option<u64>> = coords
-        .iter()
-        .map(|x| {
-            let xi: Vec<i64> = x.iter().map(|&v| v as i64).collect();
-            if in_p(q.positions, q.dim, &xi) {
-                q.phi.eval(x)
-            } else {
-                None
-            }
-        })
-        .collect();
-    let moves: Vec<usize> = (1..n)
-        .filter(|&i| {
-            let c: Vec<i64> = coords[i].iter().map(|&v| v as i64).collect();
-            q.moves.contains(&c)
-        })
-        .collect();
-    let packed: Vec<u128> = coords.iter().map(|x| bx.pack(x)).collect();
+    let descents = Descents::new(q)?;
+    let moves = &descents.moves;
+    let coords = &descents.coords;
     // count[X][h]: moves of the current set reaching value h < φ(X) from X.
-    let mut offset = vec![0usize; n + 1];
-    for i in 0..n {
-        offset[i + 1] = offset[i] + phi[i].map_or(0, |v| v as usize);
+    let mut count = vec![0u32; descents.slots()];
+    for &c in moves {
+        descents.for_each(c, |s| count[s] += 1);
     }
-    let mut count = vec![0u32; offset[n]];
-    let mut in_set = vec![false; n];
-    for &c in &moves {
-        in_set[c] = true;
-    }
-    // Every (X, C) pair: X = Y + C with Y in the box.
-    let pairs_of = |c: usize, f: &mut dyn FnMut(usize, usize)| {
-        for yi in 0..n {
-            let xi = yi + c;
-            // X = Y + C componentwise (no carry from one coordinate into the next).
-            if xi < n && packed[xi] == packed[yi] + packed[c] {
-                f(xi, yi);
-            }
-        }
-    };
-    for &c in &moves {
-        pairs_of(c, &mut |xi, yi| {
-            if let (Some(vx), Some(vy)) = (phi[xi], phi[yi])
-                && vy < vx
-            {
-                count[offset[xi] + vy as usize] += 1;
-            }
-        });
-    }
-    let sole = |c: usize, count: &[u32]| -> bool {
-        let mut found = false;
-        pairs_of(c, &mut |xi, yi| {
-            if let (Some(vx), Some(vy)) = (phi[xi], phi[yi])
-                && vy < vx
-                && count[offset[xi] + vy as usize] == 1
-            {
-                found = true;
-            }
-        });
-        found
-    };
-    let necessary: Vec<usize> = moves.iter().copied().filter(|&c| sole(c, &count)).collect();
-    // Does a set (given by membership) reach every h < φ(X)?
-    let is_system = |keep: &dyn Fn(usize) -> bool| -> bool {
-        let mut cnt = vec![0u32; offset[n]];
-        for &c in moves.iter().filter(|&&c| keep(c)) {
-            pairs_of(c, &mut |xi, yi| {
-                if let (Some(vx), Some(vy)) = (phi[xi], phi[yi])
-                    && vy < vx
-                {
-                    cnt[offset[xi] + vy as usize] = 1;
-                }
-            });
-        }
-        cnt.iter().all(|&k| k > 0)
-    };
+    let necessary: Vec<usize> = moves
+        .iter()
+        .copied()
+        .filter(|&c| {
+            let mut sole = false;
+            descents.for_each(c, |s| sole |= count[s] == 1);
+            sole
+        })
+        .collect();
     let necessary_suffice = {
-        let set: Vec<bool> = (0..n).map(|i| necessary.contains(&i)).collect();
-        is_system(&|c| set[c])
+        let set: Vec<bool> = (0..descents.cells)
+            .map(|i| necessary.contains(&i))
+            .collect();
+        descents.is_system(|c| set[c])
     };
-    // Greedy: drop the largest moves first while every (X, h) keeps a witness.
-    let mut order = moves.clone();
-    order.sort_by_key(|&c| std::cmp::Reverse((coords[c].iter().sum::<u64>(), c)));
-    for &c in &order {
-        let mut removable = true;
-        pairs_of(c, &mut |xi, yi| {
-            if let (Some(vx), Some(vy)) = (phi[xi], phi[yi])
-                && vy < vx
-                && count[offset[xi] + vy as usize] < 2
-            {
-                removable = false;
-            }
-        });
-        if removable {
-            in_set[c] = false;
-            pairs_of(c, &mut |xi, yi| {
-                if let (Some(vx), Some(vy)) = (phi[xi], phi[yi])
-                    && vy < vx
-                {
-                    count[offset[xi] + vy as usize] -= 1;
-                }
-            });
-        }
-    }
+    let in_set = descents.greedy_minimal(&mut count);
     let wt = |c: usize| coords[c].iter().filter(|&&v| v != 0).count();
     let minimal: Vec<usize> = moves.iter().copied().filter(|&c| in_set[c]).collect();
     let least_weight = (0..=q.dim)
-        .find(|&w| is_system(&|c| wt(c) <= w))
+        .find(|&w| descents.is_system(|c| wt(c) <= w))
         .unwrap_or(q.dim);
     Ok(MinimalReport {
         moves_in_box: moves.len(),
@@ -920,6 +829,123 @@ pub fn minimal_systems(q: &SystemQuery) -> Result<MinimalReport> {
         minimal: minimal.iter().map(|&c| coords[c].clone()).collect(),
         least_weight,
     })
+}
+
+/// The descents of a positive move set on a box, for [`minimal_systems`]: every pair
+/// (X, C) with X − C in the box and φ(X − C) = h < φ(X), each (X, h) one slot of a flat
+/// array (X's slots are `offset[X] .. offset[X] + φ(X)`).
+struct Descents {
+    cells: usize,
+    coords: Vec<Vec<u64>>,
+    phi: Vec<Option<u64>>,
+    /// The moves of the set inside the box (as cell indices), in index order.
+    moves: Vec<usize>,
+    packed: Vec<u128>,
+    offset: Vec<usize>,
+}
+
+impl Descents {
+    /// Most cells of a box on which minimal systems are computed.
+    const MAX_CELLS: usize = 1 << 12;
+
+    fn new(q: &SystemQuery) -> Result<Self> {
+        if !q.moves.is_positive() {
+            return Err(Error::input(
+                "minimal systems are computed for positive move sets only (no negative components)",
+            ));
+        }
+        let bx = BoxIndex::new(q.dim, q.size)?;
+        if bx.cells > Self::MAX_CELLS {
+            return Err(Error::input(format!(
+                "minimal systems are computed on boxes of at most {} cells; {} has {}",
+                Self::MAX_CELLS,
+                window(q.dim, q.size),
+                bx.cells
+            )));
+        }
+        let n = bx.cells;
+        let coords: Vec<Vec<u64>> = (0..n).map(|i| bx.coords(i)).collect();
+        let phi: Vec<Option<u64>> = coords
+            .iter()
+            .map(|x| {
+                let xi: Vec<i64> = x.iter().map(|&v| v as i64).collect();
+                if in_p(q.positions, q.dim, &xi) {
+                    q.phi.eval(x)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let moves: Vec<usize> = (1..n)
+            .filter(|&i| {
+                let c: Vec<i64> = coords[i].iter().map(|&v| v as i64).collect();
+                q.moves.contains(&c)
+            })
+            .collect();
+        let packed: Vec<u128> = coords.iter().map(|x| bx.pack(x)).collect();
+        let mut offset = vec![0usize; n + 1];
+        for i in 0..n {
+            offset[i + 1] = offset[i] + phi[i].map_or(0, |v| v as usize);
+        }
+        Ok(Descents {
+            cells: n,
+            coords,
+            phi,
+            moves,
+            packed,
+            offset,
+        })
+    }
+
+    /// The number of (X, h) slots.
+    fn slots(&self) -> usize {
+        self.offset[self.cells]
+    }
+
+    /// Calls `f` with the slot of every descent by the move `c`.
+    fn for_each(&self, c: usize, mut f: impl FnMut(usize)) {
+        for yi in 0..self.cells {
+            let xi = yi + c;
+            // X = Y + C componentwise (no carry from one coordinate into the next).
+            if xi < self.cells
+                && self.packed[xi] == self.packed[yi] + self.packed[c]
+                && let (Some(vx), Some(vy)) = (self.phi[xi], self.phi[yi])
+                && vy < vx
+            {
+                f(self.offset[xi] + vy as usize);
+            }
+        }
+    }
+
+    /// Does the set of the moves `keep` accepts reach every h < φ(X)?
+    fn is_system(&self, keep: impl Fn(usize) -> bool) -> bool {
+        let mut reached = vec![false; self.slots()];
+        for &c in self.moves.iter().filter(|&&c| keep(c)) {
+            self.for_each(c, |s| reached[s] = true);
+        }
+        reached.iter().all(|&r| r)
+    }
+
+    /// A minimal system, greedily: the largest moves dropped first while every (X, h)
+    /// keeps a witness. `count` holds each slot's witnesses among all the moves and is
+    /// kept up to date; returns membership by cell index.
+    fn greedy_minimal(&self, count: &mut [u32]) -> Vec<bool> {
+        let mut in_set = vec![false; self.cells];
+        for &c in &self.moves {
+            in_set[c] = true;
+        }
+        let mut order = self.moves.clone();
+        order.sort_by_key(|&c| std::cmp::Reverse((self.coords[c].iter().sum::<u64>(), c)));
+        for &c in &order {
+            let mut removable = true;
+            self.for_each(c, |s| removable &= count[s] >= 2);
+            if removable {
+                in_set[c] = false;
+                self.for_each(c, |s| count[s] -= 1);
+            }
+        }
+        in_set
+    }
 }
 
 /// The comparison of a positive set with A^β and C^β on the box [0, N)^m of moves.
@@ -1087,105 +1113,199 @@ fn ord2(n: i64) -> Option<u32> {
 /// The theorems of the take-away paper, registered with the `takeaway` family.
 pub fn theorems() -> Vec<Theorem> {
     vec![
-        Theorem::new(
-            "irie.thm-3.3",
-            "Theorem 3.3 (m ≥ 2): the moves common to all SG systems of σ² are the single-heap \
-             moves taking a power of 2",
-            SOURCE,
-            |_ctx| {
-                let mut parts = Vec::new();
-                for (dim, n, wide) in [(2usize, 9u64, 40u64), (3, 5, 16)] {
-                    let found = necessary_moves_sigma2(dim, n, wide);
-                    let mut claimed: Vec<Vec<i64>> = Vec::new();
-                    for i in 0..dim {
-                        let mut k = 1;
-                        while k < n {
-                            let mut c = vec![0i64; dim];
-                            c[i] = k as i64;
-                            claimed.push(c);
-                            k *= 2;
-                        }
+        theorem_3_3(),
+        theorem_3_4(),
+        theorem_4_3(),
+        theorem_4_4(),
+        theorem_4_5(),
+        theorem_4_7(),
+        theorem_max_system(),
+    ]
+}
+
+/// Every theorem below checks a list of cases and reports them together: each case's
+/// labelled verdict, combined by [`Verdict::all`] (every case is run, even after a
+/// failure, so the report names them all).
+fn all_cases<T>(cases: &[T], check: impl Fn(&T) -> Result<(String, Verdict)>) -> Result<Verdict> {
+    let parts = cases.iter().map(check).collect::<Result<Vec<_>>>()?;
+    Ok(Verdict::all(parts))
+}
+
+/// The verdict of a claim decided on the whole box [0, size)^dim: it holds on the box's
+/// cells, or fails with the counterexample (written only when needed).
+fn box_verdict(
+    holds: bool,
+    dim: usize,
+    size: u64,
+    counterexample: impl FnOnce() -> String,
+) -> Verdict {
+    if holds {
+        Verdict::Holds {
+            window: window(dim, size),
+            checked: size.pow(dim as u32),
+        }
+    } else {
+        Verdict::Fails {
+            counterexample: counterexample(),
+        }
+    }
+}
+
+/// The minimal systems inside A^β of σ^β on the box [0, size)^dim (Theorems 4.4, 4.5).
+fn minimal_systems_of_a_beta(beta: &MixedRadix, dim: usize, size: u64) -> Result<MinimalReport> {
+    let phi = Phi::Sigma(beta.clone());
+    let a = MoveSet::ABeta(beta.clone());
+    minimal_systems(&SystemQuery {
+        phi: &phi,
+        moves: &a,
+        positions: None,
+        dim,
+        size,
+        force: false,
+    })
+}
+
+/// Whether the move set `moves(β)` is an SG system of σ^β on [0, size)^dim, labelled.
+fn sigma_system_case(
+    b: &str,
+    dim: usize,
+    size: u64,
+    moves: fn(MixedRadix) -> MoveSet,
+) -> Result<(String, Verdict)> {
+    let beta = radix(b);
+    let v = query_verdict(&Phi::Sigma(beta.clone()), &moves(beta), dim, size)?;
+    Ok((beta_label(b, dim), v))
+}
+
+/// The label of a case over β and m.
+fn beta_label(b: &str, dim: usize) -> String {
+    format!("β = {b}, m = {dim}")
+}
+
+fn theorem_3_3() -> Theorem {
+    Theorem::new(
+        "irie.thm-3.3",
+        "Theorem 3.3 (m ≥ 2): the moves common to all SG systems of σ² are the single-heap \
+         moves taking a power of 2",
+        SOURCE,
+        |_ctx| {
+            all_cases(&[(2usize, 9u64, 40u64), (3, 5, 16)], |&(dim, n, wide)| {
+                let found = necessary_moves_sigma2(dim, n, wide);
+                let claimed = single_heap_powers_of_two(dim, n);
+                let v = if found == claimed {
+                    Verdict::Holds {
+                        window: format!(
+                            "{} (maximum system decided on {})",
+                            window(dim, n),
+                            window(dim, wide)
+                        ),
+                        checked: n.pow(dim as u32),
                     }
-                    claimed.sort();
-                    let v = if found == claimed {
-                        Verdict::Holds {
-                            window: format!("{} (maximum system decided on {})", window(dim, n), window(dim, wide)),
-                            checked: n.pow(dim as u32),
-                        }
-                    } else {
-                        Verdict::Fails {
-                            counterexample: format!("necessary moves found {found:?}, claimed {claimed:?}"),
-                        }
-                    };
-                    parts.push((format!("m = {dim}"), v));
-                }
-                Ok(Verdict::all(parts))
-            },
-        ),
-        Theorem::new(
-            "irie.thm-3.4",
-            "Theorem 3.4: the maximum SG system of σ² is {C ∈ T : ord₂(Σcᵢ) = mord₂(C)} \
-             (moves may have negative components)",
-            SOURCE,
-            |_ctx| {
-                let mut parts = Vec::new();
-                for (dim, span, wide) in [(2usize, 12i64, 64u64), (3, 5, 24)] {
-                    let bx = BoxIndex {
-                        dim,
-                        size: wide,
-                        cells: (wide as usize).pow(dim as u32),
-                    };
+                } else {
+                    Verdict::Fails {
+                        counterexample: format!(
+                            "necessary moves found {found:?}, claimed {claimed:?}"
+                        ),
+                    }
+                };
+                Ok((format!("m = {dim}"), v))
+            })
+        },
+    )
+}
+
+/// The moves Theorem 3.3 names, sorted: one heap, taking a power of 2 below n.
+fn single_heap_powers_of_two(dim: usize, n: u64) -> Vec<Vec<i64>> {
+    let mut claimed: Vec<Vec<i64>> = Vec::new();
+    for i in 0..dim {
+        let mut k = 1;
+        while k < n {
+            let mut c = vec![0i64; dim];
+            c[i] = k as i64;
+            claimed.push(c);
+            k *= 2;
+        }
+    }
+    claimed.sort();
+    claimed
+}
+
+fn theorem_3_4() -> Theorem {
+    Theorem::new(
+        "irie.thm-3.4",
+        "Theorem 3.4: the maximum SG system of σ² is {C ∈ T : ord₂(Σcᵢ) = mord₂(C)} \
+         (moves may have negative components)",
+        SOURCE,
+        |_ctx| {
+            all_cases(
+                &[(2usize, 12i64, 64u64), (3, 5, 24)],
+                |&(dim, span, wide)| {
                     let side = (2 * span) as usize;
                     let cells = side.pow(dim as u32);
-                    let bad = (0..cells).into_par_iter().find_map_first(|k| {
-                        let mut k = k;
-                        let c: Vec<i64> = (0..dim)
-                            .map(|_| {
-                                let v = (k % side) as i64 - span;
-                                k /= side;
-                                v
-                            })
-                            .collect();
-                        let sum: i64 = c.iter().sum();
-                        if sum <= 0 {
-                            return None;
-                        }
-                        let claimed = ord2(sum) == c.iter().filter_map(|&v| ord2(v)).min();
-                        let keeps_sg1 = (0..bx.cells).all(|i| {
-                            let x = bx.coords(i);
-                            let y: Option<Vec<u64>> = x
-                                .iter()
-                                .zip(&c)
-                                .map(|(&a, &b)| u64::try_from(a as i64 - b).ok())
-                                .collect();
-                            y.is_none_or(|y| nim_sum(&y) != nim_sum(&x))
-                        });
-                        (claimed != keeps_sg1).then(|| {
-                            format!(
-                                "move {c:?}: the formula says {claimed}, brute force over {} says {keeps_sg1}",
-                                window(dim, wide)
-                            )
-                        })
-                    });
-                    let v = match bad {
+                    let v = match maximum_sigma2_disagreement(dim, span, wide) {
                         None => Verdict::Holds {
                             window: format!("moves in [{},{})^{dim}", -span, span),
                             checked: cells as u64,
                         },
                         Some(c) => Verdict::Fails { counterexample: c },
                     };
-                    parts.push((format!("m = {dim}"), v));
-                }
-                Ok(Verdict::all(parts))
-            },
-        ),
-        Theorem::new(
-            "irie.thm-4.3",
-            "Theorem 4.3: C^β is a positive SG system of σ^β",
-            SOURCE,
-            |_ctx| {
-                let mut parts = Vec::new();
-                for (b, dim, size) in [
+                    Ok((format!("m = {dim}"), v))
+                },
+            )
+        },
+    )
+}
+
+/// Theorem 3.4 on the moves in [−span, span)^dim: the first move (index order) where the
+/// formula and a brute force over [0, wide)^dim disagree on keeping (SG1), described.
+fn maximum_sigma2_disagreement(dim: usize, span: i64, wide: u64) -> Option<String> {
+    let bx = BoxIndex {
+        dim,
+        size: wide,
+        cells: (wide as usize).pow(dim as u32),
+    };
+    let side = (2 * span) as usize;
+    let cells = side.pow(dim as u32);
+    (0..cells).into_par_iter().find_map_first(|k| {
+        let mut k = k;
+        let c: Vec<i64> = (0..dim)
+            .map(|_| {
+                let v = (k % side) as i64 - span;
+                k /= side;
+                v
+            })
+            .collect();
+        let sum: i64 = c.iter().sum();
+        if sum <= 0 {
+            return None;
+        }
+        let claimed = ord2(sum) == c.iter().filter_map(|&v| ord2(v)).min();
+        let keeps_sg1 = (0..bx.cells).all(|i| {
+            let x = bx.coords(i);
+            let y: Option<Vec<u64>> = x
+                .iter()
+                .zip(&c)
+                .map(|(&a, &b)| u64::try_from(a as i64 - b).ok())
+                .collect();
+            y.is_none_or(|y| nim_sum(&y) != nim_sum(&x))
+        });
+        (claimed != keeps_sg1).then(|| {
+            format!(
+                "move {c:?}: the formula says {claimed}, brute force over {} says {keeps_sg1}",
+                window(dim, wide)
+            )
+        })
+    })
+}
+
+fn theorem_4_3() -> Theorem {
+    Theorem::new(
+        "irie.thm-4.3",
+        "Theorem 4.3: C^β is a positive SG system of σ^β",
+        SOURCE,
+        |_ctx| {
+            all_cases(
+                &[
                     ("[2..]", 2usize, 32u64),
                     ("[3..]", 2, 27),
                     ("[3,2..]", 2, 24),
@@ -1195,54 +1315,58 @@ pub fn theorems() -> Vec<Theorem> {
                     ("[3..]", 3, 12),
                     ("[2,3..]", 3, 12),
                     ("[4,2..]", 3, 12),
-                ] {
-                    let beta = radix(b);
-                    let v = query_verdict(&Phi::Sigma(beta.clone()), &MoveSet::CBeta(beta), dim, size)?;
-                    parts.push((format!("β = {b}, m = {dim}"), v));
-                }
-                Ok(Verdict::all(parts))
-            },
-        )
-        .with_claims(vec![
-            ProofClaim::grundy("takeaway(dim=2, moves=Cbeta(beta=[2..]))", "x xor y", "base2"),
-            ProofClaim::grundy(
-                "takeaway(dim=3, moves=Cbeta(beta=[2..]))",
-                "x0 xor x1 xor x2",
-                "base2",
-            ),
-            ProofClaim::grundy(
-                "takeaway(dim=2, moves=Cbeta(beta=[3..]))",
-                "sigma(beta=[3..], x, y)",
-                "base-3",
-            ),
-            ProofClaim::grundy(
-                "takeaway(dim=2, moves=Cbeta(beta=[2,3..]))",
-                "sigma(beta=[2,3..], x, y)",
-                "mixed([2,3..])",
-            ),
-            ProofClaim::grundy(
-                "takeaway(dim=2, moves=Cbeta(beta=[(2,3)..]))",
-                "sigma(beta=[(2,3)..], x, y)",
-                "mixed([(2,3)..])",
-            ),
-            ProofClaim::grundy(
-                "takeaway(dim=3, moves=Cbeta(beta=[3..]))",
-                "sigma(beta=[3..], x0, x1, x2)",
-                "base-3",
-            ),
-            ProofClaim::grundy(
-                "takeaway(dim=3, moves=Cbeta(beta=[2,3..]))",
-                "sigma(beta=[2,3..], x0, x1, x2)",
-                "mixed([2,3..])",
-            ),
-        ]),
-        Theorem::new(
-            "irie.thm-4.4",
-            "Theorem 4.4 (1): the least weight of an SG system of σ^{β,m} is min{m, sup(β_L − 1)}",
-            SOURCE,
-            |_ctx| {
-                let mut parts = Vec::new();
-                for (b, dim, size) in [
+                ],
+                |&(b, dim, size)| sigma_system_case(b, dim, size, MoveSet::CBeta),
+            )
+        },
+    )
+    .with_claims(vec![
+        ProofClaim::grundy(
+            "takeaway(dim=2, moves=Cbeta(beta=[2..]))",
+            "x xor y",
+            "base2",
+        ),
+        ProofClaim::grundy(
+            "takeaway(dim=3, moves=Cbeta(beta=[2..]))",
+            "x0 xor x1 xor x2",
+            "base2",
+        ),
+        ProofClaim::grundy(
+            "takeaway(dim=2, moves=Cbeta(beta=[3..]))",
+            "sigma(beta=[3..], x, y)",
+            "base-3",
+        ),
+        ProofClaim::grundy(
+            "takeaway(dim=2, moves=Cbeta(beta=[2,3..]))",
+            "sigma(beta=[2,3..], x, y)",
+            "mixed([2,3..])",
+        ),
+        ProofClaim::grundy(
+            "takeaway(dim=2, moves=Cbeta(beta=[(2,3)..]))",
+            "sigma(beta=[(2,3)..], x, y)",
+            "mixed([(2,3)..])",
+        ),
+        ProofClaim::grundy(
+            "takeaway(dim=3, moves=Cbeta(beta=[3..]))",
+            "sigma(beta=[3..], x0, x1, x2)",
+            "base-3",
+        ),
+        ProofClaim::grundy(
+            "takeaway(dim=3, moves=Cbeta(beta=[2,3..]))",
+            "sigma(beta=[2,3..], x0, x1, x2)",
+            "mixed([2,3..])",
+        ),
+    ])
+}
+
+fn theorem_4_4() -> Theorem {
+    Theorem::new(
+        "irie.thm-4.4",
+        "Theorem 4.4 (1): the least weight of an SG system of σ^{β,m} is min{m, sup(β_L − 1)}",
+        SOURCE,
+        |_ctx| {
+            all_cases(
+                &[
                     ("[2..]", 2usize, 16u64),
                     ("[2..]", 3, 8),
                     ("[3..]", 2, 18),
@@ -1250,42 +1374,32 @@ pub fn theorems() -> Vec<Theorem> {
                     ("[4..]", 3, 8),
                     ("[2,3..]", 3, 8),
                     ("[3,2..]", 3, 8),
-                ] {
+                ],
+                |&(b, dim, size)| {
                     let beta = radix(b);
-                    let phi = Phi::Sigma(beta.clone());
-                    let a = MoveSet::ABeta(beta.clone());
-                    let q = SystemQuery {
-                        phi: &phi,
-                        moves: &a,
-                        positions: None,
-                        dim,
-                        size,
-                        force: false,
-                    };
-                    let r = minimal_systems(&q)?;
+                    let r = minimal_systems_of_a_beta(&beta, dim, size)?;
                     let claimed = (dim as u64).min(beta.max_digit()) as usize;
-                    let v = if r.least_weight == claimed {
-                        Verdict::Holds {
-                            window: window(dim, size),
-                            checked: (size).pow(dim as u32),
-                        }
-                    } else {
-                        Verdict::Fails {
-                            counterexample: format!("least weight {} on the box, claimed {claimed}", r.least_weight),
-                        }
-                    };
-                    parts.push((format!("β = {b}, m = {dim}"), v));
-                }
-                Ok(Verdict::all(parts))
-            },
-        ),
-        Theorem::new(
-            "irie.thm-4.5",
-            "Theorem 4.5 (m ≥ 2): σ^β has a unique minimal positive SG system iff β_L = 2 for all L ≥ 1",
-            SOURCE,
-            |_ctx| {
-                let mut parts = Vec::new();
-                for (b, dim, size) in [
+                    let v = box_verdict(r.least_weight == claimed, dim, size, || {
+                        format!(
+                            "least weight {} on the box, claimed {claimed}",
+                            r.least_weight
+                        )
+                    });
+                    Ok((beta_label(b, dim), v))
+                },
+            )
+        },
+    )
+}
+
+fn theorem_4_5() -> Theorem {
+    Theorem::new(
+        "irie.thm-4.5",
+        "Theorem 4.5 (m ≥ 2): σ^β has a unique minimal positive SG system iff β_L = 2 for all L ≥ 1",
+        SOURCE,
+        |_ctx| {
+            all_cases(
+                &[
                     ("[2..]", 2usize, 16u64),
                     ("[3,2..]", 2, 18),
                     ("[5,2..]", 2, 20),
@@ -1294,47 +1408,34 @@ pub fn theorems() -> Vec<Theorem> {
                     ("[4..]", 2, 16),
                     ("[2..]", 3, 8),
                     ("[3..]", 3, 9),
-                ] {
+                ],
+                |&(b, dim, size)| {
                     let beta = radix(b);
-                    let phi = Phi::Sigma(beta.clone());
-                    let a = MoveSet::ABeta(beta.clone());
-                    let q = SystemQuery {
-                        phi: &phi,
-                        moves: &a,
-                        positions: None,
-                        dim,
-                        size,
-                        force: false,
-                    };
-                    let r = minimal_systems(&q)?;
+                    let r = minimal_systems_of_a_beta(&beta, dim, size)?;
                     let claimed = beta.is_b_2_2();
-                    let v = if r.necessary_suffice == claimed {
-                        Verdict::Holds {
-                            window: window(dim, size),
-                            checked: size.pow(dim as u32),
-                        }
-                    } else {
-                        Verdict::Fails {
-                            counterexample: format!(
-                                "the moves common to all systems {} a system on the box, but β {} (b, 2, 2, …)",
-                                if r.necessary_suffice { "form" } else { "do not form" },
-                                if claimed { "is" } else { "is not" }
-                            ),
-                        }
-                    };
-                    parts.push((format!("β = {b}, m = {dim}"), v));
-                }
-                Ok(Verdict::all(parts))
-            },
-        ),
-        Theorem::new(
-            "irie.thm-4.7",
-            "Theorem 4.7: F ∈ F^β (some X has σ^β(X + F) = σ^β(X)) iff σ₀^β(F) = 0 and F̂ + r ∈ F^β̂ \
-             for some r ∈ ρ(F); F^β ∩ {max F ≤ β^{L+1} − β^L} ⊆ F_L^β ⊆ F^β; A^β = N^m ∖ F^β",
-            SOURCE,
-            |_ctx| {
-                let mut parts = Vec::new();
-                for (b, dim, size, wide) in [
+                    let v = box_verdict(r.necessary_suffice == claimed, dim, size, || {
+                        format!(
+                            "the moves common to all systems {} a system on the box, but β {} (b, 2, 2, …)",
+                            if r.necessary_suffice { "form" } else { "do not form" },
+                            if claimed { "is" } else { "is not" }
+                        )
+                    });
+                    Ok((beta_label(b, dim), v))
+                },
+            )
+        },
+    )
+}
+
+fn theorem_4_7() -> Theorem {
+    Theorem::new(
+        "irie.thm-4.7",
+        "Theorem 4.7: F ∈ F^β (some X has σ^β(X + F) = σ^β(X)) iff σ₀^β(F) = 0 and F̂ + r ∈ F^β̂ \
+         for some r ∈ ρ(F); F^β ∩ {max F ≤ β^{L+1} − β^L} ⊆ F_L^β ⊆ F^β; A^β = N^m ∖ F^β",
+        SOURCE,
+        |_ctx| {
+            all_cases(
+                &[
                     ("[2..]", 2usize, 16u64, 32u64),
                     ("[3..]", 2, 18, 54),
                     ("[2,3..]", 2, 18, 48),
@@ -1342,48 +1443,46 @@ pub fn theorems() -> Vec<Theorem> {
                     ("[4,3..]", 2, 24, 48),
                     ("[3..]", 3, 9, 27),
                     ("[2,3..]", 3, 8, 24),
-                ] {
-                    let beta = radix(b);
-                    let v = check_f_beta(&beta, dim, size, wide);
-                    parts.push((format!("β = {b}, m = {dim}"), v));
-                }
-                Ok(Verdict::all(parts))
-            },
-        ),
-        Theorem::new(
-            "irie.max-system",
-            "A^β = {C : σ^β(X + C) ≠ σ^β(X) for every X} is the maximum positive SG system of σ^β: \
-             σ^β is the Grundy function of Γ(N^m, A^β)",
-            SOURCE,
-            |_ctx| {
-                let mut parts = Vec::new();
-                for (b, dim, size) in [
+                ],
+                |&(b, dim, size, wide)| {
+                    Ok((beta_label(b, dim), check_f_beta(&radix(b), dim, size, wide)))
+                },
+            )
+        },
+    )
+}
+
+fn theorem_max_system() -> Theorem {
+    Theorem::new(
+        "irie.max-system",
+        "A^β = {C : σ^β(X + C) ≠ σ^β(X) for every X} is the maximum positive SG system of σ^β: \
+         σ^β is the Grundy function of Γ(N^m, A^β)",
+        SOURCE,
+        |_ctx| {
+            all_cases(
+                &[
                     ("[2..]", 2usize, 16u64),
                     ("[3..]", 2, 27),
                     ("[2,3..]", 2, 24),
                     ("[3..]", 3, 9),
-                ] {
-                    let beta = radix(b);
-                    let v = query_verdict(&Phi::Sigma(beta.clone()), &MoveSet::ABeta(beta), dim, size)?;
-                    parts.push((format!("β = {b}, m = {dim}"), v));
-                }
-                Ok(Verdict::all(parts))
-            },
-        )
-        // A^β's move relation holds a ∀ over positions (all(…)), decided by the automata
-        .with_claims(vec![
-            ProofClaim::grundy(
-                "takeaway(dim=2, moves=Abeta(beta=[3..]))",
-                "sigma(beta=[3..], x, y)",
-                "mixed([3..])",
-            ),
-            ProofClaim::grundy(
-                "takeaway(dim=2, moves=Abeta(beta=[2,3..]))",
-                "sigma(beta=[2,3..], x, y)",
-                "mixed([2,3..])",
-            ),
-        ]),
-    ]
+                ],
+                |&(b, dim, size)| sigma_system_case(b, dim, size, MoveSet::ABeta),
+            )
+        },
+    )
+    // A^β's move relation holds a ∀ over positions (all(…)), decided by the automata
+    .with_claims(vec![
+        ProofClaim::grundy(
+            "takeaway(dim=2, moves=Abeta(beta=[3..]))",
+            "sigma(beta=[3..], x, y)",
+            "mixed([3..])",
+        ),
+        ProofClaim::grundy(
+            "takeaway(dim=2, moves=Abeta(beta=[2,3..]))",
+            "sigma(beta=[2,3..], x, y)",
+            "mixed([2,3..])",
+        ),
+    ])
 }
 
 /// Theorem 4.7 on a box: the recursion against a brute-force witness search, the

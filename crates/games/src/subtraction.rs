@@ -361,19 +361,10 @@ pub fn grundy_prefix(s: &[u64], len: usize) -> Vec<u32> {
     g
 }
 
-/// The least preperiod and period of the subtraction game with set `s`, *proven* by the
-/// first repeat of a window of max(S) consecutive values, searching heaps below
-/// `max_n`. `s` must be sorted, positive and non-empty.
-///
-/// ```
-/// use nimlab_games::subtraction::certify_period;
-/// let p = certify_period(&[1, 3, 4], 1000).unwrap();
-/// assert_eq!((p.preperiod, p.period), (0, 7));
-/// assert_eq!(p.block(), &[0, 1, 0, 1, 2, 3, 2]);
-/// assert!(p.proof.is_some());
-/// assert!(certify_period(&[9, 20, 29], 100).is_err()); // period 378 needs more room
-/// ```
-pub fn certify_period(s: &[u64], max_n: u64) -> Result<Periodicity> {
+/// The bounds of [`certify_period`]'s search on a valid set: max(S), the heaps searched
+/// and the most the memory allows; a set that is not sorted positive integers, or whose
+/// window (2·max(S) heaps) does not fit, is refused.
+fn period_search_bounds(s: &[u64], max_n: u64) -> Result<(usize, usize, u64)> {
     let m = *s
         .last()
         .ok_or_else(|| Error::input("empty subtraction set"))? as usize;
@@ -404,6 +395,23 @@ pub fn certify_period(s: &[u64], max_n: u64) -> Result<Periodicity> {
             2 * m
         )));
     }
+    Ok((m, limit, max_heaps))
+}
+
+/// The least preperiod and period of the subtraction game with set `s`, *proven* by the
+/// first repeat of a window of max(S) consecutive values, searching heaps below
+/// `max_n`. `s` must be sorted, positive and non-empty.
+///
+/// ```
+/// use nimlab_games::subtraction::certify_period;
+/// let p = certify_period(&[1, 3, 4], 1000).unwrap();
+/// assert_eq!((p.preperiod, p.period), (0, 7));
+/// assert_eq!(p.block(), &[0, 1, 0, 1, 2, 3, 2]);
+/// assert!(p.proof.is_some());
+/// assert!(certify_period(&[9, 20, 29], 100).is_err()); // period 378 needs more room
+/// ```
+pub fn certify_period(s: &[u64], max_n: u64) -> Result<Periodicity> {
+    let (m, limit, max_heaps) = period_search_bounds(s, max_n)?;
     // Polynomial rolling hash of each window (values shifted by 1 so zeros count);
     // equal hashes are confirmed by comparing the windows themselves.
     const BASE: u64 = 0x9E37_79B9_7F4A_7C15;

@@ -4,6 +4,7 @@
 //! transforms (misère, pass, sum). Positions are given as people write them, so the
 //! text forms are exercised too. `NIMLAB_LONG=1` widens the windows.
 
+use crate::common::mex;
 use nimlab_engine::big::BigUint;
 use nimlab_engine::plan::{self, read_position, write_position};
 use nimlab_engine::{Game, TableOptions};
@@ -12,16 +13,6 @@ use std::collections::HashMap;
 
 fn long() -> bool {
     std::env::var_os("NIMLAB_LONG").is_some()
-}
-
-fn mex(values: impl IntoIterator<Item = u32>) -> u32 {
-    let mut seen: Vec<u32> = values.into_iter().collect();
-    seen.sort_unstable();
-    seen.dedup();
-    seen.iter()
-        .enumerate()
-        .find(|(i, v)| **v != *i as u32)
-        .map_or(seen.len(), |(i, _)| i) as u32
 }
 
 /// Plain memoized Grundy values over any position type; `terminal` is 0 in normal play

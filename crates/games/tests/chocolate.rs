@@ -2,6 +2,7 @@
 //! straight from Definition 1.8: options of {y, z} are {v, z} for v < y and
 //! {min(y, f(w)), w} for w < z.
 
+use crate::common::mex;
 use nimlab_engine::big::parse_big_position;
 use nimlab_engine::plan;
 use nimlab_engine::theorem::CheckContext;
@@ -26,8 +27,7 @@ fn brute(f: &[u64]) -> HashMap<(u64, u64), u32> {
             for w in 0..z {
                 seen.push(g[&(y.min(f[w as usize]), w)]);
             }
-            let mex = (0..).find(|m| !seen.contains(m)).unwrap();
-            g.insert((y, z), mex);
+            g.insert((y, z), mex(seen));
         }
     }
     g

@@ -2,6 +2,7 @@
 //! definition: a memoized recursion written here, over sorted heap lists, using only
 //! the one-heap moves of the game.
 
+use crate::common::mex;
 use nimlab_engine::{Coord, Game, Solver};
 use nimlab_games::parse_game;
 use std::collections::HashMap;
@@ -30,7 +31,7 @@ fn misere_value(game: &dyn Game, heaps: &[Coord], memo: &mut HashMap<Vec<Coord>,
             .iter()
             .map(|o| misere_value(game, o, memo))
             .collect();
-        (0..).find(|v| !values.contains(v)).unwrap()
+        mex(values)
     };
     memo.insert(key, v);
     v

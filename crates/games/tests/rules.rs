@@ -1,5 +1,6 @@
 //! Rules files against the catalog and against brute forces written here.
 
+use crate::common::mex;
 use nimlab_engine::big::BigUint;
 use nimlab_engine::{grundy_table, Coord, Game, Solver, TableOptions};
 use nimlab_games::parse_game;
@@ -221,11 +222,6 @@ fn heap_moves(h: u64, rules: &[Rule]) -> Vec<Vec<u64>> {
         }
     }
     out
-}
-
-fn mex(seen: impl IntoIterator<Item = u32>) -> u32 {
-    let seen: std::collections::HashSet<u32> = seen.into_iter().collect();
-    (0..).find(|g| !seen.contains(g)).unwrap()
 }
 
 /// G(0), …, G(len − 1) of one heap: mex over the options, an option's value the

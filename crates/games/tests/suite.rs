@@ -4,6 +4,7 @@
 
 mod boards;
 mod chocolate;
+mod common;
 mod cross_checks;
 mod explain;
 mod fuzz_parsers;

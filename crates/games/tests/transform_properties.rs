@@ -9,6 +9,7 @@
 //! mex recursion over it (for n players, the class recursion of the normal ranking,
 //! written from its definition). Only the leaf games' own move rules are shared.
 
+use crate::common::mex;
 use nimlab_engine::nplayer::{NPlayerGame, Ranking};
 use nimlab_engine::plan::{self, read_position, write_position};
 use nimlab_engine::transform::{Misere, Pass, Sum};
@@ -140,7 +141,7 @@ fn value(
         u32::from(is_misere(m))
     } else {
         let vals: Vec<u32> = opts.iter().map(|o| value(m, leaves, o, memo)).collect();
-        (0..).find(|v| !vals.contains(v)).unwrap()
+        mex(vals)
     };
     memo.insert(s.clone(), v);
     v

@@ -1,5 +1,6 @@
 //! misere(…), pass(…) and sum(…) against direct brute forces written independently here.
 
+use crate::common::mex;
 use nimlab_engine::{analyse, grundy_table, TableOptions};
 use nimlab_games::parse_game;
 use std::collections::HashMap;
@@ -44,7 +45,7 @@ fn misere_values_follow_the_misere_recursion() {
         g[n] = if opts.is_empty() {
             1
         } else {
-            (0..).find(|v| !opts.contains(v)).unwrap()
+            mex(opts.iter().copied())
         };
     }
     let game = parse_game("misere(subtraction(s={1,3,4}))").unwrap();
@@ -77,7 +78,7 @@ fn ryuoh_with_pass(x: u64, y: u64, pass: bool, memo: &mut HashMap<(u64, u64, boo
         .into_iter()
         .map(|(a, b, p)| ryuoh_with_pass(a, b, p, memo))
         .collect();
-    let g = (0..).find(|v| !values.contains(v)).unwrap();
+    let g = mex(values);
     memo.insert((x, y, pass), g);
     g
 }

@@ -94,6 +94,73 @@ fn legend(items: &mut Vec<Item>, y: f64, entries: &[(super::Rgb, &'static str, &
     }
 }
 
+/// A column's number under the grid (its bottom at `base`), centred on the column
+/// starting at `x`.
+fn column_number(x: f64, base: f64, n: impl ToString) -> Item {
+    text(
+        (x + CELL / 2.0, base + 16.0),
+        12.0,
+        Anchor::Middle,
+        n.to_string(),
+    )
+}
+
+/// A row's number left of the grid, on the row starting at `y`.
+fn row_number(y: f64, n: impl ToString) -> Item {
+    text(
+        (LEFT - 6.0, y + CELL / 2.0 + 5.0),
+        12.0,
+        Anchor::End,
+        n.to_string(),
+    )
+}
+
+/// The bitter square's mark, a cross, on the square at (`bx`, `by`).
+fn bitter_cross(bx: f64, by: f64) -> impl Iterator<Item = Item> {
+    [
+        ((bx + 7.0, by + 7.0), (bx + CELL - 7.0, by + CELL - 7.0)),
+        ((bx + CELL - 7.0, by + 7.0), (bx + 7.0, by + CELL - 7.0)),
+    ]
+    .into_iter()
+    .map(|(from, to)| Item::Line {
+        from,
+        to,
+        stroke: palette::PAPER,
+        width: 3.0,
+        dashed: false,
+        class: "bitter-mark",
+    })
+}
+
+/// The staircase outline, dashed: the top of each limited column (`limits`: column and
+/// height, at most `rows`), with the steps between them and down at the last.
+fn staircase_outline(
+    items: &mut Vec<Item>,
+    limits: &[(i64, u64)],
+    rows: u64,
+    px: impl Fn(i64) -> f64,
+) {
+    let top = |h: u64| TOP + (rows - h) as f64 * CELL;
+    let line = |from, to| Item::Line {
+        from,
+        to,
+        stroke: palette::OUTLINE,
+        width: 2.5,
+        dashed: true,
+        class: "outline",
+    };
+    for (i, &(c, h)) in limits.iter().enumerate() {
+        items.push(line((px(c), top(h)), (px(c) + CELL, top(h))));
+        match limits.get(i + 1) {
+            Some(&(_, next)) if next != h => {
+                items.push(line((px(c) + CELL, top(h)), (px(c) + CELL, top(next))))
+            }
+            None => items.push(line((px(c) + CELL, top(h)), (px(c) + CELL, top(0)))),
+            _ => {}
+        }
+    }
+}
+
 /// The bar as the paper draws it: squares on a grid, the bitter square marked, the
 /// staircase outline of f dashed, columns and rows numbered.
 pub fn bar_scene(view: &BarView) -> Scene {
@@ -130,68 +197,24 @@ pub fn bar_scene(view: &BarView) -> Scene {
             class,
         });
     }
-    // The bitter square's mark: a cross.
-    let (bx, by) = (px(0), py(0));
-    for (from, to) in [
-        ((bx + 7.0, by + 7.0), (bx + CELL - 7.0, by + CELL - 7.0)),
-        ((bx + CELL - 7.0, by + 7.0), (bx + 7.0, by + CELL - 7.0)),
-    ] {
-        items.push(Item::Line {
-            from,
-            to,
-            stroke: palette::PAPER,
-            width: 3.0,
-            dashed: false,
-            class: "bitter-mark",
-        });
-    }
+    items.extend(bitter_cross(px(0), py(0)));
     // The staircase outline: the top of f(i) + 1 over each column that has a limit.
     let limits: Vec<(i64, u64)> = bar
         .columns
         .iter()
         .filter_map(|c| c.limit.map(|l| (c.index, l.min(rows))))
         .collect();
-    let top = |h: u64| TOP + (rows - h) as f64 * CELL;
-    let line = |from, to| Item::Line {
-        from,
-        to,
-        stroke: palette::OUTLINE,
-        width: 2.5,
-        dashed: true,
-        class: "outline",
-    };
-    for (i, &(c, h)) in limits.iter().enumerate() {
-        items.push(line((px(c), top(h)), (px(c) + CELL, top(h))));
-        match limits.get(i + 1) {
-            Some(&(_, next)) if next != h => {
-                items.push(line((px(c) + CELL, top(h)), (px(c) + CELL, top(next))))
-            }
-            None => items.push(line((px(c) + CELL, top(h)), (px(c) + CELL, top(0)))),
-            _ => {}
-        }
-    }
+    staircase_outline(&mut items, &limits, rows, px);
     // Column numbers below, row numbers at the left.
     let widest = lo.to_string().len().max(hi.to_string().len());
     let step = label_step(widest);
     let base = TOP + rows as f64 * CELL;
-    for c in lo..=hi {
-        if c % step == 0 {
-            items.push(text(
-                (px(c) + CELL / 2.0, base + 16.0),
-                12.0,
-                Anchor::Middle,
-                c.to_string(),
-            ));
-        }
+    for c in (lo..=hi).filter(|c| c % step == 0) {
+        items.push(column_number(px(c), base, c));
     }
     let row_step = if rows > 99 { 5 } else { 1 };
     for r in (0..rows).filter(|r| r % row_step == 0) {
-        items.push(text(
-            (LEFT - 6.0, py(r) + CELL / 2.0 + 5.0),
-            12.0,
-            Anchor::End,
-            r.to_string(),
-        ));
+        items.push(row_number(py(r), r));
     }
     let mut entries = vec![(palette::BITTER, "legend-bitter", "bitter square")];
     if !view.eaten.is_empty() {
@@ -282,20 +305,10 @@ pub fn board_scene(view: &BoardView) -> Scene {
     let widest = cols.to_string().len().max(rows.to_string().len());
     let step = label_step(widest) as u64;
     for c in (0..cols).filter(|c| c % step == 0) {
-        items.push(text(
-            (px(c) + CELL / 2.0, base + 16.0),
-            12.0,
-            Anchor::Middle,
-            c.to_string(),
-        ));
+        items.push(column_number(px(c), base, c));
     }
     for r in (0..rows).filter(|r| r % step == 0) {
-        items.push(text(
-            (LEFT - 6.0, py(r) + CELL / 2.0 + 5.0),
-            12.0,
-            Anchor::End,
-            r.to_string(),
-        ));
+        items.push(row_number(py(r), r));
     }
     let axis = format!("{} ->", view.names.0);
     items.push(text(

@@ -329,6 +329,8 @@ fn fill(
     symmetric: bool,
     progress: &dyn Progress,
 ) -> Result<Vec<u32>> {
+    // Over 100 lines because it is the line kernel's hot loop (bench line_kernel): the
+    // row, column and diagonal bitsets of one sweep stay local to one body.
     let half = symmetric && width >= height;
     let cells = width * height;
     let mut values = vec![0u32; cells];

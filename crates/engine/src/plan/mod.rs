@@ -40,8 +40,6 @@ mod sequence;
 mod table;
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod toys;
 mod value;
 
 pub use route::{route_table, Method, MethodKind};

@@ -1,18 +1,18 @@
 //! The planner's own tests: each query takes the route expected for each toy game
-//! ([`super::toys`]), its values agree with a plain mex, and the route table of the
+//! ([`crate::test_games`]), its values agree with a plain mex, and the route table of the
 //! docs is the one the lists make.
 
 use super::route::{
     route_table, CLASS_TABLE_ROUTES, CLASS_VALUE_ROUTES, PERIODICITY_ROUTES, TABLE_ROUTES,
     VALUE_ROUTES,
 };
-use super::toys::{
-    mex_value, sum, three_players, Heap, King, Plain, Subtraction, TakeOneTwo, Wythoff,
-};
 use super::*;
 use crate::error::Error;
 use crate::game::{Coord, Outcome, Position};
 use crate::memory::MemoryLimit;
+use crate::test_games::{
+    mex_value, sum, three_players, Heap, King, Plain, Subtraction, TakeOneTwo, Wythoff,
+};
 use std::collections::{BTreeSet, HashMap};
 
 fn big(p: &[Coord]) -> BigPosition {

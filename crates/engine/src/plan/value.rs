@@ -263,53 +263,15 @@ impl<'a> Planner<'a> {
     /// several) and answers from the parts.
     fn by_components(&self, pos: &[BigUint], with_options: bool) -> Result<Option<PositionReport>> {
         let caps = self.game.capabilities();
-        let parts: Vec<(&dyn Game, Range<usize>)> = match &caps.decomposition {
-            Some(Decomposition::Parts(sum)) if sum.parts().len() > 1 => match sum.split(pos) {
-                Some(ranges) => sum.parts().into_iter().zip(ranges).collect(),
-                None => return Ok(None), // not laid out as the sum: leave it to the game
-            },
-            Some(Decomposition::Heaps) if pos.len() > 1 => {
-                (0..pos.len()).map(|i| (self.game, i..i + 1)).collect()
-            }
-            _ => return Ok(None),
+        let Some(split) = Split::of(self.game, &caps.decomposition, pos) else {
+            return Ok(None);
         };
         let mut reports = Vec::new();
-        for (g, r) in &parts {
+        for (g, r) in &split.parts {
             reports.push(Planner::new(*g, self.opts).report(&pos[r.clone()], false)?);
             self.opts.progress.check_cancelled()?; // a cancelled query stops between parts
         }
-        let methods: Vec<String> = parts
-            .iter()
-            .zip(&reports)
-            .map(|((g, r), a)| {
-                format!(
-                    "{} at {}: {}",
-                    g.spec(),
-                    write_position(*g, &pos[r.clone()]),
-                    a.method.id()
-                )
-            })
-            .collect();
-        let method = Method::new(
-            MethodKind::Components,
-            format!("nim-sum of the components' values ({})", methods.join("; ")),
-        );
-        let splice = |i: usize, part_move: &[BigUint]| -> BigPosition {
-            if let Some(Decomposition::Parts(sum)) = &caps.decomposition {
-                let mut pieces: Vec<&[BigUint]> =
-                    parts.iter().map(|(_, r)| &pos[r.clone()]).collect();
-                pieces[i] = part_move;
-                return sum.join(&pieces);
-            }
-            let r = &parts[i].1;
-            let mut next: BigPosition = pos[..r.start].to_vec();
-            next.extend_from_slice(part_move);
-            next.extend_from_slice(&pos[r.end..]);
-            if next.is_empty() {
-                next.push(BigUint::default());
-            }
-            next
-        };
+        let method = split.method(&reports, pos);
         let unknown: Vec<usize> = (0..reports.len())
             .filter(|&i| reports[i].grundy.is_none())
             .collect();
@@ -320,33 +282,7 @@ impl<'a> Planner<'a> {
         let mut report = match unknown.as_slice() {
             [] => {
                 let total = known_sum;
-                let mut winning = Vec::new();
-                let mut all = true;
-                // Each winning move is a whole position: the list is bounded by the
-                // memory limit (then marked incomplete).
-                let most = listed_coordinates(self.opts) / pos.len().max(1) as u64;
-                // Equal heaps give the same moves once heaps are sorted: one of each.
-                let heaps = matches!(caps.decomposition, Some(Decomposition::Heaps));
-                let mut heaps_done = rustc_hash::FxHashSet::default();
-                if total != BigUint::default() {
-                    for (i, a) in reports.iter().enumerate() {
-                        if heaps && !heaps_done.insert(&pos[parts[i].1.clone()]) {
-                            continue;
-                        }
-                        let g = a.grundy.as_ref().expect("known");
-                        // Any option of value g ⊕ T wins, also one above g (options
-                        // of larger value exist in most games).
-                        let target = g ^ &total;
-                        let r = parts[i].1.clone();
-                        match Planner::new(parts[i].0, self.opts).moves_to_value(&pos[r], &target) {
-                            Some(list) if (winning.len() + list.len()) as u64 <= most => {
-                                winning.extend(list.iter().map(|m| splice(i, m)))
-                            }
-                            Some(_) | None => all = false,
-                        }
-                        self.opts.progress.check_cancelled()?;
-                    }
-                }
+                let (winning, all) = self.winning_by_nim_sum(&split, &reports, pos, &total)?;
                 PositionReport {
                     position: pos.to_vec(),
                     outcome: if total == BigUint::default() {
@@ -370,7 +306,11 @@ impl<'a> Planner<'a> {
                     position: pos.to_vec(),
                     grundy: None,
                     outcome: a.outcome,
-                    winning_moves: a.winning_moves.iter().map(|m| splice(*i, m)).collect(),
+                    winning_moves: a
+                        .winning_moves
+                        .iter()
+                        .map(|m| split.splice(pos, *i, m))
+                        .collect(),
                     all_winning_moves: false,
                     options: None,
                     options_note: None,
@@ -385,11 +325,11 @@ impl<'a> Planner<'a> {
                     self.game.spec(),
                     write_position(self.game, pos),
                     i + 1,
-                    parts[i].0.spec()
+                    split.parts[i].0.spec()
                 )));
             }
         };
-        if matches!(caps.decomposition, Some(Decomposition::Heaps)) {
+        if split.heaps {
             // Heaps form a multiset: one canonical order per move.
             for m in report.winning_moves.iter_mut() {
                 crate::capability::canonical_heaps(m);
@@ -412,6 +352,45 @@ impl<'a> Planner<'a> {
             }
         }
         Ok(Some(report))
+    }
+
+    /// The winning moves of a sum of known value `total`: in each part, the options of
+    /// value g ⊕ total, spliced back into the whole position; with whether the list is
+    /// complete (it is bounded by the memory limit).
+    fn winning_by_nim_sum(
+        &self,
+        split: &Split<'_>,
+        reports: &[PositionReport],
+        pos: &[BigUint],
+        total: &BigUint,
+    ) -> Result<(Vec<BigPosition>, bool)> {
+        let mut winning = Vec::new();
+        let mut all = true;
+        // Each winning move is a whole position: the list is bounded by the
+        // memory limit (then marked incomplete).
+        let most = listed_coordinates(self.opts) / pos.len().max(1) as u64;
+        // Equal heaps give the same moves once heaps are sorted: one of each.
+        let mut heaps_done = rustc_hash::FxHashSet::default();
+        if *total != BigUint::default() {
+            for (i, a) in reports.iter().enumerate() {
+                if split.heaps && !heaps_done.insert(&pos[split.parts[i].1.clone()]) {
+                    continue;
+                }
+                let g = a.grundy.as_ref().expect("known");
+                // Any option of value g ⊕ T wins, also one above g (options
+                // of larger value exist in most games).
+                let target = g ^ total;
+                let r = split.parts[i].1.clone();
+                match Planner::new(split.parts[i].0, self.opts).moves_to_value(&pos[r], &target) {
+                    Some(list) if (winning.len() + list.len()) as u64 <= most => {
+                        winning.extend(list.iter().map(|m| split.splice(pos, i, m)))
+                    }
+                    Some(_) | None => all = false,
+                }
+                self.opts.progress.check_cancelled()?;
+            }
+        }
+        Ok((winning, all))
     }
 
     /// Options of `pos` whose value is `target`, when they can be found.
@@ -1021,4 +1000,79 @@ fn dense_is_cheaper(game: &dyn Game, p: &[Coord], opts: &TableOptions) -> Option
     let options = crate::table::options_bound(game, p);
     let accepted = crate::table::check_work("", positions, options, opts.force).is_ok();
     (accepted && bytes <= opts.memory_limit.bytes()).then_some(dims)
+}
+
+/// A position split into its components: each part's game and its coordinates.
+struct Split<'g> {
+    parts: Vec<(&'g dyn Game, Range<usize>)>,
+    /// The sum the parts belong to, when the game is one.
+    sum: Option<&'g dyn crate::capability::Components>,
+    /// Whether every coordinate is one heap of the game itself (a multiset of heaps).
+    heaps: bool,
+}
+
+impl<'g> Split<'g> {
+    /// The components of `pos` when the game decomposes and there are several.
+    fn of(
+        game: &'g dyn Game,
+        decomposition: &Option<Decomposition<'g>>,
+        pos: &[BigUint],
+    ) -> Option<Self> {
+        match decomposition {
+            Some(Decomposition::Parts(sum)) if sum.parts().len() > 1 => {
+                // not laid out as the sum: leave it to the game
+                let ranges = sum.split(pos)?;
+                Some(Split {
+                    parts: sum.parts().into_iter().zip(ranges).collect(),
+                    sum: Some(*sum),
+                    heaps: false,
+                })
+            }
+            Some(Decomposition::Heaps) if pos.len() > 1 => Some(Split {
+                parts: (0..pos.len()).map(|i| (game, i..i + 1)).collect(),
+                sum: None,
+                heaps: true,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The method: the nim-sum of the parts' values, each part's route named.
+    fn method(&self, reports: &[PositionReport], pos: &[BigUint]) -> Method {
+        let methods: Vec<String> = self
+            .parts
+            .iter()
+            .zip(reports)
+            .map(|((g, r), a)| {
+                format!(
+                    "{} at {}: {}",
+                    g.spec(),
+                    write_position(*g, &pos[r.clone()]),
+                    a.method.id()
+                )
+            })
+            .collect();
+        Method::new(
+            MethodKind::Components,
+            format!("nim-sum of the components' values ({})", methods.join("; ")),
+        )
+    }
+
+    /// The whole position after `part_move` in part `i`.
+    fn splice(&self, pos: &[BigUint], i: usize, part_move: &[BigUint]) -> BigPosition {
+        if let Some(sum) = self.sum {
+            let mut pieces: Vec<&[BigUint]> =
+                self.parts.iter().map(|(_, r)| &pos[r.clone()]).collect();
+            pieces[i] = part_move;
+            return sum.join(&pieces);
+        }
+        let r = &self.parts[i].1;
+        let mut next: BigPosition = pos[..r.start].to_vec();
+        next.extend_from_slice(part_move);
+        next.extend_from_slice(&pos[r.end..]);
+        if next.is_empty() {
+            next.push(BigUint::default());
+        }
+        next
+    }
 }

@@ -188,41 +188,8 @@ pub fn theorems() -> Vec<Theorem> {
             "p_n is the n-th even-zero number (even count of trailing zeros in its \
              Zeckendorf code)",
             SOURCE,
-            |ctx| {
-                // Window: the pairs with p_n < 16·size.
-                let bound = 16 * ctx.size as u64;
-                let pairs = mex_pairs(bound);
-                let mut n = 0usize;
-                for v in 1..bound {
-                    if greedy_zeros_and_up(v).0 & 1 == 0 {
-                        n += 1;
-                        if pairs.get(n).is_none_or(|pair| pair.0 != v) {
-                            return Ok(Verdict::Fails {
-                                counterexample: format!(
-                                    "the {n}-th even-zero number is {v} but p_{n} is {}",
-                                    pairs
-                                        .get(n)
-                                        .map_or("not below the bound".into(), |pair| pair
-                                            .0
-                                            .to_string())
-                                ),
-                            });
-                        }
-                    }
-                }
-                if n + 1 != pairs.len() {
-                    return Ok(Verdict::Fails {
-                        counterexample: format!(
-                            "there are {n} even-zero numbers below {bound} but {} pairs p_n",
-                            pairs.len() - 1
-                        ),
-                    });
-                }
-                Ok(Verdict::Holds {
-                    window: format!("p_n < {bound}"),
-                    checked: n as u64,
-                })
-            },
+            // Window: the pairs with p_n < 16·size.
+            |ctx| Ok(p_n_is_even_zero(16 * ctx.size as u64)),
         ),
         Theorem::new(
             "wythoff.zeckendorf.q-up-p",
@@ -279,6 +246,39 @@ pub fn theorems() -> Vec<Theorem> {
             },
         ),
     ]
+}
+
+/// p_n is the n-th even-zero number, for the pairs with p_n < `bound`.
+fn p_n_is_even_zero(bound: u64) -> Verdict {
+    let pairs = mex_pairs(bound);
+    let mut n = 0usize;
+    for v in 1..bound {
+        if greedy_zeros_and_up(v).0 & 1 == 0 {
+            n += 1;
+            if pairs.get(n).is_none_or(|pair| pair.0 != v) {
+                return Verdict::Fails {
+                    counterexample: format!(
+                        "the {n}-th even-zero number is {v} but p_{n} is {}",
+                        pairs
+                            .get(n)
+                            .map_or("not below the bound".into(), |pair| pair.0.to_string())
+                    ),
+                };
+            }
+        }
+    }
+    if n + 1 != pairs.len() {
+        return Verdict::Fails {
+            counterexample: format!(
+                "there are {n} even-zero numbers below {bound} but {} pairs p_n",
+                pairs.len() - 1
+            ),
+        };
+    }
+    Verdict::Holds {
+        window: format!("p_n < {bound}"),
+        checked: n as u64,
+    }
 }
 
 /// Compares the strategy with a brute-force Wythoff table on `[0,size)²`.

@@ -1,6 +1,9 @@
-//! Toy games for the planner's unit tests: each small, each offering the one
-//! capability that should steer a query to one route, and a plain mex to check every
-//! answer against.
+//! Toy games for the engine's unit tests, in one place, and a plain mex to check every
+//! answer against. The planner's toys each offer the one capability that should steer
+//! a query to one route; the plain ones (no capability) serve the solver, play,
+//! n-player and classroom tests. A toy is shared only where it is the same game: two
+//! toys with the same moves but other capabilities stay apart, since the capability
+//! decides the route a test exercises.
 
 use crate::big::{BigAnalysis, BigPosition, BigUint};
 use crate::capability::{BigPositions, Capabilities, SequenceKernel};
@@ -299,4 +302,123 @@ pub fn three_players(game: Box<dyn Game>) -> crate::nplayer::NPlayerGame {
         game,
         crate::nplayer::Ranking::normal(3).expect("three players"),
     )
+}
+
+/// Two-heap Nim: take any number from one heap.
+pub struct Nim2;
+
+impl Game for Nim2 {
+    fn spec(&self) -> String {
+        "nim2".into()
+    }
+    fn dimension(&self) -> usize {
+        2
+    }
+    fn is_downward_closed(&self) -> bool {
+        true
+    }
+    fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+        for u in 0..p[0] {
+            visit(&[u, p[1]]);
+        }
+        for v in 0..p[1] {
+            visit(&[p[0], v]);
+        }
+    }
+}
+
+/// One heap, take one or two, with no capability (unlike [`TakeOneTwo`]): every
+/// answer comes from the search.
+pub struct Take12;
+
+impl Game for Take12 {
+    fn spec(&self) -> String {
+        "take12".into()
+    }
+    fn dimension(&self) -> usize {
+        1
+    }
+    fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+        for t in 1..=2 {
+            if p[0] >= t {
+                visit(&[p[0] - t]);
+            }
+        }
+    }
+}
+
+/// One heap, take exactly one: a chain of forced moves, as deep as the heap.
+pub struct Chain;
+
+impl Game for Chain {
+    fn spec(&self) -> String {
+        "chain".into()
+    }
+    fn dimension(&self) -> usize {
+        1
+    }
+    fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+        if p[0] > 0 {
+            visit(&[p[0] - 1]);
+        }
+    }
+}
+
+/// A broken game whose move does not lower the rank: it never ends.
+pub struct Loop;
+
+impl Game for Loop {
+    fn spec(&self) -> String {
+        "loop".into()
+    }
+    fn dimension(&self) -> usize {
+        1
+    }
+    fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+        visit(&[p[0] + 1]);
+    }
+}
+
+/// Subtraction {1,3,4} with no capability (unlike [`Subtraction`]): a one-heap game
+/// with an irregular start.
+pub struct Sub134;
+
+impl Game for Sub134 {
+    fn spec(&self) -> String {
+        "sub134".into()
+    }
+    fn dimension(&self) -> usize {
+        1
+    }
+    fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+        for t in [1, 3, 4] {
+            if p[0] >= t {
+                visit(&[p[0] - t]);
+            }
+        }
+    }
+}
+
+/// Two heaps, rook moves and one diagonal step, not declared downward closed (unlike
+/// [`King`]).
+pub struct Rook1;
+
+impl Game for Rook1 {
+    fn spec(&self) -> String {
+        "rook1".into()
+    }
+    fn dimension(&self) -> usize {
+        2
+    }
+    fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+        for u in 0..p[0] {
+            visit(&[u, p[1]]);
+        }
+        for v in 0..p[1] {
+            visit(&[p[0], v]);
+        }
+        if p[0] > 0 && p[1] > 0 {
+            visit(&[p[0] - 1, p[1] - 1]);
+        }
+    }
 }
