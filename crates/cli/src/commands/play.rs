@@ -248,7 +248,7 @@ fn read_command(
     let mut line = String::new();
     let read = input
         .read_line(&mut line)
-        .map_err(|e| Error::input(format!("cannot read standard input: {e}")))?;
+        .map_err(|e| Error::io("cannot read standard input", e))?;
     Ok((read > 0).then_some(line))
 }
 
@@ -281,7 +281,7 @@ fn computer_move_line(game: &dyn Game, seats: Seats, seat: usize, m: &play::Move
 
 /// A failure to write the game to standard output.
 fn io(e: std::io::Error) -> Error {
-    Error::input(format!("cannot write standard output: {e}"))
+    Error::io("cannot write standard output", e)
 }
 
 /// The easy level's seed when none is given: from the clock.

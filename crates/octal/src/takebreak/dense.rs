@@ -672,7 +672,6 @@ mod tests {
             TakeBreak::new(vec![0, 0, 6], false),
             TakeBreak::new(vec![4], true),
             TakeBreak::new(vec![0, 3, 7, 6], false),
-            TakeBreak::new(vec![0, 6], false),
         ] {
             let naive = rules.naive_sequence(len);
             for far in [Far::Strike, Far::StrikeAnyCpu, Far::Windows] {
