@@ -705,6 +705,8 @@ mod tests {
     /// box and on two pages (exercise, answers).
     #[test]
     fn documents_typeset_on_one_page_each_without_overfull_boxes() {
+        // Over 100 lines because the three documents are built in full (a Wythoff table by
+        // a mex written here) before they are typeset.
         let Ok(true) = std::process::Command::new("pdflatex")
             .arg("--version")
             .output()

@@ -13,6 +13,7 @@ use nimlab_games::sg_system::{
 use nimlab_games::takeaway::{position_variables, MoveSet, MAX_DIMENSION};
 use nimlab_json::doc::to_value;
 use nimlab_json::reports::{SgSystemDoc, SgSystemQueryText};
+use std::io::Write;
 
 /// Check that a move set C is a Sprague–Grundy system of φ — the game Γ(P, C) has
 /// Grundy function φ — by testing (SG1) and (SG2) at every position of the box
@@ -69,6 +70,8 @@ fn list(v: &[u64]) -> String {
 }
 
 pub fn run(ctx: &Context, args: SgSystemArgs) -> Result<Status> {
+    // Over 100 lines because it reads six flags and writes two formats in sequence; the
+    // checks are the library's and the text parts are their own functions.
     let format = args.out.format(args.format, PlainFormat::Text)?;
     if args.dim == 0 || args.dim > MAX_DIMENSION {
         return Err(Error::input(format!(
@@ -81,25 +84,7 @@ pub fn run(ctx: &Context, args: SgSystemArgs) -> Result<Status> {
     }
     let phi = Phi::parse(&args.phi, args.dim)?;
     let moves = MoveSet::parse(&args.moves, args.dim, args.take_and_put)?;
-    let positions = args
-        .positions
-        .as_deref()
-        .map(|t| {
-            let names = position_variables(args.dim);
-            let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-            Formula::compile(t, &refs)
-                .map_err(|e| Error::input(format!("--positions: {e}")))
-                .and_then(|f| {
-                    if f.is_condition() {
-                        Ok(f)
-                    } else {
-                        Err(Error::input(
-                            "--positions must be a condition (a comparison, &&, ||, !)",
-                        ))
-                    }
-                })
-        })
-        .transpose()?;
+    let positions = positions_condition(args.positions.as_deref(), args.dim)?;
     let beta = phi.radix().or_else(|| moves.radix().cloned());
     if args.maximal && beta.is_none() {
         return Err(Error::input(
@@ -173,61 +158,21 @@ pub fn run(ctx: &Context, args: SgSystemArgs) -> Result<Status> {
                     "result:   holds on {}: (SG1) and (SG2) at all {} positions ({note})",
                     report.window, report.positions
                 )?,
-                Some(v) => writeln!(out, "result:   NOT a system on {}: {}", report.window, v.describe())?,
+                Some(v) => writeln!(
+                    out,
+                    "result:   NOT a system on {}: {}",
+                    report.window,
+                    v.describe()
+                )?,
             }
             if args.minimal && minimal.is_none() {
                 writeln!(out, "minimal:  not computed (C is not a system on the box)")?;
             }
             if let Some(m) = &minimal {
-                writeln!(out, "moves in the box:  {}", m.moves_in_box)?;
-                let shown: Vec<String> = m.necessary.iter().take(20).map(|c| list(c)).collect();
-                writeln!(
-                    out,
-                    "necessary moves:   {} (the only way to some value somewhere){}{}",
-                    m.necessary.len(),
-                    if shown.is_empty() { String::new() } else { format!(": {}", shown.join(" ")) },
-                    if m.necessary.len() > 20 { " …" } else { "" }
-                )?;
-                writeln!(
-                    out,
-                    "unique minimal:    {}",
-                    if m.necessary_suffice {
-                        "yes — the necessary moves alone form a system on the box"
-                    } else {
-                        "no — the necessary moves alone do not form a system; minimal systems differ"
-                    }
-                )?;
-                writeln!(
-                    out,
-                    "greedy minimal:    {} moves of weight {}; {} of the box's moves can go",
-                    m.minimal.len(),
-                    m.minimal_weight,
-                    m.moves_in_box - m.minimal.len()
-                )?;
-                writeln!(out, "weight of C:       {}", m.weight)?;
-                write!(out, "least weight:      {} (moves of weight ≤ {0} still form a system)", m.least_weight)?;
-                match predicted_weight {
-                    Some(w) => writeln!(out, "; Theorem 4.4 gives min{{m, sup(β_L − 1)}} = {w}")?,
-                    None => writeln!(out)?,
-                }
+                write_minimal(out, m, predicted_weight)?;
             }
             if let Some(x) = &maximal {
-                writeln!(out, "A^β, β = {}: {} moves in the box (C^β: {}; C: {})", x.beta, x.in_a_beta, x.in_c_beta, x.in_set)?;
-                match (&x.outside_a_beta, &x.missing_from_set) {
-                    (None, None) => writeln!(out, "maximal:  C = A^β on the box (the maximum positive system)")?,
-                    (a, b) => {
-                        if let Some(c) = a {
-                            writeln!(out, "maximal:  {} is in C but not in A^β (it breaks (SG1) somewhere)", list(c))?;
-                        }
-                        if let Some(c) = b {
-                            writeln!(out, "maximal:  {} is in A^β but not in C (C is not the maximum system)", list(c))?;
-                        }
-                    }
-                }
-                match &x.a_not_c {
-                    None => writeln!(out, "A^β = C^β on the box")?,
-                    Some(c) => writeln!(out, "A^β ≠ C^β: e.g. {} ∈ A^β ∖ C^β", list(c))?,
-                }
+                write_maximal(out, x)?;
             }
             Ok(())
         }
@@ -237,4 +182,105 @@ pub fn run(ctx: &Context, args: SgSystemArgs) -> Result<Status> {
     } else {
         Status::Failed
     })
+}
+
+/// The P positions' condition (`--positions`), over the variables x0, x1, ….
+fn positions_condition(text: Option<&str>, dim: usize) -> Result<Option<Formula>> {
+    let Some(text) = text else {
+        return Ok(None);
+    };
+    let names = position_variables(dim);
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let f = Formula::compile(text, &refs).map_err(|e| Error::input(format!("--positions: {e}")))?;
+    if f.is_condition() {
+        Ok(Some(f))
+    } else {
+        Err(Error::input(
+            "--positions must be a condition (a comparison, &&, ||, !)",
+        ))
+    }
+}
+
+/// The minimal systems inside C, for people.
+fn write_minimal(
+    out: &mut dyn Write,
+    m: &MinimalReport,
+    predicted_weight: Option<u64>,
+) -> std::io::Result<()> {
+    writeln!(out, "moves in the box:  {}", m.moves_in_box)?;
+    let shown: Vec<String> = m.necessary.iter().take(20).map(|c| list(c)).collect();
+    writeln!(
+        out,
+        "necessary moves:   {} (the only way to some value somewhere){}{}",
+        m.necessary.len(),
+        if shown.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", shown.join(" "))
+        },
+        if m.necessary.len() > 20 { " …" } else { "" }
+    )?;
+    writeln!(
+        out,
+        "unique minimal:    {}",
+        if m.necessary_suffice {
+            "yes — the necessary moves alone form a system on the box"
+        } else {
+            "no — the necessary moves alone do not form a system; minimal systems differ"
+        }
+    )?;
+    writeln!(
+        out,
+        "greedy minimal:    {} moves of weight {}; {} of the box's moves can go",
+        m.minimal.len(),
+        m.minimal_weight,
+        m.moves_in_box - m.minimal.len()
+    )?;
+    writeln!(out, "weight of C:       {}", m.weight)?;
+    write!(
+        out,
+        "least weight:      {} (moves of weight ≤ {0} still form a system)",
+        m.least_weight
+    )?;
+    match predicted_weight {
+        Some(w) => writeln!(out, "; Theorem 4.4 gives min{{m, sup(β_L − 1)}} = {w}")?,
+        None => writeln!(out)?,
+    }
+    Ok(())
+}
+
+/// The comparison of C with A^β and C^β, for people.
+fn write_maximal(out: &mut dyn Write, x: &MaximalReport) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "A^β, β = {}: {} moves in the box (C^β: {}; C: {})",
+        x.beta, x.in_a_beta, x.in_c_beta, x.in_set
+    )?;
+    match (&x.outside_a_beta, &x.missing_from_set) {
+        (None, None) => writeln!(
+            out,
+            "maximal:  C = A^β on the box (the maximum positive system)"
+        )?,
+        (a, b) => {
+            if let Some(c) = a {
+                writeln!(
+                    out,
+                    "maximal:  {} is in C but not in A^β (it breaks (SG1) somewhere)",
+                    list(c)
+                )?;
+            }
+            if let Some(c) = b {
+                writeln!(
+                    out,
+                    "maximal:  {} is in A^β but not in C (C is not the maximum system)",
+                    list(c)
+                )?;
+            }
+        }
+    }
+    match &x.a_not_c {
+        None => writeln!(out, "A^β = C^β on the box")?,
+        Some(c) => writeln!(out, "A^β ≠ C^β: e.g. {} ∈ A^β ∖ C^β", list(c))?,
+    }
+    Ok(())
 }

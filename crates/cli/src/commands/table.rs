@@ -62,6 +62,8 @@ pub struct TableArgs {
 }
 
 pub fn run(ctx: &Context, args: TableArgs) -> Result<Status> {
+    // Over 100 lines because every output format of a table is one arm of its match;
+    // each arm calls the writer of its format.
     let format = args.out.format(args.format, TableFormat::Text)?;
     let game = nimlab_games::source::load(args.game.as_deref(), args.rules.as_deref())?.game;
     if args.size == 0 {
