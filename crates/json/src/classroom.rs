@@ -5,6 +5,7 @@ use crate::doc::{to_value, Nat, Pos};
 use nimlab_engine::big::BigUint;
 use nimlab_engine::classroom::{Challenge, ValueExplanation};
 use nimlab_engine::Game;
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
@@ -38,7 +39,8 @@ pub fn explanation_json(game: &dyn Game, e: &ValueExplanation) -> Value {
 }
 
 /// Why a position has its value (the document of [`explanation_json`]).
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct ExplanationDoc {
     /// The game's spec.
     pub game: String,
@@ -67,7 +69,8 @@ pub struct ExplanationDoc {
 }
 
 /// One option and its value.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct OptionValueDoc {
     /// The position moved to.
     pub position: Pos,
@@ -78,7 +81,8 @@ pub struct OptionValueDoc {
 }
 
 /// The components of a sum in binary, and their nim-sum.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct NimSumRowsDoc {
     /// One row per component.
     pub rows: Vec<NimSumRowDoc>,
@@ -89,7 +93,8 @@ pub struct NimSumRowsDoc {
 }
 
 /// One component of a sum.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct NimSumRowDoc {
     /// The component's game.
     pub game: String,
@@ -166,7 +171,8 @@ pub fn challenges_json(game: &dyn Game, difficulty: &str, seed: u64, list: &[Cha
 }
 
 /// A dealt set of challenges (the document of [`challenges_json`]).
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct ChallengesDoc {
     /// The game's spec.
     pub game: String,
@@ -179,7 +185,8 @@ pub struct ChallengesDoc {
 }
 
 /// One challenge and its answers.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct ChallengeDoc {
     /// The position.
     pub position: Pos,

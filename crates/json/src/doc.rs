@@ -14,6 +14,7 @@ use nimlab_engine::plan::PositionReport;
 use nimlab_engine::play::MoveChoice;
 use nimlab_engine::position::Shown;
 use nimlab_engine::theorem::{Theorem, Verdict};
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
 use serde::{Serialize, Serializer};
 use serde_json::Value;
@@ -54,6 +55,7 @@ impl Serialize for Nat {
     }
 }
 
+#[cfg(feature = "schema")]
 impl JsonSchema for Nat {
     fn schema_name() -> std::borrow::Cow<'static, str> {
         "Nat".into()
@@ -98,7 +100,8 @@ pub fn to_value<T: Serialize>(doc: &T) -> Value {
 /// A position as its game shows it: its coordinates, one list per part for a sum whose
 /// parts are take-and-break games (as `;` separates them in text), a board's picture, a
 /// graph position's vertices, or the parts of a sum written in their own forms.
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(untagged)]
 pub enum Pos {
     /// The coordinates.
@@ -160,7 +163,8 @@ impl Pos {
 
 /// The answer of `value`, `moves` (and Python's `analyse`/`moves`): the game, the
 /// position, what is known about it, and how.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct PositionDoc {
     /// The game's canonical spec.
     pub game: String,
@@ -180,7 +184,8 @@ pub struct PositionDoc {
 }
 
 /// What a position's answer says.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(untagged)]
 pub enum Answer {
     /// A two-player impartial game.
@@ -214,7 +219,8 @@ pub enum Answer {
 }
 
 /// One option of a position.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(untagged)]
 pub enum OptionDoc {
     /// Of a two-player game.
@@ -308,7 +314,8 @@ impl PositionDoc {
 }
 
 /// The computer's move (`nimlab play`, `/api/play`).
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct MoveDoc {
     /// The game's spec.
     pub game: String,
@@ -346,7 +353,8 @@ impl MoveDoc {
 }
 
 /// One parameter of a family.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct ParamDoc {
     /// Its name in specs.
     pub name: &'static str,
@@ -359,7 +367,8 @@ pub struct ParamDoc {
 }
 
 /// A theorem as the catalog lists it.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct TheoremRef {
     /// Its id, e.g. `ryuoh.thm-3.1`.
     pub id: String,
@@ -368,7 +377,8 @@ pub struct TheoremRef {
 }
 
 /// One family of the catalog (`nimlab games`, `/api/games`, Python `games()`).
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct FamilyDoc {
     /// Name used in specs.
     pub name: &'static str,
@@ -417,14 +427,16 @@ impl FamilyDoc {
 }
 
 /// The catalog: `{"games": [...]}`.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct CatalogDoc {
     /// One document per family.
     pub games: Vec<FamilyDoc>,
 }
 
 /// A registered theorem (`nimlab theorems`, Python `theorems()`).
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct TheoremDoc {
     /// Its id.
     pub id: String,
@@ -450,14 +462,16 @@ impl TheoremDoc {
 }
 
 /// The theorem list: `{"theorems": [...]}`.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct TheoremsDoc {
     /// Every theorem.
     pub theorems: Vec<TheoremDoc>,
 }
 
 /// A theorem's verdict on a window (`nimlab theorems verify`, Python `verify()`).
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct VerdictDoc {
     /// The theorem's id.
     pub id: String,
@@ -494,7 +508,8 @@ impl VerdictDoc {
 }
 
 /// All verdicts: `{"holds": all held, "results": [...]}`.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct VerifyDoc {
     /// Whether every theorem held.
     pub holds: bool,
@@ -503,7 +518,8 @@ pub struct VerifyDoc {
 }
 
 /// One mismatch of a check.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct MismatchDoc {
     /// The position.
     pub position: Vec<Nat>,
@@ -519,7 +535,8 @@ pub struct MismatchDoc {
 }
 
 /// The answer of `check` (`/api/check`, Python `Game.check`).
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct CheckDoc {
     /// The game's spec.
     pub game: String,
@@ -572,7 +589,8 @@ impl CheckDoc {
 }
 
 /// The answer of `periodicity` for a one-heap game (nulls when no period was found).
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct PeriodicityDoc {
     /// The game's spec.
     pub game: String,
@@ -620,7 +638,8 @@ impl PeriodicityDoc {
 }
 
 /// One row's period of a two-coordinate game: G(x + period, y) = G(x, y) + saltus.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct RowPeriodDoc {
     /// The row y.
     pub row: Nat,
@@ -639,7 +658,8 @@ pub struct RowPeriodDoc {
 }
 
 /// The answer of `periodicity --row`: one document per row.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct RowsDoc {
     /// The game's spec.
     pub game: String,
@@ -675,7 +695,8 @@ impl RowsDoc {
 }
 
 /// The verdict on a certificate (`nimlab certify`, `/api/certify`, Python `certify`).
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct CertifyDoc {
     /// Where the certificate came from (a file name).
     pub file: String,

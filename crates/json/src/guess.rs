@@ -8,6 +8,7 @@ use nimlab_engine::{Error, Game, GrundyTable, Knob, Result, TableOptions, INVALI
 use nimlab_formula::check::Claim;
 use nimlab_formula::guess::{Guess, Near};
 use nimlab_formula::prove::{Proof, ProveError};
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
@@ -332,7 +333,8 @@ pub fn parse_table(text: &str) -> std::result::Result<(Vec<String>, GrundyTable)
 const MAX_TABLE_CELLS: u64 = 1 << 24;
 
 /// One window a formula was checked on.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct WindowDoc {
     /// The box: coordinate i runs over 0..`box[i]`.
     #[serde(rename = "box")]
@@ -342,7 +344,8 @@ pub struct WindowDoc {
 }
 
 /// A formula found.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct FoundDoc {
     /// Its text.
     pub formula: String,
@@ -358,7 +361,8 @@ pub struct FoundDoc {
 }
 
 /// Where a near miss fails first.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct CounterexampleDoc {
     /// The position.
     pub position: Vec<u64>,
@@ -369,7 +373,8 @@ pub struct CounterexampleDoc {
 }
 
 /// A candidate that does not fit.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct NearDoc {
     /// Its text.
     pub formula: String,
@@ -407,7 +412,8 @@ impl NearDoc {
 }
 
 /// The answer of `guess`.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct GuessDoc {
     /// The game's spec, or where the table came from.
     pub game: String,
@@ -483,7 +489,8 @@ fn proof_doc(p: &FoundProof) -> Value {
 
 /// A formula found whose proof could not be attempted (e.g. no automaton for the
 /// game): the numeration tried and why.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct UnprovedDoc {
     /// The numeration tried.
     pub numeration: String,
@@ -492,7 +499,8 @@ pub struct UnprovedDoc {
 }
 
 /// Why a proof was not attempted.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct UnprovedResultDoc {
     /// Always false.
     pub proved: bool,

@@ -14,6 +14,7 @@ pub mod frontier;
 pub mod guess;
 pub mod misere_census;
 pub mod reports;
+#[cfg(feature = "schema")]
 pub mod schema;
 pub mod worksheet;
 

@@ -17,6 +17,7 @@ use crate::doc::Nat;
 use nimlab_games::chocolate_staircase::{ConditionReport, ConditionWitness};
 use nimlab_games::sg_system::{MaximalReport, MinimalReport, SystemReport, Violation};
 use nimlab_games::wythoff::strategy::WythoffPair;
+#[cfg(feature = "schema")]
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -31,14 +32,16 @@ fn nats(v: &[u64]) -> Vec<Nat> {
 /// let v = nimlab_json::doc::to_value(&ErrorDoc::new("input", "bad heap"));
 /// assert_eq!(v["error"]["kind"], "input");
 /// ```
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct ErrorDoc {
     /// The error.
     pub error: ErrorBody,
 }
 
 /// The kind and message of an [`ErrorDoc`].
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct ErrorBody {
     /// What kind of error: `input`, `too-large`, `io`, …
     pub kind: String,
@@ -59,7 +62,8 @@ impl ErrorDoc {
 }
 
 /// One row of `wythoff-pairs`: n, p_n, q_n and their Zeckendorf codes.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct WythoffPairDoc {
     /// The index n.
     pub n: Nat,
@@ -92,7 +96,8 @@ impl WythoffPairDoc {
 /// The answer of the staircase chocolate bar's condition check: condition (a) on f
 /// and the nim-sum law G = y ⊕ z on the same window, and whether they agree as the
 /// theorem `chocolate-staircase.condition-a` says.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct ChocolateConditionDoc {
     /// f(t), as given.
     pub f: String,
@@ -111,7 +116,8 @@ pub struct ChocolateConditionDoc {
 }
 
 /// Condition (a) on the window.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct ConditionADoc {
     /// Whether it holds.
     pub holds: bool,
@@ -120,7 +126,8 @@ pub struct ConditionADoc {
 }
 
 /// Where condition (a) first fails.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct WitnessDoc {
     /// The smaller argument.
     pub u: u64,
@@ -150,7 +157,8 @@ impl WitnessDoc {
 }
 
 /// The nim-sum law on the window.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct NimSumDoc {
     /// Whether G = y ⊕ z at every position compared.
     pub holds: bool,
@@ -161,7 +169,8 @@ pub struct NimSumDoc {
 }
 
 /// A position {y, z} with G ≠ y ⊕ z.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct NimSumMismatchDoc {
     /// [y, z].
     pub position: [u64; 2],
@@ -200,7 +209,8 @@ impl ChocolateConditionDoc {
 /// The answer of a Sprague–Grundy system check: does the move set C satisfy (SG1)
 /// and (SG2) for φ at every position of the box, and (when asked) the minimal
 /// systems inside C and the comparison with A^β.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct SgSystemDoc {
     /// φ, as read.
     pub phi: String,
@@ -274,7 +284,8 @@ impl SgSystemDoc {
 }
 
 /// The first position where (SG1) or (SG2) fails, or where φ is undefined.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(tag = "condition")]
 pub enum ViolationDoc {
     /// A move lands on a position of the same value.
@@ -339,7 +350,8 @@ impl ViolationDoc {
 }
 
 /// The minimal systems inside a move set (Theorem 4.4).
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct MinimalDoc {
     /// Moves of the set inside the box.
     pub moves_in_box: usize,
@@ -376,7 +388,8 @@ impl MinimalDoc {
 }
 
 /// A move set compared with the maximum positive system A^β and with C^β.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct MaximalDoc {
     /// β.
     pub beta: String,
@@ -413,7 +426,8 @@ impl MaximalDoc {
 
 /// The answer of `theorems prove`: each claim of the seed theorems proved (or
 /// refuted) for all positions by automata.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct TheoremProofsDoc {
     /// Whether every claim was proved.
     pub proved: bool,
@@ -422,7 +436,8 @@ pub struct TheoremProofsDoc {
 }
 
 /// One claim of a seed theorem and what the prover found.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct TheoremProofDoc {
     /// The theorem's id.
     pub id: String,
@@ -442,7 +457,8 @@ pub struct TheoremProofDoc {
 
 /// What the explorer needs to draw a game: its coordinates, capabilities, how its
 /// positions are written, its start, and the claims of its rules file.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct GameInfoDoc {
     /// The game's spec.
     pub game: String,
@@ -488,7 +504,8 @@ impl GameInfoDoc {
 }
 
 /// A chocolate-bar position drawn as columns, with each option's eaten squares.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct BarDoc {
     /// The game's spec.
     pub game: String,
@@ -507,7 +524,8 @@ pub struct BarDoc {
 }
 
 /// One column of a bar.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct BarColumnDoc {
     /// The column's index (0 holds the bitter square).
     pub index: i64,
@@ -518,7 +536,8 @@ pub struct BarColumnDoc {
 }
 
 /// One option of a bar position.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct BarOptionDoc {
     /// The position moved to.
     pub position: crate::doc::Pos,
@@ -543,7 +562,8 @@ impl BarColumnDoc {
 
 /// A worksheet of a table: LaTeX documents (tabular and TikZ) and SVG pictures of
 /// the exercise and of the answers.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct WorksheetDoc {
     /// The game's spec.
     pub game: String,
@@ -584,7 +604,8 @@ impl WorksheetDoc {
 
 /// A misère quotient: sizes, presentation, every element's word and P-status, each
 /// heap's element and nim value, and the multiplication table.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct MisereQuotientDoc {
     /// The game's spec.
     pub game: String,
@@ -617,7 +638,8 @@ pub struct MisereQuotientDoc {
 }
 
 /// A generator of a quotient.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct GeneratorDoc {
     /// Its name (`a`, `b`, …).
     pub name: String,
@@ -626,7 +648,8 @@ pub struct GeneratorDoc {
 }
 
 /// A relation `lhs = rhs`.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct RelationDoc {
     /// The left side.
     pub lhs: String,
@@ -635,7 +658,8 @@ pub struct RelationDoc {
 }
 
 /// An element of a quotient.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct ElementDoc {
     /// Its index in the table.
     pub index: u32,
@@ -646,7 +670,8 @@ pub struct ElementDoc {
 }
 
 /// A heap's element.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct HeapElementDoc {
     /// The heap.
     pub heap: usize,
@@ -722,7 +747,8 @@ impl MisereQuotientDoc {
 
 /// The answer of a proof by automata: the claim, the automata's sizes, each statement
 /// decided, and the verdict. Positions are strings of digits (any size).
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct ProofDoc {
     /// The game's spec.
     pub game: String,
@@ -747,7 +773,8 @@ pub struct ProofDoc {
 }
 
 /// An automaton and its size.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct AutomatonDoc {
     /// Its name.
     pub name: String,
@@ -758,7 +785,8 @@ pub struct AutomatonDoc {
 }
 
 /// A statement decided by automata.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct StatementDoc {
     /// Its name.
     pub name: &'static str,
@@ -775,7 +803,8 @@ pub struct StatementDoc {
 }
 
 /// A proof's verdict: proved, or the least counterexample and its re-check.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 #[serde(untagged)]
 pub enum ProofResultDoc {
     /// Proved for every position.
@@ -809,7 +838,8 @@ pub enum ProofResultDoc {
 }
 
 /// A counterexample re-checked by the game's own rules.
-#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct ConfirmedDoc {
     /// The position re-checked.
     pub position: Vec<String>,
