@@ -198,6 +198,32 @@ impl Error {
     }
 }
 
+/// Input text as an error message shows it: control characters escaped, cut after 60
+/// characters with the whole length said, so that a hostile spec or position stays one
+/// short line.
+///
+/// ```
+/// use nimlab_engine::error::shown;
+/// assert_eq!(shown("a\nb"), "a\\nb");
+/// assert_eq!(shown(&"x".repeat(61)), format!("{}…(61 characters)", "x".repeat(60)));
+/// ```
+pub fn shown(text: &str) -> String {
+    const KEEP: usize = 60;
+    let escaped = |c: char| -> String {
+        if c.is_control() {
+            c.escape_default().collect()
+        } else {
+            c.to_string()
+        }
+    };
+    if text.chars().nth(KEEP).is_none() {
+        text.chars().map(escaped).collect()
+    } else {
+        let head: String = text.chars().take(KEEP).map(escaped).collect();
+        format!("{head}…({} characters)", text.chars().count())
+    }
+}
+
 /// Formats a byte count for people: `1.5 GiB`.
 pub fn human_bytes(bytes: u64) -> String {
     const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];

@@ -28,20 +28,7 @@ pub const MAX_NESTING: usize = 64;
 /// assert_eq!(show("a\nb"), "a\\nb");
 /// ```
 pub fn show(text: &str) -> String {
-    const KEEP: usize = 60;
-    let escaped = |c: char| -> String {
-        if c.is_control() {
-            c.escape_default().collect()
-        } else {
-            c.to_string()
-        }
-    };
-    if text.chars().nth(KEEP).is_none() {
-        text.chars().map(escaped).collect()
-    } else {
-        let head: String = text.chars().take(KEEP).map(escaped).collect();
-        format!("{head}…({} characters)", text.chars().count())
-    }
+    nimlab_engine::error::shown(text)
 }
 
 /// Checks the brackets of a whole spec in one pass, before anything is built: balanced,

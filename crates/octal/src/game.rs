@@ -697,20 +697,7 @@ fn winning_splits(
 /// `text` as an error message shows it: control characters escaped, cut after 60
 /// characters (the catalog's spec parser words its errors the same way).
 fn shown(text: &str) -> String {
-    const KEEP: usize = 60;
-    let escaped = |c: char| -> String {
-        if c.is_control() {
-            c.escape_default().collect()
-        } else {
-            c.to_string()
-        }
-    };
-    if text.chars().nth(KEEP).is_none() {
-        text.chars().map(escaped).collect()
-    } else {
-        let head: String = text.chars().take(KEEP).map(escaped).collect();
-        format!("{head}…({} characters)", text.chars().count())
-    }
+    nimlab_engine::error::shown(text)
 }
 
 /// The rules of Grundy's game: take 0 beans, leave two heaps, which must be unequal.
