@@ -9,4 +9,4 @@ if [ ! -x "$root/bin/ogsolve" ]; then
         cargo install ogsolve --version 0.0.7 --root "$root"
 fi
 export OGSOLVE="$root/bin/ogsolve"
-cargo bench -p nimlab-games --bench octal
+cargo bench -p nimlab-bench --bench octal

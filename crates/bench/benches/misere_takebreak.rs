@@ -2,7 +2,7 @@
 //! run in the same process: the generic solver over sorted multisets (the method
 //! before the kernel) and, where it fits, the same search with positions kept in the
 //! order the moves produce them (before positions had canonical forms). Run with
-//! `cargo bench -p nimlab-games --bench misere_takebreak`.
+//! `cargo bench -p nimlab-bench --bench misere_takebreak`.
 //!
 //! Goals: misère Kayles up to a heap of 60, and `misere(octal(code=4.07))` on four
 //! heaps ≤ 16, in seconds.

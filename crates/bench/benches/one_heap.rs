@@ -1,6 +1,6 @@
 //! Benchmarks of the one-heap games (subtraction games, the multiplier family), each
 //! against a baseline run in the same process. Run with
-//! `cargo bench -p nimlab-games --bench one_heap` (add `-- quick` to skip the 10^9 run).
+//! `cargo bench -p nimlab-bench --bench one_heap` (add `-- quick` to skip the 10^9 run).
 
 use nimlab_engine::big::BigUint;
 use nimlab_engine::capability::BigPositions;

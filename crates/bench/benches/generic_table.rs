@@ -1,5 +1,5 @@
 //! The generic (brute-force) table solver on the foundation's two-heap games.
-//! Run: `cargo bench -p nimlab-games --bench generic_table` (set NIMLAB_BENCH_SIZES to
+//! Run: `cargo bench -p nimlab-bench --bench generic_table` (set NIMLAB_BENCH_SIZES to
 //! override the sizes, e.g. `NIMLAB_BENCH_SIZES=256,512`).
 
 use nimlab_engine::table::generic_table;

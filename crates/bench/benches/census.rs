@@ -1,7 +1,7 @@
 //! Octal census figures (harness = false): the long certificates `.376` and `.354`,
 //! Grundy's game to 2^22, 2^24 (and 2^26 when named), and the census of every 0.??? code to 2^16.
 //!
-//! `cargo bench -p nimlab-games --bench census` runs everything (minutes); set
+//! `cargo bench -p nimlab-bench --bench census` runs everything (minutes); set
 //! `NIMLAB_BENCH=376,354,grundy22,grundy24,grundy26,census` to choose rows. The census row runs on every
 //! core (rayon).
 

@@ -1,6 +1,6 @@
 //! Formula evaluation on 10^8 cells against a hand-written Rust closure.
 //!
-//! `cargo bench -p nimlab-formula --bench eval` (optionally `-- SIDE` for a SIDE×SIDE
+//! `cargo bench -p nimlab-bench --bench eval` (optionally `-- SIDE` for a SIDE×SIDE
 //! box; default 10000, i.e. 10^8 cells). The goal (issue 3): the compiled formula costs
 //! at most 3× the closure. Both walk the box row by row exactly as `nimlab check` does
 //! and sum the values, so neither can be optimised away.

@@ -2,7 +2,7 @@
 //! and each item's peak memory (the process's peak resident set, reset before each
 //! item through /proc/self/clear_refs). Goal: each ≤ 10 s and ≤ 2 GB.
 //!
-//! `nice -n 19 cargo bench -p nimlab-games --bench prove`
+//! `nice -n 19 cargo bench -p nimlab-bench --bench prove`
 
 use nimlab_formula::check::Claim;
 use nimlab_formula::prove::{prove, Numeration, Verdict};

@@ -4,7 +4,7 @@
 //! * Welter's game with 8 heaps of 10^4 decimal digits: value ≤ 50 ms (also timed:
 //!   value plus every winning move).
 //!
-//! Run: `cargo bench -p nimlab-games --bench takeaway`
+//! Run: `cargo bench -p nimlab-bench --bench takeaway`
 
 // `criterion_group!` defines a public function without a doc comment.
 #![allow(missing_docs)]

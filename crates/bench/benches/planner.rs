@@ -1,6 +1,6 @@
 //! The planner's speed goals, each next to a baseline run in the same process (the
 //! route a query took before the planner, or the plain brute force). Run with
-//! `cargo bench -p nimlab-games --bench planner`.
+//! `cargo bench -p nimlab-bench --bench planner`.
 //!
 //! Goals: `value nim` on 1000-digit heaps and `value sum(wythoff,nim,subtraction)` on
 //! huge positions ≤ 10 ms of work; `value wythoff 3000,5000` exact ≤ 1 s; the table of

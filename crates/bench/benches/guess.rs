@@ -1,6 +1,6 @@
 //! Formula discovery on a 2-D table of side 64 (issue 16: ≤ 10 s on 2 cores).
 //!
-//! `cargo bench -p nimlab-formula --bench guess` (optionally `-- SIDE`). Two tables:
+//! `cargo bench -p nimlab-bench --bench guess` (optionally `-- SIDE`). Two tables:
 //! Theorem 3.1 of the Ryuoh paper for p = 3 (found) and Wythoff's Grundy values (nothing
 //! fits: the whole space is screened and the nearest candidates are compared).
 

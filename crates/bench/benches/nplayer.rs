@@ -1,6 +1,6 @@
 //! n-player games. Goals: the classes of all 3-heap positions < 64 for n = 3 by the
 //! recursion ≤ 2 s; the closed form (Theorems A/B) on four heaps of 10^4 digits in
-//! milliseconds. Run with `cargo bench -p nimlab-games --bench nplayer`.
+//! milliseconds. Run with `cargo bench -p nimlab-bench --bench nplayer`.
 
 use nimlab_engine::big::parse_big_position;
 use nimlab_engine::nplayer::NPlayerClosedForm;

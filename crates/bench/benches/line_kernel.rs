@@ -1,7 +1,7 @@
 //! Benchmark of the line-game table kernel against the generic brute force and a plain
 //! Python brute force, all in one run. Prints timings and ratios.
 //!
-//! Run: `cargo bench -p nimlab-games --bench line_kernel`
+//! Run: `cargo bench -p nimlab-bench --bench line_kernel`
 //! (`-- --quick` skips the 16384² table and the generic 2048² tables.)
 
 use nimlab_engine::table::generic_table;

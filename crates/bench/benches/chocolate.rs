@@ -2,7 +2,7 @@
 //! `chocolate-staircase(f=t/3)` for z < 4096 (goal ≤ 2 s), the condition check on the
 //! same window, and the brute-force oracle on a small window for scale.
 //!
-//! Run: `cargo bench -p nimlab-games --bench chocolate`
+//! Run: `cargo bench -p nimlab-bench --bench chocolate`
 
 // `criterion_group!` defines a public function without a doc comment.
 #![allow(missing_docs)]

@@ -1,7 +1,7 @@
 //! Wythoff's Zeckendorf strategy on heaps of 10^5 decimal digits (goal: ≤ 0.5 s), and
 //! the Zeckendorf primitives it uses, against the plain greedy code as a baseline.
 //!
-//! Run: `cargo bench -p nimlab-games --bench wythoff_big`
+//! Run: `cargo bench -p nimlab-bench --bench wythoff_big`
 
 use nimlab_engine::big::BigUint;
 use nimlab_engine::capability::BigPositions;

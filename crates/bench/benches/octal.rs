@@ -3,7 +3,7 @@
 //! same games and n, and against the naive mex in this process.
 //!
 //! Run with `bench/octal.sh` (installs ogsolve first), or
-//! `OGSOLVE=/path/to/ogsolve cargo bench -p nimlab-games --bench octal`.
+//! `OGSOLVE=/path/to/ogsolve cargo bench -p nimlab-bench --bench octal`.
 //! `NIMLAB_BENCH_GRUNDY24=1` adds Grundy's game to 2^24 (about a minute).
 
 use nimlab_games::grundy_game;
