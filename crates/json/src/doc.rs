@@ -1,6 +1,6 @@
 //! The answer documents: one serde type per query's answer, written identically by
-//! the command line (`--format json`), the web API and Python (which converts the same
-//! document into dicts with [`to_exact_value`]).
+//! the command line (`--format json`), the web API and Python (which serializes the same
+//! document into dicts, lists and tuples; see [`NAT_DIGITS`] and [`Pos`]).
 //!
 //! Field order in the written JSON is alphabetical (serde_json's object map), after
 //! `"schema"`; docs/json.md lists every field.
@@ -18,16 +18,16 @@ use nimlab_engine::theorem::{Theorem, Verdict};
 use schemars::JsonSchema;
 use serde::{Serialize, Serializer};
 use serde_json::Value;
-use std::cell::Cell;
 
-thread_local! {
-    /// Set while [`to_exact_value`] runs: naturals are written as exact numbers.
-    static EXACT: Cell<bool> = const { Cell::new(false) };
-}
+/// The name under which a [`Nat`] past 2^53 − 1 serializes its decimal digits, as a
+/// newtype struct: JSON writes the digits as a string (serde_json writes a newtype
+/// struct as its content), and a serializer that builds numbers of any size (Python's
+/// ints) reads the name and makes the number.
+pub const NAT_DIGITS: &str = "nimlab::NatDigits";
 
 /// A natural number of any size: a JSON number up to 2^53 − 1 and a string of its
-/// decimal digits beyond (so that every JSON reader holds it exactly); an exact number
-/// of any size under [`to_exact_value`].
+/// decimal digits beyond (so that every JSON reader holds it exactly); see
+/// [`NAT_DIGITS`] for serializers that hold any size.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Nat(pub BigUint);
 
@@ -41,16 +41,7 @@ impl Serialize for Nat {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match u64::try_from(&self.0) {
             Ok(x) if x <= MAX_SAFE => s.serialize_u64(x),
-            _ if EXACT.with(Cell::get) => {
-                // serde_json's arbitrary precision holds every digit.
-                let n: serde_json::Number = self
-                    .0
-                    .to_str_radix(10)
-                    .parse()
-                    .map_err(serde::ser::Error::custom)?;
-                n.serialize(s)
-            }
-            _ => s.serialize_str(&self.0.to_str_radix(10)),
+            _ => s.serialize_newtype_struct(NAT_DIGITS, &self.0.to_str_radix(10)),
         }
     }
 }
@@ -72,26 +63,6 @@ impl JsonSchema for Nat {
     }
 }
 
-/// The document as a JSON value whose integers are exact numbers of any size (not
-/// strings beyond 2^53 − 1): what the Python surface converts into Python objects.
-///
-/// ```
-/// use nimlab_json::doc::{to_exact_value, Nat};
-/// let big = Nat("123456789012345678901234567890".parse().unwrap());
-/// assert_eq!(serde_json::to_value(&big).unwrap(), "123456789012345678901234567890");
-/// assert!(to_exact_value(&big).is_number());
-/// ```
-pub fn to_exact_value<T: Serialize>(doc: &T) -> Value {
-    struct Reset(bool);
-    impl Drop for Reset {
-        fn drop(&mut self) {
-            EXACT.with(|e| e.set(self.0));
-        }
-    }
-    let _reset = Reset(EXACT.with(|e| e.replace(true)));
-    serde_json::to_value(doc).expect("answer documents are plain data")
-}
-
 /// The document as the JSON value every surface writes.
 pub fn to_value<T: Serialize>(doc: &T) -> Value {
     serde_json::to_value(doc).expect("answer documents are plain data")
@@ -105,9 +76,9 @@ pub fn to_value<T: Serialize>(doc: &T) -> Value {
 #[serde(untagged)]
 pub enum Pos {
     /// The coordinates.
-    Flat(Vec<Nat>),
+    Flat(#[serde(serialize_with = "tuple")] Vec<Nat>),
     /// One list of coordinates per part.
-    Groups(Vec<Vec<Nat>>),
+    Groups(#[serde(serialize_with = "tuple_of_tuples")] Vec<Vec<Nat>>),
     /// The game's own text (a board, rows joined by `/`).
     Text(String),
     /// The vertices left of a graph.
@@ -116,7 +87,7 @@ pub enum Pos {
         vertices: Vec<u64>,
     },
     /// One position per part of a sum.
-    Parts(Vec<Pos>),
+    Parts(#[serde(serialize_with = "tuple")] Vec<Pos>),
     /// A position and the pass flag.
     Flagged {
         /// The inner game's position.
@@ -124,6 +95,28 @@ pub enum Pos {
         /// 1 when the previous move was a pass, else 0.
         flag: u64,
     },
+}
+
+/// A position's coordinates (or parts) serialize as a tuple: an array in JSON, a
+/// Python tuple (hashable, as Python positions are) through the Python surface.
+fn tuple<S: Serializer, T: Serialize>(items: &[T], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeTuple;
+    let mut t = s.serialize_tuple(items.len())?;
+    for item in items {
+        t.serialize_element(item)?;
+    }
+    t.end()
+}
+
+fn tuple_of_tuples<S: Serializer>(groups: &[Vec<Nat>], s: S) -> Result<S::Ok, S::Error> {
+    struct Group<'a>(&'a [Nat]);
+    impl Serialize for Group<'_> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            tuple(self.0, s)
+        }
+    }
+    let groups: Vec<Group<'_>> = groups.iter().map(|g| Group(g)).collect();
+    tuple(&groups, s)
 }
 
 fn nats(p: &[BigUint]) -> Vec<Nat> {

@@ -31,6 +31,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 mod defined;
+mod to_py;
 
 create_exception!(
     nimlab,
@@ -464,11 +465,7 @@ fn layout_py<'py>(
     pos: &[BigUint],
 ) -> PyResult<Bound<'py, PyAny>> {
     match layout {
-        Layout::Engine => value_py(
-            py,
-            &nimlab_json::doc::to_exact_value(&doc::Pos::of(game, pos)),
-            true,
-        ),
+        Layout::Engine => doc_py(py, &doc::Pos::of(game, pos)),
         Layout::Defined(d) => {
             let id = match pos {
                 [id] => u64::try_from(id).unwrap_or(u64::MAX),
@@ -584,63 +581,12 @@ fn natural(c: &Bound<'_, PyAny>) -> PyResult<BigUint> {
 
 /// An answer document ([`nimlab_json::doc`]) as Python objects: the keys and values of
 /// the JSON the CLI and the web write, with integers of any size as Python ints and
-/// positions as tuples (the JSON's arrays).
-fn doc_py<'py, T: serde::Serialize>(py: Python<'py>, doc: &T) -> PyResult<Bound<'py, PyAny>> {
-    value_py(py, &nimlab_json::doc::to_exact_value(doc), false)
-}
-
-/// Keys whose value is a position, and keys whose value is a list of positions.
-const POSITION_KEYS: [&str; 3] = ["position", "from", "to"];
-const POSITION_LIST_KEYS: [&str; 2] = ["winning_moves", "best_moves"];
-
-fn value_py<'py>(py: Python<'py>, v: &Value, tuples: bool) -> PyResult<Bound<'py, PyAny>> {
-    Ok(match v {
-        Value::Null => py.None().into_bound(py),
-        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
-        Value::Number(n) => {
-            if let Some(x) = n.as_u64() {
-                x.into_pyobject(py)?.into_any()
-            } else if let Some(x) = n.as_i64() {
-                x.into_pyobject(py)?.into_any()
-            } else if let Ok(big) = n.to_string().parse::<BigUint>() {
-                big.into_pyobject(py)?.into_any()
-            } else {
-                n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any()
-            }
-        }
-        Value::String(s) => s.into_pyobject(py)?.into_any(),
-        Value::Array(items) => {
-            let list = items
-                .iter()
-                .map(|i| value_py(py, i, tuples))
-                .collect::<PyResult<Vec<_>>>()?;
-            if tuples {
-                PyTuple::new(py, list)?.into_any()
-            } else {
-                PyList::new(py, list)?.into_any()
-            }
-        }
-        Value::Object(map) => {
-            let d = PyDict::new(py);
-            for (k, item) in map {
-                let value = if POSITION_KEYS.contains(&k.as_str()) {
-                    value_py(py, item, true)?
-                } else if let (true, Value::Array(list)) =
-                    (POSITION_LIST_KEYS.contains(&k.as_str()), item)
-                {
-                    let positions = list
-                        .iter()
-                        .map(|p| value_py(py, p, true))
-                        .collect::<PyResult<Vec<_>>>()?;
-                    PyList::new(py, positions)?.into_any()
-                } else {
-                    value_py(py, item, false)?
-                };
-                d.set_item(k, value)?;
-            }
-            d.into_any()
-        }
-    })
+/// positions as tuples (see [`to_py`]).
+fn doc_py<'py, T: serde::Serialize + ?Sized>(
+    py: Python<'py>,
+    doc: &T,
+) -> PyResult<Bound<'py, PyAny>> {
+    to_py::to_py(py, doc)
 }
 
 fn periodicity_dict<'py>(py: Python<'py>, p: &Periodicity) -> PyResult<Bound<'py, PyDict>> {
@@ -962,7 +908,7 @@ impl PyGame {
             with_schema.extend(std::mem::take(map));
             *map = with_schema;
         }
-        value_py(py, &cert, false)
+        doc_py(py, &cert)
     }
 
     /// The misère quotient of a take-and-break game's heaps 0..=max_heap: a dict with
@@ -1091,7 +1037,7 @@ impl PyGame {
             prove(game, claim, &text, num, &opts)
         })?
         .map_err(|e| input_err(e.to_string()))?;
-        value_py(py, &nimlab_json::proof_json(&proof), false)
+        doc_py(py, &nimlab_json::reports::ProofDoc::new(&proof))
     }
 
     /// Preperiod and period of the Grundy sequence of a one-heap game: proven when the
