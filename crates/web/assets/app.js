@@ -156,6 +156,7 @@ function syncControls(info, fields) {
   }
   const claim = info.closed_form ? "formula" : info.p_positions ? "p_positions" : "formula";
   $("formula").value = info.closed_form || info.p_positions || "";
+  view.declared = $("formula").value;
   document.querySelector(`input[name=claim][value=${claim}]`).checked = true;
   $("check-result").textContent = "";
   $("check-result").className = "";
@@ -177,7 +178,17 @@ const view = {
   labels: [], // the coordinate labels drawn: {axis, value, x, y} (canvas pixels)
   palette: "classic",
   generation: 0, // bumped by every new table: answers about an older one are dropped
+  wrap: 10, // one-heap tables: heaps per row of the strip (the period when it is short)
+  period: null, // one-heap tables: {period, preperiod, saltus, proven} from /api/table
 };
+
+/** Class mode hides the answers (values, colours, P-positions, move values) until the
+ *  teacher reveals them; the presenter view has large type and reveals the mex step by
+ *  step. */
+const classroom = { on: false, revealed: false, presenter: false };
+
+/** Whether the answers are hidden now. */
+const hidden = () => classroom.on && !classroom.revealed;
 
 function flatten(values) {
   const out = [];
@@ -190,6 +201,12 @@ function valueAt(x, y) {
   const t = view.table;
   if (!t) return undefined;
   const d = t.dims;
+  if (d.length === 1) {
+    // The strip wrapped in rows of view.wrap heaps: n = y · wrap + x.
+    if (x < 0 || y < 0 || x >= view.wrap) return undefined;
+    const n = y * view.wrap + x;
+    return n < d[0] ? t.values[n] : undefined;
+  }
   const pos = [x, y, ...view.fixed].slice(0, d.length);
   let idx = 0, stride = 1;
   for (let i = 0; i < d.length; i++) {
@@ -198,13 +215,22 @@ function valueAt(x, y) {
     idx += c * stride;
     stride *= d[i];
   }
-  if (d.length === 1 && y !== 0) return undefined;
   return t.values[idx];
 }
 
 function planeSize() {
   const d = view.table.dims;
-  return [d[0], d.length > 1 ? d[1] : 1];
+  if (d.length === 1) return [Math.min(view.wrap, d[0]), Math.ceil(d[0] / view.wrap)];
+  return [d[0], d[1]];
+}
+
+/** The cell (x, y) of the picture showing a position of the table, or null when the
+ *  position is not on the plane shown (another slice). */
+function cellOf(pos) {
+  if (!Array.isArray(pos) || !view.table) return null;
+  if (view.table.dims.length === 1) return [pos[0] % view.wrap, Math.floor(pos[0] / view.wrap)];
+  if (pos.length !== view.table.dims.length || !pos.slice(2).every((c, i) => c === view.fixed[i])) return null;
+  return [pos[0], pos[1] ?? 0];
 }
 
 function cellSize() {
@@ -234,7 +260,8 @@ function rgbOf(v, max) {
   if (v === 0) return [17, 17, 17];
   const t = Math.min(1, v / Math.max(1, max));
   if (view.palette === "safe") {
-    const x = t * (VIRIDIS.length - 1), i = Math.min(VIRIDIS.length - 2, Math.floor(x)), f = x - i;
+    // From viridis' blue on: 1 stands apart from 0 (black), not a near-black purple.
+    const x = (0.3 + 0.7 * t) * (VIRIDIS.length - 1), i = Math.min(VIRIDIS.length - 2, Math.floor(x)), f = x - i;
     return VIRIDIS[i].map((c, k) => Math.round(c + (VIRIDIS[i + 1][k] - c) * f));
   }
   return hslToRgb(240 - 200 * t, 75, 35 + 25 * t);
@@ -277,10 +304,14 @@ function draw() {
       const [px, py] = cellOrigin(x, y);
       if (px > c.width || py > c.height || px + s < ML || py + s < MT) continue;
       const v = valueAt(x, y);
-      const col = cellColours(v, t.max);
+      if (v === undefined) continue;
+      const secret = hidden() && v !== null;
+      const col = secret ? { fill: "#f4f1e8", text: "#000" } : cellColours(v, t.max);
       g.fillStyle = col.fill;
       g.fillRect(px, py, s + 0.5, s + 0.5);
-      if (s >= 18 && v !== null && v !== undefined) {
+      if (secret) {
+        if (s >= 5) { g.strokeStyle = "#c8c2b0"; g.lineWidth = 1; g.strokeRect(px + 0.5, py + 0.5, s - 1, s - 1); }
+      } else if (s >= 18 && v !== null) {
         g.fillStyle = col.text;
         g.font = `${Math.min(14, s * 0.5)}px monospace`;
         g.textAlign = "center";
@@ -300,8 +331,19 @@ function draw() {
     g.setLineDash([]);
   };
   outline(view.mismatches, "#f00", Math.max(2, s / 6));
-  outline(view.highlighted.others, "#fff", 1.5);
-  outline(view.highlighted.winning, "#0f0", Math.max(2, s / 5));
+  if (!hidden()) {
+    outline(view.highlighted.others, "#fff", 1.5);
+    outline(view.highlighted.winning, "#0f0", Math.max(2, s / 5));
+  }
+  // A one-heap strip wrapped by its period: the preperiod's cells bracketed apart.
+  if (t.dims.length === 1 && view.period && view.period.preperiod > 0 && view.wrap % view.period.period === 0) {
+    g.strokeStyle = "#243447"; g.lineWidth = 2; g.setLineDash([5, 3]);
+    const a = view.period.preperiod;
+    const [ax, ay] = cellOrigin(a % view.wrap, Math.floor(a / view.wrap));
+    g.beginPath(); g.moveTo(ax, ay); g.lineTo(ax, ay + s);
+    if (a % view.wrap) { g.moveTo(ax, ay + s); g.lineTo(cellOrigin(0, 0)[0], ay + s); }
+    g.stroke(); g.setLineDash([]);
+  }
   if (view.selected) outline([view.selected], "#ff0", Math.max(2, s / 5));
   if (view.cursor && document.activeElement === c) outline([view.cursor], "#f90", 2, [4, 3]);
   g.restore();
@@ -319,16 +361,35 @@ function draw() {
   }
   g.textAlign = "right"; g.textBaseline = "middle";
   if (h > 1) {
-    for (let y = 0; y < h; y += stepY) {
+    const strip = t.dims.length === 1;
+    for (let y = 0; y < h; y += strip ? 1 : stepY) {
       const py = cellOrigin(0, y)[1] + s / 2;
       if (py < MT || py > c.height) continue;
-      g.fillText(String(y), ML - 4, py);
-      view.labels.push({ axis: "y", value: y, x: ML - 4, y: py });
+      // A wrapped strip's rows are labelled by their first heap.
+      const value = strip ? y * view.wrap : y;
+      g.fillText(String(value), ML - 4, py);
+      view.labels.push({ axis: "y", value, x: ML - 4, y: py });
     }
   }
   g.font = "bold 11px sans-serif";
   g.textAlign = "left"; g.textBaseline = "top";
-  g.fillText(h > 1 ? `${names[1] || "y"}↓ ${names[0] || "x"}→` : `${names[0] || "n"}→`, 2, 2);
+  g.fillText(t.dims.length > 1 ? `${names[1] || "y"}↓ ${names[0] || "x"}→` : `${names[0] || "n"} = row + column`, 2, 2);
+  c.dataset.hidden = hidden() ? "1" : "";
+  drawLegend();
+}
+
+/** The colour legend under the table (none while the answers are hidden). */
+function drawLegend() {
+  const box = $("legend");
+  const t = view.table;
+  if (!t || hidden()) { box.innerHTML = ""; return; }
+  const what = view.players ? "class" : "G";
+  const values = [...new Set([0, 1, Math.round(t.max / 2), t.max].filter((v) => v <= t.max))];
+  const swatch = (rgb, text, label) =>
+    `<span class="swatch"><span class="box" style="background:rgb(${rgb.join(",")})"></span>${escapeHtml(label)}</span>`;
+  let html = values.map((v) => swatch(rgbOf(v, t.max), "", `${what} = ${v}${v === 0 && !view.players ? " (P-position)" : ""}`)).join("");
+  if (t.values.includes(null)) html += swatch([204, 204, 204], "", "not a position");
+  box.innerHTML = html;
 }
 
 function canvasPoint(ev) {
@@ -357,7 +418,7 @@ function describeCell(x, y) {
   const v = valueAt(x, y);
   if (v === undefined) return " ";
   const what = view.players ? "class" : "G";
-  return `(${positionOf(x, y).join(",")})  ${what} = ${v === null ? "not a position" : v}`;
+  return `(${positionOf(x, y).join(",")})  ${what} = ${v === null ? "not a position" : hidden() ? "?" : v}`;
 }
 
 async function showTable() {
@@ -396,10 +457,23 @@ async function showTable() {
     view.fixed = ($("slice").value.trim() ? $("slice").value.split(",").map((s) => parseInt(s, 10) || 0) : [])
       .concat(new Array(Math.max(0, t.box.length - 2)).fill(0)).slice(0, Math.max(0, t.box.length - 2));
     view.zoom = 1; view.panX = 0; view.panY = 0;
+    view.period = t.period ? { period: t.period, preperiod: t.preperiod, saltus: t.saltus, proven: t.period_proven } : null;
+    // A strip wraps by its period (columns then repeat down the rows; a period under 4
+    // repeated to fill a row of 8 or more), else in rows of 10.
+    const period = view.period ? view.period.period : 0;
+    view.wrap = period >= 4 && period <= 40 ? period : period > 0 && period < 4 ? period * Math.ceil(8 / period) : 10;
     $("heatmap").dataset.cells = String(values.length);
     $("heatmap").dataset.game = t.game;
     const what = t.players ? `classes of ${t.players} players (ranking ${t.ranking})` : "Grundy values";
-    $("table-info").textContent = `${t.game}: box ${t.box.join("×")}, coordinates ${info.coordinate_names.join(", ")}; ${what}; method ${t.method} — ${t.method_detail}`;
+    let extra = "";
+    if (t.box.length > 2) extra += `; the slice ${info.coordinate_names.slice(2).map((n, i) => `${n} = ${view.fixed[i]}`).join(", ")} is shown`;
+    if (t.box.length === 1) {
+      const p = view.period;
+      extra += p
+        ? `; period ${p.period}${p.preperiod ? ` from n = ${p.preperiod}` : ""}${p.saltus ? ` (each period adds ${p.saltus})` : ""}, ${p.proven ? "proven" : "observed"}; rows of ${view.wrap}`
+        : "; no period seen; rows of 10";
+    }
+    $("table-info").textContent = `${t.game}: box ${t.box.join("×")}, coordinates ${info.coordinate_names.join(", ")}; ${what}${extra}; method ${t.method} — ${t.method_detail}`;
     syncControls(info, fields);
     resetPosition();
     resetPlay();
@@ -413,6 +487,7 @@ async function showTable() {
 }
 
 function positionOf(x, y) {
+  if (view.table.dims.length === 1) return [y * view.wrap + x];
   return [x, y, ...view.fixed].slice(0, view.table.dims.length);
 }
 
@@ -428,16 +503,21 @@ function listOptions(options, pos, nplayer) {
   const list = $("options");
   list.innerHTML = "";
   const winning = [], others = [];
-  const same = (p) => p.length === pos.length && p.slice(2).every((c, i) => c === pos[i + 2]);
+  const secret = hidden() || !!reveal.e;
   options.forEach((o, i) => {
     const li = document.createElement("li");
     const b = document.createElement("button");
-    b.textContent = nplayer
-      ? `${posText(o.position)}  class ${o.class}  (the mover ranks ${o.rank})`
-      : `${posText(o.position)}  G = ${o.grundy ?? "?"}${o.winning ? "  ← winning" : ""}`;
-    b.setAttribute("aria-label", nplayer
-      ? `option ${posText(o.position)}, class ${o.class}`
-      : `option ${posText(o.position)}, Grundy value ${o.grundy ?? "unknown"}${o.winning ? ", a winning move" : ""}`);
+    const shown = !secret || (reveal.e && i < reveal.k);
+    b.textContent = !shown
+      ? `${posText(o.position)}  ${nplayer ? "class" : "G"} = ?`
+      : nplayer
+        ? `${posText(o.position)}  class ${o.class}: moving here, the mover ranks ${o.rank}`
+        : `${posText(o.position)}  G = ${o.grundy ?? "?"}${o.winning && !secret ? "  ← winning" : ""}`;
+    b.setAttribute("aria-label", !shown
+      ? `option ${posText(o.position)}, value hidden`
+      : nplayer
+        ? `option ${posText(o.position)}, class ${o.class}: the player moving there ranks ${o.rank}`
+        : `option ${posText(o.position)}, Grundy value ${o.grundy ?? "unknown"}${o.winning && !secret ? ", a winning move" : ""}`);
     b.addEventListener("keydown", (ev) => {
       const buttons = [...list.querySelectorAll("button")];
       if (ev.key === "ArrowDown" || ev.key === "ArrowUp") {
@@ -446,13 +526,12 @@ function listOptions(options, pos, nplayer) {
         buttons[j].focus();
       }
     });
-    b.addEventListener("click", () => {
-      if (Array.isArray(o.position) && same(o.position)) selectCell(o.position[0], o.position[1] ?? 0);
-    });
-    if (o.winning) li.className = "winning";
+    const cell = cellOf(o.position);
+    b.addEventListener("click", () => { if (cell) selectCell(...cell); });
+    if (o.winning && !secret) li.className = "winning";
     li.appendChild(b);
     list.appendChild(li);
-    if (Array.isArray(o.position) && same(o.position)) (o.winning ? winning : others).push([o.position[0], o.position[1] ?? 0]);
+    if (cell) (o.winning && !secret ? winning : others).push(cell);
   });
   view.highlighted = { winning, others };
 }
@@ -473,7 +552,12 @@ function mexHtml(e) {
   const mexLine = e.mex === null || e.mex === undefined
     ? `<div class="mex-line">option values ${escapeHtml(set)} (not all known)</div>`
     : `<div class="mex-line">${where} = mex{${escapeHtml(set)}} = <b>${e.mex}</b></div>`;
-  return `${mexLine}<div class="chips" aria-label="option values 0 to ${top}; the highlighted one is the least missing">${chips}</div>` +
+  const missing = [];
+  for (let v = 0; v <= Math.min(top, 64); v++) if (!present.has(v) && v !== e.mex) missing.push(v);
+  const spoken = e.mex === null || e.mex === undefined
+    ? `Option values: ${set || "none"}.`
+    : `Option values: ${set || "none"}. ${missing.length ? `Also missing: ${missing.join(", ")}. ` : ""}The least missing value, the mex, is ${e.mex}.`;
+  return `${mexLine}<div class="chips" aria-hidden="true">${chips}</div><p class="sr-only">${escapeHtml(spoken)}</p>` +
     `<div class="hint">The options' values, sorted; the value of the position is the least natural number that is not among them (highlighted)${e.mex === 0 ? ": 0, so this is a P-position" : ""}.</div>`;
 }
 
@@ -489,40 +573,88 @@ function nimSumHtml(ns) {
   return html + "</table>";
 }
 
+/** The selected position's answer while it is revealed step by step (class mode or the
+ *  presenter view): `e` the explanation (or the n-player moves report), `k` the options
+ *  whose values are shown; the value itself comes after the last option. */
+const reveal = { e: null, k: 0, pos: null, nplayer: false };
+
+/** The selected position's panel: everything when the answers are shown, else as far
+ *  as the step-by-step reveal has gone. */
+function renderCell() {
+  const { e, pos, nplayer } = reveal.e ? reveal : cellAnswer;
+  if (!e) return;
+  const options = e.options || [];
+  const stepping = !!reveal.e;
+  const done = !stepping || reveal.k > options.length;
+  listOptions(options, pos, nplayer);
+  const where = `<b>${escapeHtml(pos.join(","))}</b>`;
+  if (!done) {
+    const k = reveal.k;
+    const known = options.slice(0, k).map((o) => (nplayer ? o.class : o.grundy)).sort((a, b) => a - b);
+    $("cell-info").innerHTML = `${where}: ${nplayer ? "class" : "G"} = ?; ${options.length} option${options.length === 1 ? "" : "s"}`;
+    const next = k < options.length
+      ? `Show the value of option ${k + 1} of ${options.length} (${escapeHtml(posText(options[k].position))})`
+      : nplayer ? "Show the class" : "Show the mex";
+    $("explain").innerHTML = `<div class="mex-line">${nplayer ? "option classes" : `G(${escapeHtml(pos.join(","))}) = mex`}{${known.join(", ")}${k < options.length ? (k ? ", …" : "…") : ""}} = ?</div>` +
+      `<button id="reveal-step">${next}</button>`;
+    $("reveal-step").addEventListener("click", () => { reveal.k++; renderCell(); $("reveal-step")?.focus(); });
+    $("nimsum").textContent = "";
+    draw();
+    return;
+  }
+  if (nplayer) {
+    $("cell-info").innerHTML = `${where}: class ${e.class} of ${e.players} players: with best play the player to move ranks ${e.rank} (${escapeHtml(e.method_detail)})`;
+    $("explain").innerHTML = "";
+    $("nimsum").textContent = "";
+  } else {
+    const winning = options.filter((o) => o.winning).length;
+    $("cell-info").innerHTML = `${where}: G = ${e.grundy ?? "?"}, ${e.outcome}` +
+      `-position; ${options.length} options, ${winning} winning` +
+      (e.options_note ? `<br><i>${escapeHtml(e.options_note)}</i>` : "");
+    $("explain").innerHTML = e.options ? mexHtml(e) : "";
+    let steps = "";
+    if (e.nim_sum) steps += nimSumHtml(e.nim_sum);
+    if (e.closed_form) steps += `<div class="steps">${escapeHtml(e.closed_form)}</div>`;
+    steps += `<div class="hint">method: ${escapeHtml(e.method)} — ${escapeHtml(e.method_detail)}</div>`;
+    $("nimsum").innerHTML = steps;
+  }
+  draw();
+}
+
+/** The answer about the selected cell (shown in full when nothing is hidden). */
+const cellAnswer = { e: null, pos: null, nplayer: false };
+
 async function selectCell(x, y) {
   const t = view.table;
   const [w, h] = t ? planeSize() : [0, 0];
   if (!t || x < 0 || y < 0 || x >= w || y >= h) return;
+  const v = valueAt(x, y);
+  if (v === undefined) return;
   view.selected = [x, y];
   view.cursor = [x, y];
   const pos = positionOf(x, y);
   const generation = view.generation;
+  Object.assign(reveal, { e: null, k: 0 });
+  Object.assign(cellAnswer, { e: null });
+  updateHash();
+  if (v === null) {
+    // A grey cell: not a position of the game, nothing to ask the server.
+    resetPosition();
+    $("cell-info").textContent = `${pos.join(",")} is not a position of ${view.info ? view.info.game : "this game"} (grey cells lie outside the game): pick a coloured cell.`;
+    view.highlighted = { winning: [], others: [] };
+    draw();
+    return;
+  }
   $("cell-info").textContent = `${pos.join(",")}: …`;
   try {
-    if (view.players) {
-      const r = await api("moves", { ...gameFields(), position: pos.join(",") });
-      if (generation !== view.generation) return;
-      listOptions(r.options || [], pos, true);
-      $("cell-info").innerHTML = `<b>${escapeHtml(pos.join(","))}</b>: class ${r.class} of ${r.players} players; the player to move ranks ${r.rank} (${escapeHtml(r.method_detail)})`;
-      $("explain").innerHTML = "";
-      $("nimsum").textContent = "";
-    } else {
-      const e = await api("explain", { ...gameFields(), position: pos.join(",") });
-      if (generation !== view.generation) return;
-      const options = e.options || [];
-      listOptions(options, pos, false);
-      const winning = options.filter((o) => o.winning).length;
-      $("cell-info").innerHTML = `<b>${escapeHtml(pos.join(","))}</b>: G = ${e.grundy ?? "?"}, ${e.outcome}` +
-        `-position; ${options.length} options, ${winning} winning` +
-        (e.options_note ? `<br><i>${escapeHtml(e.options_note)}</i>` : "");
-      $("explain").innerHTML = e.options ? mexHtml(e) : "";
-      let steps = "";
-      if (e.nim_sum) steps += nimSumHtml(e.nim_sum);
-      if (e.closed_form) steps += `<div class="steps">${escapeHtml(e.closed_form)}</div>`;
-      steps += `<div class="hint">method: ${escapeHtml(e.method)} — ${escapeHtml(e.method_detail)}</div>`;
-      $("nimsum").innerHTML = steps;
-    }
-    draw();
+    const nplayer = !!view.players;
+    const e = nplayer
+      ? await api("moves", { ...gameFields(), position: pos.join(",") })
+      : await api("explain", { ...gameFields(), position: pos.join(",") });
+    if (generation !== view.generation) return;
+    Object.assign(cellAnswer, { e, pos, nplayer });
+    if (hidden() || classroom.presenter) Object.assign(reveal, { e, k: 0, pos, nplayer });
+    renderCell();
   } catch (e) {
     if (generation === view.generation) $("cell-info").innerHTML = `<span class="error">${escapeHtml(e.message)}</span>`;
   }
@@ -600,9 +732,7 @@ async function checkFormula() {
     const body = { ...gameFields(), size, limit: 100000 };
     if (text) body[claim] = text;
     const r = await api("check", body);
-    view.mismatches = r.mismatches
-      .filter((m) => m.position.slice(2).every((c, i) => c === view.fixed[i]))
-      .map((m) => [m.position[0], m.position[1] ?? 0]);
+    view.mismatches = r.mismatches.map((m) => cellOf(m.position)).filter((c) => c);
     out.className = r.holds ? "good" : "bad";
     out.textContent = r.holds
       ? `holds on all ${r.checked} positions`
@@ -692,7 +822,9 @@ function resetPlay() {
   }
 }
 
-async function startGame() {
+/** A new game from the start box, or (`restore`, from a link) the game in progress:
+ *  the seat to move. */
+async function startGame(restore) {
   // Until the new game is ready, the old one's status and options must not look live.
   game.over = true;
   $("play-status").textContent = "Starting…";
@@ -715,7 +847,7 @@ async function startGame() {
   const you = view.players ? parseInt($("play-seat").value, 10) || 0 : ($("play-first").value === "human" ? 0 : 1);
   game.id++;
   Object.assign(game, {
-    spec: gameFields(), pos, turn: 0, you, players, history: [], over: false,
+    spec: gameFields(), pos, turn: restore ? restore.turn % players : 0, you, players, history: [], over: false,
     family: parseSpec($("spec").value.trim()).name,
   });
   $("play-log").innerHTML = "";
@@ -772,21 +904,31 @@ async function step() {
       const m = await api("play", { ...game.spec, position: posText(game.pos), level: $("play-level").value, seed: Math.floor(Math.random() * 1e9) });
       if (id !== game.id) return;
       game.history.push({ pos: game.pos, turn: game.turn });
-      logLine(`computer${game.players > 2 ? ` (${who(game.turn)})` : ""}: ${posText(m.from)} → ${posText(m.to)} — ${m.explanation}`);
+      // In class mode the computer's reasons (values, P-positions) stay hidden too.
+      logLine(`computer${game.players > 2 ? ` (${who(game.turn)})` : ""}: ${posText(m.from)} → ${posText(m.to)}${hidden() ? "" : ` — ${m.explanation}`}`);
       game.pos = m.to;
       game.turn = (game.turn + 1) % game.players;
+      updateHash(); // the link holds the position after the computer's reply too
     } catch (e) {
       $("play-status").innerHTML = `<span class="error">${escapeHtml(e.message)}</span>`;
       return;
     }
     return step();
   }
-  const r = game.report;
-  $("play-status").textContent = game.players > 2
-    ? `Your move (player ${game.you + 1}) from ${posText(game.pos)}: class ${r.class}, you rank ${r.rank} with best play.`
-    : `Your move from ${posText(game.pos)} (G = ${r.grundy ?? "?"}, ${r.outcome}-position).`;
+  yourMoveStatus();
   delete $("play-status").dataset.over;
   renderPlay();
+}
+
+/** "Your move from …", with the position's value unless the answers are hidden. */
+function yourMoveStatus() {
+  const r = game.report;
+  const you = game.players > 2 ? ` (player ${game.you + 1})` : "";
+  $("play-status").textContent = hidden()
+    ? `Your move${you} from ${posText(game.pos)}.`
+    : game.players > 2
+      ? `Your move${you} from ${posText(game.pos)}: class ${r.class}, you rank ${r.rank} with best play.`
+      : `Your move from ${posText(game.pos)} (G = ${r.grundy ?? "?"}, ${r.outcome}-position).`;
 }
 
 async function humanMove(to) {
@@ -813,6 +955,7 @@ function undo() {
   logLine(`undo: back at ${posText(game.pos)}`);
   $("play-status").textContent = `Back at ${posText(game.pos)}…`;
   for (const b of $("play-options").querySelectorAll("button")) b.disabled = true;
+  updateHash();
   step();
 }
 
@@ -823,9 +966,13 @@ function renderPlay() {
   const nplayer = game.players > 2;
   const ranks = options.map((o) => o.rank).filter((r) => r !== undefined);
   const bestRank = Math.min(...ranks), worstRank = Math.max(...ranks);
+  const secret = hidden();
   for (const o of options) {
     const b = document.createElement("button");
-    if (nplayer) {
+    if (secret) {
+      b.textContent = posText(o.position);
+      b.title = "a move (values hidden in class mode)";
+    } else if (nplayer) {
       b.className = o.rank === bestRank ? "rank-best" : o.rank === worstRank ? "rank-worst" : "";
       b.textContent = `${posText(o.position)} (you rank ${o.rank})`;
       b.title = `class ${o.class}: with best play you finish ${o.rank} of ${game.players}`;
@@ -839,6 +986,12 @@ function renderPlay() {
     b.addEventListener("click", () => humanMove(o.position));
     box.appendChild(b);
   }
+  renderBoard();
+}
+
+/** The board alone (its focus ring included), without rebuilding the move buttons. */
+function renderBoard() {
+  const options = (game.report && game.report.options) || [];
   const kind = boardKind();
   if (kind === "board") drawBoard(options);
   else if (kind === "bar") drawBar();
@@ -846,10 +999,14 @@ function renderPlay() {
   else if (kind === "graph") drawGraph(options);
   else if (kind === "list") boardContext(1, 1);
   else drawStones();
+  drawBoardFocus();
 }
 
 // The board is shared by the three drawings: `hits` maps clicks to moves.
 let hits = [];
+
+/** A move's place on the board while the answers are hidden: neither green nor red. */
+const MOVE_COLOUR = "rgba(70,110,200,0.4)";
 
 function boardContext(width, height) {
   const c = $("board");
@@ -916,18 +1073,20 @@ function drawBoard(options) {
   for (const o of options) {
     const [x, y] = o.position;
     const [px, py] = origin(x, y);
-    g.fillStyle = o.winning ? "rgba(40,180,40,0.75)" : "rgba(220,60,60,0.45)";
+    g.fillStyle = hidden() ? MOVE_COLOUR : o.winning ? "rgba(40,180,40,0.75)" : "rgba(220,60,60,0.45)";
     g.fillRect(px + 1, py + 1, s - 2, s - 2);
-    g.fillStyle = "#000";
-    g.font = `${Math.max(8, s * 0.35)}px monospace`;
-    g.textAlign = "center"; g.textBaseline = "middle";
-    g.fillText(String(o.grundy ?? "?"), px + s / 2, py + s / 2);
+    if (!hidden()) {
+      g.fillStyle = "#000";
+      g.font = `${Math.max(8, s * 0.35)}px monospace`;
+      g.textAlign = "center"; g.textBaseline = "middle";
+      g.fillText(String(o.grundy ?? "?"), px + s / 2, py + s / 2);
+    }
     hits.push({ x: px, y: py, w: s, h: s, to: o.position });
   }
   const [px, py] = origin(x0, y0);
   const piece = drawPiece(g, game.family, px + s / 2, py + s / 2, s);
   c.dataset.piece = piece;
-  c.setAttribute("aria-label", `Board ${n}×${n}, y = 0 on top: the ${piece} at ${x0},${y0}; click a green square to win`);
+  c.setAttribute("aria-label", `Board ${n}×${n}, y = 0 on top: the ${piece} at ${x0},${y0}; ${hidden() ? "click a highlighted square to move" : "click a green square to win"}; arrow keys choose a move, Enter plays it`);
   g.strokeStyle = "#000"; g.lineWidth = 1;
   g.strokeRect(L, T, n * s, n * s);
 }
@@ -951,7 +1110,7 @@ function drawStones() {
       const match = options.find((o) => o.position.length === to.length && o.position.every((v, j) => v === to[j]));
       g.beginPath(); g.arc(cx, y, r, 0, 2 * Math.PI);
       const good = match && (game.players > 2 ? match.rank === 1 : match.winning);
-      g.fillStyle = match ? (good ? "#6c6" : "#d88") : "#889";
+      g.fillStyle = match ? (hidden() ? MOVE_COLOUR : good ? "#6c6" : "#d88") : "#889";
       g.fill();
       if (match) hits.push({ x: cx - r, y: y - r, w: 2 * r, h: 2 * r, to });
     }
@@ -1007,7 +1166,7 @@ function drawPicture(options) {
     const best = bar ? [...mine].sort((a, b) => a.cells.length - b.cells.length)[0] : mine.length === 1 ? mine[0] : null;
     hits.push({ x, y, w: s, h: s, to: best ? best.o.position : null, cell: key });
     const good = mine.some((m) => (game.players > 2 ? m.o.rank === 1 : m.o.winning));
-    g.fillStyle = good ? "rgba(60,200,60,0.35)" : "rgba(230,60,60,0.2)";
+    g.fillStyle = hidden() ? MOVE_COLOUR : good ? "rgba(60,200,60,0.35)" : "rgba(230,60,60,0.2)";
     g.fillRect(x + 1, y + 1, s - 2, s - 2);
   }));
   c.setAttribute("aria-label", `${game.pos}: click ${bar ? "a square to break the bar there" : "the squares of a move"}`);
@@ -1056,7 +1215,7 @@ function drawGraph(options) {
       ? options.find((o) => removed.every((u) => !o.position.vertices.includes(u)) && o.position.vertices.length === left.length - removed.length)
       : null;
     g.beginPath(); g.arc(x, y, r, 0, 2 * Math.PI);
-    g.fillStyle = !here ? "#fff" : move ? (move.winning || move.rank === 1 ? "#6c6" : "#d88") : "#889";
+    g.fillStyle = !here ? "#fff" : move ? (hidden() ? MOVE_COLOUR : move.winning || move.rank === 1 ? "#6c6" : "#d88") : "#889";
     g.fill(); g.strokeStyle = "#333"; g.stroke();
     g.fillStyle = "#000"; g.font = `${Math.max(9, r)}px sans-serif`; g.textAlign = "center"; g.textBaseline = "middle";
     g.fillText(String(v), x, y);
@@ -1124,27 +1283,68 @@ function setupBoard() {
     const x = ((ev.clientX - r.left) * c.width) / r.width, y = ((ev.clientY - r.top) * c.height) / r.height;
     return hits.find((h) => x >= h.x && x < h.x + h.w && y >= h.y && y < h.y + h.h);
   };
-  c.addEventListener("click", (ev) => {
-    const hit = at(ev);
-    if (hit && hit.to) { picked = []; humanMove(hit.to); return; }
-    if (hit && hit.cell && boardKind() === "picture") {
-      // One square of several moves: remember it, the next square names the move.
-      picked = picked.includes(hit.cell) ? [] : [...picked, hit.cell];
-      renderPlay();
-    } else if (picked.length) { picked = []; renderPlay(); }
+  c.addEventListener("click", (ev) => activateHit(at(ev)));
+  // Keyboard: arrows walk through the places that make a move, Enter or space plays it.
+  c.addEventListener("keydown", (ev) => {
+    const places = hits.filter((h) => h.to || h.cell);
+    if (!places.length) return;
+    const next = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[ev.key];
+    if (next) {
+      ev.preventDefault();
+      boardFocus = boardFocus < 0 ? (next > 0 ? 0 : places.length - 1) : (boardFocus + next + places.length) % places.length;
+      renderBoard();
+    } else if ((ev.key === "Enter" || ev.key === " ") && boardFocus >= 0) {
+      ev.preventDefault();
+      activateHit(places[Math.min(boardFocus, places.length - 1)]);
+    }
   });
+  c.addEventListener("focus", () => { if (game.report) renderBoard(); });
+  c.addEventListener("blur", () => { if (game.report) renderBoard(); });
   c.addEventListener("mousemove", (ev) => {
     if (!game.bar || !barGeometry) return;
     const hit = at(ev);
     drawBar();
     if (!hit) return;
     const g = c.getContext("2d");
-    g.fillStyle = hit.bar.winning ? "rgba(60,220,60,0.55)" : "rgba(230,60,60,0.5)";
+    g.fillStyle = hidden() ? MOVE_COLOUR : hit.bar.winning ? "rgba(60,220,60,0.55)" : "rgba(230,60,60,0.5)";
     for (const [a, b] of hit.bar.eaten) {
       const [px, py] = barGeometry.origin(a, b);
       g.fillRect(px, py, barGeometry.s, barGeometry.s);
     }
   });
+}
+
+/** The place of the board chosen with the arrow keys (an index into its move places). */
+let boardFocus = -1;
+
+/** A click (or Enter) on a place of the board: the move it names, or one square of a
+ *  move of several squares. */
+function activateHit(hit) {
+  if (hit && hit.to) { picked = []; boardFocus = -1; humanMove(hit.to); return; }
+  if (hit && hit.cell && boardKind() === "picture") {
+    // One square of several moves: remember it, the next square names the move.
+    picked = picked.includes(hit.cell) ? [] : [...picked, hit.cell];
+    renderPlay();
+  } else if (picked.length) { picked = []; renderPlay(); }
+}
+
+/** The keyboard's place on the board: a dashed ring, and its move said aloud. */
+function drawBoardFocus() {
+  const c = $("board");
+  const places = hits.filter((h) => h.to || h.cell);
+  const out = $("board-focus");
+  if (document.activeElement !== c || boardFocus < 0 || !places.length) {
+    // The same text focused or not: nothing beside the board moves under the pointer.
+    out.textContent = places.length ? "Keyboard: focus the board, arrow keys choose a move, Enter plays it." : "";
+    return;
+  }
+  boardFocus = Math.min(boardFocus, places.length - 1);
+  const h = places[boardFocus];
+  const g = c.getContext("2d");
+  g.strokeStyle = "#f90"; g.lineWidth = 3; g.setLineDash([4, 3]);
+  g.strokeRect(h.x + 1.5, h.y + 1.5, h.w - 3, h.h - 3);
+  g.setLineDash([]);
+  out.textContent = h.to ? `Enter: move to ${posText(h.to)}` : `Enter: pick square ${h.cell}`;
 }
 
 /** Page coordinates of the centre of the first clickable piece of the board moving to `to`. */
@@ -1184,7 +1384,8 @@ function resetChallenge() {
   $("ch-score").textContent = "";
 }
 
-async function deal() {
+/** Deals a round; `progress` (from a link): the rounds already answered and the score. */
+async function deal(progress) {
   const params = {
     difficulty: $("ch-difficulty").value,
     seed: parseInt($("ch-seed").value, 10) || 0,
@@ -1196,6 +1397,18 @@ async function deal() {
     const r = await api("challenge", { ...fields, ...params });
     Object.assign(challenge, { list: r.challenges, i: 0, score: 0, answered: 0, fields, params, done: false });
     $("ch-score").textContent = "";
+    const n = r.challenges.length;
+    if (progress && progress.answered > 0) {
+      const answered = Math.min(progress.answered, n);
+      Object.assign(challenge, { answered, score: Math.min(progress.score, answered), i: Math.min(answered, n - 1) });
+      if (answered >= n) {
+        challenge.done = true;
+        $("ch-score").textContent = `Final score: ${challenge.score} of ${n}.`;
+        updateHash();
+        return;
+      }
+      $("ch-score").textContent = `Score: ${challenge.score} of ${answered}.`;
+    }
     updateHash();
     await showRound();
   } catch (e) {
@@ -1212,6 +1425,7 @@ async function showRound() {
   $("ch-feedback").textContent = "";
   $("ch-feedback").className = "";
   $("ch-next").hidden = true;
+  updateHash();
   const answers = $("ch-answers");
   answers.innerHTML = "";
   const head = `Round ${challenge.i + 1} of ${challenge.list.length}: `;
@@ -1257,6 +1471,7 @@ function finishAnswer(right, html, given, correct) {
   challenge.done = last;
   $("ch-card").dataset.answered = String(challenge.answered);
   $("ch-next").hidden = last;
+  updateHash();
   if (!last) $("ch-next").focus();
 }
 
@@ -1350,11 +1565,76 @@ function updateHash() {
   }
   p.set("size", $("size").value);
   if (view.palette !== "classic") p.set("palette", view.palette);
-  if (game.pos && game.spec) p.set("pos", posText(game.pos));
-  if (challenge.params) p.set("challenge", `${challenge.params.difficulty}:${challenge.params.seed}:${challenge.params.count}`);
+  const slice = $("slice").value.trim();
+  if (slice && view.table && view.table.dims.length > 2) p.set("slice", slice);
+  const formula = $("formula").value.trim();
+  const claim = document.querySelector("input[name=claim]:checked").value;
+  if (formula && formula !== view.declared) {
+    p.set("formula", formula);
+    if (claim !== "formula") p.set("claim", claim);
+  }
+  if (view.selected && view.table) p.set("cell", positionOf(...view.selected).join(","));
+  if (game.pos && game.spec) {
+    p.set("pos", posText(game.pos));
+    p.set("turn", String(game.turn));
+    p.set("you", String(game.you));
+  }
+  if ($("play-level").value !== "perfect") p.set("level", $("play-level").value);
+  if (challenge.params) {
+    p.set("challenge", `${challenge.params.difficulty}:${challenge.params.seed}:${challenge.params.count}`);
+    if (challenge.answered) p.set("progress", `${challenge.answered}:${challenge.score}`);
+  }
+  if (classroom.on) p.set("class", classroom.revealed ? "revealed" : "1");
+  if (classroom.presenter) p.set("presenter", "1");
+  if ($("ws-blank").value !== $("ws-blank").defaultValue) p.set("blank", $("ws-blank").value);
+  if ($("ws-seed").value !== $("ws-seed").defaultValue) p.set("wsseed", $("ws-seed").value);
   const hash = "#" + p.toString();
-  history.replaceState(null, "", hash);
-  $("share").href = hash;
+  if (location.hash !== hash) history.replaceState(null, "", hash);
+}
+
+/** Copies the link of the lesson, and says so beside the button. */
+async function copyLink() {
+  updateHash();
+  const link = location.href;
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(link);
+    copied = true;
+  } catch {
+    // No clipboard permission: the link is selected in a box to copy by hand.
+  }
+  const out = $("copy-status");
+  out.dataset.link = link;
+  if (copied) out.textContent = "Link copied ✓";
+  else {
+    out.innerHTML = `Copy this link: <input id="link-text" readonly size="30" aria-label="Link of this lesson">`;
+    $("link-text").value = link;
+    $("link-text").select();
+  }
+  clearTimeout(copyLink.timer);
+  copyLink.timer = setTimeout(() => { out.textContent = ""; }, 8000);
+}
+
+/** Class mode, the reveal and the presenter view: redraws everything that shows answers. */
+function setClassroom(changes) {
+  Object.assign(classroom, changes);
+  if (!classroom.on) classroom.revealed = false;
+  $("class-mode").checked = classroom.on;
+  $("presenter").checked = classroom.presenter;
+  $("reveal").hidden = !classroom.on;
+  $("reveal").textContent = classroom.revealed ? "Hide answers" : "Show answers";
+  $("reveal").setAttribute("aria-pressed", String(classroom.revealed));
+  document.body.classList.toggle("class-mode", hidden());
+  document.body.classList.toggle("presenter", classroom.presenter);
+  draw();
+  // The selected cell: hidden answers are revealed step by step again.
+  if (cellAnswer.e) {
+    Object.assign(reveal, hidden() || classroom.presenter ? { ...cellAnswer, k: 0 } : { e: null, k: 0 });
+    renderCell();
+  }
+  if (game.report && !game.over && game.turn === game.you) yourMoveStatus();
+  if (game.report) renderPlay();
+  updateHash();
 }
 
 async function fromHash() {
@@ -1371,10 +1651,31 @@ async function fromHash() {
   }
   if (p.get("size")) $("size").value = p.get("size");
   if (p.get("palette") === "safe") { view.palette = "safe"; $("palette").value = "safe"; }
+  $("slice").value = p.get("slice") || "";
+  $("play-level").value = p.get("level") === "easy" ? "easy" : "perfect";
+  $("ws-blank").value = p.get("blank") ?? $("ws-blank").defaultValue;
+  $("ws-seed").value = p.get("wsseed") ?? $("ws-seed").defaultValue;
+  const mode = p.get("class");
+  Object.assign(classroom, { on: !!mode, revealed: mode === "revealed", presenter: p.get("presenter") === "1" });
+  setClassroom({});
   await showTable();
+  if (p.get("formula")) {
+    $("formula").value = p.get("formula");
+    const claim = p.get("claim") === "p_positions" ? "p_positions" : "formula";
+    document.querySelector(`input[name=claim][value=${claim}]`).checked = true;
+  }
+  const cell = (p.get("cell") || "").split(",").map((c) => parseInt(c, 10));
+  if (view.table && cell.every((c) => c >= 0)) {
+    const at = cellOf(cell);
+    if (at) await selectCell(...at);
+  }
   if (p.get("pos")) {
     $("play-pos").value = p.get("pos");
-    await startGame();
+    const you = parseInt(p.get("you"), 10) || 0;
+    if (view.players) $("play-seat").value = String(you);
+    else $("play-first").value = you === 1 ? "computer" : "human";
+    const turn = parseInt(p.get("turn"), 10);
+    await startGame(Number.isFinite(turn) && turn >= 0 ? { turn } : undefined);
   }
   const ch = p.get("challenge");
   if (ch) {
@@ -1382,8 +1683,10 @@ async function fromHash() {
     if (["easy", "medium", "hard"].includes(difficulty)) $("ch-difficulty").value = difficulty;
     $("ch-seed").value = String(parseInt(seed, 10) || 0);
     $("ch-count").value = String(parseInt(count, 10) || 5);
-    await deal();
+    const [answered, score] = (p.get("progress") || "0:0").split(":").map((n) => parseInt(n, 10) || 0);
+    await deal({ answered, score });
   }
+  updateHash();
   return true;
 }
 
@@ -1418,13 +1721,19 @@ async function init() {
   $("spec").addEventListener("keydown", (ev) => { if (ev.key === "Enter") showTable(); });
   $("check").addEventListener("click", checkFormula);
   $("prove").addEventListener("click", proveFormula);
-  $("play-start").addEventListener("click", startGame);
+  $("play-start").addEventListener("click", () => startGame());
   $("play-undo").addEventListener("click", undo);
   $("ch-deal").addEventListener("click", deal);
   $("ch-next").addEventListener("click", () => { challenge.i++; showRound(); });
   $("ws-make").addEventListener("click", makeWorksheet);
   $("ws-print").addEventListener("click", () => window.print());
   $("palette").addEventListener("change", () => { view.palette = $("palette").value; draw(); updateHash(); });
+  $("copy-link").addEventListener("click", copyLink);
+  $("class-mode").addEventListener("change", () => setClassroom({ on: $("class-mode").checked, revealed: false }));
+  $("reveal").addEventListener("click", () => setClassroom({ revealed: !classroom.revealed }));
+  $("presenter").addEventListener("change", () => setClassroom({ presenter: $("presenter").checked }));
+  for (const id of ["formula", "play-level", "ws-blank", "ws-seed"]) $(id).addEventListener("change", updateHash);
+  for (const r of document.querySelectorAll("input[name=claim]")) r.addEventListener("change", updateHash);
   for (const id of ["misere", "pass"]) $(id).addEventListener("change", showTable);
   if (!(await fromHash())) await showTable();
   // A link followed on this page (only the hash changes): the page follows it too.
@@ -1432,5 +1741,13 @@ async function init() {
   document.body.dataset.ready = "1";
 }
 
-window.nimlab = { cellCenter, boardTarget, boardPoint, cellPoint, view, game, challenge, selectCell, cellColours, worksheet: null };
+/** The colour of the canvas at the centre of cell (x, y), for tests: [r, g, b]. */
+function cellPixel(x, y) {
+  const s = cellSize();
+  const [px, py] = cellOrigin(x, y);
+  const d = $("heatmap").getContext("2d").getImageData(Math.round(px + s / 2), Math.round(py + s / 4), 1, 1).data;
+  return [d[0], d[1], d[2]];
+}
+
+window.nimlab = { cellPixel,  cellCenter, boardTarget, boardPoint, cellPoint, view, game, challenge, classroom, selectCell, cellColours, worksheet: null };
 init();

@@ -955,6 +955,7 @@ async fn table(State(state): State<Arc<AppState>>, body: Body) -> Answer {
                 ("method", Value::from(report.method.id())),
                 ("method_detail", Value::from(report.method.detail.clone())),
             ];
+            extra.extend(sequence_period(&*game, &report.table, opts));
             if let Some(r) = game.capabilities().nplayer.map(|r| r.ranking.clone()) {
                 extra.push(("values_are", Value::from("class")));
                 extra.push(("players", Value::from(r.players())));
@@ -967,6 +968,31 @@ async fn table(State(state): State<Arc<AppState>>, body: Body) -> Answer {
         },
     )
     .await
+}
+
+/// A one-heap table's period, for the explorer to wrap the strip by and to state:
+/// `period`, `preperiod`, `saltus` and whether it is `period_proven` — the planner's
+/// periodicity over a window of at least the table and 60 heaps (proven when the game
+/// proves it). Nothing for a table of two or more coordinates, an n-player game, or a
+/// game whose periodicity query fails (a heap that is not a position, work refused).
+fn sequence_period(
+    game: &dyn Game,
+    table: &nimlab_engine::table::GrundyTable,
+    opts: &TableOptions,
+) -> Vec<(&'static str, Value)> {
+    if game.dimension() != 1 || game.capabilities().nplayer.is_some() {
+        return Vec::new();
+    }
+    let window = table.values().len().max(60) as u64;
+    match plan::periodicity(game, Some(window), opts) {
+        Ok((Some(p), _, _)) => vec![
+            ("period", Value::from(p.period)),
+            ("preperiod", Value::from(p.preperiod)),
+            ("saltus", Value::from(p.saltus)),
+            ("period_proven", Value::from(p.proof.is_some())),
+        ],
+        _ => Vec::new(),
+    }
 }
 
 async fn check(State(state): State<Arc<AppState>>, body: Body) -> Answer {
