@@ -581,9 +581,13 @@ try {
     const options = await page.$$eval("#options li", (l) => l.map((x) => x.textContent + " " + x.className));
     assert.ok(options.every((o) => /G = \?/.test(o) && !/winning/.test(o)), options.join(" | "));
     await page.check("#presenter");
+    for (let i = 0; i < 4; i++) await page.click("#reveal-step");
+    assert.match(await page.textContent("#explain .mex-line"), /^G\(4,6\) = mex\{[0-9, ]+, …\} = \?$/);
+    // The README's picture: the table hidden, the mex half revealed, in large type.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(root, "docs", "img", "class-mode.png"), clip: { x: 0, y: 0, width: 1280, height: 760 } });
     for (let i = 0; i < 40 && (await page.$("#reveal-step")); i++) await page.click("#reveal-step");
     assert.match(await page.textContent("#explain .mex-line"), /G\(4,6\) = mex\{0, 1, 2, 3, 4, 5, 6, 7, 8\} = 9/);
-    await page.screenshot({ path: path.join(root, "docs", "img", "class-mode.png"), fullPage: false });
     await page.uncheck("#presenter");
     // Play in class mode: the moves are neither green nor red, and carry no value.
     await page.fill("#play-pos", "5,9");
@@ -751,6 +755,12 @@ try {
       rmSync(dir, { recursive: true, force: true });
     }
     await page.screenshot({ path: path.join(root, "docs", "worksheet.png"), clip: await sectionClip("#worksheet") });
+    // The printed page (the print stylesheet: the worksheet alone), for the README.
+    await page.setViewportSize({ width: 800, height: 1100 });
+    await page.emulateMedia({ media: "print" });
+    await page.screenshot({ path: path.join(root, "docs", "img", "worksheet-print.png"), fullPage: true });
+    await page.emulateMedia({ media: "screen" });
+    await page.setViewportSize({ width: 1280, height: 1150 });
   });
 
   await check("at 420 px wide nothing overflows", async () => {

@@ -23,7 +23,7 @@ pub static FAMILY: Family = Family {
     summary: "Misère play of any game: the player who makes the last move loses",
     params: &[Param {
         name: "game",
-        kind: "a game",
+        kind: crate::GAME_KIND,
         default: None,
         help: "the game played in misère form, e.g. misere(nim(heaps=3))",
     }],

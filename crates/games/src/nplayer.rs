@@ -103,7 +103,7 @@ pub static FAMILY: Family = Family {
     params: &[
         Param {
             name: "game",
-            kind: "a game",
+            kind: crate::GAME_KIND,
             default: None,
             help: "the game played, e.g. nplayer(subtraction(s={1,2}),n=3)",
         },

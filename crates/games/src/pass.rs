@@ -18,7 +18,7 @@ pub static FAMILY: Family = Family {
               (never at a terminal position)",
     params: &[Param {
         name: "game",
-        kind: "a game",
+        kind: crate::GAME_KIND,
         default: None,
         help: "the game played with a pass, e.g. pass(ryuoh(p=3))",
     }],

@@ -49,7 +49,7 @@ fn theorems() -> Vec<Theorem> {
 const fn part(name: &'static str, default: Option<&'static str>) -> Param {
     Param {
         name,
-        kind: "a game",
+        kind: crate::GAME_KIND,
         default,
         help: "a part of the sum",
     }

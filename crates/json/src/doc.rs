@@ -394,6 +394,9 @@ pub struct FamilyDoc {
     pub theorems: Vec<TheoremRef>,
     /// What the default instance can do.
     pub capabilities: Vec<&'static str>,
+    /// Where the family belongs in a list: `game`, `transform` (built from other
+    /// games: misère, pass, sums, n players) or `file` (read from a rules file).
+    pub group: &'static str,
 }
 
 impl FamilyDoc {
@@ -422,6 +425,7 @@ impl FamilyDoc {
                 })
                 .collect(),
             capabilities: crate::family_capabilities(f),
+            group: f.group().name(),
         }
     }
 }

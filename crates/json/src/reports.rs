@@ -476,6 +476,11 @@ pub struct GameInfoDoc {
     pub closed_form: Option<String>,
     /// The P-position predicate a rules file declares.
     pub p_positions: Option<String>,
+    /// The rules in one sentence, from the catalog (none for a rules file).
+    pub rules: Option<&'static str>,
+    /// The functions a formula about the game may call (its variables are the
+    /// coordinates' names).
+    pub formula_functions: &'static [&'static str],
 }
 
 impl GameInfoDoc {
@@ -499,6 +504,8 @@ impl GameInfoDoc {
                 .map(|p| nimlab_engine::plan::write_position(game, &p)),
             closed_form: source.closed_form.clone(),
             p_positions: source.p_positions.clone(),
+            rules: nimlab_games::rules_of(&game.spec()),
+            formula_functions: nimlab_formula::FUNCTIONS,
         }
     }
 }

@@ -109,7 +109,7 @@ function showParams(values) {
   const f = family();
   const box = $("params");
   box.innerHTML = "";
-  $("family-summary").textContent = f ? f.summary : "";
+  $("family-summary").textContent = f ? `Rules: ${f.summary}.` : "";
   if (!f) return;
   for (const p of f.parameters) {
     const label = document.createElement("label");
@@ -160,6 +160,19 @@ function syncControls(info, fields) {
   document.querySelector(`input[name=claim][value=${claim}]`).checked = true;
   $("check-result").textContent = "";
   $("check-result").className = "";
+  formulaHelp(info);
+}
+
+/** The formula box's placeholder and syntax help: the game's variables (its
+ *  coordinates) and the functions of the formula language, as /api/game lists them. */
+function formulaHelp(info) {
+  const names = info.coordinate_names || [];
+  $("formula").placeholder = names.length > 1 ? `e.g. ${names.join(" xor ")}` : names.length ? `e.g. ${names[0]} % 4` : "";
+  $("formula-help").innerHTML =
+    `<p>Variables: ${names.map((n) => `<code>${escapeHtml(n)}</code>`).join(", ") || "none"} (the coordinates).</p>` +
+    `<p>Operators: <code>+ - * / %</code> (floor division, remainder), <code>^</code> (power), <code>xor</code> (the nim-sum), <code>&amp; | &lt;&lt; &gt;&gt;</code>, comparisons <code>== != &lt; &lt;= &gt; &gt;=</code>, <code>&amp;&amp; || !</code>, <code>if c then a else b</code>.</p>` +
+    `<p>Functions: ${(info.formula_functions || []).map((f) => `<code>${escapeHtml(f)}(…)</code>`).join(", ")}.</p>` +
+    `<p>With “P-positions” checked, write a condition that holds exactly at the P-positions, e.g. <code>${escapeHtml(names.join(" xor ") || "x")} == 0</code>.</p>`;
 }
 
 // ---- heatmap --------------------------------------------------------------
@@ -761,8 +774,17 @@ async function proveFormula() {
     if (res.proved) {
       out.textContent = `proved for all positions (${r.statements.length} statements, ${r.seconds.toFixed(3)} s)`;
     } else {
-      const again = res.confirmed ? ` — the solver: at ${res.confirmed.position.join(",")}: ${res.confirmed.why}` : "";
-      out.textContent = `false (${res.statement}): ${res.explanation}${again}`;
+      // In plain words first: where the claim fails, outlined on the table; the
+      // automata's statement after, for whoever wants it.
+      const at = res.confirmed ? res.confirmed.position : null;
+      const cell = at ? cellOf(at) : null;
+      view.mismatches = cell ? [cell] : [];
+      draw();
+      const where = at
+        ? `It fails at ${at.join(",")}${cell ? " (outlined in red on the table)" : ""}: ${res.confirmed.why}.`
+        : "There is a position where it fails.";
+      out.innerHTML = `<b>Not true for every position.</b> ${escapeHtml(where)}` +
+        `<details><summary>the automata's statement</summary>${escapeHtml(`${res.statement}: ${res.explanation}`)}</details>`;
     }
   } catch (e) {
     out.className = "bad";
@@ -1701,12 +1723,19 @@ async function init() {
     $("table-info").textContent = "cannot load the catalog: " + e.message;
   }
   const sel = $("family");
-  for (const f of catalog) {
-    const o = document.createElement("option");
-    o.value = f.name;
-    o.textContent = f.name;
-    o.title = f.summary;
-    sel.appendChild(o);
+  // Games first, then the families built from other games; the rules family has the
+  // paste box instead.
+  for (const [group, label] of [["game", "Games"], ["transform", "Built from other games"]]) {
+    const box = document.createElement("optgroup");
+    box.label = label;
+    for (const f of catalog.filter((g) => g.group === group)) {
+      const o = document.createElement("option");
+      o.value = f.name;
+      o.textContent = f.name;
+      o.title = f.summary;
+      box.appendChild(o);
+    }
+    sel.appendChild(box);
   }
   sel.value = "wythoff";
   sel.addEventListener("change", () => {
