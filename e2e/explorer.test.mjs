@@ -141,6 +141,12 @@ try {
     assert.match(await page.textContent("#table-info"), /^wythoff: box 16×16/);
     const family = await page.$$eval("#family option", (o) => o.map((x) => x.value));
     assert.ok(family.includes("ryuoh") && family.includes("nim"), "the catalog is listed");
+    // Games and the families built from games, apart; the rules family has its box.
+    const groups = await page.$$eval("#family optgroup", (g) => g.map((x) => [x.label, [...x.children].map((o) => o.value)]));
+    assert.deepEqual(groups.map((g) => g[0]), ["Games", "Built from other games"]);
+    assert.ok(groups[1][1].includes("misere") && !groups[0][1].includes("misere"), JSON.stringify(groups));
+    assert.ok(!family.includes("rules"));
+    assert.match(await page.textContent("#family-summary"), /^Rules: Wythoff's game/);
   });
 
   await check("hovering a cell shows its value", async () => {
@@ -174,6 +180,13 @@ try {
     await page.click("#check");
     await page.waitForSelector("#check-result.good");
     assert.match(await page.textContent("#check-result"), /holds on all 256 positions/);
+    // A false claim refuted in plain words, the counterexample outlined on the table.
+    await page.fill("#formula", "x + y");
+    await page.click("#prove");
+    await page.waitForSelector("#check-result.bad");
+    assert.match(await page.textContent("#check-result"), /^Not true for every position\. It fails at 1,1 \(outlined in red on the table\)/);
+    assert.deepEqual(await page.evaluate(() => window.nimlab.view.mismatches), [[1, 1]]);
+    await page.fill("#formula", "x xor y");
     await clickCell(3, 5);
     await page.waitForFunction(() => document.getElementById("nimsum").textContent.includes("110"));
     assert.match(await page.textContent("#nimsum"), /011[\s\S]*101[\s\S]*110/);
@@ -504,6 +517,9 @@ try {
     await page.fill("#slice", "2");
     await showTable("nim(heaps=3)", 6);
     assert.match(await page.textContent("#table-info"), /the slice x2 = 2 is shown/);
+    // The formula box knows the game's variables and the language's functions.
+    assert.equal(await page.getAttribute("#formula", "placeholder"), "e.g. x0 xor x1 xor x2");
+    assert.match(await page.textContent("#formula-help"), /Variables: x0, x1, x2[\s\S]*floor_phi/);
     await page.fill("#formula", "x0 xor x1");
     await page.dispatchEvent("#formula", "change");
     await clickCell(1, 3);
@@ -645,7 +661,8 @@ try {
     for (const [game, size, blank] of [["wythoff", 30, "random=20"], ["subtraction(s={1,3,4})", 21, "random=5"]]) {
       const r = await page.evaluate(async ([g, n, b]) => (await fetch("/api/worksheet", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ game: g, size: n, blank: b, seed: 1 }) })).json(), [game, size, blank]);
       assert.ok(r.latex && r.tikz, JSON.stringify(r).slice(0, 200));
-      assert.ok(!r.latex.includes(`title{${game}`), "the title is not the raw spec");
+      assert.match(r.latex, /Name: .*Date: /, "a line for the name and the date");
+      if (game === "wythoff") assert.ok(r.latex.includes("Grundy values: Wythoff's game}") && r.latex.includes("The game."), "titled by the game's name, its rules stated");
       sheets.push([`${game.replace(/\W+/g, "")}-tabular`, r.latex], [`${game.replace(/\W+/g, "")}-tikz`, r.tikz]);
     }
     let pdflatex = true;

@@ -273,7 +273,9 @@ impl Worksheet {
         })
     }
 
-    /// The same worksheet with the game's rules stated above the exercise.
+    /// The same worksheet with the game's rules stated above the exercise; a rules
+    /// sentence that starts with the game's name (`Wythoff's game: take …`) names the
+    /// worksheet too (the spec after it when it has parameters), instead of the spec.
     ///
     /// ```
     /// use nimlab_engine::GrundyTable;
@@ -281,10 +283,20 @@ impl Worksheet {
     /// let t = GrundyTable::from_parts(vec![2, 2], vec![0, 1, 1, 0]).unwrap();
     /// let names = vec!["x".to_string(), "y".to_string()];
     /// let w = Worksheet::new("nim", &names, &t, &[], Blanks::none(&t)).unwrap()
-    ///     .with_rules("Take any number of stones from one heap.");
-    /// assert!(w.latex_document(false).contains("Take any number of stones"));
+    ///     .with_rules("Nim: take any number of stones from one heap");
+    /// let doc = w.latex_document(false);
+    /// assert!(doc.contains("take any number of stones") && doc.contains("Grundy values: Nim}"));
     /// ```
     pub fn with_rules(mut self, rules: &str) -> Self {
+        if let Some((name, _)) = rules.split_once(": ") {
+            if !name.contains([';', ',']) && name.len() <= 40 {
+                self.title = if self.title.contains('(') {
+                    format!("{name}, {}", self.title)
+                } else {
+                    name.to_string()
+                };
+            }
+        }
         self.rules = Some(rules.to_string());
         self
     }

@@ -776,7 +776,7 @@ async function proveFormula() {
     } else {
       // In plain words first: where the claim fails, outlined on the table; the
       // automata's statement after, for whoever wants it.
-      const at = res.confirmed ? res.confirmed.position : null;
+      const at = res.confirmed ? res.confirmed.position.map(Number) : null;
       const cell = at ? cellOf(at) : null;
       view.mismatches = cell ? [cell] : [];
       draw();
@@ -1554,8 +1554,12 @@ async function makeWorksheet() {
       ...gameFields(), size, blank: $("ws-blank").value, seed: parseInt($("ws-seed").value, 10) || 0, slice: view.fixed,
     });
     window.nimlab.worksheet = r;
+    // Printed, the exercise starts with a line for the name and the date, and the rules.
+    const rules = view.info && view.info.rules ? `<p><b>The game.</b> ${escapeHtml(view.info.rules)}.</p>` : "";
     $("ws-preview").innerHTML =
-      `<figure aria-label="worksheet">${r.svg}<figcaption>Exercise: ${r.blanked} cells to fill in</figcaption></figure>` +
+      `<figure aria-label="worksheet"><div class="ws-head"><p>Name: <span class="fill-line"></span> Date: <span class="fill-line short"></span></p>${rules}` +
+      `<p>Fill in the ${r.blanked} dashed cells: the Grundy value of a position is the least value that none of its options has (the mex).</p></div>` +
+      `${r.svg}<figcaption>Exercise: ${r.blanked} cells to fill in</figcaption></figure>` +
       `<figure aria-label="answers">${r.svg_answers}<figcaption>Answers</figcaption></figure>`;
     const base = r.game.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "") || "game";
     for (const [label, text, type, file] of [
