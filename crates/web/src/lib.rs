@@ -699,7 +699,7 @@ pub fn router(config: ServeConfig) -> Router {
     });
     Router::new()
         .route("/", get(page))
-        .route("/app.js", get(script))
+        .route("/js/{name}", get(module))
         .route("/app.css", get(style))
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .route("/api/games", get(games))
@@ -832,11 +832,31 @@ async fn page() -> impl IntoResponse {
     )
 }
 
-async fn script() -> impl IntoResponse {
-    (
-        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-        include_str!("../assets/app.js"),
-    )
+/// The explorer's ES modules (crates/web/assets/js), embedded in the binary: the file
+/// name and its text. `main.js` imports the others.
+pub const MODULES: &[(&str, &str)] = &[
+    ("api.js", include_str!("../assets/js/api.js")),
+    ("state.js", include_str!("../assets/js/state.js")),
+    ("controls.js", include_str!("../assets/js/controls.js")),
+    ("heatmap.js", include_str!("../assets/js/heatmap.js")),
+    ("play.js", include_str!("../assets/js/play.js")),
+    ("board.js", include_str!("../assets/js/board.js")),
+    ("challenge.js", include_str!("../assets/js/challenge.js")),
+    ("worksheet.js", include_str!("../assets/js/worksheet.js")),
+    ("link.js", include_str!("../assets/js/link.js")),
+    ("main.js", include_str!("../assets/js/main.js")),
+];
+
+/// `/js/NAME`: one of the explorer's modules.
+async fn module(axum::extract::Path(name): axum::extract::Path<String>) -> Response {
+    match MODULES.iter().find(|(file, _)| *file == name) {
+        Some((_, text)) => (
+            [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+            *text,
+        )
+            .into_response(),
+        None => not_found().await.into_response(),
+    }
 }
 
 async fn style() -> impl IntoResponse {
