@@ -288,14 +288,15 @@ impl Worksheet {
     /// assert!(doc.contains("take any number of stones") && doc.contains("Grundy values: Nim}"));
     /// ```
     pub fn with_rules(mut self, rules: &str) -> Self {
-        if let Some((name, _)) = rules.split_once(": ") {
-            if !name.contains([';', ',']) && name.len() <= 40 {
-                self.title = if self.title.contains('(') {
-                    format!("{name}, {}", self.title)
-                } else {
-                    name.to_string()
-                };
-            }
+        if let Some((name, _)) = rules.split_once(": ")
+            && !name.contains([';', ','])
+            && name.len() <= 40
+        {
+            self.title = if self.title.contains('(') {
+                format!("{name}, {}", self.title)
+            } else {
+                name.to_string()
+            };
         }
         self.rules = Some(rules.to_string());
         self
