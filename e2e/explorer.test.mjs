@@ -524,6 +524,8 @@ try {
     await page.dispatchEvent("#formula", "change");
     await clickCell(1, 3);
     await page.waitForFunction(() => document.getElementById("cell-info").textContent.startsWith("1,3,2"));
+    // The hover line names the clicked cell in its slice, not (0,0,0).
+    assert.equal((await page.textContent("#hover")).trim(), "(1,3,2)  G = 0");
     await page.selectOption("#play-level", "easy");
     const other = await context.newPage();
     await other.goto(page.url());

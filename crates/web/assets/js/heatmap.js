@@ -453,6 +453,7 @@ export async function selectCell(x, y) {
   if (v === undefined) return;
   view.selected = [x, y];
   view.cursor = [x, y];
+  $("hover").textContent = describeCell(x, y);
   const pos = positionOf(x, y);
   const generation = view.generation;
   Object.assign(reveal, { e: null, k: 0 });
@@ -537,7 +538,8 @@ export function setupHeatmap() {
   });
   c.addEventListener("focus", () => {
     if (!view.cursor) view.cursor = view.selected || [0, 0];
-    if (view.table) $("hover").textContent = describeCell(...view.cursor);
+    // Focused by a click, the hover line keeps the cell under the pointer.
+    if (view.table && !c.matches(":hover")) $("hover").textContent = describeCell(...view.cursor);
     draw();
   });
   c.addEventListener("blur", draw);
