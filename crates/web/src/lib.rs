@@ -992,7 +992,7 @@ async fn table(State(state): State<Arc<AppState>>, body: Body) -> Answer {
 
 /// A one-heap table's period, for the explorer to wrap the strip by and to state:
 /// `period`, `preperiod`, `saltus` and whether it is `period_proven` — the planner's
-/// periodicity over a window of at least the table and 60 heaps (proven when the game
+/// periodicity over a window of at least the table and 400 heaps (proven when the game
 /// proves it). Nothing for a table of two or more coordinates, an n-player game, or a
 /// game whose periodicity query fails (a heap that is not a position, work refused).
 fn sequence_period(
@@ -1003,7 +1003,7 @@ fn sequence_period(
     if game.dimension() != 1 || game.capabilities().nplayer.is_some() {
         return Vec::new();
     }
-    let window = table.values().len().max(60) as u64;
+    let window = table.values().len().max(400) as u64;
     match plan::periodicity(game, Some(window), opts) {
         Ok((Some(p), _, _)) => vec![
             ("period", Value::from(p.period)),
