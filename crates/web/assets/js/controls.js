@@ -23,31 +23,6 @@ export function currentSpec() {
   return spec;
 }
 
-/** Splits `a=1,b=f(x,y)` at its top-level commas. */
-export function splitTop(text) {
-  const out = [];
-  let depth = 0, cur = "";
-  for (const ch of text) {
-    if ("({[".includes(ch)) depth++;
-    if (")}]".includes(ch)) depth--;
-    if (ch === "," && depth === 0) { out.push(cur); cur = ""; } else cur += ch;
-  }
-  if (cur.trim()) out.push(cur);
-  return out.map((s) => s.trim());
-}
-
-/** Family name and named arguments of a spec such as `ryuoh(p=3)`. */
-export function parseSpec(spec) {
-  const open = spec.indexOf("(");
-  if (open < 0) return { name: spec.trim(), args: {} };
-  const args = {};
-  for (const part of splitTop(spec.slice(open + 1, spec.lastIndexOf(")")))) {
-    const eq = part.indexOf("=");
-    if (eq > 0) args[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
-  }
-  return { name: spec.slice(0, open).trim(), args };
-}
-
 /** The value a parameter starts with: the catalog's default, else the first example
  *  of its own help text ("e.g. t/2, …"), else a plain game for game parameters. */
 export function startValue(p) {
@@ -102,7 +77,8 @@ export function showParams(values) {
 
 /** After a table is shown: the family selector, parameters and formula box say what
  *  the game is (a spec typed by hand, a shared link or a rules file). */
-export function syncControls(info, fields) {
+export function syncControls(info, fields, typed) {
+  view.family = typed.family || null;
   const sel = $("family");
   let rulesOption = /** @type {HTMLOptionElement | null} */ (sel.querySelector("option[value='']"));
   if (fields.rules) {
@@ -117,10 +93,10 @@ export function syncControls(info, fields) {
     $("family-summary").textContent = `${info.game}: from the pasted rules file`;
   } else {
     if (rulesOption) rulesOption.remove();
-    const { name, args } = parseSpec($("spec").value.trim());
-    if (catalog.some((g) => g.name === name)) {
-      sel.value = name;
-      showParams(args);
+    // The server read the spec: its family and arguments by name.
+    if (typed.family && catalog.some((g) => g.name === typed.family)) {
+      sel.value = typed.family;
+      showParams(Object.fromEntries(typed.arguments.map((a) => [a.name, a.value])));
     }
   }
   const claim = info.closed_form ? "formula" : info.p_positions ? "p_positions" : "formula";

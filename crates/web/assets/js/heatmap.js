@@ -266,7 +266,7 @@ export async function showTable() {
       view.table = null;
       view.players = null;
       $("table-info").textContent = `${info.game}: positions are pictures, not cells of a table — play it below (start: ${info.start ?? "write a position"}).`;
-      syncControls(info, fields);
+      syncControls(info, fields, await typedInfo(info, fields));
       resetPosition();
       resetPlay();
       resetChallenge();
@@ -276,6 +276,7 @@ export async function showTable() {
       return;
     }
     const t = await api("table", { ...fields, size });
+    const typed = await typedInfo(info, fields);
     if (generation !== view.generation) return; // a newer table was asked for
     view.info = info;
     const values = flatten(t.values);
@@ -301,7 +302,7 @@ export async function showTable() {
         : "; no period seen; rows of 10";
     }
     $("table-info").textContent = `${t.game}: box ${t.box.join("×")}, coordinates ${info.coordinate_names.join(", ")}; ${what}${extra}; method ${t.method} — ${t.method_detail}`;
-    syncControls(info, fields);
+    syncControls(info, fields, typed);
     resetPosition();
     resetPlay();
     resetChallenge();
@@ -310,6 +311,20 @@ export async function showTable() {
     updateHash();
   } catch (e) {
     if (generation === view.generation) $("table-info").innerHTML = `<span class="error">${escapeHtml(e.message)}</span>`;
+  }
+}
+
+/** The game info of the spec as typed (the family and arguments the controls show):
+ *  `info` itself unless misère or pass wrapped the spec sent.
+ *  @param {any} info
+ *  @param {{game?: string, rules?: string}} fields */
+export async function typedInfo(info, fields) {
+  const spec = $("spec").value.trim();
+  if (fields.rules || fields.game === spec) return info;
+  try {
+    return await api("game", { game: spec });
+  } catch {
+    return { family: null, arguments: [] };
   }
 }
 

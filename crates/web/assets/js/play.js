@@ -2,7 +2,7 @@
 
 import { $, api, escapeHtml, posText } from "./api.js";
 import { game, hidden, view } from "./state.js";
-import { family, gameFields, parseSpec } from "./controls.js";
+import { family, gameFields } from "./controls.js";
 import { planeSize, positionOf, valueAt } from "./heatmap.js";
 import { boardContext, drawBar, drawBoard, drawBoardFocus, drawGraph, drawPicture, drawStones } from "./board.js";
 import { updateHash } from "./link.js";
@@ -83,7 +83,7 @@ export async function startGame(restore) {
   game.id++;
   Object.assign(game, {
     spec: gameFields(), pos, turn: restore ? restore.turn % players : 0, you, players, history: [], over: false,
-    family: parseSpec($("spec").value.trim()).name,
+    family: view.family || "",
   });
   $("play-log").innerHTML = "";
   $("play-area").hidden = false;

@@ -17,6 +17,8 @@ export const view = {
   generation: 0, // bumped by every new table: answers about an older one are dropped
   wrap: 10, // one-heap tables: heaps per row of the strip (the period when it is short)
   period: null, // one-heap tables: {period, preperiod, saltus, proven} from /api/table
+  family: null, // the catalog family of the spec as typed (from /api/game)
+  declared: "", // the formula the game's source declares (not written in the link)
 };
 
 /** Class mode hides the answers (values, colours, P-positions, move values) until the
