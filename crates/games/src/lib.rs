@@ -51,6 +51,9 @@ pub struct Param {
     pub kind: &'static str,
     /// Default value as text, if it may be omitted.
     pub default: Option<&'static str>,
+    /// A value to start from when there is no default (the explorer fills it in):
+    /// `t/2` for a staircase, `nim` for a game.
+    pub example: Option<&'static str>,
     /// One line of meaning.
     pub help: &'static str,
 }

@@ -25,6 +25,7 @@ pub static FAMILY: Family = Family {
         name: "game",
         kind: crate::GAME_KIND,
         default: None,
+        example: Some("nim"),
         help: "the game played in misère form, e.g. misere(nim(heaps=3))",
     }],
     position_syntax: "as the inner game",

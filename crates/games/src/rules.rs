@@ -1107,6 +1107,7 @@ pub static FAMILY: Family = Family {
         name: "file",
         kind: "path of a .toml rules file",
         default: None,
+        example: None,
         help: "see examples/ryuoh.toml and examples/split124.toml; the same as giving the \
                rules file directly",
     }],

@@ -51,6 +51,7 @@ const fn part(name: &'static str, default: Option<&'static str>) -> Param {
         name,
         kind: crate::GAME_KIND,
         default,
+        example: Some("nim"),
         help: "a part of the sum",
     }
 }

@@ -362,6 +362,8 @@ pub struct ParamDoc {
     pub kind: &'static str,
     /// Its default, if any.
     pub default: Option<&'static str>,
+    /// A value to start from when there is no default (`t/2`, `nim`).
+    pub example: Option<&'static str>,
     /// What it means.
     pub help: &'static str,
 }
@@ -412,6 +414,7 @@ impl FamilyDoc {
                     name: p.name,
                     kind: p.kind,
                     default: p.default,
+                    example: p.example,
                     help: p.help,
                 })
                 .collect(),

@@ -23,14 +23,10 @@ export function currentSpec() {
   return spec;
 }
 
-/** The value a parameter starts with: the catalog's default, else the first example
- *  of its own help text ("e.g. t/2, …"), else a plain game for game parameters. */
+/** The value a parameter starts with: the catalog's default, else its example.
+ *  @param {{default?: string | null, example?: string | null}} p */
 export function startValue(p) {
-  if (p.default) return p.default;
-  const m = /e\.g\.\s*([^,;]+(?:\([^)]*\))?)/.exec(p.help || "");
-  if (m && !/^[a-z-]+\(/.test(m[1])) return m[1].trim();
-  if (/game/.test(p.kind)) return "nim";
-  return "";
+  return p.default || p.example || "";
 }
 
 export function family() {
