@@ -9,7 +9,7 @@
 //   node e2e/explorer.test.mjs            (NIMLAB_BIN overrides the binary)
 
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -97,6 +97,9 @@ async function clickCell(x, y) {
   await page.mouse.click(px, py);
 }
 
+/** A position as the page writes it (the CLI's form). */
+const posText = (p) => (Array.isArray(p) ? p.join(",") : String(p));
+
 async function waitYourMove() {
   try {
     await page.waitForFunction(() => document.getElementById("play-status").textContent.startsWith("Your move"));
@@ -128,6 +131,7 @@ async function playToTheEnd() {
   throw new Error("the game did not end");
 }
 
+mkdirSync(path.join(root, "docs", "img"), { recursive: true });
 try {
   await page.goto(url);
   await page.waitForSelector("body[data-ready='1']");
@@ -137,6 +141,12 @@ try {
     assert.match(await page.textContent("#table-info"), /^wythoff: box 16×16/);
     const family = await page.$$eval("#family option", (o) => o.map((x) => x.value));
     assert.ok(family.includes("ryuoh") && family.includes("nim"), "the catalog is listed");
+    // Games and the families built from games, apart; the rules family has its box.
+    const groups = await page.$$eval("#family optgroup", (g) => g.map((x) => [x.label, [...x.children].map((o) => o.value)]));
+    assert.deepEqual(groups.map((g) => g[0]), ["Games", "Built from other games"]);
+    assert.ok(groups[1][1].includes("misere") && !groups[0][1].includes("misere"), JSON.stringify(groups));
+    assert.ok(!family.includes("rules"));
+    assert.match(await page.textContent("#family-summary"), /^Rules: Wythoff's game/);
   });
 
   await check("hovering a cell shows its value", async () => {
@@ -170,6 +180,13 @@ try {
     await page.click("#check");
     await page.waitForSelector("#check-result.good");
     assert.match(await page.textContent("#check-result"), /holds on all 256 positions/);
+    // A false claim refuted in plain words, the counterexample outlined on the table.
+    await page.fill("#formula", "x + y");
+    await page.click("#prove");
+    await page.waitForSelector("#check-result.bad");
+    assert.match(await page.textContent("#check-result"), /^Not true for every position\. It fails at 1,1 \(outlined in red on the table\)/);
+    assert.deepEqual(await page.evaluate(() => window.nimlab.view.mismatches), [[1, 1]]);
+    await page.fill("#formula", "x xor y");
     await clickCell(3, 5);
     await page.waitForFunction(() => document.getElementById("nimsum").textContent.includes("110"));
     assert.match(await page.textContent("#nimsum"), /011[\s\S]*101[\s\S]*110/);
@@ -445,6 +462,233 @@ try {
     await page.selectOption("#palette", "classic");
   });
 
+  await check("the link holds the lesson: Nim to the end, reopened after the computer's reply", async () => {
+    await showTable("nim(heaps=3)", 8);
+    await page.fill("#play-pos", "3,5,6");
+    await page.selectOption("#play-first", "human");
+    await page.click("#play-start");
+    await waitYourMove();
+    const hashOf = (u) => new URLSearchParams(new URL(u).hash.slice(1));
+    /** Opens the link in a fresh page: the position and the side to move it restores. */
+    const reopen = async (link) => {
+      const other = await context.newPage();
+      other.on("pageerror", (e) => pageErrors.push(e.message));
+      await other.goto(link);
+      await other.waitForSelector("body[data-ready='1']");
+      await other.waitForFunction(() => window.nimlab.game.report);
+      const state = await other.evaluate(() => ({
+        pos: window.nimlab.game.pos.join(","), turn: window.nimlab.game.turn, you: window.nimlab.game.you,
+        status: document.getElementById("play-status").textContent,
+      }));
+      await other.close();
+      return state;
+    };
+    // You move 3,5,6 → 0,5,6; the computer answers 0,5,5: the link says so, your turn.
+    await page.click('#play-options button[aria-label^="move to 0,5,6"]');
+    await waitYourMove();
+    const pos = await page.evaluate(() => window.nimlab.game.pos.join(","));
+    assert.equal(pos, "0,5,5");
+    assert.equal(hashOf(page.url()).get("pos"), "0,5,5");
+    assert.equal(hashOf(page.url()).get("turn"), "0");
+    const again = await reopen(page.url());
+    assert.deepEqual([again.pos, again.turn, again.you], ["0,5,5", 0, 0]);
+    assert.match(again.status, /^Your move from 0,5,5/);
+    // Undo is written too.
+    await page.click('#play-options button[aria-label^="move to 0,5,4"]');
+    await waitYourMove();
+    await page.click("#play-undo");
+    await page.waitForFunction(() => document.getElementById("play-status").textContent.startsWith("Your move from 0,5,5"));
+    assert.equal(hashOf(page.url()).get("pos"), "0,5,5");
+    // Copy link confirms visibly.
+    await page.click("#copy-link");
+    await page.waitForFunction(() => document.getElementById("copy-status").textContent.trim() !== "");
+    assert.match(await page.textContent("#copy-status"), /Link copied|Copy this link/);
+    assert.equal(await page.getAttribute("#copy-status", "data-link"), page.url());
+    // To the end: the computer wins from a P-position; the link reopens the end.
+    assert.equal(await playToTheEnd(), "computer");
+    assert.equal(hashOf(page.url()).get("pos"), "0,0,0");
+    const end = await reopen(page.url());
+    assert.equal(end.pos, "0,0,0");
+    assert.match(end.status, /Game over at 0,0,0: the computer wins/);
+  });
+
+  await check("the link holds the formula, the selected cell, the slice and the level", async () => {
+    await showTable("nim(heaps=3)", 6);
+    await page.fill("#slice", "2");
+    await showTable("nim(heaps=3)", 6);
+    assert.match(await page.textContent("#table-info"), /the slice x2 = 2 is shown/);
+    // The formula box knows the game's variables and the language's functions.
+    assert.equal(await page.getAttribute("#formula", "placeholder"), "e.g. x0 xor x1 xor x2");
+    assert.match(await page.textContent("#formula-help"), /Variables: x0, x1, x2[\s\S]*floor_phi/);
+    await page.fill("#formula", "x0 xor x1");
+    await page.dispatchEvent("#formula", "change");
+    await clickCell(1, 3);
+    await page.waitForFunction(() => document.getElementById("cell-info").textContent.startsWith("1,3,2"));
+    // The hover line names the clicked cell in its slice, not (0,0,0).
+    assert.equal((await page.textContent("#hover")).trim(), "(1,3,2)  G = 0");
+    await page.selectOption("#play-level", "easy");
+    const other = await context.newPage();
+    await other.goto(page.url());
+    await other.waitForSelector("body[data-ready='1']");
+    await other.waitForFunction(() => document.getElementById("cell-info").textContent.startsWith("1,3,2: G = 0"));
+    assert.equal(await other.inputValue("#formula"), "x0 xor x1");
+    assert.equal(await other.inputValue("#slice"), "2");
+    assert.equal(await other.inputValue("#play-level"), "easy");
+    await other.close();
+    await page.selectOption("#play-level", "perfect");
+    await page.fill("#slice", "");
+  });
+
+  await check("keyboard: the board takes focus, arrows choose a move, Enter plays it", async () => {
+    await showTable("nim(heaps=3)", 8);
+    await page.fill("#play-pos", "1,2,4");
+    await page.selectOption("#play-first", "human");
+    await page.click("#play-start");
+    await waitYourMove();
+    await page.focus("#board");
+    assert.equal(await page.evaluate(() => document.activeElement.id), "board");
+    let said = "";
+    for (let i = 0; i < 12 && !said.includes("move to 1,2,3"); i++) {
+      await page.keyboard.press("ArrowRight");
+      said = await page.textContent("#board-focus");
+    }
+    assert.match(said, /Enter: move to 1,2,3/);
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => [...document.querySelectorAll("#play-log li")].some((l) => l.textContent.startsWith("you: 1,2,4 → 1,2,3")));
+    assert.equal(await playToTheEnd(), "human");
+  });
+
+  await check("class mode: a challenge with nothing revealed; the mex revealed step by step", async () => {
+    await showTable("wythoff", 16);
+    await page.check("#class-mode");
+    assert.equal(await page.getAttribute("#heatmap", "data-hidden"), "1");
+    // Every cell one colour, no digits: P-positions (0,0), (1,2) look like N-positions.
+    const colours = await page.evaluate(() => [[0, 0], [1, 2], [3, 5], [4, 6], [9, 9]].map(([x, y]) => window.nimlab.cellPixel(x, y).join(",")));
+    assert.equal(new Set(colours).size, 1, `cells differ: ${colours}`);
+    assert.equal(await page.textContent("#legend"), "");
+    const [hx, hy] = await page.evaluate(() => window.nimlab.cellCenter(3, 5));
+    await page.mouse.move(hx, hy);
+    assert.equal((await page.textContent("#hover")).trim(), "(3,5)  G = ?");
+    assert.match(page.url(), /class=1/);
+    // The challenge: the table stays hidden through every round, answered or not.
+    await page.selectOption("#ch-difficulty", "medium");
+    await page.fill("#ch-seed", "11");
+    await page.fill("#ch-count", "3");
+    await page.click("#ch-deal");
+    await page.waitForSelector("#ch-card:not([hidden]) #ch-answers button");
+    const list = await page.evaluate(() => window.nimlab.challenge.list);
+    for (let i = 0; i < list.length; i++) {
+      await page.waitForFunction((k) => document.getElementById("ch-card").dataset.round === String(k) &&
+        document.querySelector("#ch-answers button:not([disabled])"), i);
+      assert.equal(await page.getAttribute("#heatmap", "data-hidden"), "1");
+      const answers = await page.$$eval("#ch-answers button", (b) => b.map((x) => x.textContent + " " + x.className));
+      assert.ok(answers.every((a) => !/G|win|correct/.test(a)), `answers give nothing away: ${answers}`);
+      const c = list[i];
+      const answer = c.question === "outcome" ? c.outcome : posText(c.winning_moves[0]);
+      await page.click(`#ch-answers button[data-answer="${answer}"]`);
+      await page.waitForFunction((k) => document.getElementById("ch-card").dataset.answered === String(k + 1), i);
+      assert.equal(await page.getAttribute("#heatmap", "data-hidden"), "1");
+      if (i + 1 < list.length) await page.click("#ch-next");
+    }
+    assert.equal(await page.textContent("#ch-score"), `Final score: ${list.length} of ${list.length}.`);
+    assert.match(page.url(), new RegExp(`progress=${list.length}%3A${list.length}`));
+    // A cell clicked in class mode: no value until the mex is revealed step by step.
+    await clickCell(4, 6);
+    await page.waitForSelector("#reveal-step");
+    assert.match(await page.textContent("#cell-info"), /G = \?/);
+    const options = await page.$$eval("#options li", (l) => l.map((x) => x.textContent + " " + x.className));
+    assert.ok(options.every((o) => /G = \?/.test(o) && !/winning/.test(o)), options.join(" | "));
+    await page.check("#presenter");
+    for (let i = 0; i < 4; i++) await page.click("#reveal-step");
+    assert.match(await page.textContent("#explain .mex-line"), /^G\(4,6\) = mex\{[0-9, ]+, …\} = \?$/);
+    // The README's picture: the table hidden, the mex half revealed, in large type.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(root, "docs", "img", "class-mode.png"), clip: { x: 0, y: 0, width: 1280, height: 760 } });
+    for (let i = 0; i < 40 && (await page.$("#reveal-step")); i++) await page.click("#reveal-step");
+    assert.match(await page.textContent("#explain .mex-line"), /G\(4,6\) = mex\{0, 1, 2, 3, 4, 5, 6, 7, 8\} = 9/);
+    await page.uncheck("#presenter");
+    // Play in class mode: the moves are neither green nor red, and carry no value.
+    await page.fill("#play-pos", "5,9");
+    await page.click("#play-start");
+    await waitYourMove();
+    assert.doesNotMatch(await page.textContent("#play-status"), /G =|position\)/);
+    const moves = await page.$$eval("#play-options button", (b) => b.map((x) => x.textContent + " " + x.className));
+    assert.ok(moves.length > 0 && moves.every((m) => !/G=|win|lose/.test(m)), moves.join(" | "));
+    // The link keeps class mode; the teacher reveals on demand.
+    const other = await context.newPage();
+    await other.goto(page.url());
+    await other.waitForSelector("body[data-ready='1']");
+    assert.equal(await other.getAttribute("#heatmap", "data-hidden"), "1");
+    await other.close();
+    await page.click("#reveal");
+    assert.equal(await page.getAttribute("#heatmap", "data-hidden"), "");
+    const shown = await page.evaluate(() => [[0, 0], [4, 6]].map(([x, y]) => window.nimlab.cellPixel(x, y).join(",")));
+    assert.notEqual(shown[0], shown[1]);
+    assert.ok((await page.$$("#play-options button.win")).length > 0, "revealed: the winning move is green");
+    await page.uncheck("#class-mode");
+  });
+
+  await check("a one-heap game: digits, the strip wrapped by its period, the period stated", async () => {
+    await showTable("subtraction(s={1,3,4})", 40);
+    assert.match(await page.textContent("#table-info"), /period 7/);
+    const v = await page.evaluate(() => ({ wrap: window.nimlab.view.wrap, labels: window.nimlab.view.labels.filter((l) => l.axis === "y").map((l) => l.value) }));
+    assert.equal(v.wrap, 7);
+    assert.deepEqual(v.labels, [0, 7, 14, 21, 28, 35]);
+    // Cells large enough for digits (18 canvas pixels or more), heap 10 at row 1, column 3.
+    const [x0] = await page.evaluate(() => window.nimlab.cellCenter(0, 0));
+    const [x1] = await page.evaluate(() => window.nimlab.cellCenter(1, 0));
+    assert.ok(x1 - x0 >= 18, `cells ${x1 - x0} px wide`);
+    const [px, py] = await page.evaluate(() => window.nimlab.cellCenter(3, 1));
+    await page.mouse.move(px, py);
+    assert.equal((await page.textContent("#hover")).trim(), "(10)  G = 1");
+    await clickCell(3, 1);
+    await page.waitForFunction(() => document.getElementById("cell-info").textContent.startsWith("10: G = 1"));
+  });
+
+  await check("a grey non-position cell answers calmly", async () => {
+    await showTable("chocolate-staircase(f=t/2)", 10);
+    const cell = await page.evaluate(() => {
+      const v = window.nimlab.view;
+      for (let y = 0; y < 10; y++) for (let x = 0; x < 10; x++) if (v.table.values[y * 10 + x] === null) return [x, y];
+      return null;
+    });
+    assert.ok(cell, "the staircase has non-positions");
+    await clickCell(...cell);
+    await page.waitForFunction(() => /is not a position/.test(document.getElementById("cell-info").textContent));
+    assert.equal(await page.$("#cell-info .error"), null);
+  });
+
+  await check("worksheets for Wythoff 30 and a one-heap game typeset without an overfull box", async () => {
+    const sheets = [];
+    for (const [game, size, blank] of [["wythoff", 30, "random=20"], ["subtraction(s={1,3,4})", 21, "random=5"]]) {
+      const r = await page.evaluate(async ([g, n, b]) => (await fetch("/api/worksheet", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ game: g, size: n, blank: b, seed: 1 }) })).json(), [game, size, blank]);
+      assert.ok(r.latex && r.tikz, JSON.stringify(r).slice(0, 200));
+      assert.match(r.latex, /Name: .*Date: /, "a line for the name and the date");
+      if (game === "wythoff") assert.ok(r.latex.includes("Grundy values: Wythoff's game}") && r.latex.includes("The game."), "titled by the game's name, its rules stated");
+      sheets.push([`${game.replace(/\W+/g, "")}-tabular`, r.latex], [`${game.replace(/\W+/g, "")}-tikz`, r.tikz]);
+    }
+    let pdflatex = true;
+    try { execFileSync("which", ["pdflatex"], { stdio: "ignore" }); } catch { pdflatex = false; }
+    if (!pdflatex) { console.log("  (no pdflatex: skipped)"); return; }
+    const dir = mkdtempSync(path.join(tmpdir(), "nimlab-sheets-"));
+    try {
+      // The four runs side by side.
+      const runs = sheets.map(([name, text]) => new Promise((resolve) => {
+        writeFileSync(path.join(dir, `${name}.tex`), text);
+        const p = spawn("pdflatex", ["-interaction=nonstopmode", "-halt-on-error", `${name}.tex`], { cwd: dir, stdio: "ignore" });
+        p.on("exit", (code) => resolve([name, code]));
+      }));
+      for (const [name, code] of await Promise.all(runs)) {
+        assert.equal(code, 0, `${name}: pdflatex failed`);
+        const log = readFileSync(path.join(dir, `${name}.log`), "utf8");
+        assert.ok(!log.includes("Overfull"), `${name}: an overfull box`);
+      }
+      console.log(`  (pdflatex typeset ${sheets.length} worksheets)`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   await check("a challenge round: seeded, shareable, scored, mistakes explained", async () => {
     await showTable("wythoff", 16);
     await page.selectOption("#ch-difficulty", "easy");
@@ -481,7 +725,9 @@ try {
     const other = await context.newPage();
     await other.goto(page.url());
     await other.waitForSelector("body[data-ready='1']");
-    await other.waitForSelector("#ch-card:not([hidden])");
+    // The same positions, and the progress: the round is over, scored 3 of 4.
+    await other.waitForFunction(() => document.getElementById("ch-score").textContent.startsWith("Final score"));
+    assert.equal(await other.textContent("#ch-score"), "Final score: 3 of 4.");
     assert.deepEqual(await other.evaluate(() => window.nimlab.challenge.list), list);
     await other.close();
   });
@@ -528,6 +774,12 @@ try {
       rmSync(dir, { recursive: true, force: true });
     }
     await page.screenshot({ path: path.join(root, "docs", "worksheet.png"), clip: await sectionClip("#worksheet") });
+    // The printed page (the print stylesheet: the worksheet alone), for the README.
+    await page.setViewportSize({ width: 800, height: 1100 });
+    await page.emulateMedia({ media: "print" });
+    await page.screenshot({ path: path.join(root, "docs", "img", "worksheet-print.png"), fullPage: true });
+    await page.emulateMedia({ media: "screen" });
+    await page.setViewportSize({ width: 1280, height: 1150 });
   });
 
   await check("at 420 px wide nothing overflows", async () => {

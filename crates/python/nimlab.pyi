@@ -173,11 +173,20 @@ class Game:
     def misere(self) -> Game:
         """Misère play of this game (``nimlab.misere(self)``)."""
     @overload
-    def table(self, size: int) -> npt.NDArray[np.uint32]: ...
+    def table(
+        self, size: int, *, masked: bool = True
+    ) -> Union[npt.NDArray[np.uint32], np.ma.MaskedArray[Any, np.dtype[np.uint32]]]:
+        """The Grundy table over [0, size)^d, shape (y, x) for two coordinates; a
+        table with non-positions is a masked array (them masked) unless masked=False,
+        which leaves ``NOT_A_POSITION`` in those cells."""
     @overload
     def table(
-        self, size: int, *, with_method: bool
-    ) -> Union[npt.NDArray[np.uint32], Tuple[npt.NDArray[np.uint32], str]]: ...
+        self, size: int, *, with_method: bool, masked: bool = True
+    ) -> Union[
+        npt.NDArray[np.uint32],
+        np.ma.MaskedArray[Any, np.dtype[np.uint32]],
+        Tuple[Union[npt.NDArray[np.uint32], np.ma.MaskedArray[Any, np.dtype[np.uint32]]], str],
+    ]: ...
     def check(
         self,
         formula: Optional[str] = None,

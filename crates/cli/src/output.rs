@@ -6,7 +6,7 @@ use nimlab_engine::{Game, GrundyTable, INVALID};
 use std::io::{self, Write};
 
 mod big;
-pub use big::{png_size, write_npy, write_png};
+pub use big::{check_figure, default_scale, png_size, write_npy, write_png, write_png_figure};
 
 /// How to print a table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

@@ -105,7 +105,7 @@ fn npy_loads_in_numpy_when_available() {
 }
 
 #[test]
-fn png_is_a_heatmap_one_pixel_per_cell() {
+fn png_is_a_heatmap_with_axes_and_a_legend() {
     let path = temp("w.png");
     let out = nimlab(&[
         "table",
@@ -114,6 +114,8 @@ fn png_is_a_heatmap_one_pixel_per_cell() {
         "30",
         "--format",
         "png",
+        "--scale",
+        "2",
         "--output",
         path.to_str().unwrap(),
     ]);
@@ -127,9 +129,15 @@ fn png_is_a_heatmap_one_pixel_per_cell() {
     let mut buf = vec![0; reader.output_buffer_size()];
     let info = reader.next_frame(&mut buf).unwrap();
     let _ = std::fs::remove_file(&path);
-    assert_eq!((info.width, info.height), (30, 30));
     assert_eq!(info.color_type, png::ColorType::Rgb);
-    let pixel = |x: usize, y: usize| &buf[3 * (x + 30 * y)..3 * (x + 30 * y) + 3];
+    // The figure's margins: 46 pixels for the row labels (two digits), 36 for the
+    // column labels; the legend at the right. Cell (x, y) is 2 × 2 pixels.
+    let (left, top, width) = (46, 36, info.width as usize);
+    assert!(width > left + 60 + 100 && info.height as usize >= top + 60);
+    let pixel = |x: usize, y: usize| {
+        let i = 3 * (left + 2 * x + 1 + width * (top + 2 * y + 1));
+        &buf[i..i + 3]
+    };
     let g = wythoff_naive(30);
     let max = g.iter().flatten().copied().max().unwrap();
     // P-positions (value 0) get the dark end of the scale, the largest value the bright end.

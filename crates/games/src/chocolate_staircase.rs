@@ -1033,6 +1033,7 @@ pub static FAMILY: Family = Family {
             name: "f",
             kind: "formula in t, non-decreasing and ≥ 0",
             default: None,
+            example: Some("t/2"),
             help: "the staircase: column t holds at most f(t)+1 squares, e.g. t/2, \
                    2^floor_log2(max(t,1)) - 1",
         },
@@ -1040,6 +1041,7 @@ pub static FAMILY: Family = Family {
             name: "strip",
             kind: "true or false",
             default: Some("false"),
+            example: None,
             help: "add a strip of x squares (height 1) left of the bitter square: positions x,y,z",
         },
     ],

@@ -154,6 +154,7 @@ pub static FAMILY: Family = Family {
         name: "rows",
         kind: "integer ≥ 1",
         default: Some("2"),
+        example: None,
         help: "rows of a table (positions may have any number of rows)",
     }],
     position_syntax: "row lengths, bottom row first, each at most the one below (5,5,5 is \

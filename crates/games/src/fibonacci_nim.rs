@@ -797,6 +797,7 @@ pub static FAMILY: Family = Family {
         name: "k",
         kind: "integer ≥ 1",
         default: Some("2"),
+        example: None,
         help: "the multiplier: a move may take up to k times the previous take",
     }],
     position_syntax: "n (the start: n stones, the first move takes < n) or heap,limit (the most the mover may take); any size",

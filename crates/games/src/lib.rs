@@ -51,8 +51,58 @@ pub struct Param {
     pub kind: &'static str,
     /// Default value as text, if it may be omitted.
     pub default: Option<&'static str>,
+    /// A value to start from when there is no default (the explorer fills it in):
+    /// `t/2` for a staircase, `nim` for a game.
+    pub example: Option<&'static str>,
     /// One line of meaning.
     pub help: &'static str,
+}
+
+/// The kind of a parameter that is itself a game (`misere(game=…)`, `sum(g1=…)`).
+pub const GAME_KIND: &str = "a game";
+
+/// Where a family belongs in a list of the catalog.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FamilyGroup {
+    /// A game of its own.
+    Game,
+    /// Built from other games (a parameter of kind [`GAME_KIND`]): misère, pass, sums,
+    /// n players.
+    Transform,
+    /// Read from a rules file.
+    File,
+}
+
+impl FamilyGroup {
+    /// Its name in documents: `game`, `transform`, `file`.
+    pub fn name(self) -> &'static str {
+        match self {
+            FamilyGroup::Game => "game",
+            FamilyGroup::Transform => "transform",
+            FamilyGroup::File => "file",
+        }
+    }
+}
+
+impl Family {
+    /// The family's group: a transform when a parameter is a game, the rules family
+    /// reads a file, every other family is a game.
+    ///
+    /// ```
+    /// use nimlab_games::{family, FamilyGroup};
+    /// assert_eq!(family("misere").unwrap().group(), FamilyGroup::Transform);
+    /// assert_eq!(family("rules").unwrap().group(), FamilyGroup::File);
+    /// assert_eq!(family("wythoff").unwrap().group(), FamilyGroup::Game);
+    /// ```
+    pub fn group(&self) -> FamilyGroup {
+        if self.params.iter().any(|p| p.kind == GAME_KIND) {
+            FamilyGroup::Transform
+        } else if self.name == rules::FAMILY_NAME {
+            FamilyGroup::File
+        } else {
+            FamilyGroup::Game
+        }
+    }
 }
 
 /// A game family of the catalog.

@@ -23,8 +23,9 @@ pub static FAMILY: Family = Family {
     summary: "Misère play of any game: the player who makes the last move loses",
     params: &[Param {
         name: "game",
-        kind: "a game",
+        kind: crate::GAME_KIND,
         default: None,
+        example: Some("nim"),
         help: "the game played in misère form, e.g. misere(nim(heaps=3))",
     }],
     position_syntax: "as the inner game",

@@ -342,6 +342,7 @@ pub static FAMILY: Family = Family {
         name: "heaps",
         kind: "integer ≥ 1",
         default: Some("2"),
+        example: None,
         help: "number of heaps of a table (positions may have any number)",
     }],
     position_syntax: "h1,h2,… (one heap size each; any number of heaps)",

@@ -516,6 +516,7 @@ pub static FAMILY: Family = Family {
         name: "graph",
         kind: "path(n), cycle(n), grid(r,c), complete(n), graph6, or a file of edges",
         default: Some("path(8)"),
+        example: None,
         help: "the graph played on (at most 128 vertices)",
     }],
     position_syntax: "the set of vertices left, e.g. {0,1,4}; start = every vertex",

@@ -103,20 +103,23 @@ pub static FAMILY: Family = Family {
     params: &[
         Param {
             name: "game",
-            kind: "a game",
+            kind: crate::GAME_KIND,
             default: None,
+            example: Some("nim"),
             help: "the game played, e.g. nplayer(subtraction(s={1,2}),n=3)",
         },
         Param {
             name: "n",
             kind: "integer 2..64",
             default: Some("3"),
+            example: None,
             help: "number of players",
         },
         Param {
             name: "ranking",
             kind: "normal, retreat(l) or perm(σ(1),…,σ(n))",
             default: Some("normal"),
+            example: None,
             help: "how players are ranked: normal (the last mover first), the l-retreat type \
                    (2 ≤ l ≤ n; n = 2, l = 2 is misère play), or any permutation σ (the r-th \
                    place goes to X_σ(r), X_1 being the last mover, X_2 the one before, …)",

@@ -729,12 +729,14 @@ pub static FAMILY: Family = Family {
             name: "n",
             kind: "integer 2..64",
             default: Some("3"),
+            example: None,
             help: "number of players",
         },
         Param {
             name: "ranking",
             kind: "normal, retreat(l) or perm(σ(1),…,σ(n))",
             default: Some("normal"),
+            example: None,
             help: "how players are ranked: normal (the last mover first), the l-retreat type, \
                    or any permutation σ (the r-th place goes to the player who moved r−1 moves \
                    before the last, counted σ(r))",
@@ -743,6 +745,7 @@ pub static FAMILY: Family = Family {
             name: "heaps",
             kind: "integer ≥ 1",
             default: Some("2"),
+            example: None,
             help: "number of heaps of a table (positions may have any number)",
         },
     ],

@@ -129,6 +129,7 @@ pub static FAMILY: Family = Family {
             name: "code",
             kind: "octal code d0.d1d2… (d0 ∈ {0,4}); with base=16 hexadecimal digits",
             default: Some("0.137"),
+            example: None,
             help: "digit d_k: 1 may take k beans leaving no heap, 2 leaving one heap, 4 \
                    leaving two heaps (8: three, hexadecimal only)",
         },
@@ -136,6 +137,7 @@ pub static FAMILY: Family = Family {
             name: "base",
             kind: "8 or 16",
             default: Some("8"),
+            example: None,
             help: "16 for hexadecimal codes (digits up to f, up to three heaps left)",
         },
     ],

@@ -18,8 +18,9 @@ pub static FAMILY: Family = Family {
               (never at a terminal position)",
     params: &[Param {
         name: "game",
-        kind: "a game",
+        kind: crate::GAME_KIND,
         default: None,
+        example: Some("nim"),
         help: "the game played with a pass, e.g. pass(ryuoh(p=3))",
     }],
     position_syntax: "the inner game's position, then 1 if the pass is still available \

@@ -1095,15 +1095,19 @@ fn theorems() -> Vec<Theorem> {
     Vec::new()
 }
 
+/// The name of the family that reads a rules file.
+pub const FAMILY_NAME: &str = "rules";
+
 /// The `rules` family: `rules(file=PATH)` reads a game from a rules file.
 pub static FAMILY: Family = Family {
-    name: "rules",
+    name: FAMILY_NAME,
     summary: "A take-away game (moves as a predicate or a list) or a take-and-break game \
               (remove, leave, split) read from a TOML rules file",
     params: &[Param {
         name: "file",
         kind: "path of a .toml rules file",
         default: None,
+        example: None,
         help: "see examples/ryuoh.toml and examples/split124.toml; the same as giving the \
                rules file directly",
     }],

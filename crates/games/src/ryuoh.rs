@@ -259,6 +259,7 @@ pub static FAMILY: Family = Family {
         name: "p",
         kind: "integer ≥ 1",
         default: Some("3"),
+        example: None,
         help: "diagonal steps (s,t) with s,t ≥ 1 and s+t ≤ p−1; p = 3 is Ryuoh Nim",
     }],
     position_syntax: "x,y (column, row; two heaps)",

@@ -871,6 +871,7 @@ pub static FAMILY: Family = Family {
         name: "s",
         kind: "finite non-empty set of positive integers",
         default: Some("{1,2,3}"),
+        example: None,
         help: "the subtraction set",
     }],
     position_syntax: "n (the heap size, any size)",

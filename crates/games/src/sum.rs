@@ -49,8 +49,9 @@ fn theorems() -> Vec<Theorem> {
 const fn part(name: &'static str, default: Option<&'static str>) -> Param {
     Param {
         name,
-        kind: "a game",
+        kind: crate::GAME_KIND,
         default,
+        example: Some("nim"),
         help: "a part of the sum",
     }
 }

@@ -309,6 +309,7 @@ pub static FAMILY: Family = Family {
         name: "heaps",
         kind: "integer ≥ 1",
         default: Some("3"),
+        example: None,
         help: "number of heaps of a table (positions may have any number of distinct heaps)",
     }],
     position_syntax: "a,b,c,… (distinct heap sizes)",

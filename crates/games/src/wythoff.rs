@@ -222,6 +222,7 @@ pub static FAMILY: Family = Family {
         name: "a",
         kind: "integer ≥ 1",
         default: Some("1"),
+        example: None,
         help: "Fraenkel's a-Wythoff: take (s,t) from both heaps with |s−t| < a; a = 1 is Wythoff",
     }],
     position_syntax: "x,y (two heaps)",

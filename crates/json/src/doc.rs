@@ -355,6 +355,8 @@ pub struct ParamDoc {
     pub kind: &'static str,
     /// Its default, if any.
     pub default: Option<&'static str>,
+    /// A value to start from when there is no default (`t/2`, `nim`).
+    pub example: Option<&'static str>,
     /// What it means.
     pub help: &'static str,
 }
@@ -387,6 +389,9 @@ pub struct FamilyDoc {
     pub theorems: Vec<TheoremRef>,
     /// What the default instance can do.
     pub capabilities: Vec<&'static str>,
+    /// Where the family belongs in a list: `game`, `transform` (built from other
+    /// games: misère, pass, sums, n players) or `file` (read from a rules file).
+    pub group: &'static str,
 }
 
 impl FamilyDoc {
@@ -402,6 +407,7 @@ impl FamilyDoc {
                     name: p.name,
                     kind: p.kind,
                     default: p.default,
+                    example: p.example,
                     help: p.help,
                 })
                 .collect(),
@@ -415,6 +421,7 @@ impl FamilyDoc {
                 })
                 .collect(),
             capabilities: crate::family_capabilities(f),
+            group: f.group().name(),
         }
     }
 }

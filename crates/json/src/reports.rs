@@ -476,6 +476,54 @@ pub struct GameInfoDoc {
     pub closed_form: Option<String>,
     /// The P-position predicate a rules file declares.
     pub p_positions: Option<String>,
+    /// The rules in one sentence, from the catalog (none for a rules file).
+    pub rules: Option<&'static str>,
+    /// The functions a formula about the game may call (its variables are the
+    /// coordinates' names).
+    pub formula_functions: &'static [&'static str],
+    /// The catalog family the spec names (`rules` for a rules file; none when the spec
+    /// cannot be read back).
+    pub family: Option<&'static str>,
+    /// The spec's arguments by parameter name (positional ones named by the family's
+    /// parameters in order), as written: `ryuoh(p=3)` → `[{name: "p", value: "3"}]`.
+    pub arguments: Vec<ArgumentDoc>,
+}
+
+/// One argument of a game's spec.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct ArgumentDoc {
+    /// The parameter's name.
+    pub name: String,
+    /// Its value as written.
+    pub value: String,
+}
+
+/// The family a spec names and its arguments by name; `(None, [])` when the spec names
+/// no family of the catalog.
+fn spec_arguments(spec: &str) -> (Option<&'static str>, Vec<ArgumentDoc>) {
+    let Ok(parsed) = nimlab_games::spec::parse_spec(spec) else {
+        return (None, Vec::new());
+    };
+    let Ok(family) = nimlab_games::family(&parsed.name) else {
+        return (None, Vec::new());
+    };
+    let arguments = parsed
+        .args
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (key, value))| {
+            let name = match key {
+                Some(k) => k.clone(),
+                None => family.params.get(i)?.name.to_string(),
+            };
+            Some(ArgumentDoc {
+                name,
+                value: value.clone(),
+            })
+        })
+        .collect();
+    (Some(family.name), arguments)
 }
 
 impl GameInfoDoc {
@@ -485,9 +533,14 @@ impl GameInfoDoc {
     /// let source = nimlab_games::source::load(Some("wythoff"), None).unwrap();
     /// let info = nimlab_json::reports::GameInfoDoc::new(&source);
     /// assert_eq!(info.dimension, 2);
+    /// let source = nimlab_games::source::load(Some("ryuoh(4)"), None).unwrap();
+    /// let info = nimlab_json::reports::GameInfoDoc::new(&source);
+    /// assert_eq!(info.family, Some("ryuoh"));
+    /// assert_eq!((info.arguments[0].name.as_str(), info.arguments[0].value.as_str()), ("p", "4"));
     /// ```
     pub fn new(source: &nimlab_games::source::GameSource) -> Self {
         let game = &*source.game;
+        let (family, arguments) = spec_arguments(&game.spec());
         GameInfoDoc {
             game: game.spec(),
             dimension: game.dimension(),
@@ -499,6 +552,10 @@ impl GameInfoDoc {
                 .map(|p| nimlab_engine::plan::write_position(game, &p)),
             closed_form: source.closed_form.clone(),
             p_positions: source.p_positions.clone(),
+            rules: nimlab_games::rules_of(&game.spec()),
+            formula_functions: nimlab_formula::FUNCTIONS,
+            family,
+            arguments,
         }
     }
 }

@@ -273,7 +273,9 @@ impl Worksheet {
         })
     }
 
-    /// The same worksheet with the game's rules stated above the exercise.
+    /// The same worksheet with the game's rules stated above the exercise; a rules
+    /// sentence that starts with the game's name (`Wythoff's game: take …`) names the
+    /// worksheet too (the spec after it when it has parameters), instead of the spec.
     ///
     /// ```
     /// use nimlab_engine::GrundyTable;
@@ -281,10 +283,21 @@ impl Worksheet {
     /// let t = GrundyTable::from_parts(vec![2, 2], vec![0, 1, 1, 0]).unwrap();
     /// let names = vec!["x".to_string(), "y".to_string()];
     /// let w = Worksheet::new("nim", &names, &t, &[], Blanks::none(&t)).unwrap()
-    ///     .with_rules("Take any number of stones from one heap.");
-    /// assert!(w.latex_document(false).contains("Take any number of stones"));
+    ///     .with_rules("Nim: take any number of stones from one heap");
+    /// let doc = w.latex_document(false);
+    /// assert!(doc.contains("take any number of stones") && doc.contains("Grundy values: Nim}"));
     /// ```
     pub fn with_rules(mut self, rules: &str) -> Self {
+        if let Some((name, _)) = rules.split_once(": ")
+            && !name.contains([';', ','])
+            && name.len() <= 40
+        {
+            self.title = if self.title.contains('(') {
+                format!("{name}, {}", self.title)
+            } else {
+                name.to_string()
+            };
+        }
         self.rules = Some(rules.to_string());
         self
     }
@@ -506,8 +519,10 @@ impl Worksheet {
         const CELL: usize = 28;
         const LEFT: usize = 44;
         const TOP: usize = 52;
-        let width = LEFT + self.nx * CELL + 10;
-        let height = TOP + self.ny * CELL + 10;
+        // The legend's line under the table: what the boxes and colours mean.
+        const LEGEND: usize = 30;
+        let width = (LEFT + self.nx * CELL + 10).max(LEFT + 420);
+        let height = TOP + self.ny * CELL + 10 + LEGEND;
         let mut s = String::new();
         let _ = writeln!(
             s,
@@ -595,8 +610,36 @@ impl Worksheet {
                 }
             }
         }
+        self.svg_legend(&mut s, answers, TOP + self.ny * CELL + 14, LEFT);
         s.push_str("</svg>\n");
         s
+    }
+
+    /// The legend under the SVG table, from `x` on the line at `y`: the blank cells
+    /// (dashed, to fill in; yellow with the answer in bold) and, when the table has any,
+    /// the grey cells that are not positions.
+    fn svg_legend(&self, s: &mut String, answers: bool, y: usize, x: usize) {
+        let _ = writeln!(s, "<g class=\"legend\" font-size=\"12\" fill=\"#333\">");
+        let mut at = x;
+        let mut entry = |s: &mut String, fill: &str, dash: &str, label: &str| {
+            let _ = writeln!(
+                s,
+                "<rect x=\"{at}\" y=\"{y}\" width=\"14\" height=\"14\" fill=\"{fill}\" stroke=\"#888\"{dash}/>\
+                 <text x=\"{}\" y=\"{}\">{label}</text>",
+                at + 19,
+                y + 12
+            );
+            at += 19 + 7 * label.len() + 16;
+        };
+        if answers {
+            entry(s, "#ffe9a8", "", "answer (bold)");
+        } else {
+            entry(s, "#fff", " stroke-dasharray=\"3 2\"", "write the value");
+        }
+        if self.cells.contains(&INVALID) {
+            entry(s, "#ccc", "", "not a position");
+        }
+        let _ = writeln!(s, "</g>");
     }
 }
 
@@ -662,6 +705,12 @@ mod tests {
         assert!(svg.contains("data-cell=\"2,0\""));
         assert!(!w.svg(false).contains("font-weight=\"bold\">2<"));
         assert!(w.svg(true).contains("font-weight=\"bold\">2<"));
+        // The legend says what the boxes mean.
+        assert!(
+            w.svg(false).contains("<g class=\"legend\"")
+                && w.svg(false).contains("write the value")
+        );
+        assert!(w.svg(true).contains("answer (bold)"));
         assert!(Worksheet::new("big", &names, &nim(65), &[], Blanks::none(&nim(65))).is_err());
         // Wider than a page: refused in one line.
         assert!(Worksheet::new("wide", &names, &nim(49), &[], Blanks::none(&nim(49))).is_err());

@@ -769,14 +769,17 @@ impl PyGame {
 
     /// The Grundy table over the box [0, size)^d as a numpy array of dtype uint32 and
     /// shape (y, x) for two coordinates (the last coordinate first, as `nimlab table`
-    /// prints and writes .npy). Cells that are not positions hold `nimlab.NOT_A_POSITION`.
+    /// prints and writes .npy). A table with cells that are not positions is a
+    /// `numpy.ma.MaskedArray` with those cells masked (their data
+    /// `nimlab.NOT_A_POSITION`); `masked=False` gives the plain array instead.
     /// With `with_method=True`, returns `(array, method)` with the planner's method id.
-    #[pyo3(signature = (size, *, with_method = false))]
+    #[pyo3(signature = (size, *, with_method = false, masked = true))]
     fn table<'py>(
         &self,
         py: Python<'py>,
         size: &Bound<'py, PyAny>,
         with_method: bool,
+        masked: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         self.numbers_only("table")?;
         let size = usize_arg(size, "size")?;
@@ -792,16 +795,21 @@ impl PyGame {
             .map_err(py_err)?;
         let shape: Vec<usize> = report.table.dims().iter().rev().copied().collect();
         let method = report.method.id();
+        let holes = masked && report.table.values().contains(&INVALID);
         // The values are stored first coordinate fastest: NumPy's C order for the
         // reversed shape. The Vec becomes the array's buffer without a copy.
-        let array = PyArray1::from_vec(py, report.table.into_values()).reshape(shape)?;
+        let mut array = PyArray1::from_vec(py, report.table.into_values())
+            .reshape(shape)?
+            .into_any();
+        if holes {
+            array = py
+                .import("numpy.ma")?
+                .call_method1("masked_equal", (array, INVALID))?;
+        }
         if with_method {
-            Ok(
-                PyTuple::new(py, [array.into_any(), method.into_pyobject(py)?.into_any()])?
-                    .into_any(),
-            )
+            Ok(PyTuple::new(py, [array, method.into_pyobject(py)?.into_any()])?.into_any())
         } else {
-            Ok(array.into_any())
+            Ok(array)
         }
     }
 

@@ -47,6 +47,16 @@ def test_cells_that_are_not_positions():
     t = nimlab.game("pass(ryuoh(p=3))").table(6)
     assert t.shape == (2, 6, 6)
     assert nimlab.NOT_A_POSITION == 2**32 - 1
+    # The staircase's cells outside the game: masked, not 4294967295 in the sums.
+    s = nimlab.game("chocolate-staircase(f=t/2)").table(8)
+    assert isinstance(s, np.ma.MaskedArray) and s.mask.any() and not s.mask.all()
+    assert s.max() < nimlab.NOT_A_POSITION
+    plain = nimlab.game("chocolate-staircase(f=t/2)").table(8, masked=False)
+    assert not isinstance(plain, np.ma.MaskedArray)
+    assert (plain[s.mask] == nimlab.NOT_A_POSITION).all()
+    assert (plain[~s.mask] == s.compressed()).all()
+    # Tables of positions only stay plain arrays.
+    assert not isinstance(nimlab.game("wythoff").table(4), np.ma.MaskedArray)
 
 
 def test_moves_lists_options_like_the_readme():

@@ -699,7 +699,7 @@ pub fn router(config: ServeConfig) -> Router {
     });
     Router::new()
         .route("/", get(page))
-        .route("/app.js", get(script))
+        .route("/js/{name}", get(module))
         .route("/app.css", get(style))
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .route("/api/games", get(games))
@@ -832,11 +832,31 @@ async fn page() -> impl IntoResponse {
     )
 }
 
-async fn script() -> impl IntoResponse {
-    (
-        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-        include_str!("../assets/app.js"),
-    )
+/// The explorer's ES modules (crates/web/assets/js), embedded in the binary: the file
+/// name and its text. `main.js` imports the others.
+pub const MODULES: &[(&str, &str)] = &[
+    ("api.js", include_str!("../assets/js/api.js")),
+    ("state.js", include_str!("../assets/js/state.js")),
+    ("controls.js", include_str!("../assets/js/controls.js")),
+    ("heatmap.js", include_str!("../assets/js/heatmap.js")),
+    ("play.js", include_str!("../assets/js/play.js")),
+    ("board.js", include_str!("../assets/js/board.js")),
+    ("challenge.js", include_str!("../assets/js/challenge.js")),
+    ("worksheet.js", include_str!("../assets/js/worksheet.js")),
+    ("link.js", include_str!("../assets/js/link.js")),
+    ("main.js", include_str!("../assets/js/main.js")),
+];
+
+/// `/js/NAME`: one of the explorer's modules.
+async fn module(axum::extract::Path(name): axum::extract::Path<String>) -> Response {
+    match MODULES.iter().find(|(file, _)| *file == name) {
+        Some((_, text)) => (
+            [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+            *text,
+        )
+            .into_response(),
+        None => not_found().await.into_response(),
+    }
 }
 
 async fn style() -> impl IntoResponse {
@@ -955,6 +975,7 @@ async fn table(State(state): State<Arc<AppState>>, body: Body) -> Answer {
                 ("method", Value::from(report.method.id())),
                 ("method_detail", Value::from(report.method.detail.clone())),
             ];
+            extra.extend(sequence_period(&*game, &report.table, opts));
             if let Some(r) = game.capabilities().nplayer.map(|r| r.ranking.clone()) {
                 extra.push(("values_are", Value::from("class")));
                 extra.push(("players", Value::from(r.players())));
@@ -967,6 +988,31 @@ async fn table(State(state): State<Arc<AppState>>, body: Body) -> Answer {
         },
     )
     .await
+}
+
+/// A one-heap table's period, for the explorer to wrap the strip by and to state:
+/// `period`, `preperiod`, `saltus` and whether it is `period_proven` — the planner's
+/// periodicity over a window of at least the table and 400 heaps (proven when the game
+/// proves it). Nothing for a table of two or more coordinates, an n-player game, or a
+/// game whose periodicity query fails (a heap that is not a position, work refused).
+fn sequence_period(
+    game: &dyn Game,
+    table: &nimlab_engine::table::GrundyTable,
+    opts: &TableOptions,
+) -> Vec<(&'static str, Value)> {
+    if game.dimension() != 1 || game.capabilities().nplayer.is_some() {
+        return Vec::new();
+    }
+    let window = table.values().len().max(400) as u64;
+    match plan::periodicity(game, Some(window), opts) {
+        Ok((Some(p), _, _)) => vec![
+            ("period", Value::from(p.period)),
+            ("preperiod", Value::from(p.preperiod)),
+            ("saltus", Value::from(p.saltus)),
+            ("period_proven", Value::from(p.proof.is_some())),
+        ],
+        _ => Vec::new(),
+    }
 }
 
 async fn check(State(state): State<Arc<AppState>>, body: Body) -> Answer {

@@ -50,11 +50,35 @@ async fn the_page_and_its_assets_are_served() {
     let (s, b) = send(ServeConfig::default(), "GET", "/", vec![]).await;
     assert_eq!(s, StatusCode::OK);
     assert!(String::from_utf8(b).unwrap().contains("nimlab explorer"));
-    for path in ["/app.js", "/app.css"] {
+    for path in ["/js/main.js", "/app.css"] {
         let (s, b) = send(ServeConfig::default(), "GET", path, vec![]).await;
         assert_eq!(s, StatusCode::OK, "{path}");
         assert!(b.len() > 500, "{path}");
     }
+    // Every module main.js imports, directly or not, is served.
+    for (name, text) in nimlab_web::MODULES {
+        let (s, b) = send(
+            ServeConfig::default(),
+            "GET",
+            &format!("/js/{name}"),
+            vec![],
+        )
+        .await;
+        assert_eq!(
+            (s, b.as_slice()),
+            (StatusCode::OK, text.as_bytes()),
+            "{name}"
+        );
+        for import in text.lines().filter_map(|l| l.split("from \"./").nth(1)) {
+            let file = import.trim_end_matches("\";");
+            assert!(
+                nimlab_web::MODULES.iter().any(|(n, _)| *n == file),
+                "{name} imports {file}"
+            );
+        }
+    }
+    let (s, _) = send(ServeConfig::default(), "GET", "/js/nosuch.js", vec![]).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
 }
 
 #[tokio::test]
@@ -469,7 +493,7 @@ async fn formulas_are_proved_for_every_position() {
     // the explorer's button beside the formula box posts to /api/prove
     let (_, page) = send(ServeConfig::default(), "GET", "/", vec![]).await;
     assert!(String::from_utf8(page).unwrap().contains("id=\"prove\""));
-    let (_, js) = send(ServeConfig::default(), "GET", "/app.js", vec![]).await;
+    let (_, js) = send(ServeConfig::default(), "GET", "/js/heatmap.js", vec![]).await;
     assert!(String::from_utf8(js).unwrap().contains("api(\"prove\""));
 }
 

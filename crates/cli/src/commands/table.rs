@@ -2,7 +2,8 @@
 
 use super::{Context, OutputArgs};
 use crate::output::{
-    png_size, write_npy, write_png, write_table, write_table_json, write_worksheet, TableFormat,
+    check_figure, default_scale, png_size, write_npy, write_png, write_png_figure, write_table,
+    write_table_json, write_worksheet, TableFormat,
 };
 use crate::Status;
 use nimlab_engine::plan;
@@ -57,6 +58,12 @@ pub struct TableArgs {
     /// Seed of --blank random=K (the same seed blanks the same cells).
     #[arg(long, default_value_t = 1, requires = "blank")]
     seed: u64,
+    /// With --format png: pixels per cell of the heatmap, drawn with numbered axes and a
+    /// legend. Default: enough for 384 pixels on the longer side (a 64 × 64 table: 6),
+    /// 1 from 384 cells on; a table too large for a figure (over 2^26 pixels) is then
+    /// written one pixel per cell, without axes.
+    #[arg(long, value_name = "PIXELS", value_parser = clap::value_parser!(u32).range(1..=64))]
+    scale: Option<u32>,
     #[command(flatten)]
     out: OutputArgs,
 }
@@ -147,7 +154,22 @@ pub fn run(ctx: &Context, args: TableArgs) -> Result<Status> {
                 Some(r) => args
                     .out
                     .emit(|out| crate::nplayer::write_class_png(&table, r.players(), w, h, out))?,
-                None => args.out.emit(|out| write_png(&table, w, h, out))?,
+                None => {
+                    let scale = args.scale.unwrap_or_else(|| default_scale(&table));
+                    match check_figure(&table, scale) {
+                        Ok(()) => {
+                            let names = game.coordinate_names();
+                            args.out
+                                .emit(|out| write_png_figure(&table, &names, scale, out))?
+                        }
+                        // Too large for a figure: one pixel per cell, unless a scale
+                        // was asked for.
+                        Err(_) if args.scale.is_none() => {
+                            args.out.emit(|out| write_png(&table, w, h, out))?
+                        }
+                        Err(e) => return Err(e),
+                    }
+                }
             }
         }
         TableFormat::Json => {

@@ -179,13 +179,17 @@ pub fn rasterize(scene: &Scene) -> Canvas {
 
 /// The scene as a PNG file.
 pub fn write_png(scene: &Scene, out: &mut dyn Write) -> io::Result<()> {
-    let canvas = rasterize(scene);
+    write_canvas_png(&rasterize(scene), &scene.title, out)
+}
+
+/// Pixels as a PNG file, `title` in its text chunk.
+pub fn write_canvas_png(canvas: &Canvas, title: &str, out: &mut dyn Write) -> io::Result<()> {
     let err = |e: png::EncodingError| io::Error::other(e.to_string());
     let mut encoder = png::Encoder::new(out, canvas.width as u32, canvas.height as u32);
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);
     encoder
-        .add_text_chunk("Title".into(), scene.title.clone())
+        .add_text_chunk("Title".into(), title.to_string())
         .map_err(err)?;
     let mut writer = encoder.write_header().map_err(err)?;
     writer.write_image_data(&canvas.pixels).map_err(err)?;
