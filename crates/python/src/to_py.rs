@@ -12,8 +12,8 @@
 use nimlab_json::doc::NAT_DIGITS;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::IntoPyObjectExt;
 use pyo3::types::{PyBytes, PyDict, PyInt, PyList, PyTuple};
+use pyo3::IntoPyObjectExt;
 use serde::ser::{self, Serialize};
 
 /// How serde_json (with `arbitrary_precision`) hands a number to another serializer.

@@ -491,11 +491,21 @@ fn fill(
         stage(0);
     } else {
         std::thread::scope(|scope| {
-            for t in 1..threads {
-                let stage = &stage;
-                scope.spawn(move || stage(t));
-            }
+            let workers: Vec<_> = (1..threads)
+                .map(|t| {
+                    let stage = &stage;
+                    scope.spawn(move || stage(t))
+                })
+                .collect();
             stage(0);
+            // A worker's panic goes on with its own payload: left to the scope, it would
+            // become "a scoped thread panicked", and callers tell a cancellation (a
+            // progress that unwinds with its own payload type) from a fault by that type.
+            for worker in workers {
+                if let Err(payload) = worker.join() {
+                    std::panic::resume_unwind(payload);
+                }
+            }
         });
     }
     if half {
@@ -814,6 +824,49 @@ pub fn for_each_rook_option(x: u64, y: u64, visit: &mut dyn FnMut(&[u64])) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A progress that unwinds with a payload of its own once some cells are done, as
+    /// the web server's does when a request is stopped — here on the pipeline's other
+    /// threads only, whose panics the thread scope would otherwise replace.
+    struct StopAfter {
+        caller: std::thread::ThreadId,
+        cells: std::sync::atomic::AtomicU64,
+    }
+    struct Stopped;
+    impl Progress for StopAfter {
+        fn start(&self, _total: u64, _what: &str) {}
+        fn advance(&self, delta: u64) {
+            let cells = self.cells.fetch_add(delta, Ordering::Relaxed);
+            if cells > 20_000 && std::thread::current().id() != self.caller {
+                std::panic::panic_any(Stopped);
+            }
+        }
+    }
+
+    #[test]
+    fn a_stopped_fill_unwinds_with_the_progress_payload_on_every_thread() {
+        let wythoff = LineMoves {
+            diagonal_band: 1,
+            steps: vec![],
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        for _ in 0..5 {
+            let unwound = pool.install(|| {
+                let stop = StopAfter {
+                    caller: std::thread::current().id(),
+                    cells: std::sync::atomic::AtomicU64::new(0),
+                };
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    line_table(&wythoff, 0, 700, 700, &stop)
+                }))
+            });
+            let payload = unwound.expect_err("the progress stops the fill");
+            assert!(payload.is::<Stopped>(), "the payload is the progress's own");
+        }
+    }
 
     /// The largest N whose N × N Wythoff table fits in 24 GiB by the estimate.
     #[test]
