@@ -273,8 +273,8 @@ pub struct Capabilities<'a> {
     pub table_kernel: Option<&'a dyn TableKernel>,
     /// A strategy table for people.
     pub strategy_table: Option<&'a dyn StrategyTable>,
-    /// The position as a chocolate bar, for pictures.
-    pub bar: Option<&'a dyn crate::picture::BarGame>,
+    /// The position drawn as columns of squares, for pictures.
+    pub columns_picture: Option<&'a dyn crate::picture::ColumnsDrawing>,
     /// The game is played by n players under a ranking ([`crate::nplayer`]): its
     /// values are classes, not Grundy values.
     pub nplayer: Option<crate::nplayer::NPlayerRules<'a>>,
@@ -326,8 +326,8 @@ impl Capabilities<'_> {
         if self.strategy_table.is_some() {
             out.push("strategy-table");
         }
-        if self.bar.is_some() {
-            out.push("bar-picture");
+        if self.columns_picture.is_some() {
+            out.push("columns-picture");
         }
         if self.nplayer.is_some() {
             out.push("n-player");

@@ -6,7 +6,7 @@ use crate::nim::Bouton;
 use crate::{Args, Family};
 use nimlab_engine::capability::Capabilities;
 use nimlab_engine::nimarith::nim_sum;
-use nimlab_engine::picture::{BarColumn, BarGame, BarPicture};
+use nimlab_engine::picture::{ColumnsDrawing, ColumnsPicture, SquareColumn};
 use nimlab_engine::theorem::check_grundy_formula;
 use nimlab_engine::{Coord, Error, Game, Result, Theorem};
 
@@ -55,15 +55,15 @@ impl Game for Chocolate {
     fn capabilities(&self) -> Capabilities<'_> {
         Capabilities {
             big: Some(&Bouton),
-            bar: Some(self),
+            columns_picture: Some(self),
             ..Capabilities::none()
         }
     }
 }
 
-impl BarGame for Chocolate {
+impl ColumnsDrawing for Chocolate {
     /// Columns −x … z, each y + 1 squares high.
-    fn bar(&self, pos: &[Coord]) -> Result<BarPicture> {
+    fn columns_picture(&self, pos: &[Coord]) -> Result<ColumnsPicture> {
         self.check_position(pos)?;
         let (x, y, z) = (pos[0], pos[1], pos[2]);
         if x.max(z).max(y) >= MAX_DRAWN {
@@ -72,13 +72,13 @@ impl BarGame for Chocolate {
             )));
         }
         let columns = (-(x as i64)..=z as i64)
-            .map(|index| BarColumn {
+            .map(|index| SquareColumn {
                 index,
                 height: y + 1,
                 limit: None,
             })
             .collect();
-        Ok(BarPicture {
+        Ok(ColumnsPicture {
             columns,
             caption: format!("rectangular bar {{{x},{y},{z}}} = Nim heaps {x}, {y}, {z}"),
         })

@@ -15,7 +15,7 @@ use nimlab_engine::big::{BigAnalysis, BigPosition, BigUint};
 use nimlab_engine::capability::{
     BigPositions, Capabilities, Decomposition, MoveRelation, TableKernel,
 };
-use nimlab_engine::picture::{BarColumn, BarGame, BarPicture};
+use nimlab_engine::picture::{ColumnsDrawing, ColumnsPicture, SquareColumn};
 use nimlab_engine::table::{describe_box, GrundyTable, INVALID};
 use nimlab_engine::theorem::ProofClaim;
 use nimlab_engine::theorem::{describe_window, Verdict};
@@ -530,14 +530,14 @@ impl Game for ChocolateStaircase {
         match &self.bar {
             Some(_) => Capabilities {
                 decomposition: Some(Decomposition::Parts(self)),
-                bar: Some(self),
+                columns_picture: Some(self),
                 move_relation: Some(self.move_relation()),
                 ..Capabilities::none()
             },
             None => Capabilities {
                 big: Some(self),
                 table_kernel: Some(self),
-                bar: Some(self),
+                columns_picture: Some(self),
                 move_relation: Some(self.move_relation()),
                 ..Capabilities::none()
             },
@@ -683,22 +683,22 @@ impl TableKernel for ChocolateStaircase {
     }
 }
 
-impl BarGame for ChocolateStaircase {
-    fn bar(&self, pos: &[Coord]) -> Result<BarPicture> {
+impl ColumnsDrawing for ChocolateStaircase {
+    fn columns_picture(&self, pos: &[Coord]) -> Result<ColumnsPicture> {
         self.check_position(pos)?;
         let (y, z) = self.yz(pos);
         let f = self.prefix(z)?;
         let x = if self.strip { pos[0] } else { 0 };
-        let mut columns: Vec<BarColumn> = (1..=x)
+        let mut columns: Vec<SquareColumn> = (1..=x)
             .rev()
-            .map(|i| BarColumn {
+            .map(|i| SquareColumn {
                 index: -(i as i64),
                 height: 1,
                 limit: None,
             })
             .collect();
         for (i, &fi) in f.values()[..=z as usize].iter().enumerate() {
-            columns.push(BarColumn {
+            columns.push(SquareColumn {
                 index: i as i64,
                 height: y.min(fi) + 1,
                 limit: Some(fi.saturating_add(1)),
@@ -712,7 +712,7 @@ impl BarGame for ChocolateStaircase {
         } else {
             format!("CB(f, {y}, {z}) = {{{y},{z}}}, f(t) = {}", self.f.text())
         };
-        Ok(BarPicture { columns, caption })
+        Ok(ColumnsPicture { columns, caption })
     }
 }
 

@@ -236,32 +236,41 @@ fn bad_functions_and_positions_are_one_line_errors() {
 fn bars_are_drawn_from_the_rules() {
     let bar = ChocolateStaircase::new("t/2", false).unwrap();
     let caps = bar.capabilities();
-    let draw = caps.bar.unwrap();
-    let p = draw.bar(&[2, 5]).unwrap();
+    let draw = caps.columns_picture.unwrap();
+    let p = draw.columns_picture(&[2, 5]).unwrap();
     let heights: Vec<u64> = p.columns.iter().map(|c| c.height).collect();
     assert_eq!(heights, vec![1, 1, 2, 2, 3, 3]); // min(2, ⌊i/2⌋) + 1
                                                  // The move {2,5} → {1,3} eats columns 4 and 5.
-    let q = draw.bar(&[1, 3]).unwrap();
+    let q = draw.columns_picture(&[1, 3]).unwrap();
     let mut eaten = p.eaten_by(&q);
     eaten.sort();
     assert_eq!(eaten, vec![(4, 0), (4, 1), (4, 2), (5, 0), (5, 1), (5, 2)]);
     // {2,5} → {1,5} eats the top row.
-    let r = draw.bar(&[1, 5]).unwrap();
+    let r = draw.columns_picture(&[1, 5]).unwrap();
     assert_eq!(p.eaten_by(&r), vec![(4, 2), (5, 2)]);
     let strip = ChocolateStaircase::new("t/2", true).unwrap();
-    let s = strip.capabilities().bar.unwrap().bar(&[3, 1, 4]).unwrap();
+    let s = strip
+        .capabilities()
+        .columns_picture
+        .unwrap()
+        .columns_picture(&[3, 1, 4])
+        .unwrap();
     assert_eq!(s.column_range(), (-3, 4));
     let r = Chocolate.bar_picture_for_test();
     assert_eq!(r.columns.len(), 6);
 }
 
 trait RectangleForTest {
-    fn bar_picture_for_test(&self) -> nimlab_engine::picture::BarPicture;
+    fn bar_picture_for_test(&self) -> nimlab_engine::picture::ColumnsPicture;
 }
 
 impl RectangleForTest for Chocolate {
-    fn bar_picture_for_test(&self) -> nimlab_engine::picture::BarPicture {
-        self.capabilities().bar.unwrap().bar(&[3, 3, 2]).unwrap()
+    fn bar_picture_for_test(&self) -> nimlab_engine::picture::ColumnsPicture {
+        self.capabilities()
+            .columns_picture
+            .unwrap()
+            .columns_picture(&[3, 3, 2])
+            .unwrap()
     }
 }
 

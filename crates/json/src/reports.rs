@@ -608,7 +608,7 @@ pub struct BarOptionDoc {
 
 impl BarColumnDoc {
     /// The document of a picture's column.
-    pub fn new(c: &nimlab_engine::picture::BarColumn) -> Self {
+    pub fn new(c: &nimlab_engine::picture::SquareColumn) -> Self {
         BarColumnDoc {
             index: c.index,
             height: c.height,

@@ -1246,13 +1246,13 @@ async fn bar(State(state): State<Arc<AppState>>, body: Body) -> Answer {
     compute(&state, game_key(&req), Lane::Light, move |opts| {
         let game = load_game(&req)?.game;
         let pos = small_position(&*game, &position_text(&req)?)?;
-        let Some(drawer) = game.capabilities().bar else {
+        let Some(drawer) = game.capabilities().columns_picture else {
             return Err(ApiError::bad(format!(
                 "{} is not played on a chocolate bar",
                 game.spec()
             )));
         };
-        let picture = drawer.bar(&pos)?;
+        let picture = drawer.columns_picture(&pos)?;
         if picture.squares().count() as u64 > MAX_BAR_SQUARES {
             return Err(ApiError::bad(format!(
                 "the bar has more than {MAX_BAR_SQUARES} squares: too big to draw"
@@ -1265,7 +1265,7 @@ async fn bar(State(state): State<Arc<AppState>>, body: Body) -> Answer {
             let Some(small) = to_small(&o.position) else {
                 continue;
             };
-            let next = drawer.bar(&small)?;
+            let next = drawer.columns_picture(&small)?;
             options.push(BarOptionDoc {
                 position: Pos::of(&*game, &o.position),
                 grundy: o.grundy.clone().map(Nat),

@@ -47,7 +47,7 @@ pub enum DrawFormat {
 /// What to draw.
 enum Picture {
     Bar(
-        nimlab_engine::picture::BarPicture,
+        nimlab_engine::picture::ColumnsPicture,
         Vec<(i64, u64)>,
         Option<String>,
     ),
@@ -128,11 +128,11 @@ fn picture(ctx: &Context, game: &dyn Game, pos: &[Coord], to: Option<&[Coord]>) 
         check_move(game, pos, next)?;
     }
     let caps = game.capabilities();
-    if let Some(bars) = caps.bar {
-        let bar = bars.bar(pos)?;
+    if let Some(bars) = caps.columns_picture {
+        let bar = bars.columns_picture(pos)?;
         let (eaten, caption) = match to {
             Some(next) => {
-                let after = bars.bar(next)?;
+                let after = bars.columns_picture(next)?;
                 let eaten = bar.eaten_by(&after);
                 let n = eaten.len();
                 (

@@ -2,7 +2,7 @@
 //! the game library (the bar's squares, the P-positions); this module only lays it out.
 
 use super::{palette, Anchor, Item, Scene};
-use nimlab_engine::picture::BarPicture;
+use nimlab_engine::picture::ColumnsPicture;
 
 /// Side of a square, in pixels.
 pub const CELL: f64 = 28.0;
@@ -15,7 +15,7 @@ pub const MAX_SIDE: u64 = 400;
 
 /// A bar, and what a move eats from it.
 pub struct BarView<'a> {
-    pub bar: &'a BarPicture,
+    pub bar: &'a ColumnsPicture,
     /// Squares (column, row) the move shown eats.
     pub eaten: Vec<(i64, u64)>,
     /// One line about the move, if one is shown.

@@ -15,7 +15,7 @@ export function boardKind() {
   if (game.pos && Array.isArray(game.pos.vertices)) return "graph";
   if (!Array.isArray(game.pos) || game.pos.some((c) => typeof c !== "number")) return "list";
   const caps = (view.info && view.info.capabilities) || [];
-  if (caps.includes("bar-picture")) return "bar";
+  if (caps.includes("columns-picture")) return "bar";
   if (caps.includes("line-moves") && game.pos.length === 2) return "board";
   return "stones";
 }
