@@ -195,6 +195,26 @@ impl Table {
         (h >> (64 - buckets.trailing_zeros())) as usize * BUCKET
     }
 
+    /// Announces a lookup of `pos` soon: its bucket is fetched into the cache while
+    /// the options are still being listed.
+    #[inline]
+    pub(crate) fn prefetch(&self, pos: &[Coord]) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(words) = Self::short(pos)
+            && !self.slots.is_empty()
+        {
+            let slot = &self.slots[self.bucket(words, pos.len())];
+            // SAFETY: a prefetch is only a hint; the address is a slot of the table.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                    (slot as *const Slot).cast(),
+                )
+            };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = pos;
+    }
+
     /// What is known of `pos`.
     pub(crate) fn get(&self, pos: &[Coord]) -> Bounds {
         let Some(words) = Self::short(pos) else {
