@@ -35,27 +35,17 @@ pub struct SearchSettings {
 }
 
 /// Whether the planner sends `pos` to the search rather than the memoized solver: a
-/// game the search applies to, and a position whose full solution the estimate finds
-/// too big (regions of rank over [`SEARCH_RANK`]; otherwise the solver's own work
-/// estimate over its limit).
+/// game the search applies to whose positions fall apart into regions (boards,
+/// graphs), at a rank over [`SEARCH_RANK`]. Other games keep the solver and its work
+/// estimate, which refuses hours of work up front; the search has no such estimate,
+/// so it runs for them only when asked ([`search_value`]).
 pub(super) fn preferred(game: &dyn Game, pos: &[Coord]) -> bool {
-    if !Search::applies_to(game) {
-        return false;
-    }
-    let caps = game.capabilities();
-    if matches!(
-        caps.decomposition,
-        Some(crate::capability::Decomposition::Regions(_))
-    ) {
-        return game.rank(pos) > SEARCH_RANK;
-    }
-    game.is_downward_closed() && {
-        let positions = pos
-            .iter()
-            .fold(1u128, |acc, &c| acc.saturating_mul(c as u128 + 1));
-        let options = crate::table::options_bound(game, pos);
-        crate::table::check_work("", positions, options, false).is_err()
-    }
+    Search::applies_to(game)
+        && matches!(
+            game.capabilities().decomposition,
+            Some(crate::capability::Decomposition::Regions(_))
+        )
+        && game.rank(pos) > SEARCH_RANK
 }
 
 /// Value, outcome and a winning move of `pos` by pruned search, however big the

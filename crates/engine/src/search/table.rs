@@ -252,6 +252,8 @@ impl Table {
         self.put(words, pos.len() as u8, rank.min(255) as u8, known);
     }
 
+    /// Puts the entry in its bucket: merged into its own slot, else in a free slot,
+    /// else over the bucket's smallest component.
     fn put(&mut self, words: [Coord; 2], len: u8, rank: u8, known: Bounds) {
         let b = self.bucket(words, len as usize);
         let bucket = &mut self.slots[b..b + BUCKET];
@@ -261,17 +263,19 @@ impl Table {
             s.set(now);
             return;
         }
-        let (victim, _) = bucket
-            .iter()
-            .enumerate()
-            .min_by_key(|(_, s)| if s.len == 0 { -1 } else { s.rank as i32 })
-            .expect("a bucket has slots");
-        if bucket[victim].len == 0 {
-            self.used += 1;
-        } else {
-            self.replaced += 1;
-        }
-        let s = &mut bucket[victim];
+        let victim = match bucket.iter().position(|s| s.len == 0) {
+            Some(free) => {
+                self.used += 1;
+                free
+            }
+            None => {
+                self.replaced += 1;
+                (0..BUCKET)
+                    .min_by_key(|&i| bucket[i].rank)
+                    .expect("a bucket has slots")
+            }
+        };
+        let s = &mut self.slots[b + victim];
         *s = Slot {
             words,
             len,
@@ -279,6 +283,18 @@ impl Table {
             ..Slot::default()
         };
         s.set(known);
+    }
+
+    /// Room for `entries` entries read back from a checkpoint (within the most
+    /// slots): four slots each, so that the table is at least as big as the one that
+    /// wrote them (it grew at three quarters full) and the entries, which come bucket
+    /// by bucket, never crowd a bucket.
+    pub(crate) fn reserve(&mut self, entries: u64) {
+        while (self.slots.len() as u64) < entries.saturating_mul(4)
+            && self.slots.len() < self.most_slots
+        {
+            self.grow();
+        }
     }
 
     /// Twice the slots, every entry moved over (none is lost: a bucket that
