@@ -140,6 +140,24 @@ fn node_kayles_on_the_3_by_n_grid_is_oeis_a316632() {
     }
 }
 
+/// The values past A316632 that docs/records.md publishes, reached there by the search
+/// with and without the end database; here the full solver confirms those it can
+/// reach (n ≤ 20, with `NIMLAB_LONG=1`).
+#[test]
+fn node_kayles_past_a316632_agrees_with_the_solver() {
+    const PAST: [u32; 4] = [2, 2, 1, 1]; // n = 17, 18, 19, 20
+    let most = if long() { 20 } else { 17 };
+    for n in 17..=most {
+        let g = parse_game(&format!("node-kayles(graph=grid(3,{n}))")).unwrap();
+        let start = small(&*g, "start");
+        let full = Solver::new(&*g).grundy(&start).unwrap();
+        let searched = Search::new(&*g, &TableOptions::default())
+            .grundy(&start)
+            .unwrap();
+        assert_eq!((full, searched), (PAST[n - 17], PAST[n - 17]), "3x{n}");
+    }
+}
+
 #[test]
 fn the_planner_sends_big_boards_to_the_search() {
     // Rank 32 > SEARCH_RANK: the search; the value is Beling's (4×8: nimber 0).
