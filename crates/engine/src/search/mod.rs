@@ -163,6 +163,8 @@ pub struct Search<'g> {
     pool: Vec<Node>,
     /// What the root is asking, for the progress line.
     asking: String,
+    /// Which of the root's components is being valued.
+    part_note: String,
     checkpoint: Option<checkpoint::Schedule>,
 }
 
@@ -187,6 +189,7 @@ impl<'g> Search<'g> {
             max_depth: 0,
             pool: Vec::new(),
             asking: String::new(),
+            part_note: String::new(),
             checkpoint: None,
         }
     }
@@ -226,7 +229,8 @@ impl<'g> Search<'g> {
         let parts = self.parts_of(pos);
         let mut acc = 0;
         for (i, (key, rank)) in parts.iter().enumerate() {
-            self.asking = format!("component {} of {}", i + 1, parts.len());
+            self.part_note = format!("component {} of {}", i + 1, parts.len());
+            self.asking = self.part_note.clone();
             acc ^= self.nimber(key.as_slice(), *rank)?;
         }
         self.finish()?;
@@ -237,7 +241,8 @@ impl<'g> Search<'g> {
     /// the whole nimber.
     pub fn is_p(&mut self, pos: &[Coord]) -> Result<bool> {
         self.progress.start(0, "nodes searched");
-        self.asking = "is it a P-position?".into();
+        self.part_note = "is it a P-position".into();
+        self.asking = self.part_note.clone();
         let mut parts = self.parts_of(pos);
         parts.sort_by_key(|(_, rank)| *rank);
         let mut acc = 0;
@@ -510,6 +515,10 @@ impl<'g> Search<'g> {
     ) -> Result<Option<u32>> {
         let mut u = known.lower;
         while u <= most {
+            if self.depth == 1 {
+                // The root's question, for the progress line: the bound it is at.
+                self.asking = format!("{}: is the nimber {u}?", self.part_note);
+            }
             let now = self.table.get(c);
             if let Some(g) = now.exact() {
                 return Ok((g <= most).then_some(g));
