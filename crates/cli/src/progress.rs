@@ -39,12 +39,13 @@ impl Progress for Bar {
         if let Some(b) = &self.bar {
             b.set_draw_target(indicatif::ProgressDrawTarget::stderr());
             b.set_position(0);
+            b.set_message("");
             if total == 0 {
                 // Unknown amount of work: a spinner with the count so far.
                 b.unset_length();
                 b.set_style(
                     ProgressStyle::with_template(&format!(
-                        "{{elapsed_precise}} {{spinner}} {{pos}} {what}"
+                        "{{elapsed_precise}} {{spinner}} {{pos}} {what} {{msg}}"
                     ))
                     .unwrap_or_else(|_| ProgressStyle::default_spinner()),
                 );
@@ -64,6 +65,11 @@ impl Progress for Bar {
     fn advance(&self, delta: u64) {
         if let Some(b) = &self.bar {
             b.inc(delta);
+        }
+    }
+    fn status(&self, text: &str) {
+        if let Some(b) = &self.bar {
+            b.set_message(text.to_string());
         }
     }
     fn finish(&self) {

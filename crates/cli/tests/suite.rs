@@ -23,6 +23,7 @@ mod prove;
 mod prove_guess;
 mod readme;
 mod rules;
+mod search;
 mod sg_system;
 mod surfaces;
 mod table_big_outputs;

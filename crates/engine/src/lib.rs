@@ -46,6 +46,7 @@ pub mod play;
 pub mod position;
 pub mod progress;
 pub mod rule;
+pub mod search;
 pub mod solver;
 pub mod table;
 #[cfg(test)]

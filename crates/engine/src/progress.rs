@@ -12,6 +12,9 @@ pub trait Progress: Sync {
     fn advance(&self, delta: u64);
     /// The computation is over.
     fn finish(&self) {}
+    /// A line on where a long computation stands, beside the count (a search's depth
+    /// and the question it is on). Default: not shown.
+    fn status(&self, _text: &str) {}
     /// Whether the caller asked the computation to stop (a client that went away, a
     /// time limit, Ctrl-C). The engine's long loops poll it at their progress points
     /// and return [`Error::Cancelled`]; nothing unwinds.

@@ -17,6 +17,7 @@ mod planner;
 mod prove;
 mod prove_soundness;
 mod rules;
+mod search;
 mod seed_tables;
 mod takeaway_sg;
 mod transform_properties;

@@ -127,6 +127,19 @@ async fn value_and_moves_have_the_cli_shape() {
 }
 
 #[tokio::test]
+async fn a_big_board_is_valued_by_the_librarys_search() {
+    // Rank 32: the planner's search route, as on the command line (Beling: 4×8 is 0).
+    let (s, v) = post(
+        "/api/value",
+        json!({"game": "cram(rows=4,cols=8)", "position": "start"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["grundy"], 0);
+    assert_eq!(v["method"], "search");
+}
+
+#[tokio::test]
 async fn tables_match_the_seed() {
     // Table 1 of the Ryuoh paper (p = 3), the first rows.
     let (s, v) = post("/api/table", json!({"game": "ryuoh(p=3)", "size": 4})).await;

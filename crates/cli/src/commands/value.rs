@@ -30,6 +30,8 @@ pub struct ValueArgs {
     #[arg(long, value_enum)]
     format: Option<PlainFormat>,
     #[command(flatten)]
+    search: SearchArgs,
+    #[command(flatten)]
     out: OutputArgs,
 }
 
@@ -55,7 +57,47 @@ pub struct MovesArgs {
     #[arg(long, value_enum)]
     format: Option<PlainFormat>,
     #[command(flatten)]
+    search: SearchArgs,
+    #[command(flatten)]
     out: OutputArgs,
+}
+
+/// How to run the pruned search, when asked for (any of these asks for it; without
+/// them the planner chooses it for positions too big for the memoized solver).
+#[derive(clap::Args)]
+pub struct SearchArgs {
+    /// Value the position by pruned search (Cram, Node Kayles, Chomp, defined games).
+    #[arg(long)]
+    search: bool,
+    /// Components of at most this many squares/vertices (rank) are valued by plain mex
+    /// during the search (default 10; 0: none).
+    #[arg(long, value_name = "RANK")]
+    end_rank: Option<u32>,
+    /// Write the search's transposition table to FILE every minute and at the end.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<std::path::PathBuf>,
+    /// Seconds between checkpoints (default 60).
+    #[arg(long, value_name = "SECONDS", requires = "checkpoint")]
+    checkpoint_every: Option<u64>,
+    /// Start the search from the table a --checkpoint file holds.
+    #[arg(long, value_name = "FILE")]
+    resume: Option<std::path::PathBuf>,
+}
+
+impl SearchArgs {
+    /// The search's settings, when any flag asks for the search.
+    fn settings(&self) -> Option<plan::SearchSettings> {
+        let asked = self.search
+            || self.end_rank.is_some()
+            || self.checkpoint.is_some()
+            || self.resume.is_some();
+        asked.then(|| plan::SearchSettings {
+            end_rank: self.end_rank,
+            checkpoint: self.checkpoint.clone(),
+            checkpoint_every: self.checkpoint_every.map(std::time::Duration::from_secs),
+            resume: self.resume.clone(),
+        })
+    }
 }
 
 /// Joins the position arguments with commas (`3 5`, `3, 5` and `3,5` are the same):
@@ -79,6 +121,7 @@ fn ask(
     rest: &[String],
     rules: Option<&std::path::Path>,
     with_options: bool,
+    search: &SearchArgs,
 ) -> Result<(Box<dyn nimlab_engine::Game>, PositionReport)> {
     let (game, parts): (Option<&str>, Vec<String>) = match rules {
         Some(_) => (
@@ -96,7 +139,9 @@ fn ask(
     let game = nimlab_games::source::load(game, rules)?.game;
     let big = plan::read_position(&*game, position)?;
     let opts = ctx.table_options();
-    let report = if with_options {
+    let report = if let Some(settings) = search.settings() {
+        plan::search_value(&*game, &big, &opts, &settings, with_options)?
+    } else if with_options {
         plan::moves(&*game, &big, &opts)?
     } else {
         plan::value(&*game, &big, &opts)?
@@ -161,6 +206,7 @@ pub fn run_value(ctx: &Context, args: ValueArgs) -> Result<Status> {
         &args.position,
         args.rules.as_deref(),
         false,
+        &args.search,
     )?;
     args.out.emit(|out| match format {
         PlainFormat::Json => ctx.print_json(out, &report_json(&*game, &r)),
@@ -171,7 +217,14 @@ pub fn run_value(ctx: &Context, args: ValueArgs) -> Result<Status> {
 
 pub fn run_moves(ctx: &Context, args: MovesArgs) -> Result<Status> {
     let format = args.out.format(args.format, PlainFormat::Text)?;
-    let (game, r) = ask(ctx, &args.game, &args.position, args.rules.as_deref(), true)?;
+    let (game, r) = ask(
+        ctx,
+        &args.game,
+        &args.position,
+        args.rules.as_deref(),
+        true,
+        &args.search,
+    )?;
     args.out.emit(|out| match format {
         PlainFormat::Json => ctx.print_json(out, &report_json(&*game, &r)),
         PlainFormat::Text => match (&r.options, &r.nplayer) {

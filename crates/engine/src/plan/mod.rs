@@ -15,6 +15,7 @@
 //! | `plan/value.rs` | [`value()`], [`moves`] (the `Planner`, Grundy and n-player routes) |
 //! | `plan/table.rs` | [`table()`], [`computed_table`] |
 //! | `plan/sequence.rs` | [`sequence()`], [`periodicity`], [`row_periodicity`] |
+//! | `plan/search.rs` | the `search` route, [`search_value`] |
 //! | `plan/route.rs` | [`MethodKind`], [`Method`], the routes and their lists |
 //!
 //! ```
@@ -36,6 +37,7 @@
 //! ```
 
 mod route;
+mod search;
 mod sequence;
 mod table;
 #[cfg(test)]
@@ -43,6 +45,7 @@ mod tests;
 mod value;
 
 pub use route::{route_table, Method, MethodKind};
+pub use search::{search_value, SearchSettings, SEARCH_RANK};
 pub use sequence::{periodicity, row_periodicity, sequence};
 pub use table::RECURSION_PREFERRED;
 

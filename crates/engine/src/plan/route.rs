@@ -44,11 +44,13 @@ pub enum MethodKind {
     /// A misère heap game's outcome from its misère quotient
     /// ([`crate::misere_quotient`]): outcome and winning moves, no value.
     MisereQuotient,
+    /// Pruned search for one position's nimber ([`crate::search`]).
+    Search,
 }
 
 impl MethodKind {
     /// Every kind, in the order of the enum.
-    pub const ALL: [MethodKind; 10] = [
+    pub const ALL: [MethodKind; 11] = [
         MethodKind::ClosedForm,
         MethodKind::Strategy,
         MethodKind::Components,
@@ -59,6 +61,7 @@ impl MethodKind {
         MethodKind::BruteForce,
         MethodKind::ObservedPeriod,
         MethodKind::MisereQuotient,
+        MethodKind::Search,
     ];
 
     /// The stable id programs read (`closed-form`, `line-kernel`, …).
@@ -74,6 +77,7 @@ impl MethodKind {
             MethodKind::BruteForce => "brute-force",
             MethodKind::ObservedPeriod => "observed-period",
             MethodKind::MisereQuotient => "misere-quotient",
+            MethodKind::Search => "search",
         }
     }
 }
@@ -220,13 +224,14 @@ impl Answer for PeriodicityAnswer {
 }
 
 /// `value` and `moves` under the Grundy rule.
-pub(super) static VALUE_ROUTES: [PositionRoute; 8] = [
+pub(super) static VALUE_ROUTES: [PositionRoute; 9] = [
     value::CLOSED_FORM,
     value::COMPONENTS,
     value::MISERE_QUOTIENT,
     value::LINE_KERNEL,
     value::SEQUENCE_KERNEL,
     value::DENSE_BRUTE_FORCE,
+    value::SEARCH,
     value::SOLVER_BRUTE_FORCE,
     value::STRATEGY,
 ];

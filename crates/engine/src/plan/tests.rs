@@ -274,6 +274,7 @@ fn the_route_lists_in_order() {
             "line-kernel",
             "sequence-kernel",
             "brute-force",
+            "search",
             "brute-force",
             "strategy"
         ]

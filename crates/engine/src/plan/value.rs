@@ -774,6 +774,27 @@ pub(super) const DENSE_BRUTE_FORCE: PositionRoute = Route {
     },
 };
 
+/// Pruned search for the nimber ([`crate::search`]), where the memoized search's
+/// estimate is too big ([`super::search::preferred`]).
+pub(super) const SEARCH: PositionRoute = Route {
+    kind: MethodKind::Search,
+    summary: "pruned search for the nimber, where the memoized search is too big",
+    applies: |q| {
+        q.small
+            .as_deref()
+            .is_some_and(|p| super::search::preferred(q.game(), p))
+    },
+    // The transposition table forgets rather than outgrow the memory limit.
+    estimate: |_| Ok(()),
+    run: |q| {
+        let settings = super::SearchSettings::default();
+        match super::search_value(q.game(), q.pos, q.opts(), &settings, q.with_options) {
+            Ok(r) => Ok(Some(r)),
+            Err(e) => q.refused(e).map(Some),
+        }
+    },
+};
+
 /// The memoized search over every reachable position.
 pub(super) const SOLVER_BRUTE_FORCE: PositionRoute = Route {
     kind: MethodKind::BruteForce,

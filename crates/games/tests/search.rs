@@ -1,0 +1,174 @@
+//! The pruned search ([`nimlab_engine::search`]) against the full memoized solver on
+//! the catalog's board and graph games: Cram boards and positions on them, Node
+//! Kayles on paths, cycles, grids and random graphs (graph6), Chomp — each with and
+//! without the end database, so two routes of the search meet the solver's values;
+//! and Node Kayles on the 3×n grid against OEIS A316632. `NIMLAB_LONG=1` widens the
+//! windows.
+
+use nimlab_engine::plan::{self, read_position};
+use nimlab_engine::search::Search;
+use nimlab_engine::{Coord, Game, Solver, TableOptions};
+use nimlab_games::node_kayles::{Graph, NodeKayles};
+use nimlab_games::parse_game;
+
+fn long() -> bool {
+    std::env::var_os("NIMLAB_LONG").is_some()
+}
+
+fn small(game: &dyn Game, text: &str) -> Vec<Coord> {
+    let big = read_position(game, text).unwrap();
+    big.iter().map(|c| c.try_into().unwrap()).collect()
+}
+
+/// The search (with the end database at ranks 0, 4 and the default) and the solver
+/// agree on `pos`, its value and its outcome.
+fn agree(game: &dyn Game, pos: &[Coord]) -> u32 {
+    let want = Solver::new(game).grundy(pos).unwrap();
+    for end in [0, 4, nimlab_engine::search::DEFAULT_END_RANK] {
+        let mut s = Search::new(game, &TableOptions::default()).with_end_rank(end);
+        assert_eq!(
+            s.grundy(pos).unwrap(),
+            want,
+            "{} {pos:?} end {end}",
+            game.spec()
+        );
+        assert_eq!(s.is_p(pos).unwrap(), want == 0, "{} {pos:?}", game.spec());
+    }
+    want
+}
+
+/// A fixed stream of pseudo-random numbers.
+struct Stream(u64);
+
+impl Stream {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+#[test]
+fn cram_boards_and_positions_agree_with_the_solver() {
+    let most = if long() { 30 } else { 20 };
+    let mut rng = Stream(0x5eed);
+    for rows in 1..=6 {
+        for cols in rows..=10 {
+            if rows * cols > most {
+                continue;
+            }
+            let g = parse_game(&format!("cram(rows={rows},cols={cols})")).unwrap();
+            let start = small(&*g, "start");
+            agree(&*g, &start);
+            // Boards with squares covered at random.
+            for _ in 0..3 {
+                let pos = vec![start[0] & rng.next() | rng.next() & rng.next() & start[0]];
+                agree(&*g, &pos);
+            }
+        }
+    }
+}
+
+#[test]
+fn node_kayles_graphs_agree_with_the_solver() {
+    let n = if long() { 24 } else { 14 };
+    for graph in [
+        format!("path({n})"),
+        format!("cycle({n})"),
+        "grid(2,7)".to_string(),
+        "grid(3,5)".to_string(),
+        "grid(4,4)".to_string(),
+        "complete(6)".to_string(),
+    ] {
+        let g = parse_game(&format!("node-kayles(graph={graph})")).unwrap();
+        agree(&*g, &small(&*g, "start"));
+    }
+    let mut rng = Stream(0x6a6b);
+    for i in 0..if long() { 60 } else { 20 } {
+        let n = 6 + (i % 10);
+        let text = graph6(n, 100 + 40 * (i % 8) as u64, &mut rng);
+        // graph6 text may hold parentheses: the graph is built directly, not from a
+        // spec.
+        let g = NodeKayles::new(Graph::parse(&text).unwrap());
+        agree(&g, &small(&g, "start"));
+    }
+}
+
+/// A random graph on `n` vertices in graph6 format, each edge drawn with probability
+/// `per_mille`/1000.
+fn graph6(n: usize, per_mille: u64, rng: &mut Stream) -> String {
+    let mut bits = Vec::new();
+    for j in 1..n {
+        for _ in 0..j {
+            bits.push(rng.next() % 1000 < per_mille);
+        }
+    }
+    let mut out = String::from((n as u8 + 63) as char);
+    for chunk in bits.chunks(6) {
+        let v = chunk
+            .iter()
+            .enumerate()
+            .fold(0u8, |a, (k, &b)| a | (b as u8) << (5 - k));
+        out.push((v + 63) as char);
+    }
+    out
+}
+
+#[test]
+fn chomp_agrees_with_the_solver() {
+    let g = parse_game("chomp(rows=4)").unwrap();
+    let most = if long() { 8 } else { 5 };
+    for a in 1..=most {
+        for b in 0..=a {
+            for c in 0..=b {
+                agree(&*g, &[a, b, c]);
+            }
+        }
+    }
+}
+
+#[test]
+fn node_kayles_on_the_3_by_n_grid_is_oeis_a316632() {
+    const A316632: [u32; 16] = [2, 1, 1, 0, 3, 3, 2, 2, 2, 3, 3, 5, 2, 4, 1, 3];
+    let most = if long() { 16 } else { 9 };
+    for n in 1..=most {
+        let g = parse_game(&format!("node-kayles(graph=grid(3,{n}))")).unwrap();
+        let start = small(&*g, "start");
+        let mut s = Search::new(&*g, &TableOptions::default());
+        assert_eq!(s.grundy(&start).unwrap(), A316632[n - 1], "3x{n}");
+    }
+}
+
+/// The values past A316632 that docs/records.md publishes, reached there by the search
+/// with and without the end database; here the full solver confirms those it can
+/// reach (n ≤ 20, with `NIMLAB_LONG=1`).
+#[test]
+fn node_kayles_past_a316632_agrees_with_the_solver() {
+    const PAST: [u32; 4] = [2, 2, 1, 1]; // n = 17, 18, 19, 20
+    let most = if long() { 20 } else { 17 };
+    for n in 17..=most {
+        let g = parse_game(&format!("node-kayles(graph=grid(3,{n}))")).unwrap();
+        let start = small(&*g, "start");
+        let full = Solver::new(&*g).grundy(&start).unwrap();
+        let searched = Search::new(&*g, &TableOptions::default())
+            .grundy(&start)
+            .unwrap();
+        assert_eq!((full, searched), (PAST[n - 17], PAST[n - 17]), "3x{n}");
+    }
+}
+
+#[test]
+fn the_planner_sends_big_boards_to_the_search() {
+    // Rank 32 > SEARCH_RANK: the search; the value is Beling's (4×8: nimber 0).
+    let g = parse_game("cram(rows=4,cols=8)").unwrap();
+    let start = read_position(&*g, "start").unwrap();
+    let r = plan::value(&*g, &start, &TableOptions::default()).unwrap();
+    assert_eq!(r.method.id(), "search");
+    assert_eq!(r.grundy, Some(0u32.into()));
+    // A small board stays with the memoized solver.
+    let g = parse_game("cram(rows=3,cols=4)").unwrap();
+    let start = read_position(&*g, "start").unwrap();
+    let r = plan::value(&*g, &start, &TableOptions::default()).unwrap();
+    assert_eq!(r.method.id(), "brute-force");
+}
