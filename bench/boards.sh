@@ -1,5 +1,6 @@
 #!/bin/sh
-# Boards and graphs through the plain solver (regions/components + symmetry): wall and
+# Boards and graphs through the planner's route (the memoized solver with regions/
+# components + symmetry up to 30 squares or vertices, the pruned search beyond): wall and
 # CPU seconds and peak memory of the start positions of Cram 4×7 and 5×7 and Node
 # Kayles on the 3×10 and 3×16 grids.
 #
