@@ -7,8 +7,10 @@
 //! hold one. The values of the parts are their low bytes: the caller checks each hit.
 //! [`mark_walk`] marks one part's splits across a tile, its indices computed 8 at a
 //! time. [`strike`] strikes every split's value out of a bitmap of all values below
-//! 2^16 (the dense route's far pass), 64 splits a step on AVX-512. The module holds
-//! the engine's only vector code.
+//! 2^16 (the dense route's far pass), 64 splits a step on AVX-512 or AVX2
+//! ([`StrikeKernel`]). The module holds the engine's only vector code; each vector
+//! path has a scalar reference that tests compare it with on any CPU that has it,
+//! whatever the `NIMLAB_SIMD` cap ([`simd_level`]).
 
 /// A set of bytes, stored for [`next_hit`]: byte `(v & 15) + 16·(v >> 7)` has bit
 /// `(v >> 4) & 7` set when v is in the set.
@@ -86,7 +88,7 @@ pub fn simd_level() -> SimdLevel {
 #[cfg(target_arch = "x86_64")]
 #[inline]
 fn avx2_allowed() -> bool {
-    simd_level() >= SimdLevel::Avx2 && std::arch::is_x86_feature_detected!("avx2")
+    simd_level() >= SimdLevel::Avx2 && avx2_present()
 }
 
 /// The first run of (at most) 32 pairs from index `from` on whose XOR is in `set`:
@@ -182,31 +184,102 @@ fn next_hit_planes_scalar(
     None
 }
 
-/// Values below this fit [`strike`]'s bitmap: [`STRIKE_BLOCKS`] blocks of
-/// [`STRIKE_BLOCK`] values.
+/// Values below this fit [`strike`]'s bitmap.
 pub(crate) const STRIKE_VALUES: u32 = 1 << 16;
-/// Values per block of the bitmap (2048 bits: four vector registers).
+/// Values per block of the bitmap as the planes cut it (2048 bits: four AVX-512
+/// registers); `from` of a strike is a multiple of it.
 pub(crate) const STRIKE_BLOCK: u32 = 2048;
-/// Blocks of the bitmap.
-const STRIKE_BLOCKS: usize = (STRIKE_VALUES / STRIKE_BLOCK) as usize;
-/// The most blocks struck at once on vectors: each live block costs a table lookup per
+/// Values of a block on AVX2 (see [`StrikeKernel::settle_block`]): four 16-byte
+/// tables. Blocks of 256 values (two tables), one or two at a time, cost 5–15 % more
+/// (`.007` to 2^17).
+const AVX2_BLOCK: u32 = 512;
+/// The most blocks a strike settles.
+const SETTLE_BLOCKS_MAX: usize = (STRIKE_VALUES / AVX2_BLOCK) as usize;
+/// The most blocks struck at once on AVX-512: each live block costs a table lookup per
 /// step, and the blocks above the lowest few rarely matter (the heap's value is nearly
 /// always in one of the lowest two that a whole pass leaves non-empty).
 pub(crate) const STRIKE_LIVE: usize = 2;
+/// The most blocks struck at once on AVX2: one. A second costs half a step more on
+/// every step and saves only the cycle that a block first looked for late adds
+/// (`.007` to 2^17: 1.31 passes over the splits with one, 1.05 with two; one is about
+/// 10 % faster).
+const AVX2_LIVE: usize = 1;
 
-/// Whether [`strike`] runs on vectors here (AVX-512 with byte permutes); without, it
-/// runs one pair at a time and the windowed scan ([`next_hit_planes`]) is faster.
-pub(crate) fn strike_vectors() -> bool {
+/// How [`strike`] looks its pairs up on this CPU (and under [`simd_level`]'s cap).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum StrikeKernel {
+    /// One pair at a time, every block at once (any CPU).
+    Pairs,
+    /// 32 pairs a step, at most [`STRIKE_LIVE`] blocks of 512 values, each in four
+    /// registers of 16-byte tables (AVX2 byte shuffles).
+    Avx2,
+    /// 64 pairs a step, at most [`STRIKE_LIVE`] blocks of 2048 values, each in four
+    /// registers (AVX-512 byte permutes).
+    Avx512,
+}
+
+impl StrikeKernel {
+    /// Values of a block the strike settles at a time: what the kernel's step looks up
+    /// per live block (the pair-at-a-time form strikes every block at once; its size
+    /// only sets where an answer's `next` may fall).
+    pub(crate) fn settle_block(self) -> u32 {
+        match self {
+            StrikeKernel::Avx512 => STRIKE_BLOCK,
+            StrikeKernel::Pairs | StrikeKernel::Avx2 => AVX2_BLOCK,
+        }
+    }
+}
+
+/// The fastest [`StrikeKernel`] here, under [`simd_level`]'s cap.
+pub(crate) fn strike_kernel() -> StrikeKernel {
     #[cfg(target_arch = "x86_64")]
     {
-        simd_level() >= SimdLevel::Avx512
-            && std::arch::is_x86_feature_detected!("avx512bw")
-            && std::arch::is_x86_feature_detected!("avx512vbmi")
+        if simd_level() >= SimdLevel::Avx512 && avx512_present() {
+            return StrikeKernel::Avx512;
+        }
+        if simd_level() >= SimdLevel::Avx2 && avx2_present() {
+            return StrikeKernel::Avx2;
+        }
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    StrikeKernel::Pairs
+}
+
+/// Every [`StrikeKernel`] this CPU can run, whatever the cap: tests compare each with
+/// the pairs one by one.
+#[cfg(test)]
+pub(crate) fn strike_kernels_here() -> Vec<StrikeKernel> {
+    let mut kernels = vec![StrikeKernel::Pairs];
+    #[cfg(target_arch = "x86_64")]
     {
-        false
+        if avx2_present() {
+            kernels.push(StrikeKernel::Avx2);
+        }
+        if avx512_present() {
+            kernels.push(StrikeKernel::Avx512);
+        }
     }
+    kernels
+}
+
+/// The CPU has AVX2.
+#[cfg(target_arch = "x86_64")]
+fn avx2_present() -> bool {
+    std::arch::is_x86_feature_detected!("avx2")
+}
+
+/// The CPU has the AVX-512 parts [`strike`] uses (byte and word ops, byte permutes).
+#[cfg(target_arch = "x86_64")]
+fn avx512_present() -> bool {
+    std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512bw")
+        && std::arch::is_x86_feature_detected!("avx512vbmi")
+}
+
+/// Whether [`strike`] runs on vectors here (AVX-512 with byte permutes, or AVX2);
+/// without, it runs one pair at a time and the windowed scan ([`next_hit_planes`]) is
+/// faster.
+pub(crate) fn strike_vectors() -> bool {
+    strike_kernel() != StrikeKernel::Pairs
 }
 
 /// A sequence's values as [`strike`] reads them: `(v >> 3) & 255` (the byte of a
@@ -284,21 +357,29 @@ pub(crate) struct Struck {
 /// settled when empty, or when every split has been looked at since it was first
 /// looked for), at most [`STRIKE_LIVE`] at a time, until one is settled non-empty. The
 /// least value of the answer's `left` is then the least value no split has; `next` is
-/// `bound` when every block is empty. The bitmap is exact: no hit to check. `vectors`:
-/// AVX-512 steps of 64 splits where [`strike_vectors`]; otherwise one split at a time,
-/// every block at once.
+/// `bound` when every block is empty. The bitmap is exact: no hit to check. `kernel`:
+/// how the pairs are looked up ([`strike_kernel`] for the fastest; the vector kernels
+/// must be the CPU's).
 pub(crate) fn strike(
     planes: &StrikePlanes,
     splits: &[(usize, usize, usize)],
     options: &[u32],
     from: u32,
     bound: u32,
-    vectors: bool,
+    kernel: StrikeKernel,
     table: &mut StrikeTable,
 ) -> Struck {
     let buffer = std::mem::take(&mut table.bytes);
-    let mut run = StrikeRun::new(planes, splits.to_vec(), options, from, bound, buffer);
-    run.run(planes, usize::MAX, vectors);
+    let mut run = StrikeRun::new(
+        planes,
+        splits.to_vec(),
+        options,
+        from,
+        bound,
+        kernel,
+        buffer,
+    );
+    run.run(planes, usize::MAX);
     let (struck, buffer) = run.finish();
     table.bytes = buffer;
     struck
@@ -312,13 +393,17 @@ pub(crate) struct StrikeRun {
     splits: Vec<(usize, usize, usize)>,
     /// Splits in a cycle.
     total: usize,
+    /// How the pairs are looked up.
+    kernel: StrikeKernel,
+    /// Values a block (the kernel's [`StrikeKernel::settle_block`]).
+    block: usize,
     /// The first block looked for, and how many there are.
     first: usize,
     blocks: usize,
     bound: u32,
     /// Per block: not looked for yet (None), or looked for since this many splits, or
     /// settled ([`SETTLED`]).
-    since: [Option<usize>; STRIKE_BLOCKS],
+    since: [Option<usize>; SETTLE_BLOCKS_MAX],
     /// Splits looked at so far (cyclically), and where: split `x` of `splits[at]`.
     done: usize,
     at: usize,
@@ -340,13 +425,15 @@ impl StrikeRun {
         options: &[u32],
         from: u32,
         bound: u32,
+        kernel: StrikeKernel,
         mut table: Vec<u8>,
     ) -> Self {
         assert!(bound <= STRIKE_VALUES && from.is_multiple_of(STRIKE_BLOCK));
-        let block = STRIKE_BLOCK as usize;
+        let block = kernel.settle_block() as usize;
         let (first, blocks) = (from as usize / block, (bound as usize).div_ceil(block));
         table.clear();
-        table.resize(blocks * 256, 0);
+        // Whole blocks of the planes' cut, which the vector kernels read.
+        table.resize((bound as usize).div_ceil(STRIKE_BLOCK as usize) * 256, 0);
         table[from as usize >> 3..bound as usize >> 3].fill(0xff);
         if !bound.is_multiple_of(8) {
             table[bound as usize >> 3] = (1 << (bound % 8)) - 1;
@@ -365,7 +452,7 @@ impl StrikeRun {
         let mut splits = splits;
         splits.retain(|s| s.1 < s.2);
         let total: usize = splits.iter().map(|s| s.2 - s.1).sum();
-        let mut since = [None; STRIKE_BLOCKS];
+        let mut since = [None; SETTLE_BLOCKS_MAX];
         for s in since.iter_mut().take(first) {
             *s = Some(SETTLED);
         }
@@ -373,6 +460,8 @@ impl StrikeRun {
         StrikeRun {
             splits,
             total,
+            kernel,
+            block,
             first,
             blocks,
             bound,
@@ -388,7 +477,8 @@ impl StrikeRun {
     /// Whether block `b` of the bitmap is empty (word by word, without a branch: this
     /// runs a few times a call).
     fn empty(&self, b: usize) -> bool {
-        let words = self.table[b * 256..(b + 1) * 256].chunks_exact(8);
+        let bytes = self.block / 8;
+        let words = self.table[b * bytes..(b + 1) * bytes].chunks_exact(8);
         words.fold(0, |any, w| {
             any | u64::from_le_bytes(w.try_into().expect("8 bytes"))
         }) == 0
@@ -396,9 +486,13 @@ impl StrikeRun {
 
     /// Strikes splits until the answer is known (true) or `stop` splits have been
     /// looked at in all (false: call again with a larger `stop`).
-    pub(crate) fn run(&mut self, planes: &StrikePlanes, stop: usize, vectors: bool) -> bool {
-        let block = STRIKE_BLOCK as usize;
-        let live_most = if vectors { STRIKE_LIVE } else { STRIKE_BLOCKS };
+    pub(crate) fn run(&mut self, planes: &StrikePlanes, stop: usize) -> bool {
+        let block = self.block;
+        let live_most = match self.kernel {
+            StrikeKernel::Pairs => SETTLE_BLOCKS_MAX,
+            StrikeKernel::Avx2 => AVX2_LIVE,
+            StrikeKernel::Avx512 => STRIKE_LIVE,
+        };
         loop {
             if self.next.is_some() {
                 return true;
@@ -412,7 +506,7 @@ impl StrikeRun {
             }
             // The lowest open blocks are looked for (from here if not yet); the empty
             // ones and those looked for over every split are settled.
-            let mut live = [0usize; STRIKE_BLOCKS];
+            let mut live = [0usize; SETTLE_BLOCKS_MAX];
             let mut n_live = 0;
             let mut until = usize::MAX;
             for b in settled_to..self.blocks {
@@ -451,7 +545,7 @@ impl StrikeRun {
                 &planes.bytes_back[back..back + end - x],
                 &planes.bits_back[back..back + end - x],
             );
-            let step = strike_step(pairs, &mut self.table, &live[..n_live], vectors);
+            let step = strike_step(pairs, &mut self.table, &live[..n_live], self.kernel);
             self.done += step;
             self.x += step;
             if self.x == x1 {
@@ -477,28 +571,38 @@ impl StrikeRun {
     }
 }
 
-/// Strikes `pairs` out of the `live` blocks of `table` on vectors (where `vectors` and
-/// the CPU has them), or out of every block one pair at a time; returns how many pairs
-/// it looked at (all, or fewer when a live block is empty).
+/// Strikes `pairs` out of the `live` blocks of `table` by `kernel`, or out of every
+/// block one pair at a time; returns how many pairs it looked at (all, or fewer when a
+/// live block is empty).
 fn strike_step(
     pairs: (&[u8], &[u8], &[u8], &[u8]),
     table: &mut [u8],
     live: &[usize],
-    vectors: bool,
+    kernel: StrikeKernel,
 ) -> usize {
     let len = pairs.0.len();
-    #[cfg(target_arch = "x86_64")]
-    if vectors && strike_vectors() {
-        // SAFETY: the CPU has AVX-512 BW and VBMI, checked just above.
-        let step = unsafe { avx512::strike_live(pairs, table, live) };
-        if step + 64 <= len {
-            return step;
+    let step = match kernel {
+        StrikeKernel::Pairs => 0,
+        #[cfg(target_arch = "x86_64")]
+        StrikeKernel::Avx512 => {
+            assert!(avx512_present(), "AVX-512 here");
+            // SAFETY: the CPU has AVX-512 BW and VBMI, checked by `strike_kernel`.
+            unsafe { avx512::strike_live(pairs, table, live) }
         }
-        strike_scalar(pairs, step, table);
-        return len;
+        #[cfg(target_arch = "x86_64")]
+        StrikeKernel::Avx2 => {
+            assert!(avx2_present(), "AVX2 here");
+            // SAFETY: the CPU has AVX2, checked just above.
+            unsafe { avx2::strike_live(pairs, table, live) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        StrikeKernel::Avx2 | StrikeKernel::Avx512 => unreachable!("x86-64 kernels"),
+    };
+    // Stopped early (a live block emptied): the caller settles it and goes on.
+    if step < len && len - step >= 64 && kernel != StrikeKernel::Pairs {
+        return step;
     }
-    let _ = (live, vectors);
-    strike_scalar(pairs, 0, table);
+    strike_scalar(pairs, step, table);
     len
 }
 
@@ -512,6 +616,26 @@ fn strike_scalar(pairs: (&[u8], &[u8], &[u8], &[u8]), from: usize, table: &mut [
         let at = usize::from(bit >> 3) << 8 | usize::from(bytes[j] ^ bytes_back[j]);
         table[at] &= !(1 << (bit & 7));
     }
+}
+
+/// Strikes from `table` the value of every lane `hits` flags (step s's lane j: the
+/// byte `at_bytes[s][j]` in the block and bit of `at_bits[s][j]`); returns whether
+/// any lane was flagged.
+#[inline]
+#[cfg(target_arch = "x86_64")]
+fn strike_hits(hits: &[u64], at_bytes: &[[u8; 64]], at_bits: &[[u8; 64]], table: &mut [u8]) -> u64 {
+    let mut any = 0;
+    for ((&hit, at_bytes), at_bits) in hits.iter().zip(at_bytes).zip(at_bits) {
+        let mut hit = hit;
+        any |= hit;
+        while hit != 0 {
+            let j = hit.trailing_zeros() as usize & 63;
+            hit &= hit - 1;
+            let bit = at_bits[j];
+            table[usize::from(bit >> 3) << 8 | usize::from(at_bytes[j])] &= !(1 << (bit & 7));
+        }
+    }
+    any
 }
 
 /// `bytes[i · stride + min(value ^ others[i], width)] = 1` for every i: one part walked
@@ -724,6 +848,152 @@ mod avx2 {
             bytes[(done + j) * stride + ((value ^ b) as usize).min(width)] = 1;
         }
     }
+
+    /// Steps between two updates of the bitmap's registers.
+    const BATCH: usize = 8;
+
+    /// [`super::strike_step`]'s vector form on AVX2: strikes the pairs of whole steps
+    /// of 64 out of the live blocks of `table` (blocks of 512 values, at most
+    /// [`super::AVX2_LIVE`]); returns how many pairs it looked at: all the whole
+    /// steps, or fewer when a live block is empty (the caller settles it).
+    #[target_feature(enable = "avx2")]
+    pub(super) fn strike_live(
+        pairs: (&[u8], &[u8], &[u8], &[u8]),
+        table: &mut [u8],
+        live: &[usize],
+    ) -> usize {
+        match *live {
+            [a] => strike_blocks::<1>(pairs, table, [a]),
+            [a, b] => strike_blocks::<2>(pairs, table, [a, b]),
+            _ => unreachable!("at most two live blocks"),
+        }
+    }
+
+    /// [`strike_live`] for `L` live blocks. A block of 512 values is 64 bytes of the
+    /// bitmap: four 16-byte tables, each held in both halves of a register, that a byte
+    /// shuffle indexes by bits 3–6 of a value (the low nibble of its plane byte); bits
+    /// 7 and 8 pick one of the four (two blends), and bit 0–2 the bit of the byte. A
+    /// lane's block, `v >> 9`, is compared with each live block's number. As on
+    /// AVX-512, the hits of [`BATCH`] steps are kept without a branch, then struck
+    /// from the bitmap in memory and the registers read again.
+    #[target_feature(enable = "avx2")]
+    fn strike_blocks<const L: usize>(
+        pairs: (&[u8], &[u8], &[u8], &[u8]),
+        table: &mut [u8],
+        live: [usize; L],
+    ) -> usize {
+        let (bytes, bits, bytes_back, bits_back) = pairs;
+        let len = bytes.len();
+        assert!(
+            bits.len() == len && bytes_back.len() == len && bits_back.len() == len,
+            "four planes of the same length"
+        );
+        assert!(live.iter().all(|&b| (b + 1) * 64 <= table.len() && b < 128));
+        let masks = _mm256_setr_epi8(
+            1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64,
+            -128, 1, 2, 4, 8, 16, 32, 64, -128,
+        );
+        let (seven, fifteen) = (_mm256_set1_epi8(7), _mm256_set1_epi8(15));
+        let (top_bits, three) = (_mm256_set1_epi8(0xf8u8 as i8), _mm256_set1_epi8(3));
+        let zero = _mm256_setzero_si256();
+        let tags: [__m256i; L] = std::array::from_fn(|k| _mm256_set1_epi8(live[k] as i8));
+        let load = |table: &[u8]| -> [[__m256i; 4]; L] {
+            std::array::from_fn(|k| {
+                std::array::from_fn(|j| {
+                    // SAFETY: block live[k] is 64 bytes of the table (asserted above).
+                    unsafe {
+                        _mm256_broadcastsi128_si256(_mm_loadu_si128(
+                            table.as_ptr().add(live[k] * 64 + 16 * j) as *const __m128i,
+                        ))
+                    }
+                })
+            })
+        };
+        let mut t = load(table);
+        let whole = len - len % 64;
+        let mut hits = [0u64; BATCH];
+        // Each step's bytes of the table and bits (with the block), for the hits.
+        let mut at_bytes = [[0u8; 64]; BATCH];
+        let mut at_bits = [[0u8; 64]; BATCH];
+        let mut i = 0;
+        while i < whole {
+            let steps = ((whole - i) / 64).min(BATCH);
+            for (s, hit) in hits[..steps].iter_mut().enumerate() {
+                let mut found_step = 0u64;
+                for half in 0..2 {
+                    let at = i + 64 * s + 32 * half;
+                    // SAFETY: the four slices hold 32 bytes at `at` (at + 32 ≤ whole ≤ len).
+                    let (a, b, c, d) = unsafe {
+                        (
+                            _mm256_loadu_si256(bytes.as_ptr().add(at) as *const __m256i),
+                            _mm256_loadu_si256(bytes_back.as_ptr().add(at) as *const __m256i),
+                            _mm256_loadu_si256(bits.as_ptr().add(at) as *const __m256i),
+                            _mm256_loadu_si256(bits_back.as_ptr().add(at) as *const __m256i),
+                        )
+                    };
+                    let byte = _mm256_xor_si256(a, b);
+                    let bit_block = _mm256_xor_si256(c, d);
+                    let bit = _mm256_shuffle_epi8(masks, _mm256_and_si256(bit_block, seven));
+                    let index = _mm256_and_si256(byte, fifteen);
+                    // Bits 4 and 5 of the byte moved to bit 7 (the blends read only
+                    // bit 7; what the 16-bit shifts carry across bytes is below it).
+                    let pick_odd = _mm256_slli_epi16(byte, 3);
+                    let pick_high = _mm256_slli_epi16(byte, 2);
+                    // v >> 9: the 2048-block (bits 3–7 of the bit plane) times four,
+                    // plus the top two bits of the byte.
+                    let block = _mm256_or_si256(
+                        _mm256_srli_epi16(_mm256_and_si256(bit_block, top_bits), 1),
+                        _mm256_and_si256(_mm256_srli_epi16(byte, 6), three),
+                    );
+                    let mut found = zero;
+                    for k in 0..L {
+                        let low = _mm256_blendv_epi8(
+                            _mm256_shuffle_epi8(t[k][0], index),
+                            _mm256_shuffle_epi8(t[k][1], index),
+                            pick_odd,
+                        );
+                        let high = _mm256_blendv_epi8(
+                            _mm256_shuffle_epi8(t[k][2], index),
+                            _mm256_shuffle_epi8(t[k][3], index),
+                            pick_odd,
+                        );
+                        let row = _mm256_blendv_epi8(low, high, pick_high);
+                        let here = _mm256_cmpeq_epi8(block, tags[k]);
+                        found = _mm256_or_si256(
+                            found,
+                            _mm256_and_si256(_mm256_and_si256(row, bit), here),
+                        );
+                    }
+                    let absent = _mm256_movemask_epi8(_mm256_cmpeq_epi8(found, zero)) as u32;
+                    found_step |= u64::from(!absent) << (32 * half);
+                    // SAFETY: each array is 64 bytes; 32 * half + 32 ≤ 64.
+                    unsafe {
+                        _mm256_storeu_si256(
+                            at_bytes[s].as_mut_ptr().add(32 * half) as *mut __m256i,
+                            byte,
+                        );
+                        _mm256_storeu_si256(
+                            at_bits[s].as_mut_ptr().add(32 * half) as *mut __m256i,
+                            bit_block,
+                        );
+                    }
+                }
+                *hit = found_step;
+            }
+            let any = super::strike_hits(&hits[..steps], &at_bytes, &at_bits, table);
+            i += 64 * steps;
+            if any != 0 {
+                t = load(table);
+                for block in &t {
+                    let all = block.iter().fold(zero, |all, &c| _mm256_or_si256(all, c));
+                    if _mm256_testz_si256(all, all) == 1 {
+                        return i;
+                    }
+                }
+            }
+        }
+        i
+    }
 }
 
 /// [`strike`] on 64 pairs a step (AVX-512; its intrinsics are stable from Rust 1.89,
@@ -831,7 +1101,7 @@ mod avx512 {
                     _mm512_storeu_si512(at_bits[s].as_mut_ptr() as *mut __m512i, bit_block);
                 }
             }
-            let any = strike_hits(&hits[..steps], &at_bytes, &at_bits, table);
+            let any = super::strike_hits(&hits[..steps], &at_bytes, &at_bits, table);
             i += 64 * steps;
             if any != 0 {
                 t = load(table);
@@ -847,30 +1117,6 @@ mod avx512 {
             }
         }
         i
-    }
-
-    /// Strikes from `table` the value of every lane `hits` flags (step s's lane j: the
-    /// byte `at_bytes[s][j]` in the block and bit of `at_bits[s][j]`); returns whether
-    /// any lane was flagged.
-    #[inline]
-    fn strike_hits(
-        hits: &[u64],
-        at_bytes: &[[u8; 64]],
-        at_bits: &[[u8; 64]],
-        table: &mut [u8],
-    ) -> u64 {
-        let mut any = 0;
-        for ((&hit, at_bytes), at_bits) in hits.iter().zip(at_bytes).zip(at_bits) {
-            let mut hit = hit;
-            any |= hit;
-            while hit != 0 {
-                let j = hit.trailing_zeros() as usize & 63;
-                hit &= hit - 1;
-                let bit = at_bits[j];
-                table[usize::from(bit >> 3) << 8 | usize::from(at_bytes[j])] &= !(1 << (bit & 7));
-            }
-        }
-        any
     }
 }
 
@@ -1068,35 +1314,36 @@ mod tests {
                 hit[v as usize] = true;
             }
             let least = (from..bound).find(|&v| !hit[v as usize]);
-            let forms = if strike_vectors() {
-                &[false, true][..]
-            } else {
-                &[false]
-            };
-            for &vectors in forms {
-                let got = strike(&planes, &splits, &options, from, bound, vectors, &mut table);
+            for kernel in strike_kernels_here() {
+                let got = strike(&planes, &splits, &options, from, bound, kernel, &mut table);
                 let mut left = vec![0u64; (got.next as usize).div_ceil(64)];
                 for v in from..got.next {
                     if !hit[v as usize] {
                         left[v as usize / 64] |= 1 << (v % 64);
                     }
                 }
-                assert_eq!(got.left, left, "round {round}, vectors {vectors}");
+                assert_eq!(got.left, left, "round {round}, {kernel:?}");
                 match least {
-                    Some(v) => assert!(
-                        v < got.next,
-                        "round {round}, vectors {vectors}: {v}, {}",
-                        got.next
-                    ),
-                    None => assert_eq!(got.next, bound, "round {round}, vectors {vectors}"),
+                    Some(v) => {
+                        assert!(v < got.next, "round {round}, {kernel:?}: {v}, {}", got.next)
+                    }
+                    None => assert_eq!(got.next, bound, "round {round}, {kernel:?}"),
                 }
-                assert!(got.next == bound || got.next.is_multiple_of(STRIKE_BLOCK));
+                assert!(got.next == bound || got.next.is_multiple_of(kernel.settle_block()));
                 // Stopped and resumed at random points: the answer may settle other
                 // blocks, but is as exact.
                 let table = Vec::new();
-                let mut run = StrikeRun::new(&planes, splits.clone(), &options, from, bound, table);
+                let mut run = StrikeRun::new(
+                    &planes,
+                    splits.clone(),
+                    &options,
+                    from,
+                    bound,
+                    kernel,
+                    table,
+                );
                 let mut stop = 0;
-                while !run.run(&planes, stop, vectors) {
+                while !run.run(&planes, stop) {
                     stop += 1 + (next() % 700) as usize;
                 }
                 let (got, _) = run.finish();

@@ -15,20 +15,24 @@
 //!    it finds; when it has found them all, the next [`WANT`] missed values are wanted,
 //!    over a whole cycle of the far splits from that point.
 //!
-//! Where the CPU has AVX-512 (byte permutes), the far pass is instead a *strike*
+//! Where the CPU has AVX2 or AVX-512, the far pass is instead a *strike*
 //! ([`split_scan::strike`]): every value below the bound (up to 2^16) is wanted at
-//! once, in a bitmap cut in blocks of 2048 bits, each held in four vector registers while
-//! it is looked for; each step looks 64 splits' values up in the (at most two) blocks
-//! looked for and keeps the hits' mask, and every 8 steps the hits clear their bits. The
-//! lowest two blocks are looked for over one pass of the far splits; a block that
-//! empties gives its place to the next one, which is looked for over a whole cycle of
-//! the far splits from there; the pass ends when the lowest blocks are settled up to a
-//! non-empty one (nearly always after one pass: the heap's value lies in block 0 or 1
-//! for most heaps of `.764` at 10^5, where values reach 4665). No refills of a few
-//! values, no false hits. It pays from one rare heap in [`DENSE_SHARE_STRIKE`] on (2 %:
-//! measured on `.007`, `.064`, `.264`, `.606`), against one in [`DENSE_SHARE`] for the
-//! windowed scan. The heaps of a tile strike in groups of [`STRIKE_GROUP`], taking
-//! turns over each stretch of [`STRIKE_CHUNK`] splits while its values are in cache.
+//! once, in a bitmap cut in blocks, each held in vector registers while it is looked
+//! for (AVX-512: blocks of 2048 values in four registers, byte permutes, at most two
+//! blocks at a time; AVX2: blocks of 512 values in four 16-byte shuffle tables, one
+//! block at a time); each step looks 64 splits' values up in the blocks looked for and
+//! keeps the hits' mask, and every 8 steps the hits clear their bits. The lowest blocks
+//! are looked for over one pass of the far splits; a block that empties gives its
+//! place to the next one, which is looked for over a whole cycle of the far splits
+//! from there; the pass ends when the lowest blocks are settled up to a non-empty one
+//! (nearly always after one pass on AVX-512, where the heap's value lies in block 0 or
+//! 1 for most heaps of `.764` at 10^5, whose values reach 4665; 1.3 passes on AVX2 for
+//! `.007` to 2^17). No refills of a few values, no false hits. It pays from one rare
+//! heap in [`DENSE_SHARE_STRIKE`] on AVX-512 (2 %: measured on `.007`, `.064`, `.264`,
+//! `.606`) and one in [`DENSE_SHARE_STRIKE_AVX2`] on AVX2, against one in
+//! [`DENSE_SHARE`] for the windowed scan. The heaps of a tile strike in groups of
+//! [`STRIKE_GROUP`], taking turns over each stretch of [`STRIKE_CHUNK`] splits while
+//! its values are in cache.
 //!
 //! Then, heap by heap in order, the options that need the tile's own values (the splits
 //! with a part ≥ s, taking without splitting) remove theirs, and the value is the least
@@ -51,8 +55,11 @@ const WANT: usize = 96;
 const SCAN_STEP: usize = 4096;
 /// The dense route pays from one rare heap in this many (the windowed scan)…
 const DENSE_SHARE: usize = 8;
-/// … and from one in this many with the bitmap strike.
+/// … and from one in this many with the bitmap strike on AVX-512 …
 const DENSE_SHARE_STRIKE: usize = 48;
+/// … and on AVX2 (to 2^18 against the sparse route: `.606`, 2.6 % rare, 11.0 against
+/// 8.5 CPU s; `.764`, 4.6 %, 51 against 64 s; `.007`, 8 %, 8 against 14 s).
+const DENSE_SHARE_STRIKE_AVX2: usize = 28;
 /// The windowed scan runs while every value is below this: its wanted values go up to
 /// the bound, a power of two, and must fit a low and a top byte.
 const WINDOWS_MAX: u32 = 1 << 15;
@@ -127,11 +134,13 @@ impl SparseSequence {
         // `.264`, `.606` (crossing near 2 % with the bitmap strike, 1/8 without); a
         // strike of two blocks at a time costs about twice one block's (`.764` at 2^19,
         // 2.3 % rare: the sparse route 1.8× faster).
-        let share = if self.strikes() {
-            let blocks = (self.max as usize + 1).div_ceil(split_scan::STRIKE_BLOCK as usize);
-            DENSE_SHARE_STRIKE / blocks.min(split_scan::STRIKE_LIVE)
-        } else {
-            DENSE_SHARE
+        let share = match self.strikes().then(|| self.strike_kernel()) {
+            Some(split_scan::StrikeKernel::Avx512) => {
+                let blocks = (self.max as usize + 1).div_ceil(split_scan::STRIKE_BLOCK as usize);
+                DENSE_SHARE_STRIKE / blocks.min(split_scan::STRIKE_LIVE)
+            }
+            Some(_) => DENSE_SHARE_STRIKE_AVX2,
+            None => DENSE_SHARE,
         };
         let dense = self.always_dense || self.rare.len() * share >= start;
         dense
@@ -146,6 +155,16 @@ impl SparseSequence {
     /// Whether the far passes strike a bitmap ([`split_scan::strike`]) at the current values.
     fn strikes(&self) -> bool {
         self.strike_route() && (self.max + 1).next_power_of_two() <= split_scan::STRIKE_VALUES
+    }
+
+    /// How the strike looks its pairs up: the CPU's fastest, or one pair at a time
+    /// where tests ask for it.
+    fn strike_kernel(&self) -> split_scan::StrikeKernel {
+        if self.dense_strike {
+            split_scan::StrikeKernel::Pairs
+        } else {
+            split_scan::strike_kernel()
+        }
     }
 
     /// Whether the far passes strike a bitmap while the values let them.
@@ -186,13 +205,13 @@ impl SparseSequence {
                 self.strike_planes.sync(&self.values);
             }
             // The strike on vectors, or one split at a time (tests on any CPU).
-            let vectors = strike.then_some(!self.dense_strike);
+            let kernel = strike.then(|| self.strike_kernel());
             let far: Vec<FarScan> = {
                 let (rules, narrow, planes) = (&self.rules, &self.narrow, &self.strike_planes);
                 let chunk = self.strike_chunk;
                 let (digits, distinct) = (rules.digits(), rules.distinct_parts);
-                match vectors {
-                    Some(vectors) => (s..s + DENSE_TILE)
+                match kernel {
+                    Some(kernel) => (s..s + DENSE_TILE)
                         .step_by(STRIKE_GROUP)
                         .collect::<Vec<_>>()
                         .into_par_iter()
@@ -204,7 +223,7 @@ impl SparseSequence {
                                 planes,
                                 s,
                                 bound,
-                                vectors,
+                                kernel,
                                 chunk,
                             };
                             far.run(heaps, tables)
@@ -222,7 +241,7 @@ impl SparseSequence {
             };
             for (i, far) in far.into_iter().enumerate() {
                 let n = s + i;
-                let v = self.finish_dense(n, s, far, vectors);
+                let v = self.finish_dense(n, s, far, kernel);
                 self.values.push(v);
                 self.max = self.max.max(v);
                 if split.class(n, v) == split.rare_class {
@@ -245,7 +264,13 @@ impl SparseSequence {
     /// G(n) from the far pass's leftovers and the options with a part in the tile
     /// (which starts at `s`), G(0), …, G(n − 1) known; `strike`: whether the far pass
     /// struck a bitmap (on vectors or not), so that the plain mex may too.
-    fn finish_dense(&mut self, n: usize, s: usize, far: FarScan, strike: Option<bool>) -> u32 {
+    fn finish_dense(
+        &mut self,
+        n: usize,
+        s: usize,
+        far: FarScan,
+        strike: Option<split_scan::StrikeKernel>,
+    ) -> u32 {
         let next = far.next;
         let g = &self.values;
         // Options with a part in the tile: stamped n + 1 in `near`.
@@ -288,8 +313,8 @@ impl SparseSequence {
         // time, or the strike from the block of `next` on.
         self.dense_fallbacks += 1;
         let bound = (self.max + 1).next_power_of_two();
-        if let Some(vectors) = strike {
-            return self.mex_by_strike(n, next, bound, vectors);
+        if let Some(kernel) = strike {
+            return self.mex_by_strike(n, next, bound, kernel);
         }
         let mut marks = vec![0u8; bound as usize + 1];
         let mut lo = next;
@@ -340,7 +365,13 @@ impl SparseSequence {
 impl SparseSequence {
     /// G(n) by the strike over every split, every value below `next` an option already,
     /// every option below `bound`; the strike planes hold G(0), …, G(n − 1).
-    fn mex_by_strike(&mut self, n: usize, next: u32, bound: u32, vectors: bool) -> u32 {
+    fn mex_by_strike(
+        &mut self,
+        n: usize,
+        next: u32,
+        bound: u32,
+        kernel: split_scan::StrikeKernel,
+    ) -> u32 {
         if next >= bound {
             return bound;
         }
@@ -369,7 +400,7 @@ impl SparseSequence {
             &options,
             from,
             bound,
-            vectors,
+            kernel,
             &mut self.strike_table,
         );
         let least = struck.left.iter().enumerate().find(|&(_, &w)| w != 0);
@@ -412,7 +443,7 @@ struct FarStrikes<'a> {
     planes: &'a split_scan::StrikePlanes,
     s: usize,
     bound: u32,
-    vectors: bool,
+    kernel: split_scan::StrikeKernel,
     /// Splits in a stretch ([`STRIKE_CHUNK`]; fewer in tests).
     chunk: usize,
 }
@@ -428,8 +459,15 @@ impl FarStrikes<'_> {
                 let splits = far_splits(self.digits, self.distinct, self.s, n);
                 let (splits, ends) = cut_splits(&splits, self.chunk);
                 let table = tables.pop().unwrap_or_default();
-                let run =
-                    split_scan::StrikeRun::new(self.planes, splits, &[], 0, self.bound, table);
+                let run = split_scan::StrikeRun::new(
+                    self.planes,
+                    splits,
+                    &[],
+                    0,
+                    self.bound,
+                    self.kernel,
+                    table,
+                );
                 (run, ends)
             })
             .collect();
@@ -437,13 +475,13 @@ impl FarStrikes<'_> {
         for stretch in 0..stretches {
             for (run, ends) in &mut runs {
                 if let Some(&stop) = ends.get(stretch) {
-                    run.run(self.planes, stop, self.vectors);
+                    run.run(self.planes, stop);
                 }
             }
         }
         runs.into_iter()
             .map(|(mut run, _)| {
-                run.run(self.planes, usize::MAX, self.vectors);
+                run.run(self.planes, usize::MAX);
                 let (struck, table) = run.finish();
                 tables.push(table);
                 FarScan {
