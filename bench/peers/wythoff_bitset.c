@@ -2,7 +2,9 @@
  * game on [0,N)^2, written as a researcher would without nimlab.
  *
  *   cc -O3 -march=native -fopenmp -o wythoff_bitset wythoff_bitset.c
- *   ./wythoff_bitset N [THREADS]      prints checksums of the table (see the end)
+ *   ./wythoff_bitset N [THREADS [FILE]]   prints checksums of the table (see the end);
+ *                                         FILE: the table as little-endian uint32, row y
+ *                                         after row y - 1 (nimlab's .npy data, header off)
  *
  * G(x,y) is the mex of the values left of it in its row, below it in its column and
  * below-left on its diagonal. Each row, column and diagonal keeps a bitset of the
@@ -71,6 +73,13 @@ int main(int argc, char **argv) {
                 put(d, v);
                 if (x != y) put(&cols[y], v);
             }
+        }
+    }
+    if (argc > 3) {
+        FILE *f = fopen(argv[3], "wb");
+        if (!f || fwrite(g, sizeof(uint32_t), (size_t)n * n, f) != (size_t)n * n || fclose(f)) {
+            fprintf(stderr, "cannot write %s\n", argv[3]);
+            return 1;
         }
     }
     /* A checksum to compare with nimlab's table: the sum of all values and the sum of
