@@ -862,9 +862,14 @@ mod avx2 {
         table: &mut [u8],
         live: &[usize],
     ) -> usize {
-        match *live {
-            [a] => strike_blocks::<1>(pairs, table, [a]),
-            [a, b] => strike_blocks::<2>(pairs, table, [a, b]),
+        // Every value below 2048 (one block of the planes' cut: a table of 256 bytes):
+        // the bit plane is the bit alone, the lane's block the byte's top two bits.
+        let small = table.len() <= 256;
+        match (small, live) {
+            (true, &[a]) => strike_blocks::<1, true>(pairs, table, [a]),
+            (true, &[a, b]) => strike_blocks::<2, true>(pairs, table, [a, b]),
+            (false, &[a]) => strike_blocks::<1, false>(pairs, table, [a]),
+            (false, &[a, b]) => strike_blocks::<2, false>(pairs, table, [a, b]),
             _ => unreachable!("at most two live blocks"),
         }
     }
@@ -875,9 +880,10 @@ mod avx2 {
     /// 7 and 8 pick one of the four (two blends), and bit 0–2 the bit of the byte. A
     /// lane's block, `v >> 9`, is compared with each live block's number. As on
     /// AVX-512, the hits of [`BATCH`] steps are kept without a branch, then struck
-    /// from the bitmap in memory and the registers read again.
+    /// from the bitmap in memory and the registers read again. `SMALL`: every value is
+    /// below 2048, which saves a third of the work of finding a lane's bit and block.
     #[target_feature(enable = "avx2")]
-    fn strike_blocks<const L: usize>(
+    fn strike_blocks<const L: usize, const SMALL: bool>(
         pairs: (&[u8], &[u8], &[u8], &[u8]),
         table: &mut [u8],
         live: [usize; L],
@@ -889,6 +895,7 @@ mod avx2 {
             "four planes of the same length"
         );
         assert!(live.iter().all(|&b| (b + 1) * 64 <= table.len() && b < 128));
+        assert!(!SMALL || table.len() <= 256, "values below 2048");
         let masks = _mm256_setr_epi8(
             1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64,
             -128, 1, 2, 4, 8, 16, 32, 64, -128,
@@ -896,7 +903,12 @@ mod avx2 {
         let (seven, fifteen) = (_mm256_set1_epi8(7), _mm256_set1_epi8(15));
         let (top_bits, three) = (_mm256_set1_epi8(0xf8u8 as i8), _mm256_set1_epi8(3));
         let zero = _mm256_setzero_si256();
-        let tags: [__m256i; L] = std::array::from_fn(|k| _mm256_set1_epi8(live[k] as i8));
+        let tags: [__m256i; L] = std::array::from_fn(|k| {
+            // SMALL: the block is the byte's top two bits, compared in place.
+            let tag = if SMALL { live[k] << 6 } else { live[k] };
+            _mm256_set1_epi8(tag as u8 as i8)
+        });
+        let top_two = _mm256_set1_epi8(0xc0u8 as i8);
         let load = |table: &[u8]| -> [[__m256i; 4]; L] {
             std::array::from_fn(|k| {
                 std::array::from_fn(|j| {
@@ -933,7 +945,12 @@ mod avx2 {
                     };
                     let byte = _mm256_xor_si256(a, b);
                     let bit_block = _mm256_xor_si256(c, d);
-                    let bit = _mm256_shuffle_epi8(masks, _mm256_and_si256(bit_block, seven));
+                    // SMALL: the bit plane is below 8 (no block bits above it).
+                    let bit = if SMALL {
+                        _mm256_shuffle_epi8(masks, bit_block)
+                    } else {
+                        _mm256_shuffle_epi8(masks, _mm256_and_si256(bit_block, seven))
+                    };
                     let index = _mm256_and_si256(byte, fifteen);
                     // Bits 4 and 5 of the byte moved to bit 7 (the blends read only
                     // bit 7; what the 16-bit shifts carry across bytes is below it).
@@ -941,10 +958,14 @@ mod avx2 {
                     let pick_high = _mm256_slli_epi16(byte, 2);
                     // v >> 9: the 2048-block (bits 3–7 of the bit plane) times four,
                     // plus the top two bits of the byte.
-                    let block = _mm256_or_si256(
-                        _mm256_srli_epi16(_mm256_and_si256(bit_block, top_bits), 1),
-                        _mm256_and_si256(_mm256_srli_epi16(byte, 6), three),
-                    );
+                    let block = if SMALL {
+                        _mm256_and_si256(byte, top_two)
+                    } else {
+                        _mm256_or_si256(
+                            _mm256_srli_epi16(_mm256_and_si256(bit_block, top_bits), 1),
+                            _mm256_and_si256(_mm256_srli_epi16(byte, 6), three),
+                        )
+                    };
                     let mut found = zero;
                     for k in 0..L {
                         let low = _mm256_blendv_epi8(
