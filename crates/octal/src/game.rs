@@ -225,6 +225,32 @@ impl Octal {
         sparse.max(splits as f64 * n * n / 4.0 / SPLIT_PAIRS_PER_SECOND)
     }
 
+    /// The first `len` terms' answer from one period search to `len` terms: the period
+    /// if it proves one (remembered, as [`Octal::certified_within`] does), else the
+    /// terms; `None` if the search stopped short of `len` terms.
+    fn sequence_or_period(&self, len: u64, progress: &dyn Progress) -> Option<(Values, String)> {
+        if let Some(p) = self.certified_within(0, progress) {
+            return Some(from_period(p));
+        }
+        let found = self.rules.search_period(len, progress);
+        let mut cache = self.periods.lock().unwrap_or_else(|e| e.into_inner());
+        match found.period {
+            Some(p) => {
+                let p = Arc::new(p);
+                cache.found = Some(p.clone());
+                Some(from_period(p))
+            }
+            None => {
+                cache.searched = cache.searched.max(len);
+                let mut values = found.values;
+                (values.len() as u64 >= len).then(|| {
+                    values.truncate(len as usize);
+                    (Values::Sequence(values), SEQUENCE_METHOD.to_string())
+                })
+            }
+        }
+    }
+
     /// The period proven by the Guy–Smith theorem within `max_n` terms, remembered
     /// across calls (a longer search proves at least what a shorter one does).
     fn certified_within(&self, max_n: u64, progress: &dyn Progress) -> Option<Arc<Periodicity>> {
@@ -483,12 +509,12 @@ impl Progress for Labelled<'_> {
     }
 }
 
+/// How a heap's value is found from the terms of the nim-sequence.
+const SEQUENCE_METHOD: &str = "nim-sum of heap values from the rare/common nim-sequence";
+
 fn from_sequence(game: &Octal, largest: u64, limit: MemoryLimit) -> Result<(Values, String)> {
     let values = SequenceKernel::sequence(game, largest as usize + 1, limit)?;
-    Ok((
-        Values::Sequence(values),
-        "nim-sum of heap values from the rare/common nim-sequence".to_string(),
-    ))
+    Ok((Values::Sequence(values), SEQUENCE_METHOD.to_string()))
 }
 
 fn from_period(p: Arc<Periodicity>) -> (Values, String) {
@@ -534,8 +560,18 @@ fn heap_values(
     // cost many times the answer (`.007`'s heap 2^18 − 1: 87 CPU s searching 2^20
     // terms, against 14 s for its 2^18 terms).
     let affordable = opts.memory_limit.bytes() / SEARCH_BYTES_PER_TERM;
-    let needed = within_sequence.map_or(u64::MAX, |h| h + 1);
-    let first = reach.certify.min(affordable).min(needed);
+    let first = reach.certify.min(affordable);
+    if let Some(h) = within_sequence.filter(|&h| h < first) {
+        // One search, to the heap: a period if it proves one there, else its terms.
+        let progress = Labelled {
+            inner: opts.progress,
+            what: format!("terms of {}'s nim-sequence", game.spec),
+        };
+        if let Some(answer) = game.sequence_or_period(h + 1, &progress) {
+            return Ok(answer);
+        }
+        return from_sequence(game, h, opts.memory_limit);
+    }
     if let Some(p) = game.certified_within(first, &nimlab_engine::NoProgress) {
         return Ok(from_period(p));
     }
