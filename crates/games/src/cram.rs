@@ -22,7 +22,7 @@
 use crate::{Args, Family, Param};
 use nimlab_engine::big::{BigPosition, BigUint};
 use nimlab_engine::board::{from_words, to_words, words_for, Board, Cells};
-use nimlab_engine::capability::{Capabilities, Decomposition, Regions};
+use nimlab_engine::capability::{Capabilities, Decomposition, MirrorStrategy, Regions};
 use nimlab_engine::position::{PositionForm, Shown};
 use nimlab_engine::theorem::Verdict;
 use nimlab_engine::{Coord, Error, Game, Position, Result, Solver, Theorem};
@@ -115,6 +115,7 @@ impl Game for Cram {
     fn capabilities(&self) -> Capabilities<'_> {
         Capabilities {
             decomposition: Some(Decomposition::Regions(self)),
+            mirror: Some(self),
             ..Capabilities::none()
         }
     }
@@ -165,6 +166,53 @@ impl Regions for Cram {
         self.board
             .for_each_region(live, |r| self.with_words(self.board.canonical(r), visit));
         true
+    }
+}
+
+impl MirrorStrategy for Cram {
+    fn mirrored_p(&self, pos: &[Coord]) -> bool {
+        // The live squares (those with a free neighbour) symmetric under the half
+        // turn about the centre of their bounding box, and no domino that the half
+        // turn maps onto itself or onto one overlapping it (one on the centre): then
+        // the second player answers each domino by its image, and always can.
+        let free = from_words(pos);
+        let live = free & !self.board.isolated(free);
+        if live == 0 {
+            return true;
+        }
+        let (rows, cols) = (self.board.rows(), self.board.cols());
+        let first = live.trailing_zeros() as usize;
+        let last = 127 - live.leading_zeros() as usize;
+        let (r0, r1) = (first / cols, last / cols);
+        let row_mask: Cells = (1 << cols) - 1;
+        let any = (r0..=r1).fold(0, |a, r| a | (live >> (r * cols)) & row_mask);
+        let c0 = any.trailing_zeros() as usize;
+        let c1 = 127 - any.leading_zeros() as usize;
+        // Reversing the bits turns (r, c) into (rows−1−r, cols−1−c); the shift then
+        // brings that to (r0+r1−r, c0+c1−c).
+        let turned = live.reverse_bits() >> (128 - rows * cols);
+        let shift = (r0 + r1 + 1) as isize * cols as isize + (c0 + c1 + 1) as isize
+            - (rows * cols) as isize
+            - cols as isize;
+        let image = if shift >= 0 {
+            turned << shift
+        } else {
+            turned >> -shift
+        };
+        if image != live {
+            return false;
+        }
+        let at = |r: usize, c: usize| live >> (r * cols + c) & 1 == 1;
+        let (sr, sc) = (r0 + r1, c0 + c1);
+        match (sr % 2, sc % 2) {
+            // The centre is a square: it must not be live.
+            (0, 0) => !at(sr / 2, sc / 2),
+            // The centre is the middle of a horizontal domino, or of a vertical one.
+            (0, _) => !(at(sr / 2, sc / 2) && at(sr / 2, sc / 2 + 1)),
+            (_, 0) => !(at(sr / 2, sc / 2) && at(sr / 2 + 1, sc / 2)),
+            // The centre is a corner: no domino is its own image.
+            _ => true,
+        }
     }
 }
 
