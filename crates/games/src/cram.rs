@@ -54,6 +54,19 @@ impl Cram {
                 }
             }
         }
+        // Dominoes nearest the centre first: the pruned search tries options in this
+        // order among equally costly ones, and central moves split the board.
+        let centre = |d: &Cells| {
+            let (a, b) = (
+                d.trailing_zeros() as usize,
+                127 - d.leading_zeros() as usize,
+            );
+            let (r2, c2) = (a / cols + b / cols, a % cols + b % cols);
+            let dr = (2 * r2).abs_diff(2 * (rows - 1));
+            let dc = (2 * c2).abs_diff(2 * (cols - 1));
+            dr * dr + dc * dc
+        };
+        dominoes.sort_by_key(centre);
         let all = board.all();
         let first_col: Cells = (0..rows).fold(0, |m, r| m | 1 << (r * cols));
         Ok(Cram {
@@ -227,6 +240,10 @@ impl MirrorStrategy for Cram {
         let live = free & !self.board.isolated(free);
         if live == 0 {
             return true;
+        }
+        // Squares pair off with their images (the centre square is not live).
+        if live.count_ones() % 2 == 1 {
+            return false;
         }
         let (rows, cols) = (self.board.rows(), self.board.cols());
         let first = live.trailing_zeros() as usize;
