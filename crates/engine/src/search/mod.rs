@@ -722,9 +722,13 @@ impl<'g> Search<'g> {
 
     /// The value of option `i` of `node` when it needs no search (every part small or
     /// in the table), else `None`.
-    fn option_known(&mut self, node: &Node, i: usize) -> Result<Option<u32>> {
+    /// Its cost is then set to the sum of the squared ranks of the parts that need a
+    /// search (Beling and Rogalski's order: options whose unknown parts are small
+    /// first).
+    fn option_known(&mut self, node: &mut Node, i: usize) -> Result<Option<u32>> {
         let o = node.options[i];
         let mut acc = 0;
+        let mut cost = 0u64;
         for p in node.option_parts(&o) {
             let words = node.part_words(p);
             if p.rank <= self.end_rank {
@@ -732,8 +736,12 @@ impl<'g> Search<'g> {
             } else if let Some(g) = self.table.get(words).exact() {
                 acc ^= g;
             } else if !self.mirrored(words, p.rank) {
-                return Ok(None);
+                cost += (p.rank.min(1 << 20) as u64).pow(2);
             }
+        }
+        if cost > 0 {
+            node.options[i].cost = cost;
+            return Ok(None);
         }
         Ok(Some(acc))
     }
