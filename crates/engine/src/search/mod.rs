@@ -657,11 +657,20 @@ impl<'g> Search<'g> {
         // split and simplified only when its turn comes: a hit stops the listing.
         let mut complete = true;
         if node.width != 0 {
+            // One move ahead: the next option's parts are split (and their table
+            // slots fetched into the cache) before this one's are read.
+            if m > 0 {
+                self.add_move(node, 0);
+            }
             for i in 0..m as usize {
-                self.add_move(node, i);
-                let last = node.options.len() - 1;
-                if let Some(v) = self.option_known(node, last)? {
-                    node.options.pop();
+                let ahead = i + 1 < m as usize;
+                if ahead {
+                    self.add_move(node, i + 1);
+                }
+                let this = node.options.len() - 1 - ahead as usize;
+                if let Some(v) = self.option_known(node, this)? {
+                    // The order is set later (by cost and place), so a swap will do.
+                    node.options.swap_remove(this);
                     cand.remove(v);
                     if cand.and(wanted).is_empty() {
                         complete = false;

@@ -59,6 +59,7 @@ impl NimSet {
     }
 
     /// How many members.
+    #[cfg(test)]
     pub(crate) fn len(&self) -> u32 {
         self.0.iter().map(|w| w.count_ones()).sum()
     }
