@@ -2,22 +2,27 @@
 //! method of the record holders for Cram, Node Kayles and Sprouts.
 //!
 //! The full solver ([`crate::Solver`]) values every position below the one asked
-//! about. This search asks questions instead — "is g(C) = v?" — which a single option
-//! of value v answers *no*, so most of the tree is never entered (P. Beling and M.
-//! Rogalski, *On pruning search trees of impartial games*, Artificial Intelligence 283
-//! (2020)). The nimber of a component C is the first v for which the answer is yes,
-//! asked for v = 0, 1, 2, …; g(C) = v holds exactly when no option has value v and
-//! every smaller value is ruled out.
+//! about. This search asks questions instead — "is g(C) in the set S?" — which a
+//! single option often answers, so most of the tree is never entered (P. Beling and
+//! M. Rogalski, *On pruning search trees of impartial games*, Artificial Intelligence
+//! 283 (2020)). A component with m options has g ≤ m; each option takes one of the
+//! candidates 0, …, m away (its value, or when its value is not among the smaller
+//! candidates, the greatest), and is only asked about the candidates below the
+//! greatest. The root's components are valued by asking, for u = 0, 1, …, whether
+//! some option is worth u (aspiration sets).
 //!
 //! An option that falls apart ([`crate::capability::Regions`]) is a sum: its value is
-//! v exactly when the biggest part's value is v ⊕ (the other parts' nimbers). The
-//! other parts' nimbers are computed first, exactly (J. Lemoine and S. Viennot,
+//! in S exactly when the biggest part's value is in S ⊕ (the other parts' nimbers).
+//! The other parts' nimbers are computed first, exactly (J. Lemoine and S. Viennot,
 //! *Nimbers are inevitable*, Theoret. Comput. Sci. 462 (2012)), so every question is
 //! about one component. Components of rank at most the end rank (an end database)
-//! are valued by plain mex over their options. Parts are keyed by the game's
-//! simplified form (its symmetries), options that are the same game are asked about
-//! once, and those whose biggest part is smallest go first (moves that split the
-//! board). Everything learnt — bounds of each component's nimber — goes into a
+//! are valued by plain mex over their options, and those the game's mirror strategy
+//! proves P ([`crate::capability::MirrorStrategy`]) are worth 0 without search. Parts
+//! are keyed by the game's simplified form (its symmetries); a node splits its moves
+//! into parts one at a time and reads the table for each, stopping as soon as the
+//! values found answer its question. Options that are the same game are asked about
+//! once, and the others go cheapest first (the squared ranks of their unknown
+//! parts). Everything learnt — bounds of each component's nimber — goes into a
 //! transposition table bounded by the memory limit, which forgets small components
 //! first when full (`table.rs`).
 //!
@@ -401,11 +406,10 @@ impl<'g> Search<'g> {
 
     /// How many moves `list_moves` listed.
     fn moves(node: &Node) -> usize {
-        if node.width == 0 {
-            node.options.len()
-        } else {
-            node.raw.len() / node.width
-        }
+        node.raw
+            .len()
+            .checked_div(node.width)
+            .unwrap_or(node.options.len())
     }
 
     /// Splits move `i` of `node` into its simplified parts and adds it as the last
