@@ -422,10 +422,12 @@ mod tests {
                 x += step;
             }
         }
-        // A tuft on each side of one square: one goes.
+        // A plus: four tufts of the centre, one stays (a domino, worth 1 as the plus).
         let cram = Cram::new(3, 3).unwrap();
-        let plus = cram.board.read(".#./.../.#.", '.', &['#']).unwrap();
-        let kept = cram.without_extra_tufts(plus);
-        assert_eq!(kept.count_ones(), 4);
+        let plus = cram.board.read("#.#/.../#.#", '.', &['#']).unwrap();
+        assert_eq!(cram.without_extra_tufts(plus).count_ones(), 2);
+        // Two tufts on each end of the middle row: one goes at each end.
+        let h = cram.board.read(".#./.../.#.", '.', &['#']).unwrap();
+        assert_eq!(cram.without_extra_tufts(h).count_ones(), 5);
     }
 }
