@@ -3,16 +3,17 @@
 # Beling's igsolve when it is installed (`RUSTFLAGS="-C target-cpu=native" cargo
 # install igsolve`; set IGSOLVE to its path if it is not on PATH), and Node Kayles on
 # the 3×n grid, n = 1…16 in one total. Wall and CPU seconds, peak memory, the value,
-# and nimlab's time over igsolve's.
+# and nimlab's CPU time over igsolve's (the machine may be shared: CPU seconds are
+# the figure to compare).
 #
 #   bench/search.sh [NIMLAB] [BOARDS]   (default: $CARGO_TARGET_DIR or target, release/nimlab;
-#                                        BOARDS: "4x7 4x9 5x6 5x7")
+#                                        BOARDS: "4x7 4x9 5x6 5x7 5x8")
 #
 # Needs GNU time (/usr/bin/time). Prints Markdown tables. A board that takes longer
 # than $LIMIT seconds (default 600) is stopped and shown as such.
 set -u
 N=${1:-${CARGO_TARGET_DIR:-target}/release/nimlab}
-BOARDS=${2:-"4x7 4x9 5x6 5x7"}
+BOARDS=${2:-"4x7 4x9 5x6 5x7 5x8"}
 LIMIT=${LIMIT:-600}
 TIME=/usr/bin/time
 IG=${IGSOLVE:-$(command -v igsolve || true)}
@@ -29,25 +30,25 @@ timed() {
     mib=$((kib / 1024))
 }
 
-echo "| Cram (start) | nimlab grundy | wall s | CPU s | MiB | igsolve nimber | wall s | MiB | nimlab / igsolve (wall) |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| Cram (start) | nimlab grundy | wall s | CPU s | MiB | igsolve nimber | wall s | CPU s | MiB | nimlab / igsolve (CPU) |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 for b in $BOARDS; do
     r=${b%x*}
     c=${b#*x}
     if timed "$N" value "cram(rows=$r,cols=$c)" start --search; then
         g=$(sed -n 's/^grundy: *//p' "$OUT")
         line="| ${r}×${c} | $g | $wall | $cpu | $mib"
-        nwall=$wall
+        ncpu=$cpu
     else
         line="| ${r}×${c} | stopped after ${LIMIT} s | | |"
-        nwall=""
+        ncpu=""
     fi
     if [ -n "$IG" ] && timed "$IG" cram -r "$r" -c "$c"; then
         ig=$(sed -n 's/^Nimber of initial position: *//p' "$OUT")
-        ratio=$([ -n "$nwall" ] && echo "$nwall $wall" | awk '{ if ($2 > 0) printf "%.2f", $1 / $2; else print "—" }')
-        echo "$line | $ig | $wall | $mib | $ratio |"
+        ratio=$([ -n "$ncpu" ] && echo "$ncpu $cpu" | awk '{ if ($2 > 0) printf "%.2f", $1 / $2; else print "—" }')
+        echo "$line | $ig | $wall | $cpu | $mib | $ratio |"
     else
-        echo "$line | ${IG:+stopped or failed} | | | |"
+        echo "$line | ${IG:+stopped or failed} | | | | |"
     fi
 done
 

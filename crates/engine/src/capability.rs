@@ -248,6 +248,16 @@ impl MoveRelation {
     }
 }
 
+/// A pairing strategy for the second player: positions she wins by answering every
+/// move with its image under a symmetry of the position (the mirror argument; e.g. a
+/// Cram board symmetric under the half turn with no domino covering its centre).
+/// Normal play only: transforms that change the play convention drop it.
+pub trait MirrorStrategy: Send + Sync {
+    /// `true` proves that `pos` is a P-position (its Grundy value is 0); `false`
+    /// says nothing.
+    fn mirrored_p(&self, pos: &[Coord]) -> bool;
+}
+
 /// Everything a game offers beyond its core. Build with struct update syntax:
 /// `Capabilities { big: Some(self), ..Capabilities::none() }`.
 #[derive(Default)]
@@ -283,6 +293,9 @@ pub struct Capabilities<'a> {
     pub nplayer_closed_form: Option<&'a dyn crate::nplayer::NPlayerClosedForm>,
     /// The move relation as a formula, for proofs by automata.
     pub move_relation: Option<MoveRelation>,
+    /// Positions won by the second player's mirror strategy (the pruned search
+    /// answers them without search).
+    pub mirror: Option<&'a dyn MirrorStrategy>,
 }
 
 impl Capabilities<'_> {
@@ -337,6 +350,9 @@ impl Capabilities<'_> {
         }
         if self.move_relation.is_some() {
             out.push("move-relation");
+        }
+        if self.mirror.is_some() {
+            out.push("mirror-strategy");
         }
         out
     }

@@ -22,7 +22,7 @@
 use crate::{Args, Family, Param};
 use nimlab_engine::big::{BigPosition, BigUint};
 use nimlab_engine::board::{from_words, to_words, words_for, Board, Cells};
-use nimlab_engine::capability::{Capabilities, Decomposition, Regions};
+use nimlab_engine::capability::{Capabilities, Decomposition, MirrorStrategy, Regions};
 use nimlab_engine::position::{PositionForm, Shown};
 use nimlab_engine::theorem::Verdict;
 use nimlab_engine::{Coord, Error, Game, Position, Result, Solver, Theorem};
@@ -33,6 +33,9 @@ pub struct Cram {
     board: Board,
     /// Every pair of adjacent squares, as a two-cell set.
     dominoes: Vec<Cells>,
+    /// The squares not in the first column, and not in the last.
+    not_first: Cells,
+    not_last: Cells,
 }
 
 impl Cram {
@@ -51,7 +54,27 @@ impl Cram {
                 }
             }
         }
-        Ok(Cram { board, dominoes })
+        // Dominoes nearest the centre first: the pruned search tries options in this
+        // order among equally costly ones, and central moves split the board.
+        let centre = |d: &Cells| {
+            let (a, b) = (
+                d.trailing_zeros() as usize,
+                127 - d.leading_zeros() as usize,
+            );
+            let (r2, c2) = (a / cols + b / cols, a % cols + b % cols);
+            let dr = (2 * r2).abs_diff(2 * (rows - 1));
+            let dc = (2 * c2).abs_diff(2 * (cols - 1));
+            dr * dr + dc * dc
+        };
+        dominoes.sort_by_key(centre);
+        let all = board.all();
+        let first_col: Cells = (0..rows).fold(0, |m, r| m | 1 << (r * cols));
+        Ok(Cram {
+            board,
+            dominoes,
+            not_first: all & !first_col,
+            not_last: all & !(first_col << (cols - 1)),
+        })
     }
 
     fn words(&self) -> usize {
@@ -66,6 +89,44 @@ impl Cram {
     /// The stored position of a set of free squares.
     pub fn position(&self, free: Cells) -> Position {
         to_words(free, self.words())
+    }
+
+    /// The same game with fewer squares: of the squares whose only free neighbour is
+    /// one square s (tufts of s), all but one go. A domino on a tuft t covers s too,
+    /// so it leaves the other tufts of s dead, as any domino on s does; two tufts of
+    /// s are thus interchangeable, and a second one adds no option the first does
+    /// not give (the game trees are the same, by induction: moves elsewhere keep the
+    /// tufts).
+    pub fn without_extra_tufts(&self, x: Cells) -> Cells {
+        let c = self.board.cols();
+        // Bit i set: square i of x has that neighbour in x.
+        let left = (x << 1) & self.not_first & x;
+        let right = (x >> 1) & self.not_last & x;
+        let up = (x << c) & x;
+        let down = (x >> c) & x;
+        let odd = left ^ right ^ up ^ down;
+        let two = (left & right) | (up & down) | ((left | right) & (up | down));
+        let one = odd & !two;
+        let mut seen: Cells = 0;
+        let mut extra: Cells = 0;
+        // Tufts by where their square s is; a square has one neighbour each way, so
+        // within one direction no two tufts share s.
+        let (l, r, u, d) = (one & left, one & right, one & up, one & down);
+        for (stars, back) in [
+            (l >> 1, 1i32),
+            (r << 1, -1),
+            (u >> c, c as i32),
+            (d << c, -(c as i32)),
+        ] {
+            let again = stars & seen;
+            extra |= if back > 0 {
+                again << back
+            } else {
+                again >> -back
+            };
+            seen |= stars;
+        }
+        x & !extra
     }
 
     /// Calls `visit` with the stored words of a set of free squares (no allocation).
@@ -109,12 +170,13 @@ impl Game for Cram {
         // least image under the board's symmetries and translations.
         let free = from_words(pos);
         let dead = self.board.isolated(free);
-        let c = self.board.canonical(free & !dead);
+        let c = self.board.canonical(self.without_extra_tufts(free & !dead));
         (c != free).then(|| self.position(c))
     }
     fn capabilities(&self) -> Capabilities<'_> {
         Capabilities {
             decomposition: Some(Decomposition::Regions(self)),
+            mirror: Some(self),
             ..Capabilities::none()
         }
     }
@@ -161,10 +223,61 @@ impl Regions for Cram {
         // Each region of the live squares at its least image: what `simplified` gives
         // it (a region has no dead square). No live square: no part, the value 0.
         let free = from_words(pos);
-        let live = free & !self.board.isolated(free);
+        let live = self.without_extra_tufts(free & !self.board.isolated(free));
         self.board
             .for_each_region(live, |r| self.with_words(self.board.canonical(r), visit));
         true
+    }
+}
+
+impl MirrorStrategy for Cram {
+    fn mirrored_p(&self, pos: &[Coord]) -> bool {
+        // The live squares (those with a free neighbour) symmetric under the half
+        // turn about the centre of their bounding box, and no domino that the half
+        // turn maps onto itself or onto one overlapping it (one on the centre): then
+        // the second player answers each domino by its image, and always can.
+        let free = from_words(pos);
+        let live = free & !self.board.isolated(free);
+        if live == 0 {
+            return true;
+        }
+        // Squares pair off with their images (the centre square is not live).
+        if live.count_ones() % 2 == 1 {
+            return false;
+        }
+        let (rows, cols) = (self.board.rows(), self.board.cols());
+        let first = live.trailing_zeros() as usize;
+        let last = 127 - live.leading_zeros() as usize;
+        let (r0, r1) = (first / cols, last / cols);
+        let row_mask: Cells = (1 << cols) - 1;
+        let any = (r0..=r1).fold(0, |a, r| a | (live >> (r * cols)) & row_mask);
+        let c0 = any.trailing_zeros() as usize;
+        let c1 = 127 - any.leading_zeros() as usize;
+        // Reversing the bits turns (r, c) into (rows−1−r, cols−1−c); the shift then
+        // brings that to (r0+r1−r, c0+c1−c).
+        let turned = live.reverse_bits() >> (128 - rows * cols);
+        let shift = (r0 + r1 + 1) as isize * cols as isize + (c0 + c1 + 1) as isize
+            - (rows * cols) as isize
+            - cols as isize;
+        let image = if shift >= 0 {
+            turned << shift
+        } else {
+            turned >> -shift
+        };
+        if image != live {
+            return false;
+        }
+        let at = |r: usize, c: usize| live >> (r * cols + c) & 1 == 1;
+        let (sr, sc) = (r0 + r1, c0 + c1);
+        match (sr % 2, sc % 2) {
+            // The centre is a square: it must not be live.
+            (0, 0) => !at(sr / 2, sc / 2),
+            // The centre is the middle of a horizontal domino, or of a vertical one.
+            (0, _) => !(at(sr / 2, sc / 2) && at(sr / 2, sc / 2 + 1)),
+            (_, 0) => !(at(sr / 2, sc / 2) && at(sr / 2 + 1, sc / 2)),
+            // The centre is a corner: no domino is its own image.
+            _ => true,
+        }
     }
 }
 
@@ -267,3 +380,54 @@ pub static FAMILY: Family = Family {
     theorems,
     sweep: None,
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    /// G of a set of free squares by plain mex over every domino, nothing simplified.
+    fn plain(cram: &Cram, free: Cells, memo: &mut HashMap<Cells, u32>) -> u32 {
+        if let Some(&g) = memo.get(&free) {
+            return g;
+        }
+        let values: Vec<u32> = cram
+            .dominoes
+            .iter()
+            .filter(|&&d| free & d == d)
+            .map(|&d| plain(cram, free & !d, memo))
+            .collect();
+        let g = (0..).find(|v| !values.contains(v)).unwrap();
+        memo.insert(free, g);
+        g
+    }
+
+    #[test]
+    fn tufts_and_mirrors_keep_the_plain_values() {
+        // Every position of the 3×4 and 2×6 boards and many of the 4×4: the solver
+        // (with the tuft reduction in its canonical form) and the mirror strategy
+        // agree with plain mex.
+        for (rows, cols, step) in [(3usize, 4usize, 1u128), (2, 6, 1), (4, 4, 7)] {
+            let cram = Cram::new(rows, cols).unwrap();
+            let mut memo = HashMap::new();
+            let mut solver = Solver::new(&cram);
+            let mut x: Cells = 0;
+            while x <= cram.board.all() {
+                let pos = cram.position(x);
+                let want = plain(&cram, x, &mut memo);
+                assert_eq!(solver.grundy(&pos).unwrap(), want, "{rows}×{cols} {x:b}");
+                if cram.mirrored_p(&pos) {
+                    assert_eq!(want, 0, "mirror {rows}×{cols} {x:b}");
+                }
+                x += step;
+            }
+        }
+        // A plus: four tufts of the centre, one stays (a domino, worth 1 as the plus).
+        let cram = Cram::new(3, 3).unwrap();
+        let plus = cram.board.read("#.#/.../#.#", '.', &['#']).unwrap();
+        assert_eq!(cram.without_extra_tufts(plus).count_ones(), 2);
+        // Two tufts on each end of the middle row: one goes at each end.
+        let h = cram.board.read(".#./.../.#.", '.', &['#']).unwrap();
+        assert_eq!(cram.without_extra_tufts(h).count_ones(), 5);
+    }
+}

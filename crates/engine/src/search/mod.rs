@@ -2,22 +2,27 @@
 //! method of the record holders for Cram, Node Kayles and Sprouts.
 //!
 //! The full solver ([`crate::Solver`]) values every position below the one asked
-//! about. This search asks questions instead — "is g(C) = v?" — which a single option
-//! of value v answers *no*, so most of the tree is never entered (P. Beling and M.
-//! Rogalski, *On pruning search trees of impartial games*, Artificial Intelligence 283
-//! (2020)). The nimber of a component C is the first v for which the answer is yes,
-//! asked for v = 0, 1, 2, …; g(C) = v holds exactly when no option has value v and
-//! every smaller value is ruled out.
+//! about. This search asks questions instead — "is g(C) in the set S?" — which a
+//! single option often answers, so most of the tree is never entered (P. Beling and
+//! M. Rogalski, *On pruning search trees of impartial games*, Artificial Intelligence
+//! 283 (2020)). A component with m options has g ≤ m; each option takes one of the
+//! candidates 0, …, m away (its value, or when its value is not among the smaller
+//! candidates, the greatest), and is only asked about the candidates below the
+//! greatest. The root's components are valued by asking, for u = 0, 1, …, whether
+//! some option is worth u (aspiration sets).
 //!
 //! An option that falls apart ([`crate::capability::Regions`]) is a sum: its value is
-//! v exactly when the biggest part's value is v ⊕ (the other parts' nimbers). The
-//! other parts' nimbers are computed first, exactly (J. Lemoine and S. Viennot,
+//! in S exactly when the biggest part's value is in S ⊕ (the other parts' nimbers).
+//! The other parts' nimbers are computed first, exactly (J. Lemoine and S. Viennot,
 //! *Nimbers are inevitable*, Theoret. Comput. Sci. 462 (2012)), so every question is
 //! about one component. Components of rank at most the end rank (an end database)
-//! are valued by plain mex over their options. Parts are keyed by the game's
-//! simplified form (its symmetries), options that are the same game are asked about
-//! once, and those whose biggest part is smallest go first (moves that split the
-//! board). Everything learnt — bounds of each component's nimber — goes into a
+//! are valued by plain mex over their options, and those the game's mirror strategy
+//! proves P ([`crate::capability::MirrorStrategy`]) are worth 0 without search. Parts
+//! are keyed by the game's simplified form (its symmetries); a node splits its moves
+//! into parts one at a time and reads the table for each, stopping as soon as the
+//! values found answer its question. Options that are the same game are asked about
+//! once, and the others go cheapest first (the squared ranks of their unknown
+//! parts). Everything learnt — bounds of each component's nimber — goes into a
 //! transposition table bounded by the memory limit, which forgets small components
 //! first when full (`table.rs`).
 //!
@@ -43,15 +48,17 @@
 //! ```
 
 mod checkpoint;
+mod nimset;
 mod table;
 
 pub use table::Bounds;
 
-use crate::capability::{Decomposition, Regions};
+use crate::capability::{Decomposition, MirrorStrategy, Regions};
 use crate::error::{Error, Result};
 use crate::game::{Coord, Game};
 use crate::memo_key::Key;
 use crate::table::TableOptions;
+use nimset::NimSet;
 use table::Table;
 
 /// Components of at most this rank are valued exactly, by mex over all their options
@@ -83,11 +90,13 @@ pub struct SearchStats {
 /// `words`, each option a run of `parts`, biggest part first.
 #[derive(Default)]
 struct Node {
+    /// The moves as played, `width` words each (0: listed the slow way, straight
+    /// into `options`).
+    raw: Vec<Coord>,
+    width: usize,
     words: Vec<Coord>,
     parts: Vec<Part>,
     options: Vec<Opt>,
-    /// Options the cheap pass has already answered "no" for.
-    settled: Vec<bool>,
     values: Vec<u32>,
 }
 
@@ -102,13 +111,18 @@ struct Part {
 struct Opt {
     first: u32,
     count: u32,
-    biggest: u128,
     /// A hash of the parts, the same for the same game.
     signature: u64,
+    /// The work its search is expected to take: the sum of its searched parts'
+    /// squared ranks (small parts cost nothing: the end database values them).
+    cost: u64,
+    /// Its place in the game's listing.
+    index: u32,
 }
 
 impl Node {
     fn clear(&mut self) {
+        self.raw.clear();
         self.words.clear();
         self.parts.clear();
         self.options.clear();
@@ -122,18 +136,13 @@ impl Node {
         &self.parts[o.first as usize..(o.first + o.count) as usize]
     }
 
-    /// The options in the order they are tried (smallest biggest part first, then
-    /// most parts), the same game twice kept once: options are sorted by a signature
-    /// of their parts, and the parts compared only when two signatures are equal.
+    /// The options in the order they are tried, the same game twice kept once (the
+    /// one listed first): duplicates are found by sorting on a signature of the
+    /// parts, the parts compared only when two signatures are equal; then the
+    /// options go cheapest first (`cost`), in the game's own order among equals.
     fn order_and_dedup(&mut self) {
         let mut options = std::mem::take(&mut self.options);
-        // One machine word to sort by: the biggest part's rank, fewest parts last, then
-        // the signature's top bits.
-        options.sort_unstable_by_key(|o| {
-            (o.biggest.min(255) as u64) << 56
-                | (255 - o.count.min(255) as u64) << 48
-                | o.signature >> 16
-        });
+        options.sort_unstable_by_key(|o| (o.signature, o.index));
         options.dedup_by(|a, b| {
             a.signature == b.signature && {
                 let (pa, pb) = (self.option_parts(a), self.option_parts(b));
@@ -144,6 +153,7 @@ impl Node {
                         .all(|(x, y)| self.part_words(x) == self.part_words(y))
             }
         });
+        options.sort_unstable_by_key(|o| (o.cost, o.index));
         self.options = options;
     }
 }
@@ -153,6 +163,7 @@ impl Node {
 pub struct Search<'g> {
     game: &'g dyn Game,
     regions: Option<&'g dyn Regions>,
+    mirror: Option<&'g dyn MirrorStrategy>,
     table: Table,
     end_rank: u128,
     progress: &'g dyn crate::progress::Progress,
@@ -178,6 +189,7 @@ impl<'g> Search<'g> {
         Search {
             game,
             regions,
+            mirror: game.capabilities().mirror,
             // The table takes at most three quarters of the limit: the search's own
             // lists and the process need the rest.
             table: Table::new(opts.memory_limit.bytes() / 4 * 3),
@@ -231,7 +243,7 @@ impl<'g> Search<'g> {
         for (i, (key, rank)) in parts.iter().enumerate() {
             self.part_note = format!("component {} of {}", i + 1, parts.len());
             self.asking = self.part_note.clone();
-            acc ^= self.nimber(key.as_slice(), *rank)?;
+            acc ^= self.root_nimber(key.as_slice(), *rank)?;
         }
         self.finish()?;
         Ok(acc)
@@ -252,7 +264,10 @@ impl<'g> Search<'g> {
         }
         let answer = match biggest {
             None => acc == 0,
-            Some((key, rank)) => self.is_value(key.as_slice(), rank, acc)?,
+            Some((key, rank)) if acc < NimSet::LIMIT => {
+                self.nimber_in(key.as_slice(), rank, NimSet::single(acc))? == Some(acc)
+            }
+            Some((key, rank)) => self.nimber(key.as_slice(), rank)? == acc,
         };
         self.finish()?;
         Ok(answer)
@@ -327,60 +342,53 @@ impl<'g> Search<'g> {
         Ok(())
     }
 
-    /// Lists the options of component `c` into `node`: each option's parts, biggest
-    /// first; the options ordered and without repeats. A move that does not lower the
-    /// rank is a contract error.
-    fn list_options(&self, c: &[Coord], rank: u128, node: &mut Node) -> Result<()> {
+    /// Lists the moves of component `c` into `node` as played (`raw`, each `width`
+    /// words), not yet split nor simplified. A move that does not lower the rank is
+    /// a contract error.
+    fn list_moves(&self, c: &[Coord], rank: u128, node: &mut Node) -> Result<()> {
         node.clear();
+        node.width = c.len();
         let game = self.game;
         let mut wrong = None;
-        let Node {
-            words,
-            parts,
-            options,
-            ..
-        } = node;
+        let Node { raw, width, .. } = node;
         game.for_each_option(c, &mut |o| {
             if wrong.is_some() {
                 return;
             }
-            if game.rank(o) >= rank {
+            if o.len() != *width || game.rank(o) >= rank {
                 wrong = Some(o.to_vec());
                 return;
             }
-            let first = parts.len();
-            self.for_each_part(o, &mut |k| {
-                let r = game.rank(k);
-                if r > 0 {
-                    self.table.prefetch(k);
-                    parts.push(Part {
-                        at: words.len() as u32,
-                        len: k.len() as u32,
-                        rank: r,
-                    });
-                    words.extend_from_slice(k);
-                }
-            });
-            let mine = &mut parts[first..];
-            mine.sort_unstable_by(|a, b| {
-                let wa = &words[a.at as usize..(a.at + a.len) as usize];
-                let wb = &words[b.at as usize..(b.at + b.len) as usize];
-                b.rank.cmp(&a.rank).then_with(|| wa.cmp(wb))
-            });
-            let signature = mine.iter().fold(0u64, |h, p| {
-                words[p.at as usize..(p.at + p.len) as usize]
-                    .iter()
-                    .fold(h, |h, &w| {
-                        (h.rotate_left(23) ^ w).wrapping_mul(SIGNATURE_MIX)
-                    })
-                    .wrapping_add(1)
-            });
-            options.push(Opt {
-                first: first as u32,
-                count: mine.len() as u32,
-                biggest: mine.first().map_or(0, |p| p.rank),
-                signature,
-            });
+            raw.extend_from_slice(o);
+        });
+        if let Some(o) = wrong {
+            if o.len() == c.len() {
+                return Err(Error::Contract(format!(
+                    "{} moves from {} to {} without lowering its rank",
+                    game.spec(),
+                    crate::game::position_words(game, c),
+                    crate::game::position_words(game, &o)
+                )));
+            }
+            // Options of another length: listed one by one as a single part each
+            // way (rare: the fast path wants one length).
+            node.clear();
+            node.width = 0;
+            return self.list_options_slow(c, rank, node);
+        }
+        Ok(())
+    }
+
+    /// Options of varying lengths: split and simplified as they come.
+    fn list_options_slow(&self, c: &[Coord], rank: u128, node: &mut Node) -> Result<()> {
+        let game = self.game;
+        let mut wrong = None;
+        let mut all = Vec::new();
+        game.for_each_option(c, &mut |o| {
+            if game.rank(o) >= rank && wrong.is_none() {
+                wrong = Some(o.to_vec());
+            }
+            all.push(o.to_vec());
         });
         if let Some(o) = wrong {
             return Err(Error::Contract(format!(
@@ -390,28 +398,164 @@ impl<'g> Search<'g> {
                 crate::game::position_words(game, &o)
             )));
         }
+        for o in &all {
+            self.add_option(o, node);
+        }
+        Ok(())
+    }
+
+    /// How many moves `list_moves` listed.
+    fn moves(node: &Node) -> usize {
+        node.raw
+            .len()
+            .checked_div(node.width)
+            .unwrap_or(node.options.len())
+    }
+
+    /// Splits move `i` of `node` into its simplified parts and adds it as the last
+    /// option (nothing to do for options listed the slow way).
+    fn add_move(&self, node: &mut Node, i: usize) {
+        if node.width == 0 {
+            return;
+        }
+        let w = node.width;
+        let raw = std::mem::take(&mut node.raw);
+        self.add_option(&raw[i * w..(i + 1) * w], node);
+        node.raw = raw;
+    }
+
+    /// Adds option `o` to `node`: its parts simplified, biggest first, equal pairs
+    /// dropped (g ⊕ g = 0).
+    fn add_option(&self, o: &[Coord], node: &mut Node) {
+        let game = self.game;
+        let end_rank = self.end_rank;
+        let Node {
+            words,
+            parts,
+            options,
+            ..
+        } = node;
+        let first = parts.len();
+        self.for_each_part(o, &mut |k| {
+            let r = game.rank(k);
+            if r > 0 {
+                self.table.prefetch(k);
+                parts.push(Part {
+                    at: words.len() as u32,
+                    len: k.len() as u32,
+                    rank: r,
+                });
+                words.extend_from_slice(k);
+            }
+        });
+        let mine = &mut parts[first..];
+        if mine.len() > 1 {
+            mine.sort_unstable_by(|a, b| {
+                let wa = &words[a.at as usize..(a.at + a.len) as usize];
+                let wb = &words[b.at as usize..(b.at + b.len) as usize];
+                b.rank.cmp(&a.rank).then_with(|| wa.cmp(wb))
+            });
+            let mut kept = first;
+            let mut j = first;
+            while j < parts.len() {
+                let same_next = j + 1 < parts.len() && {
+                    let (a, b) = (parts[j], parts[j + 1]);
+                    a.rank == b.rank
+                        && words[a.at as usize..(a.at + a.len) as usize]
+                            == words[b.at as usize..(b.at + b.len) as usize]
+                };
+                if same_next {
+                    j += 2;
+                } else {
+                    parts[kept] = parts[j];
+                    kept += 1;
+                    j += 1;
+                }
+            }
+            parts.truncate(kept);
+        }
+        let mine = &parts[first..];
+        let signature = mine.iter().fold(0u64, |h, p| {
+            words[p.at as usize..(p.at + p.len) as usize]
+                .iter()
+                .fold(h, |h, &w| {
+                    (h.rotate_left(23) ^ w).wrapping_mul(SIGNATURE_MIX)
+                })
+                .wrapping_add(1)
+        });
+        let cost = mine
+            .iter()
+            .filter(|p| p.rank > end_rank)
+            .map(|p| (p.rank.min(1 << 20) as u64).pow(2))
+            .sum();
+        options.push(Opt {
+            first: first as u32,
+            count: mine.len() as u32,
+            signature,
+            cost,
+            index: options.len() as u32,
+        });
+    }
+
+    /// Lists the options of component `c` into `node`: each option's parts, biggest
+    /// first; the options ordered and without repeats.
+    fn list_options(&self, c: &[Coord], rank: u128, node: &mut Node) -> Result<()> {
+        self.list_moves(c, rank, node)?;
+        if node.width != 0 {
+            for i in 0..Self::moves(node) {
+                self.add_move(node, i);
+            }
+        }
         node.order_and_dedup();
         Ok(())
     }
 
     /// The nimber of component `c` (simplified, of rank `rank`).
     fn nimber(&mut self, c: &[Coord], rank: u128) -> Result<u32> {
-        if rank <= self.end_rank {
-            return self.exact(c, rank);
+        match self.nimber_in(c, rank, NimSet::ALL)? {
+            Some(g) => Ok(g),
+            // Past the set's limit: only a component of more than 255 options.
+            None => self.nimber_beyond(c, rank),
         }
-        let known = self.table.get(c);
-        if let Some(g) = known.exact() {
+    }
+
+    /// The nimber of a component whose nimber is past [`NimSet::LIMIT`]: mex over all
+    /// its options' values.
+    fn nimber_beyond(&mut self, c: &[Coord], rank: u128) -> Result<u32> {
+        if let Some(g) = self.table.get(c).exact() {
             return Ok(g);
         }
         self.enter()?;
         let mut node = self.pool.pop().unwrap_or_default();
-        let found = self.list_options(c, rank, &mut node).and_then(|()| {
-            self.settle_from(c, rank, &mut node, known, known.upper)
-                .map(|g| g.expect("no bound stops the search below the nimber"))
-        });
+        let found = self
+            .list_options(c, rank, &mut node)
+            .and_then(|()| self.mex_of_all(&mut node));
         self.pool.push(node);
         self.depth -= 1;
-        found
+        let g = found?;
+        self.table.learn(c, rank, Bounds::exactly(g));
+        Ok(g)
+    }
+
+    /// The mex of every option's value in `node`, each option valued exactly.
+    fn mex_of_all(&mut self, node: &mut Node) -> Result<u32> {
+        let mut values = Vec::with_capacity(node.options.len());
+        for i in 0..node.options.len() {
+            values.push(self.option_value(node, i)?);
+        }
+        Ok(crate::mex::mex(&values))
+    }
+
+    /// The exact value of option `i` of `node`: the ⊕ of its parts' nimbers.
+    fn option_value(&mut self, node: &Node, i: usize) -> Result<u32> {
+        let o = node.options[i];
+        let mut acc = 0;
+        for j in 0..o.count {
+            let p = node.parts[(o.first + j) as usize];
+            let k = Key::new(node.part_words(&p));
+            acc ^= self.nimber(k.as_slice(), p.rank)?;
+        }
+        Ok(acc)
     }
 
     /// The nimber of a small component by mex over all its options (the end
@@ -445,28 +589,6 @@ impl<'g> Search<'g> {
         Ok(crate::mex::mex(&node.values))
     }
 
-    /// Whether g(c) = v, for component `c` (simplified, of rank `rank`).
-    fn is_value(&mut self, c: &[Coord], rank: u128, v: u32) -> Result<bool> {
-        if rank <= self.end_rank {
-            return Ok(self.exact(c, rank)? == v);
-        }
-        let known = self.table.get(c);
-        if let Some(g) = known.exact() {
-            return Ok(g == v);
-        }
-        if known.excludes(v) {
-            return Ok(false);
-        }
-        self.enter()?;
-        let mut node = self.pool.pop().unwrap_or_default();
-        let answer = self
-            .list_options(c, rank, &mut node)
-            .and_then(|()| self.is_value_at(c, rank, v, &mut node, known));
-        self.pool.push(node);
-        self.depth -= 1;
-        answer
-    }
-
     /// Counts a node one level deeper.
     fn enter(&mut self) -> Result<()> {
         self.visit()?;
@@ -475,122 +597,264 @@ impl<'g> Search<'g> {
         Ok(())
     }
 
-    fn is_value_at(
-        &mut self,
-        c: &[Coord],
-        rank: u128,
-        v: u32,
-        node: &mut Node,
-        known: Bounds,
-    ) -> Result<bool> {
-        if self.some_option_has_value(node, v)? {
-            // An option of value v: g ≠ v.
-            let mut learnt = Bounds::UNKNOWN;
-            learnt.rule_out(v);
-            self.table.learn(c, rank, learnt);
-            return Ok(false);
+    /// The nimber g of component `c` (simplified, of rank `rank`) when g is in
+    /// `wanted`; `None` proves g ∉ `wanted`. An exact nimber found on the way is
+    /// returned even when it is not in `wanted` (the caller checks).
+    fn nimber_in(&mut self, c: &[Coord], rank: u128, wanted: NimSet) -> Result<Option<u32>> {
+        if rank <= self.end_rank {
+            return self.exact(c, rank).map(Some);
         }
-        // No option of value v: g ≤ v; g = v once every smaller value is an
-        // option's.
-        let mut learnt = Bounds::UNKNOWN;
-        learnt.at_most(v);
-        self.table.learn(c, rank, learnt);
-        let mut known = known;
-        known.at_most(v);
-        Ok(self.settle_from(c, rank, node, known, v)? == Some(v))
+        let known = self.table.get(c);
+        if let Some(g) = known.exact() {
+            return Ok(Some(g));
+        }
+        let wanted = wanted.allowed_by(known);
+        if wanted.is_empty() {
+            return Ok(None);
+        }
+        if self.mirrored(c, rank) {
+            return Ok(Some(0));
+        }
+        self.enter()?;
+        let mut node = self.pool.pop().unwrap_or_default();
+        let found = self
+            .list_moves(c, rank, &mut node)
+            .and_then(|()| self.nimber_in_at(c, rank, wanted, &mut node));
+        self.pool.push(node);
+        self.depth -= 1;
+        found
     }
 
-    /// The mex of the options of `c` (listed in `node`) when it is at most `most`,
-    /// found by asking for each value from the known lower bound up whether some
-    /// option has it (values below the lower bound are options' values, and so is
-    /// a value ruled out above it); `None` when every value up to `most` is an
-    /// option's. What it finds goes into the table.
-    fn settle_from(
+    /// [`Self::nimber_in`] on the listed options, by the candidates' count
+    /// (Beling and Rogalski): g is at most the number m of options, so it is one of
+    /// the m + 1 candidates P = {0, …, m}. Each option takes one candidate away:
+    /// its value, when it is found, or else the greatest candidate. An option is
+    /// asked only whether its value is one of the candidates below the greatest
+    /// (and at most the greatest wanted value W): if it is not, then g is not the
+    /// greatest candidate, since the candidates below it would all have to be the
+    /// values of the options still to come, which are too few. So P always holds
+    /// min(g, W + 1), and once every option has been asked that is min(P).
+    fn nimber_in_at(
         &mut self,
         c: &[Coord],
         rank: u128,
+        wanted: NimSet,
         node: &mut Node,
-        known: Bounds,
-        most: u32,
     ) -> Result<Option<u32>> {
-        let mut u = known.lower;
-        while u <= most {
-            if self.depth == 1 {
-                // The root's question, for the progress line: the bound it is at.
-                self.asking = format!("{}: is the nimber {u}?", self.part_note);
+        let m = Self::moves(node) as u32;
+        if m >= NimSet::LIMIT {
+            // More candidates than the set holds: value every option.
+            if node.width != 0 {
+                for i in 0..m as usize {
+                    self.add_move(node, i);
+                }
             }
-            let now = self.table.get(c);
-            if let Some(g) = now.exact() {
-                return Ok((g <= most).then_some(g));
-            }
-            // g ≥ u here: a value ruled out is an option's.
-            if !(now.excludes(u) || known.excludes(u) || self.some_option_has_value(node, u)?) {
-                self.table.learn(c, rank, Bounds::exactly(u));
-                return Ok(Some(u));
-            }
-            let mut learnt = Bounds::UNKNOWN;
-            learnt.rule_out(u);
-            self.table.learn(c, rank, learnt);
-            u += 1;
+            node.order_and_dedup();
+            let g = self.mex_of_all(node)?;
+            self.table.learn(c, rank, Bounds::exactly(g));
+            return Ok(Some(g));
         }
+        let top = wanted.max().expect("the caller asks about some value");
+        let upto = NimSet::upto(top);
+        let mut cand = NimSet::upto(m);
+        // First the options the table values alone (a cut found without search), each
+        // split and simplified only when its turn comes: a hit stops the listing.
+        let mut complete = true;
+        if node.width != 0 {
+            // One move ahead: the next option's parts are split (and their table
+            // slots fetched into the cache) before this one's are read.
+            if m > 0 {
+                self.add_move(node, 0);
+            }
+            for i in 0..m as usize {
+                let ahead = i + 1 < m as usize;
+                if ahead {
+                    self.add_move(node, i + 1);
+                }
+                let this = node.options.len() - 1 - ahead as usize;
+                if let Some(v) = self.option_known(node, this)? {
+                    // The order is set later (by cost and place), so a swap will do.
+                    node.options.swap_remove(this);
+                    cand.remove(v);
+                    if cand.and(wanted).is_empty() {
+                        complete = false;
+                        break;
+                    }
+                }
+            }
+        } else {
+            let mut i = 0;
+            while i < node.options.len() {
+                match self.option_known(node, i)? {
+                    Some(v) => {
+                        node.options.swap_remove(i);
+                        cand.remove(v);
+                    }
+                    None => i += 1,
+                }
+            }
+        }
+        if complete {
+            node.order_and_dedup();
+            for i in 0..node.options.len() {
+                if cand.and(wanted).is_empty() {
+                    complete = false;
+                    break;
+                }
+                let asked = cand.without_max().and(upto);
+                match self.option_in(node, i, asked)? {
+                    Some(v) => cand.remove(v),
+                    None => cand = cand.without_max(),
+                }
+            }
+        }
+        let least = cand.min().expect("min(g, W + 1) is always a candidate");
+        if complete && least <= top {
+            self.table.learn(c, rank, Bounds::exactly(least));
+            return Ok(Some(least));
+        }
+        // g ∉ wanted. What P says: min(g, W + 1) ∈ P.
+        let mut learnt = Bounds::UNKNOWN;
+        learnt.at_most(m);
+        learnt.ruled_out = !cand.low_word() & NimSet::upto(top.min(63)).low_word();
+        learnt.lower = least.min(top + 1);
+        learnt.settle();
+        self.table.learn(c, rank, learnt);
         Ok(None)
     }
 
-    /// Whether some option in `node` has value v: first every option the table
-    /// answers for alone (a cut found without search), then the others in order.
-    fn some_option_has_value(&mut self, node: &mut Node, v: u32) -> Result<bool> {
-        let n = node.options.len();
-        node.settled.clear();
-        node.settled.resize(n, false);
-        for i in 0..n {
-            match self.option_is(node, i, v, true)? {
-                Some(true) => return Ok(true),
-                Some(false) => node.settled[i] = true,
-                None => {}
-            }
+    /// Whether the game's mirror strategy proves component `c` a P-position (then the
+    /// table learns it).
+    fn mirrored(&mut self, c: &[Coord], rank: u128) -> bool {
+        let p = self.mirror.is_some_and(|m| m.mirrored_p(c));
+        if p {
+            self.table.learn(c, rank, Bounds::exactly(0));
         }
-        for i in 0..n {
-            if !node.settled[i] && self.option_is(node, i, v, false)? == Some(true) {
-                return Ok(true);
-            }
-        }
-        Ok(false)
+        p
     }
 
-    /// Whether option `i` of `node` has value v; with `cheap`, `None` when that needs
-    /// a search (small parts are valued, the table is read, nothing else).
-    fn option_is(&mut self, node: &Node, i: usize, v: u32, cheap: bool) -> Result<Option<bool>> {
+    /// The value of option `i` of `node` when it needs no search (every part small or
+    /// in the table), else `None`.
+    /// Its cost is then set to the sum of the squared ranks of the parts that need a
+    /// search (Beling and Rogalski's order: options whose unknown parts are small
+    /// first).
+    fn option_known(&mut self, node: &mut Node, i: usize) -> Result<Option<u32>> {
         let o = node.options[i];
-        let parts = node.option_parts(&o);
-        let mut acc = v;
-        // The parts whose value needs a search: how many, and the last one seen.
-        let (mut open, mut last_open) = (0, 0);
-        // Smallest parts first: the biggest is the one asked about.
-        for (j, p) in parts.iter().enumerate().rev() {
+        let mut acc = 0;
+        let mut cost = 0u64;
+        for p in node.option_parts(&o) {
             let words = node.part_words(p);
             if p.rank <= self.end_rank {
                 acc ^= self.exact(words, p.rank)?;
             } else if let Some(g) = self.table.get(words).exact() {
                 acc ^= g;
-            } else if j > 0 && !cheap {
-                let k = Key::new(words);
-                acc ^= self.nimber(k.as_slice(), p.rank)?;
-            } else {
-                open += 1;
-                last_open = j;
+            } else if !self.mirrored(words, p.rank) {
+                cost += (p.rank.min(1 << 20) as u64).pow(2);
             }
         }
-        if open == 0 {
-            return Ok(Some(acc == 0));
+        if cost > 0 {
+            node.options[i].cost = cost;
+            return Ok(None);
         }
-        let asked = &parts[last_open];
-        match open {
-            1 if self.table.get(node.part_words(asked)).excludes(acc) => Ok(Some(false)),
-            _ if cheap => Ok(None),
-            _ => {
-                let k = Key::new(node.part_words(asked));
-                self.is_value(k.as_slice(), asked.rank, acc).map(Some)
+        Ok(Some(acc))
+    }
+
+    /// The value of option `i` of `node` when it is in `asked` (or whenever it is
+    /// found exactly); `None` proves it is not in `asked`. Every part but the biggest
+    /// is valued exactly, and the biggest is asked about `asked` ⊕ their nimbers.
+    fn option_in(&mut self, node: &Node, i: usize, asked: NimSet) -> Result<Option<u32>> {
+        let o = node.options[i];
+        let parts = node.option_parts(&o);
+        let Some((biggest, rest)) = parts.split_first() else {
+            return Ok(Some(0));
+        };
+        let mut acc = 0;
+        // Smallest parts first.
+        for p in rest.iter().rev() {
+            let k = Key::new(node.part_words(p));
+            acc ^= self.nimber(k.as_slice(), p.rank)?;
+        }
+        let k = Key::new(node.part_words(biggest));
+        if acc >= NimSet::LIMIT {
+            let g = self.nimber(k.as_slice(), biggest.rank)? ^ acc;
+            return Ok(Some(g));
+        }
+        Ok(self
+            .nimber_in(k.as_slice(), biggest.rank, asked.xor_each(acc))?
+            .map(|g| g ^ acc))
+    }
+
+    /// The nimber of a component of the root, found by asking its options, for each
+    /// candidate value u from the least up, whether some option is worth u (the
+    /// aspiration sets of Beling and Rogalski): the first u no option has is the
+    /// nimber. Options found exactly on the way are asked no more.
+    fn root_nimber(&mut self, c: &[Coord], rank: u128) -> Result<u32> {
+        if rank <= self.end_rank {
+            return self.exact(c, rank);
+        }
+        let known = self.table.get(c);
+        if let Some(g) = known.exact() {
+            return Ok(g);
+        }
+        if self.mirrored(c, rank) {
+            return Ok(0);
+        }
+        self.enter()?;
+        let mut node = self.pool.pop().unwrap_or_default();
+        let found = self
+            .list_options(c, rank, &mut node)
+            .and_then(|()| self.root_nimber_at(c, rank, &mut node));
+        self.pool.push(node);
+        self.depth -= 1;
+        found
+    }
+
+    fn root_nimber_at(&mut self, c: &[Coord], rank: u128, node: &mut Node) -> Result<u32> {
+        let n = node.options.len();
+        if n as u32 >= NimSet::LIMIT {
+            let g = self.mex_of_all(node)?;
+            self.table.learn(c, rank, Bounds::exactly(g));
+            return Ok(g);
+        }
+        // The values of the options found so far, and the options still open.
+        let mut seen = NimSet::EMPTY;
+        let mut open = Vec::with_capacity(n);
+        for i in 0..n {
+            match self.option_known(node, i)? {
+                Some(v) => seen.insert(v),
+                None => open.push(i),
             }
+        }
+        let mut u = 0;
+        loop {
+            if seen.contains(u) || self.table.get(c).excludes(u) {
+                u += 1;
+                continue;
+            }
+            self.asking = format!("{}: is the nimber {u}?", self.part_note);
+            let mut hit = false;
+            let mut j = 0;
+            while j < open.len() {
+                match self.option_in(node, open[j], NimSet::single(u))? {
+                    Some(v) => {
+                        seen.insert(v);
+                        open.remove(j);
+                        if v == u {
+                            hit = true;
+                            break;
+                        }
+                    }
+                    None => j += 1,
+                }
+            }
+            if !hit {
+                self.table.learn(c, rank, Bounds::exactly(u));
+                return Ok(u);
+            }
+            let mut learnt = Bounds::UNKNOWN;
+            learnt.rule_out(u);
+            self.table.learn(c, rank, learnt);
+            u += 1;
         }
     }
 }

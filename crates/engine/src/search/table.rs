@@ -77,7 +77,7 @@ impl Bounds {
     }
 
     /// Moves each bound past the values ruled out next to it.
-    fn settle(&mut self) {
+    pub(crate) fn settle(&mut self) {
         let out = |v: u32, mask: u64| v < 64 && mask >> v & 1 == 1;
         while self.lower < self.upper && out(self.lower, self.ruled_out) {
             self.lower += 1;
