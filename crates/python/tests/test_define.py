@@ -288,9 +288,12 @@ def test_the_memory_limit_applies():
         g.value(100_000)
 
 
+# The child restores Python's own SIGINT handler: a parent started in the background by
+# a non-interactive shell passes SIGINT on ignored, and Python then installs none.
 CHILD = """
-import sys
+import signal, sys
 import nimlab
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 def options(n):
     return range(n)

@@ -162,9 +162,12 @@ def test_n_player_analysis_has_classes_and_ranks():
 
 SLOW_RULES = 'name = "slow"\ndimension = 2\nmoves = "c0 >= 0 && c1 >= 0"\n'
 
-# Each child starts a computation of tens of seconds and reports how it ended.
+# Each child starts a computation of tens of seconds and reports how it ended. It
+# restores Python's own SIGINT handler: a parent started in the background by a
+# non-interactive shell passes SIGINT on ignored, and Python then installs none.
 CHILD = """
-import sys, nimlab
+import signal, sys, nimlab
+signal.signal(signal.SIGINT, signal.default_int_handler)
 g = nimlab.game(rules=sys.argv[1])
 print("ready", flush=True)
 try:
