@@ -904,7 +904,7 @@ mod compiler_soundness {
     proptest! {
         #![proptest_config(ProptestConfig {
             // a few seconds by default; NIMLAB_LONG=1 for a thousand formulas
-            cases: std::env::var("NIMLAB_LONG").map_or(20, |_| 1000),
+            cases: std::env::var("NIMLAB_LONG").map_or(12, |_| 1000),
             // the same formulas on every run (CI sees no new case by chance); a long run
             // draws new ones
             rng_seed: match std::env::var("NIMLAB_LONG") {

@@ -114,7 +114,12 @@ fn the_solver_agrees_with_the_table() {
 #[test]
 fn every_registered_theorem_holds() {
     let ctx = CheckContext::with_size(32);
-    for t in all_theorems() {
+    // Irie's and Welter's theorems are verified on a window twice as wide in
+    // takeaway_sg::new_theorems_hold.
+    for t in all_theorems()
+        .into_iter()
+        .filter(|t| !t.id.starts_with("irie.") && !t.id.starts_with("welter."))
+    {
         let v = t.verify(&ctx).unwrap();
         assert!(v.holds(), "{}: {v:?}", t.id);
     }

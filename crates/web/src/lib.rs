@@ -1436,24 +1436,3 @@ pub async fn serve_listener(
         });
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_io_failure_is_the_servers_fault_with_its_cause() {
-        let e = Error::io("cannot write x.json", std::io::Error::from_raw_os_error(28));
-        let api = ApiError::from(e);
-        assert_eq!(api.status, StatusCode::INTERNAL_SERVER_ERROR);
-        assert_eq!(api.kind, "io");
-        assert!(
-            api.message
-                .starts_with("cannot write x.json: No space left on device"),
-            "{}",
-            api.message
-        );
-        let bad = ApiError::from(Error::input("bad heap"));
-        assert_eq!(bad.status, StatusCode::BAD_REQUEST);
-    }
-}

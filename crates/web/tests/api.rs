@@ -619,3 +619,31 @@ async fn each_endpoint_takes_its_own_fields_only() {
     .await;
     assert_eq!(s, StatusCode::OK, "{v}");
 }
+
+/// A disk or socket failure is the server's fault: 500, kind "io", the cause in the message.
+#[tokio::test]
+async fn an_io_failure_is_the_servers_fault_with_its_cause() {
+    use axum::response::IntoResponse;
+    use nimlab_engine::Error;
+    use nimlab_web::ApiError;
+    let answer = |e: Error| async move {
+        let res = ApiError::from(e).into_response();
+        let status = res.status();
+        let bytes = res.into_body().collect().await.unwrap().to_bytes();
+        (status, serde_json::from_slice::<Value>(&bytes).unwrap())
+    };
+    let (status, doc) = answer(Error::io(
+        "cannot write x.json",
+        std::io::Error::from_raw_os_error(28),
+    ))
+    .await;
+    assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
+    assert_eq!(error_kind(&doc), "io");
+    let message = doc["error"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("cannot write x.json: No space left on device"),
+        "{message}"
+    );
+    let (status, _) = answer(Error::input("bad heap")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}

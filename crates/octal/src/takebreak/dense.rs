@@ -701,8 +701,11 @@ mod tests {
         // Dense codes (.007, .04, .06, .004) and sparse ones forced onto the route
         // (Grundy's game: parts must differ; .376: several split digits; .6). Values
         // split at bit 3 or 4 as well as 8, so that the top bytes are exercised.
+        // Every (path, top bits) pair runs on about half the rules by default, in a
+        // checkerboard so that each pair meets dense and sparse codes; all with NIMLAB_LONG.
+        let long = std::env::var_os("NIMLAB_LONG").is_some();
         let len = 4096 + 14 * DENSE_TILE + 333;
-        for rules in [
+        for (r, rules) in [
             TakeBreak::new(vec![0, 0, 0, 7], false),
             TakeBreak::new(vec![0, 4], false),
             TakeBreak::new(vec![0, 6], false),
@@ -710,10 +713,21 @@ mod tests {
             TakeBreak::new(vec![0, 0, 6], false),
             TakeBreak::new(vec![4], true),
             TakeBreak::new(vec![0, 3, 7, 6], false),
-        ] {
+        ]
+        .into_iter()
+        .enumerate()
+        {
             let naive = rules.naive_sequence(len);
-            for far in [Far::Strike, Far::StrikeAnyCpu, Far::Windows] {
-                for (low_bits, steps) in [(8, false), (3, true), (4, false)] {
+            for (f, far) in [Far::Strike, Far::StrikeAnyCpu, Far::Windows]
+                .into_iter()
+                .enumerate()
+            {
+                for (b, (low_bits, steps)) in
+                    [(8, false), (3, true), (4, false)].into_iter().enumerate()
+                {
+                    if !long && (r + f + b) % 2 == 1 {
+                        continue;
+                    }
                     let (values, _) = dense(&rules, len, low_bits, steps, far);
                     assert_eq!(
                         values,
