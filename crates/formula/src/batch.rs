@@ -16,15 +16,17 @@ pub(crate) const BLOCK: usize = 256;
 /// Unsigned division by a constant 1 ≤ d via one 64×64→128 multiplication
 /// (Granlund–Montgomery): for 0 ≤ x < 2^63, ⌊x/d⌋ = ⌊m·x / 2^(63+ℓ)⌋ with
 /// ℓ = ⌈log₂ d⌉ and m = ⌈2^(63+ℓ)/d⌉ < 2^64.
+#[doc(hidden)] // for the tests in tests/ (`internals`)
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Magic {
+pub struct Magic {
     d: i64,
     m: u64,
     shift: u32,
 }
 
 impl Magic {
-    pub(crate) fn new(d: i64) -> Option<Magic> {
+    /// The magic numbers of `d`; none for d < 1.
+    pub fn new(d: i64) -> Option<Magic> {
         if d < 1 {
             return None;
         }
@@ -40,7 +42,7 @@ impl Magic {
 
     /// ⌊a/d⌋ for any a: for a < 0 it is !⌊!a/d⌋ (since −a−1 = !a ≥ 0), done without a branch.
     #[inline(always)]
-    pub(crate) fn floor_div(self, a: i64) -> i64 {
+    pub fn floor_div(self, a: i64) -> i64 {
         let sign = a >> 63;
         let x = (a ^ sign) as u64;
         let q = ((x as u128 * self.m as u128) >> self.shift) as i64;
@@ -51,7 +53,7 @@ impl Magic {
     /// usual case: coordinates of a table), a 32×32→64-bit multiplication suffices,
     /// which vectorizes; otherwise the 64-bit path.
     #[inline(always)]
-    pub(crate) fn floor_div_all(self, a: &[i64], out: &mut [i64]) {
+    pub fn floor_div_all(self, a: &[i64], out: &mut [i64]) {
         match self.small() {
             Some((m, shift)) if fits_u31(a) => {
                 for (o, &x) in out.iter_mut().zip(a) {
@@ -68,7 +70,7 @@ impl Magic {
 
     /// `out[i] = a[i] mod d`, with the same fast path as [`Magic::floor_div_all`].
     #[inline(always)]
-    pub(crate) fn modulo_all(self, a: &[i64], out: &mut [i64]) {
+    pub fn modulo_all(self, a: &[i64], out: &mut [i64]) {
         match self.small() {
             Some((m, shift)) if fits_u31(a) => {
                 let d = self.d as u32 as u64;
@@ -101,7 +103,7 @@ impl Magic {
 
     /// a mod d ∈ [0, d).
     #[inline(always)]
-    pub(crate) fn modulo(self, a: i64) -> i64 {
+    pub fn modulo(self, a: i64) -> i64 {
         a.wrapping_sub(self.floor_div(a).wrapping_mul(self.d))
     }
 }
@@ -580,69 +582,4 @@ fn bin_loop_with(
         }),
     }
     bad
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    #[test]
-    fn magic_division_edges() {
-        for d in [1i64, 2, 3, 5, 7, 10, 1 << 20, (1 << 62) + 1, i64::MAX] {
-            let m = Magic::new(d).unwrap();
-            for a in [
-                0,
-                1,
-                -1,
-                d - 1,
-                d,
-                d + 1,
-                -d,
-                -d - 1,
-                i64::MAX,
-                i64::MIN,
-                i64::MIN + 1,
-            ] {
-                assert_eq!(m.floor_div(a), ops::floor_div(a, d).unwrap(), "{a} / {d}");
-                assert_eq!(m.modulo(a), ops::modulo(a, d).unwrap(), "{a} mod {d}");
-            }
-        }
-        assert!(Magic::new(0).is_none());
-        assert!(Magic::new(-3).is_none());
-    }
-
-    proptest! {
-        #[test]
-        fn magic_division_matches_floor_division(a in any::<i64>(), d in 1i64..=i64::MAX) {
-            let m = Magic::new(d).unwrap();
-            prop_assert_eq!(m.floor_div(a), ops::floor_div(a, d).unwrap());
-            prop_assert_eq!(m.modulo(a), ops::modulo(a, d).unwrap());
-        }
-
-        #[test]
-        fn magic_division_small_divisors(a in any::<i64>(), d in 1i64..1000) {
-            let m = Magic::new(d).unwrap();
-            prop_assert_eq!(m.floor_div(a), ops::floor_div(a, d).unwrap());
-        }
-
-        #[test]
-        fn block_division_matches_floor_division(
-            a in proptest::collection::vec(0i64..(1 << 31), 1..40),
-            wide in any::<i64>(),
-            d in prop_oneof![1i64..100, 1i64..(1 << 31), 1i64..=i64::MAX],
-        ) {
-            let m = Magic::new(d).unwrap();
-            for block in [a.clone(), [a.clone(), vec![wide]].concat()] {
-                let mut q = vec![0; block.len()];
-                let mut r = vec![0; block.len()];
-                m.floor_div_all(&block, &mut q);
-                m.modulo_all(&block, &mut r);
-                for (i, &x) in block.iter().enumerate() {
-                    prop_assert_eq!(q[i], ops::floor_div(x, d).unwrap());
-                    prop_assert_eq!(r[i], ops::modulo(x, d).unwrap());
-                }
-            }
-        }
-    }
 }

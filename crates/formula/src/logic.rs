@@ -167,7 +167,8 @@ pub(crate) fn block_op(period: &[u64]) -> Option<(u32, DigitOp)> {
 }
 
 /// The compiler: numeration, the variables of the formula, fresh variable numbers.
-pub(crate) struct Compiler {
+#[doc(hidden)] // for the tests in tests/ (`internals`)
+pub struct Compiler {
     pub num: Numeration,
     next: u32,
 }

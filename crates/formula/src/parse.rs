@@ -111,11 +111,12 @@ impl Func {
 
 /// One node of a parsed formula. `col` is the 1-based column of the operator (or of the
 /// token) that a runtime error should point at.
+#[doc(hidden)] // for the tests in tests/ (`internals`)
 #[derive(Debug, Clone)]
-pub(crate) struct Expr {
-    pub kind: Kind,
-    pub col: usize,
-    pub depth: usize,
+pub struct Expr {
+    pub(crate) kind: Kind,
+    pub(crate) col: usize,
+    pub(crate) depth: usize,
 }
 
 #[derive(Debug, Clone)]

@@ -1,7 +1,7 @@
 //! Property-based fuzzing of the parser and both evaluators: no input may panic, and the
 //! batch program must agree with the exact tree evaluator (values and errors).
 //!
-//! More cases: `PROPTEST_CASES=200000 cargo test -p nimlab-formula --release --test fuzz`.
+//! More cases: `PROPTEST_CASES=200000 cargo test -p nimlab-formula --release --test suite fuzz`.
 
 use nimlab_formula::{Column, Formula};
 use proptest::prelude::*;
