@@ -149,3 +149,32 @@ fn the_word_check_finds_whole_words_only() {
     assert!(mentions("proptest! {", "proptest"));
     assert!(!mentions("libcx", "libc"));
 }
+
+/// Every file in a crate's tests/ is a module of that crate's one test binary,
+/// tests/suite.rs: the crates set `autotests = false`, so a file left out would never run.
+#[test]
+fn every_test_file_is_in_its_crates_suite() {
+    let mut missing = Vec::new();
+    for dir in members() {
+        let tests = dir.join("tests");
+        let Ok(suite) = std::fs::read_to_string(tests.join("suite.rs")) else {
+            continue;
+        };
+        for entry in std::fs::read_dir(&tests).expect("tests/ is readable") {
+            let name = entry
+                .expect("an entry")
+                .file_name()
+                .into_string()
+                .expect("UTF-8 name");
+            if let Some(module) = name.strip_suffix(".rs").filter(|m| *m != "suite") {
+                if !suite.contains(&format!("\nmod {module};")) {
+                    missing.push(format!("{}/tests/{name}", dir.display()));
+                }
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "not in their crate's tests/suite.rs, so they never run: {missing:#?}"
+    );
+}
