@@ -396,19 +396,3 @@ pub static FAMILY: Family = Family {
     theorems,
     sweep: None,
 };
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pictures_read_back() {
-        for t in ["....##/..####/B#####", "B", "#B#", "##/B#"] {
-            assert_eq!(Bar::read(t).unwrap().write(), t);
-        }
-        assert_eq!(staircase(|t| t / 2, 2, 5), "....##/..####/B#####");
-        assert!(Bar::read("##/..").is_err());
-        assert!(Bar::read("#.B").is_err());
-        assert!(Bar::read("BB").is_err());
-    }
-}

@@ -66,22 +66,3 @@ pub static FAMILY: Family = Family {
     theorems,
     sweep: None,
 };
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sparse_agrees_with_naive_mex_on_20000_terms() {
-        let r = rules();
-        assert_eq!(r.sparse_sequence(20_000), r.naive_sequence(20_000));
-    }
-
-    #[test]
-    fn no_period_is_claimed() {
-        use nimlab_engine::capability::SequenceKernel;
-        assert!(grundy_game()
-            .certified_periodicity(1 << 12, &nimlab_engine::NoProgress)
-            .is_none());
-    }
-}

@@ -131,15 +131,3 @@ pub static FAMILY: Family = Family {
     theorems,
     sweep: None,
 };
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use nimlab_engine::theorem::CheckContext;
-
-    #[test]
-    fn theorem_a_fails_at_heap_5_for_take_one_or_two() {
-        let found = restricted_counterexample(&CheckContext::with_size(64), 64).unwrap();
-        assert_eq!(found, Some((5, 10, 0)));
-    }
-}

@@ -3,7 +3,7 @@
 
 use nimlab_engine::big::{parse_big_position, BigUint};
 use nimlab_engine::nplayer::{class_table, ClassSolver, NPlayerClosedForm, NPlayerGame, Ranking};
-use nimlab_engine::theorem::CheckContext;
+use nimlab_engine::theorem::{CheckContext, Verdict};
 use nimlab_engine::{plan, Coord, Game, Solver, TableOptions};
 use nimlab_games::nim::Nim;
 use nimlab_games::nplayer_nim::Kano;
@@ -222,4 +222,33 @@ fn registered_theorems_hold() {
         let v = t.verify(&ctx).unwrap();
         assert!(v.holds(), "{}: {v:?}", t.id);
     }
+}
+
+#[test]
+fn theorem_a_fails_at_heap_5_for_take_one_or_two() {
+    // The registered negative result searches the heaps below 64 (its window at size 64)
+    // and reports the first counterexample it finds: (heap, 3-nim sum, class).
+    let theorem = nimlab_games::all_theorems()
+        .into_iter()
+        .find(|t| t.id == "nplayer.theorem-a-fails-for-restricted-takes")
+        .expect("the theorem is registered");
+    let found = match theorem.verify(&CheckContext::with_size(64)).unwrap() {
+        Verdict::Holds { window, checked } => {
+            assert!(window.starts_with("[0,64): "), "{window}");
+            let number = |after: &str| -> u64 {
+                let rest = &window[window.find(after).expect(after) + after.len()..];
+                let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                digits.parse().expect("a number")
+            };
+            let found = (
+                number("heap "),
+                number("3-nim sum "),
+                number("its class is "),
+            );
+            assert_eq!(checked, found.0 + 1, "{window}");
+            Some((found.0, found.1, found.2 as u32))
+        }
+        Verdict::Fails { .. } => None,
+    };
+    assert_eq!(found, Some((5, 10, 0)));
 }

@@ -4,24 +4,32 @@
 
 mod boards;
 mod chocolate;
+mod chocolate_bar;
 mod common;
+mod cram;
 mod cross_checks;
 mod explain;
+mod fibonacci_nim;
 mod fuzz_parsers;
+mod grundy_game;
 mod line_kernel;
 mod line_kernel_stress;
 mod misere_multiset;
 mod misere_quotient;
+mod node_kayles;
 mod nplayer;
+mod octal;
 mod planner;
 mod prove;
 mod prove_soundness;
 mod rules;
 mod search;
 mod seed_tables;
+mod subtraction;
 mod takeaway_sg;
 mod transform_properties;
 mod transforms;
+mod wythoff_strategy;
 
 #[test]
 fn every_test_file_is_in_the_suite() {

@@ -7,7 +7,8 @@ use nimlab_engine::nimarith::MixedRadix;
 use nimlab_engine::theorem::CheckContext;
 use nimlab_engine::{Game, Solver};
 use nimlab_games::sg_system::{
-    check_system, compare_with_a_beta, minimal_systems, Phi, SystemQuery, Violation,
+    check_general_variant, check_system, compare_with_a_beta, minimal_systems, scan_variant, Phi,
+    SystemQuery, Violation,
 };
 use nimlab_games::takeaway::{
     f_beta_witness, in_a_beta, in_c_beta, in_f_beta, in_f_beta_level, MoveSet,
@@ -384,4 +385,39 @@ fn rules_files_take_named_move_sets() {
         .unwrap()
         .to_string();
     assert!(e.contains("'q' is not a base"), "{e}");
+}
+
+/// The scan gives the same first violation with every packing and both ways of
+/// looking membership up.
+#[test]
+fn scan_variants_agree() {
+    let cases = [
+        ("sigma(beta=[3..])", "Cbeta(beta=[3..])", 2usize, 20u64),
+        ("sigma(beta=[3..])", "C1", 2, 20),
+        ("nimsum", "c0 == 0 || c1 == 0 || c0 == c1", 2, 12),
+        ("nimsum", "c0 + c1 + c2 <= 3", 3, 8),
+        ("sigma(beta=[2,3..])", "Abeta(beta=[2,3..])", 3, 9),
+        ("x0 + x1", "C1", 2, 6),
+    ];
+    for (phi, moves, dim, size) in cases {
+        let phi = Phi::parse(phi, dim).unwrap();
+        let moves = MoveSet::parse(moves, dim, false).unwrap();
+        let q = SystemQuery {
+            phi: &phi,
+            moves: &moves,
+            positions: None,
+            dim,
+            size,
+            force: false,
+        };
+        let reference = scan_variant(&q, 128, false).unwrap();
+        for packed in [false, true] {
+            assert_eq!(scan_variant(&q, 32, packed).unwrap(), reference);
+            assert_eq!(scan_variant(&q, 64, packed).unwrap(), reference);
+            assert_eq!(scan_variant(&q, 128, packed).unwrap(), reference);
+        }
+        // And the general path (every candidate move) agrees on holding or not.
+        let general = check_general_variant(&q).unwrap();
+        assert_eq!(general.violation.is_none(), reference.is_none());
+    }
 }
