@@ -10,18 +10,21 @@ use nimlab_games::fibonacci_nim::{
     FibonacciNim,
 };
 
-/// The smallest term of the greedy representation of `n ≥ 1` over `h` (ascending):
-/// the test's own copy of the library's, an oracle independent of the code under test.
+/// The smallest term of the greedy representation of `n ≥ 1` over `h` (ascending), from
+/// the definition: take the largest term that fits, and the smallest term of the rest
+/// (none when nothing is left).
 fn greedy_smallest(n: u64, h: &[u64]) -> u64 {
-    let mut rest = n;
-    let mut smallest = 0;
-    for &term in h.iter().rev() {
-        if term <= rest {
-            rest -= term;
-            smallest = term;
-        }
+    let largest = h
+        .iter()
+        .copied()
+        .filter(|&t| t <= n)
+        .max()
+        .expect("h starts at 1");
+    if largest == n {
+        n
+    } else {
+        greedy_smallest(n - largest, h)
     }
-    smallest
 }
 
 /// An independent ℓ(n) for n ≥ 1, kept as a test oracle for the engine's
