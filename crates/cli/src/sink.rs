@@ -453,23 +453,15 @@ impl Drop for Sink {
 }
 
 #[cfg(test)]
+mod scratch;
+
+#[cfg(test)]
 mod tests {
+    use super::scratch::entries;
     use super::*;
 
     fn dir(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("nimlab-sink-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        d
-    }
-
-    fn entries(d: &Path) -> Vec<String> {
-        let mut v: Vec<String> = std::fs::read_dir(d)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        v.sort();
-        v
+        super::scratch::scratch("sink", name)
     }
 
     #[test]

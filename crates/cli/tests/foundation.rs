@@ -1,14 +1,7 @@
 //! The CLI's contracts: the papers' tables, the JSON shapes, and bad input → exit 2.
 
+use crate::common::run as nimlab;
 use serde_json::Value;
-use std::process::{Command, Output};
-
-fn nimlab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nimlab"))
-        .args(args)
-        .output()
-        .expect("nimlab runs")
-}
 
 fn stdout(args: &[&str]) -> String {
     let out = nimlab(args);

@@ -2,19 +2,8 @@
 //! real binary. Each found formula is re-evaluated here against the known theorem on a
 //! window larger than the one the command used.
 
+use crate::common::{run as nimlab, stdout_json as json};
 use nimlab_formula::Formula;
-use std::process::{Command, Output};
-
-fn nimlab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nimlab"))
-        .args(args)
-        .output()
-        .expect("nimlab runs")
-}
-
-fn json(out: &Output) -> serde_json::Value {
-    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
-}
 
 fn found(v: &serde_json::Value) -> Vec<String> {
     v["found"]

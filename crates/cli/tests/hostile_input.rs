@@ -4,7 +4,7 @@
 
 use crate::common;
 use common::nimlab;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Runs nimlab and checks the clean refusal; returns the message. A refusal is checked
 /// by what it is (exit code 2, one line, the message's words), never by how long it
@@ -590,6 +590,12 @@ fn sweeps_refuse_empty_searches_and_count_sets_exactly() {
     assert!(!err.contains("18446744073709551615"), "{err}");
 }
 
+/// `census octal --digits 1 --up-to 64 -o FILE`.
+fn census_of_one_digit_codes(file: &Path) -> [&str; 8] {
+    let f = file.to_str().unwrap();
+    ["census", "octal", "--digits", "1", "--up-to", "64", "-o", f]
+}
+
 #[test]
 fn census_files_are_only_appended_to_when_they_are_census_files() {
     for text in [
@@ -598,16 +604,7 @@ fn census_files_are_only_appended_to_when_they_are_census_files() {
         "{\"code\":\"0.6\"}\nnot json\n{\"code\":\"0.7\"}\n",
     ] {
         let f = temp_file("not-a-census.jsonl", text);
-        let err = refused(&[
-            "census",
-            "octal",
-            "--digits",
-            "1",
-            "--up-to",
-            "64",
-            "-o",
-            f.to_str().unwrap(),
-        ]);
+        let err = refused(&census_of_one_digit_codes(&f));
         assert!(err.contains("not a census line"), "{text:?}: {err}");
         assert_eq!(std::fs::read_to_string(&f).unwrap(), text, "left as it was");
         let _ = std::fs::remove_file(&f);
@@ -615,30 +612,12 @@ fn census_files_are_only_appended_to_when_they_are_census_files() {
     // A census cut mid-line (an interrupted run) still resumes.
     let f = std::env::temp_dir().join(format!("nimlab-hostile-{}-cut.jsonl", std::process::id()));
     let _ = std::fs::remove_file(&f);
-    let whole = nimlab(&[
-        "census",
-        "octal",
-        "--digits",
-        "1",
-        "--up-to",
-        "64",
-        "-o",
-        f.to_str().unwrap(),
-    ]);
+    let whole = nimlab(&census_of_one_digit_codes(&f));
     assert_eq!(whole.0, 0, "{}", whole.2);
     let full = std::fs::read_to_string(&f).unwrap();
     let first = full.lines().next().unwrap();
     std::fs::write(&f, format!("{first}\n{}", &first[..first.len() / 2])).unwrap();
-    let again = nimlab(&[
-        "census",
-        "octal",
-        "--digits",
-        "1",
-        "--up-to",
-        "64",
-        "-o",
-        f.to_str().unwrap(),
-    ]);
+    let again = nimlab(&census_of_one_digit_codes(&f));
     assert_eq!(again.0, 0, "{}", again.2);
     let mut a: Vec<&str> = full.lines().collect();
     let resumed = std::fs::read_to_string(&f).unwrap();

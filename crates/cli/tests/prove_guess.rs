@@ -1,19 +1,8 @@
 //! `nimlab guess --prove`: each formula found is proved by the same library call as
 //! `nimlab prove`; every proved formula also passes `check` on a window.
 
+use crate::common::{code, run as nimlab};
 use serde_json::Value;
-use std::process::{Command, Output};
-
-fn nimlab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nimlab"))
-        .args(args)
-        .output()
-        .expect("nimlab runs")
-}
-
-fn code(out: &Output) -> i32 {
-    out.status.code().unwrap_or(-1)
-}
 
 #[test]
 fn guess_prove_proves_what_it_found_and_check_agrees() {

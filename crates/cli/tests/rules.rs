@@ -1,14 +1,8 @@
 //! `--rules FILE` on table, value, moves and check, through the real binary.
 
+use crate::common::run as nimlab;
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn nimlab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nimlab"))
-        .args(args)
-        .output()
-        .expect("nimlab runs")
-}
+use std::process::Output;
 
 fn example(name: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -3,19 +3,20 @@
 use crate::common;
 use common::nimlab;
 
+/// Runs `nimlab sg-system --phi PHI --moves MOVES REST…`.
+fn sg_system(phi: &str, moves: &str, rest: &[&str]) -> (i32, String, String) {
+    let mut args = vec!["sg-system", "--phi", phi, "--moves", moves];
+    args.extend(rest);
+    nimlab(&args)
+}
+
 #[test]
 fn sg_system_holds_and_says_it_is_a_box_check() {
-    let (code, out, err) = nimlab(&[
-        "sg-system",
-        "--phi",
+    let (code, out, err) = sg_system(
         "sigma(beta=[3..])",
-        "--moves",
         "Cbeta(beta=[3..])",
-        "--dim",
-        "3",
-        "--size",
-        "9",
-    ]);
+        &["--dim", "3", "--size", "9"],
+    );
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("holds on [0,9)^3"), "{out}");
     assert!(out.contains("not a proof"), "{out}");
@@ -23,17 +24,11 @@ fn sg_system_holds_and_says_it_is_a_box_check() {
 
 #[test]
 fn sg_system_json_violation_and_exit_1() {
-    let (code, out, _) = nimlab(&[
-        "sg-system",
-        "--phi",
+    let (code, out, _) = sg_system(
         "nimsum",
-        "--moves",
         "[[1,0],[0,1]]",
-        "--size",
-        "8",
-        "--format",
-        "json",
-    ]);
+        &["--size", "8", "--format", "json"],
+    );
     assert_eq!(code, 1);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["schema"], 1);
@@ -45,19 +40,11 @@ fn sg_system_json_violation_and_exit_1() {
 
 #[test]
 fn sg_system_minimal_and_maximal() {
-    let (code, out, err) = nimlab(&[
-        "sg-system",
-        "--phi",
+    let (code, out, err) = sg_system(
         "nimhoff(b=3)",
-        "--moves",
         "Abeta(beta=[3,2..])",
-        "--size",
-        "12",
-        "--minimal",
-        "--maximal",
-        "--format",
-        "json",
-    ]);
+        &["--size", "12", "--minimal", "--maximal", "--format", "json"],
+    );
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["minimal"]["necessary_form_a_system"], true);
@@ -68,89 +55,32 @@ fn sg_system_minimal_and_maximal() {
         v["maximal"]["in_a_beta_not_c_beta"],
         serde_json::Value::Null
     );
-    let (code, out, _) = nimlab(&[
-        "sg-system",
-        "--phi",
+    let (code, out, _) = sg_system(
         "sigma(beta=[3..])",
-        "--moves",
         "Cbeta(beta=[3..])",
-        "--size",
-        "12",
-        "--maximal",
-    ]);
+        &["--size", "12", "--maximal"],
+    );
     assert_eq!(code, 0);
     assert!(out.contains("A^β ≠ C^β: e.g. (11,1)"), "{out}");
 }
 
 #[test]
 fn sg_system_bad_input_is_one_line_exit_2() {
-    for args in [
-        vec!["sg-system", "--phi", "x0 +", "--moves", "C1"],
-        vec![
-            "sg-system",
-            "--phi",
-            "nimsum",
-            "--moves",
-            "Cbeta(beta=[1..])",
-        ],
-        vec!["sg-system", "--phi", "nimsum", "--moves", "[[1,0,0]]"],
-        vec![
-            "sg-system",
-            "--phi",
-            "nimsum",
-            "--moves",
-            "C1",
-            "--dim",
-            "0",
-        ],
-        vec![
-            "sg-system",
-            "--phi",
-            "nimsum",
-            "--moves",
-            "C1",
-            "--dim",
-            "9",
-        ],
-        vec![
-            "sg-system",
-            "--phi",
-            "nimsum",
-            "--moves",
-            "C1",
-            "--size",
-            "0",
-        ],
-        vec![
-            "sg-system",
-            "--phi",
-            "nimsum",
-            "--moves",
-            "C1",
-            "--size",
-            "99999999999",
-        ],
-        vec![
-            "sg-system",
-            "--phi",
-            "x0 xor x1",
-            "--moves",
-            "C1",
-            "--maximal",
-        ],
-        vec![
-            "sg-system",
-            "--phi",
-            "nimsum",
-            "--moves",
-            "c0 > 0",
-            "--positions",
-            "x0 + 1",
-        ],
-        vec!["sg-system", "--phi", "€€€", "--moves", "C1"],
-        vec!["sg-system", "--phi", "nimhoff(b=1)", "--moves", "C1"],
+    for (phi, moves, rest) in [
+        ("x0 +", "C1", &[] as &[&str]),
+        ("nimsum", "Cbeta(beta=[1..])", &[]),
+        ("nimsum", "[[1,0,0]]", &[]),
+        ("nimsum", "C1", &["--dim", "0"]),
+        ("nimsum", "C1", &["--dim", "9"]),
+        ("nimsum", "C1", &["--size", "0"]),
+        ("nimsum", "C1", &["--size", "99999999999"]),
+        ("x0 xor x1", "C1", &["--maximal"]),
+        ("nimsum", "c0 > 0", &["--positions", "x0 + 1"]),
+        ("€€€", "C1", &[]),
+        ("nimhoff(b=1)", "C1", &[]),
     ] {
-        let (code, out, err) = nimlab(&args);
+        let (code, out, err) = sg_system(phi, moves, rest);
+        let args = (phi, moves, rest);
         assert_eq!(code, 2, "{args:?}: {out} {err}");
         assert!(out.is_empty(), "{args:?}");
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");

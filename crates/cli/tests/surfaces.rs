@@ -12,74 +12,45 @@ fn json(args: &[&str]) -> serde_json::Value {
 
 #[test]
 fn old_and_new_flag_spellings_agree() {
+    let sweep = |size_flag, count_flag| {
+        vec![
+            "sweep",
+            "subtraction",
+            "--max",
+            "8",
+            size_flag,
+            "2",
+            count_flag,
+            "3",
+        ]
+    };
+    let check = |count_flag| {
+        vec![
+            "check",
+            "ryuoh(p=3)",
+            "--formula",
+            "x xor y",
+            "--size",
+            "8",
+            count_flag,
+            "2",
+        ]
+    };
+    let with_json = |mut a: Vec<&'static str>| {
+        a.extend(["--format", "json"]);
+        json(&a)
+    };
     for (new, old) in [
-        (
-            vec![
-                "sweep",
-                "subtraction",
-                "--max",
-                "8",
-                "--set-size",
-                "2",
-                "--count",
-                "3",
-            ],
-            vec![
-                "sweep",
-                "subtraction",
-                "--max",
-                "8",
-                "--size",
-                "2",
-                "--top",
-                "3",
-            ],
-        ),
-        (
-            vec![
-                "check",
-                "ryuoh(p=3)",
-                "--formula",
-                "x xor y",
-                "--size",
-                "8",
-                "--count",
-                "2",
-            ],
-            vec![
-                "check",
-                "ryuoh(p=3)",
-                "--formula",
-                "x xor y",
-                "--size",
-                "8",
-                "--limit",
-                "2",
-            ],
-        ),
+        (sweep("--set-size", "--count"), sweep("--size", "--top")),
+        (check("--count"), check("--limit")),
         (
             vec!["chocolate", "condition", "--f", "t/2", "--up-to", "16"],
             vec!["chocolate", "condition", "--f", "t/2", "--window", "16"],
         ),
     ] {
-        let with = |mut a: Vec<&'static str>| {
-            a.extend(["--format", "json"]);
-            json(&a)
-        };
-        assert_eq!(with(new), with(old));
+        assert_eq!(with_json(new), with_json(old));
     }
-    let c = json(&[
-        "check",
-        "ryuoh(p=3)",
-        "--formula",
-        "x xor y",
-        "--size",
-        "8",
-        "--count",
-        "2",
-        "--format",
-        "json",
-    ]);
+    let c = with_json(check("--count"));
     assert_eq!(c["mismatches"].as_array().unwrap().len(), 2);
     // The old spellings are hidden from the help.
     let (_, help, _) = nimlab(&["sweep", "--help"]);

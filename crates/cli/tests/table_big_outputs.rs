@@ -1,17 +1,27 @@
 //! `nimlab table` big outputs (npy, png), the kernel behind it, and refusals.
 
+use crate::common::run as nimlab;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-fn nimlab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nimlab"))
-        .args(args)
-        .output()
-        .expect("nimlab runs")
-}
-
 fn temp(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("nimlab-test-{}-{name}", std::process::id()))
+}
+
+/// `nimlab table wythoff --size SIZE --format FORMAT EXTRA… --output PATH`.
+fn wythoff_table_to(path: &str, format: &str, size: &str, extra: &[&str]) -> Output {
+    let mut args = vec!["table", "wythoff", "--size", size, "--format", format];
+    args.extend(extra);
+    args.extend(["--output", path]);
+    nimlab(&args)
+}
+
+fn assert_success(out: &Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// Wythoff's table by the definition, independently of the engine.
@@ -32,21 +42,8 @@ fn wythoff_naive(n: usize) -> Vec<Vec<u32>> {
 #[test]
 fn npy_holds_values_y_x_with_a_numpy_header() {
     let path = temp("w.npy");
-    let out = nimlab(&[
-        "table",
-        "wythoff",
-        "--size",
-        "40",
-        "--format",
-        "npy",
-        "--output",
-        path.to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = wythoff_table_to(path.to_str().unwrap(), "npy", "40", &[]);
+    assert_success(&out);
     assert!(out.stdout.is_empty());
     let bytes = std::fs::read(&path).unwrap();
     let _ = std::fs::remove_file(&path);
@@ -107,23 +104,8 @@ fn npy_loads_in_numpy_when_available() {
 #[test]
 fn png_is_a_heatmap_with_axes_and_a_legend() {
     let path = temp("w.png");
-    let out = nimlab(&[
-        "table",
-        "wythoff",
-        "--size",
-        "30",
-        "--format",
-        "png",
-        "--scale",
-        "2",
-        "--output",
-        path.to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = wythoff_table_to(path.to_str().unwrap(), "png", "30", &["--scale", "2"]);
+    assert_success(&out);
     let decoder = png::Decoder::new(std::fs::File::open(&path).unwrap());
     let mut reader = decoder.read_info().unwrap();
     let mut buf = vec![0; reader.output_buffer_size()];
@@ -167,16 +149,7 @@ fn binary_formats_need_an_output_file() {
 #[test]
 fn text_formats_may_go_to_a_file() {
     let path = temp("t.csv");
-    let out = nimlab(&[
-        "table",
-        "wythoff",
-        "--size",
-        "3",
-        "--format",
-        "csv",
-        "--output",
-        path.to_str().unwrap(),
-    ]);
+    let out = wythoff_table_to(path.to_str().unwrap(), "csv", "3", &[]);
     assert!(out.status.success());
     assert!(out.stdout.is_empty());
     let text = std::fs::read_to_string(&path).unwrap();
@@ -200,16 +173,7 @@ fn too_large_tables_are_refused_up_front_with_the_estimate() {
 
 #[test]
 fn unwritable_output_is_a_clear_error() {
-    let out = nimlab(&[
-        "table",
-        "wythoff",
-        "--size",
-        "4",
-        "--format",
-        "npy",
-        "--output",
-        "/nonexistent-dir/x.npy",
-    ]);
+    let out = wythoff_table_to("/nonexistent-dir/x.npy", "npy", "4", &[]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("cannot write /nonexistent-dir/x.npy"), "{err}");

@@ -1,19 +1,7 @@
 //! `nimlab table --blank …`: worksheets in LaTeX, TikZ and SVG, in the text table's
 //! orientation (y = 0 on top).
 
-use std::process::Command;
-
-fn nimlab(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_nimlab"))
-        .args(args)
-        .output()
-        .expect("nimlab runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use crate::common::nimlab;
 
 /// The rows of a tabular: cells after the row label.
 fn rows(tex: &str) -> Vec<Vec<String>> {
@@ -140,6 +128,11 @@ fn tikz_svg_and_document_formats() {
 
 #[test]
 fn bad_blanks_are_one_line_errors() {
+    let latex_blank = |blank| {
+        vec![
+            "table", "nim", "--size", "4", "--format", "latex", "--blank", blank,
+        ]
+    };
     for (args, needle) in [
         (
             vec!["table", "nim", "--size", "4", "--blank", "P"],
@@ -151,38 +144,9 @@ fn bad_blanks_are_one_line_errors() {
             ],
             "--format latex",
         ),
-        (
-            vec![
-                "table", "nim", "--size", "4", "--format", "latex", "--blank", "4,0",
-            ],
-            "outside",
-        ),
-        (
-            vec![
-                "table",
-                "nim",
-                "--size",
-                "4",
-                "--format",
-                "latex",
-                "--blank",
-                "ünï,☃",
-            ],
-            "cannot read",
-        ),
-        (
-            vec![
-                "table",
-                "nim",
-                "--size",
-                "4",
-                "--format",
-                "latex",
-                "--blank",
-                "random=99999999999999999999999",
-            ],
-            "cannot read",
-        ),
+        (latex_blank("4,0"), "outside"),
+        (latex_blank("ünï,☃"), "cannot read"),
+        (latex_blank("random=99999999999999999999999"), "cannot read"),
         (
             vec!["table", "nim", "--size", "100", "--format", "svg"],
             "at most 4096 cells",

@@ -1,15 +1,10 @@
 //! The command line on Wythoff positions of any size and on `wythoff-pairs`.
 
+use crate::common::rng::Rng;
+use crate::common::run as nimlab;
 use num_bigint::BigUint;
 use serde_json::Value;
-use std::process::{Command, Output};
-
-fn nimlab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nimlab"))
-        .args(args)
-        .output()
-        .expect("nimlab runs")
-}
+use std::process::Output;
 
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).expect("UTF-8 output")
@@ -20,18 +15,9 @@ fn json(o: &Output) -> Value {
     serde_json::from_slice(&o.stdout).expect("valid JSON")
 }
 
-/// A number of `digits` decimal digits (reproducible pseudo-random).
+/// A number of `count` decimal digits (reproducible pseudo-random).
 fn digits(count: usize, seed: u64) -> String {
-    let mut s = seed;
-    (0..count)
-        .map(|i| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            let d = (s % 10) as u8;
-            (b'0' + if i == 0 { 1 + d % 9 } else { d }) as char
-        })
-        .collect()
+    Rng(seed).decimal(count)
 }
 
 fn big(v: &Value) -> BigUint {
