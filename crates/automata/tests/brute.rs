@@ -2,17 +2,13 @@
 
 use nimlab_automata::{Atom, DigitOp, Fo, Numeration, Rel};
 
-struct Rng(u64);
+// The xorshift generator the games suite, the CLI tests and the benches use too.
+#[path = "../../games/tests/common/rng.rs"]
+mod rng;
+use rng::Rng;
+
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
+    /// A number in `lo..=hi`.
     fn range(&mut self, lo: i64, hi: i64) -> i64 {
         lo + self.below((hi - lo + 1) as u64) as i64
     }

@@ -4,7 +4,7 @@
 //! transforms (misère, pass, sum). Positions are given as people write them, so the
 //! text forms are exercised too. `NIMLAB_LONG=1` widens the windows.
 
-use crate::common::mex;
+use crate::common::{mex, Rng};
 use nimlab_engine::big::BigUint;
 use nimlab_engine::plan::{self, read_position, write_position};
 use nimlab_engine::{Game, TableOptions};
@@ -49,20 +49,6 @@ fn engine_value(game: &dyn Game, text: &str) -> u32 {
     );
     let r = plan::value(game, &pos, &TableOptions::default()).unwrap();
     u32::try_from(r.grundy.expect("a value")).unwrap()
-}
-
-/// A small deterministic generator (xorshift), so that the tests are reproducible.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
 }
 
 // ---------------------------------------------------------------- Chomp

@@ -475,25 +475,18 @@ fn the_rules_templates_are_valid() {
 #[test]
 fn deep_rules_are_refused() {
     for n in [1_000, 100_000] {
-        let arrays = format!(
-            "name = \"x\"\ndimension = 1\nmoves = {}1{}\n",
-            "[".repeat(n),
-            "]".repeat(n)
-        );
-        let tables = format!(
-            "name = \"x\"\ndimension = 1\nmoves = [[1]]\nparams = {}{}\n",
-            "{ a = ".repeat(n),
-            "1 }".repeat(n)
-        );
-        let formula = format!(
-            "name = \"x\"\ndimension = 1\nmoves = \"{}c0{}\"\n",
-            "(".repeat(n),
-            ")".repeat(n)
-        );
-        let prefix = format!(
-            "name = \"x\"\ndimension = 1\nmoves = \"{}c0\"\n",
-            "-".repeat(n)
-        );
+        // BEFORE, then OPEN n times, MIDDLE, CLOSE n times and AFTER.
+        let deep = |before: &str, open: &str, middle: &str, close: &str, after: &str| {
+            format!(
+                "name = \"x\"\ndimension = 1\n{before}{}{middle}{}{after}\n",
+                open.repeat(n),
+                close.repeat(n)
+            )
+        };
+        let arrays = deep("moves = ", "[", "1", "]", "");
+        let tables = deep("moves = [[1]]\nparams = ", "{ a = ", "", "1 }", "");
+        let formula = deep("moves = \"", "(", "c0", ")", "\"");
+        let prefix = deep("moves = \"", "-", "c0\"", "", "");
         for text in [arrays, tables, formula, prefix] {
             let e = RulesGame::from_toml(&text, "inline")
                 .err()

@@ -37,6 +37,13 @@ fn proved(spec: &str, claim: Claim, text: &str, num: Numeration) {
     );
 }
 
+/// `right` is proved the Grundy function of `spec`, and `wrong` refuted: the
+/// counterexample the solver confirms.
+fn grundy_proved_and_refuted(spec: &str, right: &str, wrong: &str, num: Numeration) -> Vec<u128> {
+    proved(spec, Claim::Grundy, right, num);
+    refuted(spec, Claim::Grundy, wrong, num)
+}
+
 /// The least violation's position and the position where the solver disagrees.
 fn refuted(spec: &str, claim: Claim, text: &str, num: Numeration) -> Vec<u128> {
     refuted_at(spec, claim, text, num).0
@@ -340,17 +347,11 @@ fn take_away_games_and_rules_files() {
 #[test]
 fn irie_c_beta_with_a_repeating_block() {
     let b6 = Numeration::Base(6);
-    proved(
-        "takeaway(dim=2, moves=Cbeta(beta=[(2,3)..]))",
-        Claim::Grundy,
-        "sigma(beta=[(2,3)..], x, y)",
-        b6,
-    );
     // the block in the other order is another game; each σ refutes the other's claim,
     // and the solver confirms the counterexample
-    let at = refuted(
+    let at = grundy_proved_and_refuted(
         "takeaway(dim=2, moves=Cbeta(beta=[(2,3)..]))",
-        Claim::Grundy,
+        "sigma(beta=[(2,3)..], x, y)",
         "sigma(beta=[(3,2)..], x, y)",
         b6,
     );
@@ -439,16 +440,10 @@ fn irie_a_beta_with_a_universal_quantifier() {
             }
         }
     }
-    proved(
-        "takeaway(dim=2, moves=Abeta(beta=[3..]))",
-        Claim::Grundy,
-        "sigma(beta=[3..], x, y)",
-        b3,
-    );
     // σ^[2,3..] is not the SG function of A^[3..]: (1,1) → (0,0) keeps it 0
-    let at = refuted(
+    let at = grundy_proved_and_refuted(
         "takeaway(dim=2, moves=Abeta(beta=[3..]))",
-        Claim::Grundy,
+        "sigma(beta=[3..], x, y)",
         "sigma(beta=[2,3..], x, y)",
         b3,
     );

@@ -5,6 +5,7 @@
 //! and Node Kayles on the 3×n grid against OEIS A316632. `NIMLAB_LONG=1` widens the
 //! windows.
 
+use crate::common::Rng;
 use nimlab_engine::plan::{self, read_position};
 use nimlab_engine::search::Search;
 use nimlab_engine::{Coord, Game, Solver, TableOptions};
@@ -37,22 +38,10 @@ fn agree(game: &dyn Game, pos: &[Coord]) -> u32 {
     want
 }
 
-/// A fixed stream of pseudo-random numbers.
-struct Stream(u64);
-
-impl Stream {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 #[test]
 fn cram_boards_and_positions_agree_with_the_solver() {
     let most = if long() { 30 } else { 20 };
-    let mut rng = Stream(0x5eed);
+    let mut rng = Rng(0x5eed);
     for rows in 1..=6 {
         for cols in rows..=10 {
             if rows * cols > most {
@@ -84,7 +73,7 @@ fn node_kayles_graphs_agree_with_the_solver() {
         let g = parse_game(&format!("node-kayles(graph={graph})")).unwrap();
         agree(&*g, &small(&*g, "start"));
     }
-    let mut rng = Stream(0x6a6b);
+    let mut rng = Rng(0x6a6b);
     for i in 0..if long() { 60 } else { 20 } {
         let n = 6 + (i % 10);
         let text = graph6(n, 100 + 40 * (i % 8) as u64, &mut rng);
@@ -97,7 +86,7 @@ fn node_kayles_graphs_agree_with_the_solver() {
 
 /// A random graph on `n` vertices in graph6 format, each edge drawn with probability
 /// `per_mille`/1000.
-fn graph6(n: usize, per_mille: u64, rng: &mut Stream) -> String {
+fn graph6(n: usize, per_mille: u64, rng: &mut Rng) -> String {
     let mut bits = Vec::new();
     for j in 1..n {
         for _ in 0..j {

@@ -2,6 +2,7 @@
 //! heaps, the byte and prefix sequences, and the sweep's shards. Moved from the
 //! library's unit tests (through the public API).
 
+use crate::common::subtraction_option_values;
 use nimlab_engine::big::BigUint;
 use nimlab_engine::capability::BigPositions;
 use nimlab_engine::Solver;
@@ -14,11 +15,7 @@ fn naive(s: &[u64], len: usize) -> Vec<u32> {
     // The mex written out the long way, independent of `mex_at`.
     let mut g: Vec<u32> = Vec::new();
     for n in 0..len {
-        let opts: Vec<u32> = s
-            .iter()
-            .filter(|&&t| t as usize <= n)
-            .map(|&t| g[n - t as usize])
-            .collect();
+        let opts = subtraction_option_values(s, &g, n);
         let mut m = 0;
         while opts.contains(&m) {
             m += 1;
@@ -215,24 +212,15 @@ fn sweep_shards_reassemble_the_whole() {
         let per = certify_period(&row.member, 100_000).unwrap();
         assert_eq!(row.period, Some((per.preperiod, per.period)));
     }
-    assert!(sweep(
-        &nimlab_games::SweepRequest {
+    let refused = |size, shard| {
+        let request = nimlab_games::SweepRequest {
             max: 5,
-            size: 6,
-            shard: (0, 1),
-            up_to: 10
-        },
-        &nimlab_engine::NoProgress
-    )
-    .is_err());
-    assert!(sweep(
-        &nimlab_games::SweepRequest {
-            max: 5,
-            size: 2,
-            shard: (3, 3),
-            up_to: 10
-        },
-        &nimlab_engine::NoProgress
-    )
-    .is_err());
+            size,
+            shard,
+            up_to: 10,
+        };
+        sweep(&request, &nimlab_engine::NoProgress).is_err()
+    };
+    assert!(refused(6, (0, 1)));
+    assert!(refused(2, (3, 3)));
 }

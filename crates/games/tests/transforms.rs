@@ -1,6 +1,6 @@
 //! misere(…), pass(…) and sum(…) against direct brute forces written independently here.
 
-use crate::common::mex;
+use crate::common::{mex, subtraction_option_values};
 use nimlab_engine::{analyse, grundy_table, TableOptions};
 use nimlab_games::parse_game;
 use std::collections::HashMap;
@@ -37,11 +37,7 @@ fn misere_values_follow_the_misere_recursion() {
     let s = [1u64, 3, 4];
     let mut g = vec![0u32; 200];
     for n in 0..200usize {
-        let opts: Vec<u32> = s
-            .iter()
-            .filter(|&&t| t as usize <= n)
-            .map(|&t| g[n - t as usize])
-            .collect();
+        let opts = subtraction_option_values(&s, &g, n);
         g[n] = if opts.is_empty() {
             1
         } else {
