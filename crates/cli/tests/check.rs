@@ -1,32 +1,34 @@
 //! `nimlab check`: conjectures against brute force, through the real binary.
 
-use std::process::{Command, Output};
+use crate::common::{run as nimlab, stdout_json as json};
+use std::process::Output;
 
-fn nimlab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nimlab"))
-        .args(args)
-        .output()
-        .expect("nimlab runs")
+/// Runs `nimlab check GAME --formula FORMULA --size SIZE REST…`.
+fn check(game: &str, formula: &str, size: &str, rest: &[&str]) -> Output {
+    check_claim(game, "--formula", formula, size, rest)
 }
 
-fn json(out: &Output) -> serde_json::Value {
-    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+/// Runs `nimlab check GAME --p-positions PREDICATE --size SIZE REST…`.
+fn check_p_positions(game: &str, predicate: &str, size: &str, rest: &[&str]) -> Output {
+    check_claim(game, "--p-positions", predicate, size, rest)
+}
+
+fn check_claim(game: &str, flag: &str, claim: &str, size: &str, rest: &[&str]) -> Output {
+    let mut args = vec!["check", game, flag, claim, "--size", size];
+    args.extend(rest);
+    nimlab(&args)
 }
 
 #[test]
 fn ryuoh_theorem_3_1_has_no_mismatch_for_p_3_and_4() {
     for p in [3, 4] {
         let formula = format!("(x+y)%{p} + {p}*((x/{p}) xor (y/{p}))");
-        let out = nimlab(&[
-            "check",
+        let out = check(
             &format!("ryuoh(p={p})"),
-            "--formula",
             &formula,
-            "--size",
             "80",
-            "--format",
-            "json",
-        ]);
+            &["--format", "json"],
+        );
         assert_eq!(out.status.code(), Some(0), "p = {p}");
         let v = json(&out);
         assert_eq!(v["checked"], 80 * 80);
@@ -49,18 +51,12 @@ fn ryuoh_theorem_3_1_has_no_mismatch_for_p_3_and_4() {
 
 #[test]
 fn wythoff_is_not_nim_and_check_says_where() {
-    let out = nimlab(&[
-        "check",
+    let out = check(
         "wythoff",
-        "--formula",
         "x xor y",
-        "--size",
         "12",
-        "--format",
-        "json",
-        "--limit",
-        "5",
-    ]);
+        &["--format", "json", "--limit", "5"],
+    );
     assert_eq!(out.status.code(), Some(1));
     let v = json(&out);
     let m = v["mismatches"].as_array().unwrap();
@@ -71,7 +67,7 @@ fn wythoff_is_not_nim_and_check_says_where() {
     assert_eq!(m[0]["formula"], 0);
     assert!(v["mismatch_count"].as_u64().unwrap() > 5);
     // Text: a table of at most 20 mismatches
-    let out = nimlab(&["check", "wythoff", "--formula", "x xor y", "--size", "30"]);
+    let out = check("wythoff", "x xor y", "30", &[]);
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("(first 20)"), "{text}");
@@ -81,34 +77,18 @@ fn wythoff_is_not_nim_and_check_says_where() {
 #[test]
 fn p_positions_of_wythoff_and_nim() {
     // Nim: P iff x = y.  Wythoff: the P-positions below 12 are (0,0),(1,2),(2,1),(3,5),(5,3).
-    let out = nimlab(&["check", "nim", "--p-positions", "x == y", "--size", "25"]);
+    let out = check_p_positions("nim", "x == y", "25", &[]);
     assert_eq!(out.status.code(), Some(0));
     let wythoff_p =
         "x == y && x == 0 || min(x,y) == 1 && max(x,y) == 2 || min(x,y) == 3 && max(x,y) == 5";
-    let out = nimlab(&[
-        "check",
-        "wythoff",
-        "--p-positions",
-        wythoff_p,
-        "--size",
-        "6",
-    ]);
+    let out = check_p_positions("wythoff", wythoff_p, "6", &[]);
     assert_eq!(
         out.status.code(),
         Some(0),
         "{}",
         String::from_utf8_lossy(&out.stdout)
     );
-    let out = nimlab(&[
-        "check",
-        "wythoff",
-        "--p-positions",
-        "x == y",
-        "--size",
-        "6",
-        "--format",
-        "json",
-    ]);
+    let out = check_p_positions("wythoff", "x == y", "6", &["--format", "json"]);
     assert_eq!(out.status.code(), Some(1));
     let v = json(&out);
     assert_eq!(v["mismatches"][0]["position"], serde_json::json!([1, 1]));
@@ -116,26 +96,10 @@ fn p_positions_of_wythoff_and_nim() {
 
 #[test]
 fn coordinate_aliases_and_one_heap_games() {
-    let out = nimlab(&[
-        "check",
-        "wythoff",
-        "--formula",
-        "x0 xor x1",
-        "--size",
-        "3",
-        "--format",
-        "json",
-    ]);
+    let out = check("wythoff", "x0 xor x1", "3", &["--format", "json"]);
     assert_eq!(out.status.code(), Some(1));
     // subtraction {1,2}: G(n) = n mod 3
-    let out = nimlab(&[
-        "check",
-        "subtraction(s={1,2})",
-        "--formula",
-        "n % 3",
-        "--size",
-        "100",
-    ]);
+    let out = check("subtraction(s={1,2})", "n % 3", "100", &[]);
     assert_eq!(out.status.code(), Some(0));
 }
 
@@ -148,7 +112,7 @@ fn bad_formulas_exit_2_with_a_column() {
         ("x / (y - y)", "division by zero"),
         ("x ^ 99", "overflow"),
     ] {
-        let out = nimlab(&["check", "wythoff", "--formula", formula, "--size", "8"]);
+        let out = check("wythoff", formula, "8", &[]);
         assert_eq!(out.status.code(), Some(2), "{formula}");
         assert!(out.stdout.is_empty());
         let err = String::from_utf8_lossy(&out.stderr);
@@ -158,18 +122,9 @@ fn bad_formulas_exit_2_with_a_column() {
     let out = nimlab(&["check", "wythoff", "--size", "8"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--formula"));
-    let out = nimlab(&["check", "chess", "--formula", "x", "--size", "8"]);
+    let out = check("chess", "x", "8", &[]);
     assert_eq!(out.status.code(), Some(2));
-    let out = nimlab(&[
-        "check",
-        "wythoff",
-        "--formula",
-        "x",
-        "--size",
-        "8",
-        "--format",
-        "png",
-    ]);
+    let out = check("wythoff", "x", "8", &["--format", "png"]);
     assert_eq!(out.status.code(), Some(2));
 }
 
@@ -178,18 +133,12 @@ fn png_marks_mismatches() {
     let dir = std::env::temp_dir().join(format!("nimlab-check-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("wythoff.png");
-    let out = nimlab(&[
-        "check",
+    let out = check(
         "wythoff",
-        "--formula",
         "x xor y",
-        "--size",
         "16",
-        "--format",
-        "png",
-        "--output",
-        path.to_str().unwrap(),
-    ]);
+        &["--format", "png", "--output", path.to_str().unwrap()],
+    );
     assert_eq!(out.status.code(), Some(1));
     let bytes = std::fs::read(&path).unwrap();
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
@@ -207,25 +156,14 @@ fn png_marks_mismatches() {
     );
     // With the picture on standard output, the count is a note on stderr: the count
     // `check` gives in words.
-    let text = nimlab(&["check", "wythoff", "--formula", "x xor y", "--size", "16"]);
+    let text = check("wythoff", "x xor y", "16", &[]);
     let text = String::from_utf8_lossy(&text.stdout);
     let count = text
         .lines()
         .find_map(|l| l.strip_prefix("result:")?.trim().split(' ').next())
         .unwrap()
         .to_string();
-    let piped = nimlab(&[
-        "check",
-        "wythoff",
-        "--formula",
-        "x xor y",
-        "--size",
-        "16",
-        "--format",
-        "png",
-        "-o",
-        "-",
-    ]);
+    let piped = check("wythoff", "x xor y", "16", &["--format", "png", "-o", "-"]);
     assert_eq!(&piped.stdout[..8], b"\x89PNG\r\n\x1a\n");
     let note = String::from_utf8_lossy(&piped.stderr);
     assert!(
@@ -238,43 +176,23 @@ fn png_marks_mismatches() {
 /// An n-player game's table holds classes: `check` says so in words and in JSON.
 #[test]
 fn check_of_an_n_player_game_compares_classes() {
-    let out = nimlab(&["check", "nplayer(nim,n=3)", "--formula", "0", "--size", "4"]);
+    let out = check("nplayer(nim,n=3)", "0", "4", &[]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("position  class  formula"), "{text}");
     assert!(!text.contains("grundy"), "{text}");
-    let v = json(&nimlab(&[
-        "check",
-        "nplayer(nim,n=3)",
-        "--formula",
-        "0",
-        "--size",
-        "4",
-        "--format",
-        "json",
-    ]));
+    let v = json(&check("nplayer(nim,n=3)", "0", "4", &["--format", "json"]));
     assert_eq!(v["compared"], "class");
     let first = &v["mismatches"][0];
     assert!(first.get("grundy").is_none() && first["class"].as_u64().unwrap() > 0);
     // "Always class 0" as a predicate fails exactly where the formula 0 does.
-    let p = json(&nimlab(&[
-        "check",
+    let p = json(&check_p_positions(
         "nplayer(nim,n=3)",
-        "--p-positions",
         "x == x",
-        "--size",
         "4",
-        "--format",
-        "json",
-    ]));
+        &["--format", "json"],
+    ));
     assert_eq!(p["mismatch_count"], v["mismatch_count"]);
-    let out = nimlab(&[
-        "check",
-        "nplayer(nim,n=3)",
-        "--p-positions",
-        "x == x",
-        "--size",
-        "4",
-    ]);
+    let out = check_p_positions("nplayer(nim,n=3)", "x == x", "4", &[]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains("class 1") && !text.contains("grundy"),

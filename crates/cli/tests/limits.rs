@@ -2,23 +2,34 @@
 //! up front with one line and exit code 2 — checked under a real address-space limit
 //! (`ulimit -v`), so an allocation that escaped the estimates would abort instead.
 
-use std::process::Command;
+use crate::common::code;
+use std::process::{Command, Output};
 
-/// Runs `nimlab ARGS` with the address space limited to `kib` KiB.
-fn limited(kib: u64, args: &[&str]) -> (i32, String, String) {
+/// Runs `nimlab ARGS` through `sh` with the address space limited to `kib` KiB, and
+/// its standard output sent to /dev/null when `quiet`.
+fn under_ulimit(kib: u64, args: &[&str], quiet: bool) -> Output {
     let mut script = format!("ulimit -v {kib}; exec \"$0\"");
     for i in 0..args.len() {
         script.push_str(&format!(" \"${{{}}}\"", i + 1));
     }
-    let out = Command::new("sh")
+    if quiet {
+        script.push_str(" > /dev/null");
+    }
+    Command::new("sh")
         .arg("-c")
         .arg(script)
         .arg(env!("CARGO_BIN_EXE_nimlab"))
         .args(args)
         .output()
-        .expect("sh runs");
+        .expect("sh runs")
+}
+
+/// Runs `nimlab ARGS` with the address space limited to `kib` KiB: the exit code,
+/// stdout and stderr.
+fn limited(kib: u64, args: &[&str]) -> (i32, String, String) {
+    let out = under_ulimit(kib, args, false);
     (
-        out.status.code().unwrap_or(-1),
+        code(&out),
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
@@ -134,23 +145,12 @@ fn closed_forms_answer_what_brute_force_cannot() {
     assert!(out.len() > 200 * 200);
 }
 
-/// Runs `nimlab ARGS` under `ulimit -v` with stdout going to /dev/null; the exit code,
-/// stderr, and the peak resident memory in KiB (GNU time, when installed).
+/// Runs `nimlab ARGS` under `ulimit -v` with stdout going to /dev/null: the exit code
+/// and stderr.
 fn limited_quiet(kib: u64, args: &[&str]) -> (i32, String) {
-    let mut script = format!("ulimit -v {kib}; exec \"$0\"");
-    for i in 0..args.len() {
-        script.push_str(&format!(" \"${{{}}}\"", i + 1));
-    }
-    script.push_str(" > /dev/null");
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg(script)
-        .arg(env!("CARGO_BIN_EXE_nimlab"))
-        .args(args)
-        .output()
-        .expect("sh runs");
+    let out = under_ulimit(kib, args, true);
     (
-        out.status.code().unwrap_or(-1),
+        code(&out),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }

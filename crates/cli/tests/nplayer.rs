@@ -5,9 +5,12 @@ use crate::common;
 use common::nimlab;
 use serde_json::Value;
 
+/// Runs `nimlab ARGS --format json`, which must succeed: its JSON.
 fn json(args: &[&str]) -> Value {
-    let (code, out, err) = nimlab(args);
-    assert_eq!(code, 0, "{args:?}: {err}");
+    let mut all = args.to_vec();
+    all.extend(["--format", "json"]);
+    let (code, out, err) = nimlab(&all);
+    assert_eq!(code, 0, "{all:?}: {err}");
     serde_json::from_str(&out).unwrap()
 }
 
@@ -23,13 +26,7 @@ fn value_prints_class_ranks_and_best_moves() {
     ] {
         assert!(out.contains(line), "{line:?} in {out}");
     }
-    let v = json(&[
-        "value",
-        "nplayer-nim(n=3)",
-        "14,11,10,7",
-        "--format",
-        "json",
-    ]);
+    let v = json(&["value", "nplayer-nim(n=3)", "14,11,10,7"]);
     assert_eq!(v["schema"], 1);
     assert_eq!(v["class"], 2);
     assert_eq!(v["rank"], 2);
@@ -46,13 +43,7 @@ fn value_prints_class_ranks_and_best_moves() {
             .iter()
             .map(|h| h.to_string())
             .collect();
-        let next = json(&[
-            "value",
-            "nplayer-nim(n=3)",
-            &pos.join(","),
-            "--format",
-            "json",
-        ]);
+        let next = json(&["value", "nplayer-nim(n=3)", &pos.join(",")]);
         assert_eq!(next["class"], 1, "{pos:?}");
     }
 }
@@ -61,13 +52,7 @@ fn value_prints_class_ranks_and_best_moves() {
 fn moves_list_every_option_with_its_class() {
     // Theorem A fails for take-1-or-2: heap 5 has class 0 (mover last) although its
     // 3-nim sum is not 0.
-    let v = json(&[
-        "moves",
-        "nplayer(subtraction(s={1,2}),n=3)",
-        "5",
-        "--format",
-        "json",
-    ]);
+    let v = json(&["moves", "nplayer(subtraction(s={1,2}),n=3)", "5"]);
     assert_eq!(v["class"], 0);
     assert_eq!(v["rank"], 3);
     let options = v["options"].as_array().unwrap();
@@ -81,30 +66,18 @@ fn moves_list_every_option_with_its_class() {
 #[test]
 fn two_players_agree_with_normal_and_misere_nim() {
     for pos in ["1,2,3", "1,1,5", "4,4", "1,1,1", "7,2,5"] {
-        let nim = json(&["value", "nim", pos, "--format", "json"]);
-        let two = json(&["value", "nplayer-nim(n=2)", pos, "--format", "json"]);
+        let nim = json(&["value", "nim", pos]);
+        let two = json(&["value", "nplayer-nim(n=2)", pos]);
         assert_eq!(nim["outcome"] == "P", two["rank"] == 2, "{pos}");
-        let mis = json(&["value", "misere(nim)", pos, "--format", "json"]);
-        let two = json(&[
-            "value",
-            "nplayer-nim(n=2,ranking=retreat(2))",
-            pos,
-            "--format",
-            "json",
-        ]);
+        let mis = json(&["value", "misere(nim)", pos]);
+        let two = json(&["value", "nplayer-nim(n=2,ranking=retreat(2))", pos]);
         assert_eq!(mis["outcome"] == "P", two["rank"] == 2, "{pos}");
     }
 }
 
 #[test]
 fn sigma_games_and_the_recursion() {
-    let v = json(&[
-        "value",
-        "nplayer(nim,n=3,ranking=perm(2,1,3))",
-        "4,5,6",
-        "--format",
-        "json",
-    ]);
+    let v = json(&["value", "nplayer(nim,n=3,ranking=perm(2,1,3))", "4,5,6"]);
     assert_eq!(v["method"], "brute-force");
     assert_eq!(v["ranking"], "perm(2,1,3)");
     let mut ranks: Vec<u64> = v["ranks"]
@@ -131,14 +104,7 @@ fn tables_of_classes() {
         "csv",
     ]);
     assert!(csv.starts_with("x,y,class\n0,0,0\n"), "{csv}");
-    let v = json(&[
-        "table",
-        "nplayer-nim(n=3,heaps=3)",
-        "--size",
-        "2",
-        "--format",
-        "json",
-    ]);
+    let v = json(&["table", "nplayer-nim(n=3,heaps=3)", "--size", "2"]);
     assert_eq!(v["values_are"], "class");
     assert_eq!(v["players"], 3);
     assert_eq!(
@@ -172,7 +138,6 @@ fn big_heaps_by_the_closed_form() {
         .collect();
     let mut args = vec!["value", "nplayer-nim(n=3)"];
     args.extend(heaps.iter().map(String::as_str));
-    args.extend(["--format", "json"]);
     let v = json(&args);
     assert_eq!(v["method"], "closed-form");
     assert!(!v["best_moves"].as_array().unwrap().is_empty());
