@@ -1,6 +1,7 @@
 //! Take-away games, Sprague–Grundy systems, mixed-radix sets and Welter's game
 //! against brute force; the worked examples of the take-away paper (§4) as exact data.
 
+use crate::common::for_each_point;
 use nimlab_engine::big::{parse_big_position, BigUint};
 use nimlab_engine::capability::BigPositions;
 use nimlab_engine::nimarith::MixedRadix;
@@ -75,6 +76,18 @@ fn a_beta_is_c_beta_exactly_for_b_2_2() {
     }
 }
 
+/// The query of φ and C on the box [0, size)^2, over all of N^2, not forced.
+fn plane<'a>(phi: &'a Phi, moves: &'a MoveSet, size: u64) -> SystemQuery<'a> {
+    SystemQuery {
+        phi,
+        moves,
+        positions: None,
+        dim: 2,
+        size,
+        force: false,
+    }
+}
+
 /// Γ(N^m, C) computed by the plain solver has Grundy function σ^β for C = C^β and A^β.
 #[test]
 fn takeaway_games_have_sigma_beta_as_grundy_function() {
@@ -88,26 +101,13 @@ fn takeaway_games_have_sigma_beta_as_grundy_function() {
         for set in ["Cbeta", "Abeta"] {
             let g = parse_game(&format!("takeaway(dim={m}, moves={set}(beta={b}))")).unwrap();
             let mut solver = Solver::new(&*g);
-            let mut x = vec![0u64; m];
-            loop {
+            for_each_point(m, n, |x| {
                 assert_eq!(
-                    solver.grundy(&x).unwrap() as u64,
-                    r.sigma(&x).unwrap(),
+                    solver.grundy(x).unwrap() as u64,
+                    r.sigma(x).unwrap(),
                     "{set} {b} at {x:?}"
                 );
-                let mut i = 0;
-                while i < m {
-                    x[i] += 1;
-                    if x[i] < n {
-                        break;
-                    }
-                    x[i] = 0;
-                    i += 1;
-                }
-                if i == m {
-                    break;
-                }
-            }
+            });
         }
     }
 }
@@ -147,14 +147,7 @@ fn takeaway_specs_and_moves() {
 fn sg_system_checks_report_first_violations() {
     let phi = Phi::parse("nimsum", 2).unwrap();
     let nim = MoveSet::parse("C1", 2, false).unwrap();
-    let q = SystemQuery {
-        phi: &phi,
-        moves: &nim,
-        positions: None,
-        dim: 2,
-        size: 16,
-        force: false,
-    };
+    let q = plane(&phi, &nim, 16);
     let r = check_system(&q).unwrap();
     assert!(r.holds());
     assert_eq!(r.positions, 256);
@@ -193,39 +186,18 @@ fn sg_system_checks_report_first_violations() {
         }
     }
     let listed = MoveSet::parse(&format!("[{}]", list.join(",")), 2, false).unwrap();
-    let q4 = SystemQuery {
-        phi: &phi3,
-        moves: &listed,
-        positions: None,
-        dim: 2,
-        size: 9,
-        force: false,
-    };
+    let q4 = plane(&phi3, &listed, 9);
     assert!(check_system(&q4).unwrap().holds());
     // Theorem 3.4's maximum system of σ² with a take-and-put condition holds on a box.
     let max = MoveSet::parse("c0 + c1 > 0", 2, true).unwrap();
-    let q5 = SystemQuery {
-        phi: &phi,
-        moves: &max,
-        positions: None,
-        dim: 2,
-        size: 6,
-        force: false,
-    };
+    let q5 = plane(&phi, &max, 6);
     assert!(matches!(
         check_system(&q5).unwrap().violation,
         Some(Violation::Sg1 { .. })
     ));
     // A formula φ that is not an SG function and a box too large are clear errors/violations.
     let bad = Phi::parse("x0 + x1", 2).unwrap();
-    let q6 = SystemQuery {
-        phi: &bad,
-        moves: &nim,
-        positions: None,
-        dim: 2,
-        size: 4,
-        force: false,
-    };
+    let q6 = plane(&bad, &nim, 4);
     assert!(!check_system(&q6).unwrap().holds());
     let q7 = SystemQuery {
         size: 1 << 20,
@@ -239,14 +211,7 @@ fn minimal_systems_of_nimhoff_and_sigma3() {
     // σ^[3] = σ^(3,2,2,…): the moves common to all systems form the unique minimal one.
     let phi = Phi::parse("nimhoff(b=3)", 2).unwrap();
     let a = MoveSet::ABeta(beta("[3,2..]"));
-    let q = SystemQuery {
-        phi: &phi,
-        moves: &a,
-        positions: None,
-        dim: 2,
-        size: 12,
-        force: false,
-    };
+    let q = plane(&phi, &a, 12);
     let r = minimal_systems(&q).unwrap();
     assert!(r.necessary_suffice);
     assert_eq!(r.minimal.len(), r.necessary.len());
@@ -254,14 +219,7 @@ fn minimal_systems_of_nimhoff_and_sigma3() {
     // σ³: not unique.
     let phi = Phi::parse("sigma(beta=[3..])", 2).unwrap();
     let a = MoveSet::ABeta(beta("[3..]"));
-    let q = SystemQuery {
-        phi: &phi,
-        moves: &a,
-        positions: None,
-        dim: 2,
-        size: 12,
-        force: false,
-    };
+    let q = plane(&phi, &a, 12);
     let r = minimal_systems(&q).unwrap();
     assert!(!r.necessary_suffice);
     assert!(r.minimal.len() > r.necessary.len());
@@ -274,15 +232,13 @@ fn welter_closed_form_against_brute_force() {
     for m in 1..=4usize {
         let game = Welter { heaps: m };
         let mut solver = Solver::new(&game);
-        let side: u64 = 16;
-        let mut x = vec![0u64; m];
-        loop {
-            let mut s = x.clone();
+        for_each_point(m, 16, |x| {
+            let mut s = x.to_vec();
             s.sort();
             s.dedup();
             if s.len() == m {
-                let g = solver.grundy(&x).unwrap() as u64;
-                assert_eq!(welter_function(&x), g, "{x:?}");
+                let g = solver.grundy(x).unwrap() as u64;
+                assert_eq!(welter_function(x), g, "{x:?}");
                 if m <= 3 || x.iter().sum::<u64>() % 7 == 0 {
                     let big: Vec<BigUint> = x.iter().map(|&v| BigUint::from(v)).collect();
                     let a = game.analyse_big(&big).unwrap().unwrap();
@@ -293,7 +249,7 @@ fn welter_closed_form_against_brute_force() {
                         .collect();
                     got.sort();
                     let mut want: Vec<Vec<u64>> = Vec::new();
-                    for o in game.options(&x) {
+                    for o in game.options(x) {
                         if solver.grundy(&o).unwrap() == 0 {
                             want.push(o);
                         }
@@ -302,19 +258,7 @@ fn welter_closed_form_against_brute_force() {
                     assert_eq!(got, want, "{x:?}");
                 }
             }
-            let mut i = 0;
-            while i < m {
-                x[i] += 1;
-                if x[i] < side {
-                    break;
-                }
-                x[i] = 0;
-                i += 1;
-            }
-            if i == m {
-                break;
-            }
-        }
+        });
     }
 }
 
