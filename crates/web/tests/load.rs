@@ -35,6 +35,40 @@ fn post(path: &str, body: &str) -> Vec<u8> {
     .into_bytes()
 }
 
+/// The value of Wythoff's (3,5): a quick request.
+fn quick() -> Vec<u8> {
+    post("/api/value", r#"{"game":"wythoff","position":"3,5"}"#)
+}
+
+/// The router alone behind `axum::serve` on a loopback port; its address.
+async fn serve_router(config: nimlab_web::ServeConfig) -> std::net::SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let app = nimlab_web::router(config);
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    addr
+}
+
+/// The whole server (`serve_listener`) on a loopback port; its address.
+async fn serve(config: nimlab_web::ServeConfig) -> std::net::SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(nimlab_web::serve_listener(listener, config));
+    addr
+}
+
+/// One worker, the given time limit, and the count of computations running.
+fn one_worker(timeout: std::time::Duration) -> (nimlab_web::ServeConfig, Arc<AtomicUsize>) {
+    let running = Arc::new(AtomicUsize::new(0));
+    let config = nimlab_web::ServeConfig {
+        workers: 1,
+        timeout,
+        running: running.clone(),
+        ..nimlab_web::ServeConfig::default()
+    };
+    (config, running)
+}
+
 /// The i-th request: what to send and what a good answer must contain (`None`: a
 /// malformed request, any 4xx answer or a closed connection will do).
 fn request(i: usize) -> (Vec<u8>, Option<(u16, String)>) {
@@ -98,10 +132,7 @@ fn request(i: usize) -> (Vec<u8>, Option<(u16, String)>) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_server_survives_a_bounded_load() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let app = nimlab_web::router(nimlab_web::ServeConfig::default());
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let addr = serve_router(nimlab_web::ServeConfig::default()).await;
 
     let next = Arc::new(AtomicUsize::new(0));
     let good = Arc::new(AtomicUsize::new(0));
@@ -157,12 +188,7 @@ async fn the_server_survives_a_bounded_load() {
         REQUESTS as f64 / elapsed.as_secs_f64()
     );
     // Still alive and well.
-    let (s, body) = http(
-        addr,
-        &post("/api/value", r#"{"game":"wythoff","position":"3,5"}"#),
-    )
-    .await
-    .unwrap();
+    let (s, body) = http(addr, &quick()).await.unwrap();
     assert_eq!(s, 200, "{body}");
     assert!(body.contains("\"outcome\":\"P\""));
 }
@@ -171,34 +197,16 @@ async fn the_server_survives_a_bounded_load() {
 /// abandoned long one is answered at once instead of waiting for the long one's end.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn work_stops_when_the_client_goes_away() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let running = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let config = nimlab_web::ServeConfig {
-        workers: 1,
-        timeout: std::time::Duration::from_secs(600),
-        running: running.clone(),
-        ..nimlab_web::ServeConfig::default()
-    };
-    let app = nimlab_web::router(config);
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let (config, running) = one_worker(std::time::Duration::from_secs(600));
+    let addr = serve_router(config).await;
     // Brute force over a 240 × 240 box of a pasted game with ~x·y options per cell and
     // no kernel: tens of seconds of work (300 × 300 takes over a minute).
-    let slow = post(
-        "/api/table",
-        r#"{"rules":"name = \"slow\"\ndimension = 2\nmoves = \"c0 >= 0 && c1 >= 0\"\n","size":240}"#,
-    );
     let mut a = TcpStream::connect(addr).await.unwrap();
-    a.write_all(&slow).await.unwrap();
+    a.write_all(&slow_table()).await.unwrap();
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     drop(a);
     let started = Instant::now();
-    let (s, body) = http(
-        addr,
-        &post("/api/value", r#"{"game":"wythoff","position":"3,5"}"#),
-    )
-    .await
-    .unwrap();
+    let (s, body) = http(addr, &quick()).await.unwrap();
     assert_eq!(s, 200, "{body}");
     let waited = started.elapsed();
     // The quick request waits at most for the abandoned work's next progress report
@@ -235,16 +243,8 @@ fn slow_table() -> Vec<u8> {
 /// run, and heavy ones that time out stop computing (their workers are free again).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cheap_requests_pass_heavy_ones_and_stopped_work_stops() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let running = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let config = nimlab_web::ServeConfig {
-        workers: 1,
-        timeout: std::time::Duration::from_secs(2),
-        running: running.clone(),
-        ..nimlab_web::ServeConfig::default()
-    };
-    tokio::spawn(nimlab_web::serve_listener(listener, config));
+    let (config, running) = one_worker(std::time::Duration::from_secs(2));
+    let addr = serve(config).await;
     // Six heavy requests at once: one computes, five wait for the heavy lane.
     let mut heavy = Vec::new();
     for _ in 0..6 {
@@ -252,12 +252,7 @@ async fn cheap_requests_pass_heavy_ones_and_stopped_work_stops() {
     }
     tokio::time::sleep(std::time::Duration::from_millis(500)).await;
     let started = Instant::now();
-    let (s, body) = http(
-        addr,
-        &post("/api/value", r#"{"game":"wythoff","position":"3,5"}"#),
-    )
-    .await
-    .unwrap();
+    let (s, body) = http(addr, &quick()).await.unwrap();
     let waited = started.elapsed();
     assert_eq!(s, 200, "{body}");
     eprintln!("a cheap request beside 6 heavy ones: {waited:?}");
@@ -284,13 +279,11 @@ async fn cheap_requests_pass_heavy_ones_and_stopped_work_stops() {
 /// A client that never finishes its headers is disconnected.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn slow_headers_are_cut_off() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let config = nimlab_web::ServeConfig {
+    let addr = serve(nimlab_web::ServeConfig {
         header_timeout: std::time::Duration::from_millis(300),
         ..nimlab_web::ServeConfig::default()
-    };
-    tokio::spawn(nimlab_web::serve_listener(listener, config));
+    })
+    .await;
     let mut s = TcpStream::connect(addr).await.unwrap();
     s.write_all(b"POST /api/value HTTP/1.1\r\nHost: x\r\n")
         .await
@@ -306,12 +299,7 @@ async fn slow_headers_are_cut_off() {
 /// layer alone would answer a bare 400); a request sent in pieces is still served.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bytes_that_are_not_http_get_a_json_400() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(nimlab_web::serve_listener(
-        listener,
-        nimlab_web::ServeConfig::default(),
-    ));
+    let addr = serve(nimlab_web::ServeConfig::default()).await;
     for garbage in [
         &b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03"[..],
         b"GET /\x00 HTTP/1.1\r\n\r\n",
@@ -326,7 +314,7 @@ async fn bytes_that_are_not_http_get_a_json_400() {
     }
     // The request line first, the rest a little later.
     let mut s = TcpStream::connect(addr).await.unwrap();
-    let raw = post("/api/value", r#"{"game":"wythoff","position":"3,5"}"#);
+    let raw = quick();
     s.write_all(&raw[..10]).await.unwrap();
     tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     s.write_all(&raw[10..]).await.unwrap();
