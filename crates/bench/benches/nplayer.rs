@@ -2,6 +2,9 @@
 //! recursion ≤ 2 s; the closed form (Theorems A/B) on four heaps of 10^4 digits in
 //! milliseconds. Run with `cargo bench -p nimlab-bench --bench nplayer`.
 
+mod common;
+
+use common::best;
 use nimlab_engine::big::parse_big_position;
 use nimlab_engine::nplayer::NPlayerClosedForm;
 use nimlab_engine::nplayer::{class_table, NPlayerGame, Ranking};
@@ -10,20 +13,6 @@ use nimlab_games::nim::Nim;
 use nimlab_games::nplayer_nim::Kano;
 use nimlab_games::parse_game;
 use std::hint::black_box;
-use std::time::{Duration, Instant};
-
-/// Best of `runs` wall times of `f`.
-fn best<T>(runs: usize, mut f: impl FnMut() -> T) -> (T, Duration) {
-    let mut best = Duration::MAX;
-    let mut out = None;
-    for _ in 0..runs {
-        let t = Instant::now();
-        let v = f();
-        best = best.min(t.elapsed());
-        out = Some(v);
-    }
-    (out.expect("runs ≥ 1"), best)
-}
 
 /// Heaps of `digits` decimal digits, deterministic.
 fn big_heaps(count: usize, digits: usize) -> String {

@@ -6,26 +6,16 @@
 //! huge positions ≤ 10 ms of work; `value wythoff 3000,5000` exact ≤ 1 s; the table of
 //! `octal(code=0.137)` to 10^6 (with its JSON) ≤ 0.5 s; Grundy's game to 2^20 ≤ 5 s.
 
+mod common;
+
+use common::best;
 use nimlab_engine::big::parse_big_position;
 use nimlab_engine::plan;
 use nimlab_engine::table::generic_table;
 use nimlab_engine::{Solver, TableOptions};
 use nimlab_games::parse_game;
 use std::hint::black_box;
-use std::time::{Duration, Instant};
-
-/// Best of `runs` wall times of `f`.
-fn best<T>(runs: usize, mut f: impl FnMut() -> T) -> (T, Duration) {
-    let mut best = Duration::MAX;
-    let mut out = None;
-    for _ in 0..runs {
-        let t = Instant::now();
-        let v = f();
-        best = best.min(t.elapsed());
-        out = Some(v);
-    }
-    (out.expect("runs ≥ 1"), best)
-}
+use std::time::Duration;
 
 fn ms(d: Duration) -> String {
     format!("{:.3} ms", d.as_secs_f64() * 1e3)

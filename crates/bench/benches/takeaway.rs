@@ -9,6 +9,9 @@
 // `criterion_group!` defines a public function without a doc comment.
 #![allow(missing_docs)]
 
+mod common;
+
+use common::random_decimal;
 use criterion::{criterion_group, criterion_main, Criterion};
 use nimlab_engine::big::BigUint;
 use nimlab_engine::capability::BigPositions;
@@ -18,21 +21,6 @@ use nimlab_games::takeaway::MoveSet;
 use nimlab_games::welter::{welter_big, Welter};
 use std::hint::black_box;
 use std::time::Duration;
-
-/// A pseudo-random number of exactly `digits` decimal digits (xorshift, reproducible).
-fn random_decimal(digits: usize, seed: u64) -> BigUint {
-    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let text: String = (0..digits)
-        .map(|i| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            let d = (s % 10) as u8;
-            (b'0' + if i == 0 { 1 + d % 9 } else { d }) as char
-        })
-        .collect();
-    BigUint::parse_bytes(text.as_bytes(), 10).expect("digits")
-}
 
 fn sg_system(c: &mut Criterion) {
     let mut group = c.benchmark_group("sg-system [0,64)^3");
@@ -62,7 +50,9 @@ fn sg_system(c: &mut Criterion) {
 }
 
 fn welter(c: &mut Criterion) {
-    let heaps: Vec<BigUint> = (0..8).map(|i| random_decimal(10_000, i + 1)).collect();
+    let heaps: Vec<BigUint> = (0..8u64)
+        .map(|i| random_decimal(10_000, (i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1))
+        .collect();
     let mut group = c.benchmark_group("welter 8 heaps of 10^4 digits");
     group.sample_size(20);
     group.bench_function("value", |b| b.iter(|| welter_big(black_box(&heaps))));

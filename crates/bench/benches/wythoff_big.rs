@@ -3,27 +3,14 @@
 //!
 //! Run: `cargo bench -p nimlab-bench --bench wythoff_big`
 
-use nimlab_engine::big::BigUint;
+mod common;
+
+use common::random_decimal;
 use nimlab_engine::capability::BigPositions;
 use nimlab_engine::zeckendorf::{fib, trailing_zeros, up, zeck_indices, zeck_low};
 use nimlab_games::wythoff::strategy::p_of;
 use nimlab_games::wythoff::Wythoff;
 use std::time::{Duration, Instant};
-
-/// A pseudo-random number of exactly `digits` decimal digits (xorshift, reproducible).
-fn random_decimal(digits: usize, seed: u64) -> BigUint {
-    let mut s = seed;
-    let text: String = (0..digits)
-        .map(|i| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            let d = (s % 10) as u8;
-            (b'0' + if i == 0 { 1 + d % 9 } else { d }) as char
-        })
-        .collect();
-    BigUint::parse_bytes(text.as_bytes(), 10).expect("digits")
-}
 
 /// Best and median of `runs` timings.
 fn time(runs: usize, mut f: impl FnMut()) -> (Duration, Duration) {
