@@ -2,17 +2,12 @@
 //! from the extension, and the JSON conventions (schema, compact or --pretty, big
 //! integers as strings).
 
+use crate::common::run as nimlab;
+use crate::common::scratch::{entries, scratch};
 use serde_json::Value;
 use std::fs::File;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
-
-fn nimlab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nimlab"))
-        .args(args)
-        .output()
-        .expect("nimlab runs")
-}
 
 /// Runs nimlab with standard output sent to `stdout`.
 fn nimlab_to(stdout: File, args: &[&str]) -> Output {
@@ -24,21 +19,11 @@ fn nimlab_to(stdout: File, args: &[&str]) -> Output {
         .expect("nimlab runs")
 }
 
-/// A fresh, empty directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("nimlab-output-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn entries(d: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(d)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
+/// `nimlab GLOBAL… table wythoff --size SIZE -o TARGET`.
+fn wythoff_table_to(global: &[&str], size: &str, target: &str) -> Output {
+    let mut args = global.to_vec();
+    args.extend(["table", "wythoff", "--size", size, "-o", target]);
+    nimlab(&args)
 }
 
 /// Exit code 2, one `nimlab: error:` line on stderr, and nothing on stdout.
@@ -64,34 +49,18 @@ fn json(out: &Output) -> Value {
 
 #[test]
 fn a_failing_run_leaves_the_old_file_and_no_temporary() {
-    let d = scratch("atomic");
+    let d = scratch("output", "atomic");
     for name in ["t.txt", "t.json", "t.csv", "t.npy", "t.png"] {
         let target = d.join(name);
         std::fs::write(&target, "precious").unwrap();
-        let out = nimlab(&[
-            "--max-memory",
-            "1M",
-            "table",
-            "wythoff",
-            "--size",
-            "3000",
-            "-o",
-            target.to_str().unwrap(),
-        ]);
+        let out = wythoff_table_to(&["--max-memory", "1M"], "3000", target.to_str().unwrap());
         assert_one_line_error(&out, name);
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious");
     }
     assert_eq!(entries(&d), ["t.csv", "t.json", "t.npy", "t.png", "t.txt"]);
     // A run that succeeds replaces the file, and leaves nothing else behind.
     let target = d.join("t.txt");
-    let out = nimlab(&[
-        "table",
-        "wythoff",
-        "--size",
-        "4",
-        "-o",
-        target.to_str().unwrap(),
-    ]);
+    let out = wythoff_table_to(&[], "4", target.to_str().unwrap());
     assert!(out.status.success());
     assert!(out.stdout.is_empty());
     let text = std::fs::read_to_string(&target).unwrap();
@@ -103,7 +72,7 @@ fn a_failing_run_leaves_the_old_file_and_no_temporary() {
 #[test]
 fn a_failed_write_is_removed_and_keeps_the_old_file() {
     // A bad formula is found after the game and box are known: the old file stays.
-    let d = scratch("check-atomic");
+    let d = scratch("output", "check-atomic");
     let target = d.join("report.json");
     std::fs::write(&target, "precious").unwrap();
     let out = nimlab(&[
@@ -195,7 +164,7 @@ fn a_full_disk_on_output_is_one_line_and_exit_2() {
         );
     }
     // A device is written in place, never renamed over.
-    let out = nimlab(&["table", "wythoff", "--size", "9", "-o", "/dev/null"]);
+    let out = wythoff_table_to(&[], "9", "/dev/null");
     assert!(out.status.success());
     assert!(!std::fs::metadata("/dev/null")
         .unwrap()
@@ -205,7 +174,7 @@ fn a_full_disk_on_output_is_one_line_and_exit_2() {
 
 #[test]
 fn the_format_follows_the_extension() {
-    let d = scratch("infer");
+    let d = scratch("output", "infer");
     let read = |name: &str, args: &[&str]| -> Vec<u8> {
         let path = d.join(name);
         let mut all = args.to_vec();
@@ -232,14 +201,7 @@ fn the_format_follows_the_extension() {
     assert_eq!(read("t.txt", &table), stdout("text"));
     // An extension no format has is refused (text in x.jpg would mislead).
     let dat = d.join("t.dat");
-    let refused = nimlab(&[
-        "table",
-        "wythoff",
-        "--size",
-        "5",
-        "-o",
-        dat.to_str().unwrap(),
-    ]);
+    let refused = wythoff_table_to(&[], "5", dat.to_str().unwrap());
     assert_eq!(refused.status.code(), Some(2));
     assert!(!dat.exists());
     assert_eq!(&read("t.npy", &table)[..6], b"\x93NUMPY");
@@ -298,7 +260,7 @@ fn the_format_follows_the_extension() {
 #[test]
 fn dash_is_standard_output() {
     let plain = nimlab(&["table", "wythoff", "--size", "6"]);
-    let dash = nimlab(&["table", "wythoff", "--size", "6", "-o", "-"]);
+    let dash = wythoff_table_to(&[], "6", "-");
     assert!(dash.status.success());
     assert_eq!(dash.stdout, plain.stdout);
     let v = json(&nimlab(&[
@@ -313,31 +275,33 @@ fn dash_is_standard_output() {
     assert_eq!(&npy.stdout[..6], b"\x93NUMPY");
 }
 
+/// Commands that write JSON, each with `--format json`.
+fn json_commands() -> Vec<Vec<&'static str>> {
+    [
+        vec!["table", "wythoff", "--size", "4"],
+        vec!["table", "fibonacci-nim(k=2)", "--size", "6"],
+        vec!["value", "wythoff", "3,5"],
+        vec!["moves", "wythoff", "3,5"],
+        vec!["check", "nim", "--formula", "x xor y", "--size", "4"],
+        vec!["games"],
+        vec!["theorems"],
+        vec!["wythoff-pairs", "--count", "3"],
+        vec!["periodicity", "subtraction(s={1,3,4})"],
+        vec!["periodicity", "wythoff", "--row", "0-2"],
+        vec!["sweep", "subtraction", "--max", "8", "--size", "2"],
+        vec!["theorems", "verify", "--id", "nim", "--size", "8"],
+    ]
+    .into_iter()
+    .map(|mut args| {
+        args.extend(["--format", "json"]);
+        args
+    })
+    .collect()
+}
+
 #[test]
 fn json_is_compact_by_default_and_indented_with_pretty() {
-    for args in [
-        vec!["table", "wythoff", "--size", "4", "--format", "json"],
-        vec!["value", "wythoff", "3,5", "--format", "json"],
-        vec!["moves", "wythoff", "3,5", "--format", "json"],
-        vec!["games", "--format", "json"],
-        vec![
-            "check",
-            "nim",
-            "--formula",
-            "x xor y",
-            "--size",
-            "4",
-            "--format",
-            "json",
-        ],
-        vec!["periodicity", "subtraction(s={1,3,4})", "--format", "json"],
-        vec!["games", "--format", "json"],
-        vec!["theorems", "--format", "json"],
-        vec![
-            "theorems", "verify", "--id", "nim", "--size", "8", "--format", "json",
-        ],
-        vec!["wythoff-pairs", "--count", "3", "--format", "json"],
-    ] {
+    for args in json_commands() {
         let compact = nimlab(&args);
         let text = String::from_utf8(compact.stdout.clone()).unwrap();
         assert_eq!(text.lines().count(), 1, "{args:?}: {text}");
@@ -359,44 +323,7 @@ fn json_is_compact_by_default_and_indented_with_pretty() {
 
 #[test]
 fn every_json_object_has_the_schema() {
-    for args in [
-        vec!["table", "wythoff", "--size", "4", "--format", "json"],
-        vec![
-            "table",
-            "fibonacci-nim(k=2)",
-            "--size",
-            "6",
-            "--format",
-            "json",
-        ],
-        vec!["value", "wythoff", "3,5", "--format", "json"],
-        vec!["moves", "wythoff", "3,5", "--format", "json"],
-        vec![
-            "check",
-            "nim",
-            "--formula",
-            "x xor y",
-            "--size",
-            "4",
-            "--format",
-            "json",
-        ],
-        vec!["games", "--format", "json"],
-        vec!["theorems", "--format", "json"],
-        vec!["wythoff-pairs", "--count", "3", "--format", "json"],
-        vec!["periodicity", "subtraction(s={1,3,4})", "--format", "json"],
-        vec!["periodicity", "wythoff", "--row", "0-2", "--format", "json"],
-        vec![
-            "sweep",
-            "subtraction",
-            "--max",
-            "8",
-            "--size",
-            "2",
-            "--format",
-            "json",
-        ],
-    ] {
+    for args in json_commands() {
         for pretty in [false, true] {
             let mut all = args.clone();
             if pretty {
@@ -472,23 +399,14 @@ fn pipes_closed_early_end_quietly() {
 
 #[test]
 fn unwritable_destinations_are_refused_before_any_work() {
-    let d = scratch("unwritable");
+    let d = scratch("output", "unwritable");
     for (target, why) in [
         (d.clone(), "is a directory"),
         (d.join("missing/t.txt"), "no directory"),
     ] {
         // A table that the memory limit refuses: the destination is refused first,
         // before even the estimate (so before any work), whatever the machine's speed.
-        let out = nimlab(&[
-            "--max-memory",
-            "1M",
-            "table",
-            "wythoff",
-            "--size",
-            "20000",
-            "-o",
-            target.to_str().unwrap(),
-        ]);
+        let out = wythoff_table_to(&["--max-memory", "1M"], "20000", target.to_str().unwrap());
         assert_one_line_error(&out, why);
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(why), "{err}");

@@ -9,6 +9,22 @@ fn json(args: &[&str]) -> serde_json::Value {
     serde_json::from_str(&out).expect("valid JSON")
 }
 
+/// `nimlab periodicity SPEC --format json`: the JSON, the preperiod a, the period p and
+/// the values listed, which are the first a + p.
+fn period_of(spec: &str) -> (serde_json::Value, usize, usize, Vec<u64>) {
+    let v = json(&["periodicity", spec, "--format", "json"]);
+    let a = v["preperiod"].as_u64().unwrap() as usize;
+    let p = v["period"].as_u64().unwrap() as usize;
+    let values: Vec<u64> = v["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect();
+    assert_eq!(values.len(), a + p, "{spec}");
+    (v, a, p, values)
+}
+
 /// The plain mex recurrence, written independently of the code under test.
 fn naive(s: &[usize], len: usize) -> Vec<u64> {
     let mut g: Vec<u64> = Vec::new();
@@ -26,17 +42,8 @@ fn subtraction_period_is_proven_and_right() {
         ("subtraction(s={9,20,29})", vec![9, 20, 29]),
         ("subtraction(s={2,5,6,13})", vec![2, 5, 6, 13]),
     ] {
-        let v = json(&["periodicity", spec, "--format", "json"]);
+        let (v, a, p, values) = period_of(spec);
         assert_eq!(v["proven"], true);
-        let a = v["preperiod"].as_u64().unwrap() as usize;
-        let p = v["period"].as_u64().unwrap() as usize;
-        let values: Vec<u64> = v["values"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|x| x.as_u64().unwrap())
-            .collect();
-        assert_eq!(values.len(), a + p);
         let g = naive(&s, a + 5 * p + 100);
         for (n, &gn) in g.iter().enumerate() {
             let claimed = if n < a {
@@ -198,6 +205,18 @@ fn big_heaps_answer_from_the_period() {
 
 #[test]
 fn bad_input_exits_2_with_one_line() {
+    let sharded = |shard| {
+        vec![
+            "sweep",
+            "subtraction",
+            "--max",
+            "5",
+            "--size",
+            "2",
+            "--shard",
+            shard,
+        ]
+    };
     for args in [
         vec!["periodicity", "chess"],
         vec!["periodicity", "wythoff"],
@@ -209,26 +228,8 @@ fn bad_input_exits_2_with_one_line() {
         vec!["periodicity", "nim(heaps=3)"],
         vec!["sweep", "octal", "--max", "5", "--size", "2"],
         vec!["sweep", "subtraction", "--max", "5", "--size", "6"],
-        vec![
-            "sweep",
-            "subtraction",
-            "--max",
-            "5",
-            "--size",
-            "2",
-            "--shard",
-            "3/3",
-        ],
-        vec![
-            "sweep",
-            "subtraction",
-            "--max",
-            "5",
-            "--size",
-            "2",
-            "--shard",
-            "x",
-        ],
+        sharded("3/3"),
+        sharded("x"),
         vec!["value", "subtraction(s={1,2})", "3,4"],
     ] {
         let (code, out, err) = nimlab(&args);
@@ -243,19 +244,8 @@ fn bad_input_exits_2_with_one_line() {
 fn long_preperiods_are_cut_in_text_and_whole_in_json() {
     // 0.156: preperiod 3479, period 349 (proven after about 8000 terms).
     let game = "octal(code=0.156)";
-    let j = json(&["periodicity", game, "--format", "json"]);
-    let values: Vec<u64> = j["values"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_u64().unwrap())
-        .collect();
-    let (a, p) = (
-        j["preperiod"].as_u64().unwrap() as usize,
-        j["period"].as_u64().unwrap() as usize,
-    );
+    let (_, a, p, values) = period_of(game);
     assert!(a > 200 && p > 200, "{a} {p}");
-    assert_eq!(values.len(), a + p);
     let (code, out, err) = nimlab(&["periodicity", game]);
     assert_eq!(code, 0, "{err}");
     assert!(out.lines().count() < 10, "{out}");

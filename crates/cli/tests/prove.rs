@@ -1,17 +1,18 @@
 //! `nimlab prove`: exit codes, JSON, the Walnut files, hostile input.
 
+use crate::common::scratch::scratch;
+use crate::common::{code, run as nimlab};
 use serde_json::Value;
-use std::process::{Command, Output};
+use std::path::PathBuf;
+use std::process::Output;
 
-fn nimlab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nimlab"))
-        .args(args)
-        .output()
-        .expect("nimlab runs")
-}
-
-fn code(out: &Output) -> i32 {
-    out.status.code().unwrap_or(-1)
+/// Runs `nimlab ARGS --walnut DIR` into a fresh directory named after `name`: the run and
+/// the directory.
+fn with_walnut(name: &str, args: &[&str]) -> (Output, PathBuf) {
+    let dir = scratch("walnut", name);
+    let mut all = args.to_vec();
+    all.extend(["--walnut", dir.to_str().unwrap()]);
+    (nimlab(&all), dir)
 }
 
 #[test]
@@ -60,17 +61,17 @@ fn json_gives_the_counterexample_beyond_2_to_the_40() {
 
 #[test]
 fn walnut_files_are_written() {
-    let dir = std::env::temp_dir().join(format!("nimlab-walnut-{}", std::process::id()));
-    let out = nimlab(&[
-        "prove",
-        "fibonacci-nim(k=2)",
-        "--p-positions",
-        "heap == 0 || zeck_low(heap) > limit",
-        "--numeration",
+    let (out, dir) = with_walnut(
         "fib",
-        "--walnut",
-        dir.to_str().unwrap(),
-    ]);
+        &[
+            "prove",
+            "fibonacci-nim(k=2)",
+            "--p-positions",
+            "heap == 0 || zeck_low(heap) > limit",
+            "--numeration",
+            "fib",
+        ],
+    );
     assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
     let commands = std::fs::read_to_string(dir.join("prove.txt")).unwrap();
     assert!(commands.contains("eval nimlab_p1 \"?msd_fib"), "{commands}");
@@ -81,42 +82,15 @@ fn walnut_files_are_written() {
 
 #[test]
 fn hostile_input_is_one_line_and_exit_2() {
+    let xor_with = |flag, value| vec!["prove", "nim", "--formula", "x xor y", flag, value];
     for args in [
         vec!["prove", "nim", "--formula", "x ⊕ y"],
         vec!["prove", "nim", "--formula", "x + 99999999999999999999999"],
-        vec![
-            "prove",
-            "nim",
-            "--formula",
-            "x xor y",
-            "--numeration",
-            "base-1",
-        ],
-        vec![
-            "prove",
-            "nim",
-            "--formula",
-            "x xor y",
-            "--numeration",
-            "base99",
-        ],
-        vec![
-            "prove",
-            "nim",
-            "--formula",
-            "x xor y",
-            "--numeration",
-            "fib",
-        ],
+        xor_with("--numeration", "base-1"),
+        xor_with("--numeration", "base99"),
+        xor_with("--numeration", "fib"),
         vec!["prove", "grundy-game", "--formula", "n % 3"],
-        vec![
-            "prove",
-            "nim",
-            "--formula",
-            "x xor y",
-            "--walnut",
-            "/dev/null/x",
-        ],
+        xor_with("--walnut", "/dev/null/x"),
         vec!["prove", "nim", "--formula", "(x - y) / 2 + y"],
         vec![
             "prove",
@@ -184,15 +158,7 @@ fn sound_at_the_edge_of_64_bits() {
     assert!(err.contains("memory limit"), "{err}");
 
     // every exported automaton has the tracks of its call
-    let dir = std::env::temp_dir().join(format!("nimlab-walnut-{}", std::process::id()));
-    let out = nimlab(&[
-        "prove",
-        "nim",
-        "--formula",
-        "x",
-        "--walnut",
-        dir.to_str().unwrap(),
-    ]);
+    let (out, dir) = with_walnut("tracks", &["prove", "nim", "--formula", "x"]);
     assert_eq!(code(&out), 1);
     let phi = std::fs::read_to_string(dir.join("phi.txt")).unwrap();
     assert_eq!(phi.lines().next().unwrap(), "msd_2 msd_2 msd_2");
