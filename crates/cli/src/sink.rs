@@ -457,16 +457,12 @@ mod scratch;
 
 #[cfg(test)]
 mod tests {
-    use super::scratch::entries;
+    use super::scratch::{entries, scratch};
     use super::*;
-
-    fn dir(name: &str) -> PathBuf {
-        super::scratch::scratch("sink", name)
-    }
 
     #[test]
     fn finish_replaces_the_target() {
-        let d = dir("finish");
+        let d = scratch("sink", "finish");
         let target = d.join("t.txt");
         std::fs::write(&target, "old").unwrap();
         let mut s = Sink::open(Some(&target)).unwrap();
@@ -480,7 +476,7 @@ mod tests {
 
     #[test]
     fn drop_without_finish_keeps_the_old_target() {
-        let d = dir("drop");
+        let d = scratch("sink", "drop");
         let target = d.join("t.txt");
         std::fs::write(&target, "old").unwrap();
         {
