@@ -123,31 +123,18 @@ fn a_full_disk_on_output_is_one_line_and_exit_2() {
     if !Path::new("/dev/full").exists() {
         return;
     }
+    let table_as = |format| vec!["table", "wythoff", "--size", "50", "--format", format];
+    let check_as = |format| {
+        let check = ["check", "wythoff", "--formula", "x xor y", "--size", "20"];
+        [&check[..], &["--format", format]].concat()
+    };
     for args in [
-        vec!["table", "wythoff", "--size", "50", "--format", "png"],
-        vec!["table", "wythoff", "--size", "50", "--format", "npy"],
-        vec!["table", "wythoff", "--size", "50", "--format", "csv"],
-        vec!["table", "wythoff", "--size", "50", "--format", "json"],
-        vec![
-            "check",
-            "wythoff",
-            "--formula",
-            "x xor y",
-            "--size",
-            "20",
-            "--format",
-            "png",
-        ],
-        vec![
-            "check",
-            "wythoff",
-            "--formula",
-            "x xor y",
-            "--size",
-            "20",
-            "--format",
-            "json",
-        ],
+        table_as("png"),
+        table_as("npy"),
+        table_as("csv"),
+        table_as("json"),
+        check_as("png"),
+        check_as("json"),
         vec!["games"],
         vec!["value", "nim", "1,2", "--format", "json"],
     ] {

@@ -118,16 +118,14 @@ fn one_heap_games_without_proof_report_an_observed_period() {
 
 #[test]
 fn sweep_finds_the_longest_period_and_shards_merge() {
-    let v = json(&[
-        "sweep",
-        "subtraction",
-        "--max",
-        "30",
-        "--size",
-        "3",
-        "--format",
-        "json",
-    ]);
+    // `nimlab sweep subtraction --max MAX --size SIZE REST… --format json`
+    let sweep_json = |max, size, rest: &[&str]| {
+        let mut args = vec!["sweep", "subtraction", "--max", max, "--size", size];
+        args.extend(rest);
+        args.extend(["--format", "json"]);
+        json(&args)
+    };
+    let v = sweep_json("30", "3", &[]);
     let results = v["results"].as_array().unwrap();
     assert_eq!(results.len(), 4060);
     assert_eq!(results[0]["s"], serde_json::json!([9, 20, 29]));
@@ -136,18 +134,7 @@ fn sweep_finds_the_longest_period_and_shards_merge() {
     let mut merged: Vec<serde_json::Value> = (0..3)
         .flat_map(|i| {
             let shard = format!("{i}/3");
-            let v = json(&[
-                "sweep",
-                "subtraction",
-                "--max",
-                "12",
-                "--size",
-                "3",
-                "--shard",
-                &shard,
-                "--format",
-                "json",
-            ]);
+            let v = sweep_json("12", "3", &["--shard", &shard]);
             v["results"].as_array().unwrap().clone()
         })
         .collect();
@@ -164,16 +151,7 @@ fn sweep_finds_the_longest_period_and_shards_merge() {
         )
     };
     merged.sort_by_key(key);
-    let whole = json(&[
-        "sweep",
-        "subtraction",
-        "--max",
-        "12",
-        "--size",
-        "3",
-        "--format",
-        "json",
-    ]);
+    let whole = sweep_json("12", "3", &[]);
     assert_eq!(&merged, whole["results"].as_array().unwrap());
     // spot-check against the naive recurrence
     for r in whole["results"].as_array().unwrap().iter().take(5) {
