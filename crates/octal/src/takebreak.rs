@@ -1213,6 +1213,34 @@ impl Narrow {
     }
 }
 
+/// Adds v to `groups`, the values [`split_scan::next_hit_planes`] looks for grouped by
+/// top (v >> low_bits), each group's low bytes in one [`ByteSet`].
+fn insert_grouped(groups: &mut Vec<(u8, ByteSet)>, v: u32, low_bits: u32) {
+    let (top, low) = ((v >> low_bits) as u8, (v & ((1 << low_bits) - 1)) as u8);
+    match groups.iter_mut().find(|(t, _)| *t == top) {
+        Some((_, set)) => set.insert(low),
+        None => {
+            let mut set = ByteSet::default();
+            set.insert(low);
+            groups.push((top, set));
+        }
+    }
+}
+
+/// Removes v, which is there, from `groups` (as [`insert_grouped`]); a group left
+/// empty goes.
+fn remove_grouped(groups: &mut Vec<(u8, ByteSet)>, v: u32, low_bits: u32) {
+    let (top, low) = ((v >> low_bits) as u8, (v & ((1 << low_bits) - 1)) as u8);
+    let g = groups
+        .iter()
+        .position(|(t, _)| *t == top)
+        .expect("every value looked for is in its group");
+    groups[g].1.remove(low);
+    if groups[g].1.is_empty() {
+        groups.swap_remove(g);
+    }
+}
+
 /// The values a tile's scan still looks for (a handful), and the same grouped by top
 /// for [`split_scan::next_hit_planes`].
 #[derive(Default)]
@@ -1235,15 +1263,7 @@ impl Wanted {
     /// Adds v (not there yet).
     fn insert(&mut self, v: u32, low_bits: u32) {
         self.values.push(v as u16);
-        let (top, low) = ((v >> low_bits) as u8, (v & ((1 << low_bits) - 1)) as u8);
-        match self.groups.iter_mut().find(|(t, _)| *t == top) {
-            Some((_, set)) => set.insert(low),
-            None => {
-                let mut set = ByteSet::default();
-                set.insert(low);
-                self.groups.push((top, set));
-            }
-        }
+        insert_grouped(&mut self.groups, v, low_bits);
     }
     /// Removes v; whether it was there.
     fn remove(&mut self, v: u32, low_bits: u32) -> bool {
@@ -1251,16 +1271,7 @@ impl Wanted {
             return false;
         };
         self.values.swap_remove(i);
-        let (top, low) = ((v >> low_bits) as u8, (v & ((1 << low_bits) - 1)) as u8);
-        let g = self
-            .groups
-            .iter()
-            .position(|(t, _)| *t == top)
-            .expect("every wanted value is in its group");
-        self.groups[g].1.remove(low);
-        if self.groups[g].1.is_empty() {
-            self.groups.swap_remove(g);
-        }
+        remove_grouped(&mut self.groups, v, low_bits);
         true
     }
 }
