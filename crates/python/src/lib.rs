@@ -437,12 +437,10 @@ fn read_layout(
                     p.len() == g.dimension()
                 };
                 if !fits {
-                    return Err(input_err(format!(
-                        "part {} ({}) takes {} coordinates in this sum, got {}",
-                        i + 1,
-                        g.spec(),
-                        g.dimension(),
-                        p.len()
+                    return Err(input_err(nimlab_engine::transform::part_length_message(
+                        i,
+                        &**g,
+                        p.len(),
                     )));
                 }
                 read.push(p);
