@@ -66,16 +66,12 @@ fn status(t: &nimlab_engine::Theorem) -> String {
     }
 }
 
-/// `theorems prove`: every claim of the chosen theorems, by automata.
-fn prove_all(
-    ctx: &Context,
-    args: &TheoremsArgs,
-    format: PlainFormat,
+/// The theorems whose id is `id` or starts with it (every one without `id`); an error
+/// when there is none.
+fn choose(
+    theorems: &[nimlab_engine::Theorem],
     id: Option<String>,
-) -> Result<Status> {
-    use nimlab_formula::check::Claim;
-    use nimlab_formula::prove::{prove, ProveOptions, Verdict as ProofVerdict};
-    let theorems = nimlab_games::all_theorems();
+) -> Result<Vec<&nimlab_engine::Theorem>> {
     let chosen: Vec<_> = theorems
         .iter()
         .filter(|t| {
@@ -89,6 +85,20 @@ fn prove_all(
             id.unwrap_or_default()
         )));
     }
+    Ok(chosen)
+}
+
+/// `theorems prove`: every claim of the chosen theorems, by automata.
+fn prove_all(
+    ctx: &Context,
+    args: &TheoremsArgs,
+    format: PlainFormat,
+    id: Option<String>,
+) -> Result<Status> {
+    use nimlab_formula::check::Claim;
+    use nimlab_formula::prove::{prove, ProveOptions, Verdict as ProofVerdict};
+    let theorems = nimlab_games::all_theorems();
+    let chosen = choose(&theorems, id)?;
     let mut sink = args.out.open()?;
     let mut all = true;
     let mut report = Vec::new();
@@ -197,19 +207,7 @@ pub fn run(ctx: &Context, args: TheoremsArgs) -> Result<Status> {
             if size == 0 {
                 return Err(Error::input("--size must be at least 1"));
             }
-            let chosen: Vec<_> = theorems
-                .iter()
-                .filter(|t| {
-                    id.as_ref()
-                        .is_none_or(|i| t.id == *i || t.id.starts_with(i.as_str()))
-                })
-                .collect();
-            if chosen.is_empty() {
-                return Err(Error::input(format!(
-                    "no theorem with id '{}' (see nimlab theorems)",
-                    id.unwrap_or_default()
-                )));
-            }
+            let chosen = choose(&theorems, id)?;
             let check = CheckContext {
                 size,
                 memory_limit: ctx.memory_limit,
