@@ -32,6 +32,13 @@ pub(crate) enum BinOp {
 }
 
 impl BinOp {
+    /// Whether the operator's value is a truth value (0 or 1): a comparison or a
+    /// logical connective.
+    pub(crate) fn is_condition(self) -> bool {
+        use BinOp::*;
+        matches!(self, Eq | Ne | Lt | Le | Gt | Ge | LogAnd | LogOr)
+    }
+
     /// (left, right) binding powers; higher binds tighter.
     fn binding(self) -> (u8, u8) {
         use BinOp::*;
