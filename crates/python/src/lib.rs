@@ -1398,10 +1398,7 @@ fn verify<'py>(
     let limits = Limits::from_python(max_memory, force)?;
     let chosen: Vec<_> = nimlab_games::all_theorems()
         .into_iter()
-        .filter(|t| {
-            id.as_ref()
-                .is_none_or(|i| t.id == *i || t.id.starts_with(i.as_str()))
-        })
+        .filter(|t| t.is_chosen_by(id.as_deref()))
         .collect();
     if chosen.is_empty() {
         return Err(input_err(format!(
