@@ -133,6 +133,34 @@ fn next_hit_scalar(low: &[u8], high: &[u8], from: usize, set: &ByteSet) -> Optio
 /// The most groups [`next_hit_planes`] takes on the vector path (more go one by one).
 const MAX_GROUPS: usize = 8;
 
+/// Adds v to `groups`, the values [`next_hit_planes`] looks for grouped by
+/// top (v >> low_bits), each group's low bytes in one [`ByteSet`].
+pub(crate) fn insert_grouped(groups: &mut Vec<(u8, ByteSet)>, v: u32, low_bits: u32) {
+    let (top, low) = ((v >> low_bits) as u8, (v & ((1 << low_bits) - 1)) as u8);
+    match groups.iter_mut().find(|(t, _)| *t == top) {
+        Some((_, set)) => set.insert(low),
+        None => {
+            let mut set = ByteSet::default();
+            set.insert(low);
+            groups.push((top, set));
+        }
+    }
+}
+
+/// Removes v, which is there, from `groups` (as [`insert_grouped`]); a group left
+/// empty goes.
+pub(crate) fn remove_grouped(groups: &mut Vec<(u8, ByteSet)>, v: u32, low_bits: u32) {
+    let (top, low) = ((v >> low_bits) as u8, (v & ((1 << low_bits) - 1)) as u8);
+    let g = groups
+        .iter()
+        .position(|(t, _)| *t == top)
+        .expect("every value looked for is in its group");
+    groups[g].1.remove(low);
+    if groups[g].1.is_empty() {
+        groups.swap_remove(g);
+    }
+}
+
 /// As [`next_hit`] for values wider than a byte, split into a low byte and a top byte:
 /// the pairs whose low bytes XOR to a member of `set` and whose top bytes XOR to `top`,
 /// for some `(top, set)` of `groups` (the wanted values, grouped by their top byte).
@@ -1281,14 +1309,7 @@ mod tests {
             // Groups by top byte, as many as 10 (past the vector path's 8).
             let mut groups: Vec<(u8, ByteSet)> = Vec::new();
             for &(t, v) in &wanted {
-                match groups.iter_mut().find(|(g, _)| *g == t) {
-                    Some((_, set)) => set.insert(v),
-                    None => {
-                        let mut set = ByteSet::default();
-                        set.insert(v);
-                        groups.push((t, set));
-                    }
-                }
+                insert_grouped(&mut groups, u32::from(t) << 8 | u32::from(v), 8);
             }
             if round % 50 == 49 {
                 for t in 3..13u8 {

@@ -1213,34 +1213,6 @@ impl Narrow {
     }
 }
 
-/// Adds v to `groups`, the values [`split_scan::next_hit_planes`] looks for grouped by
-/// top (v >> low_bits), each group's low bytes in one [`ByteSet`].
-fn insert_grouped(groups: &mut Vec<(u8, ByteSet)>, v: u32, low_bits: u32) {
-    let (top, low) = ((v >> low_bits) as u8, (v & ((1 << low_bits) - 1)) as u8);
-    match groups.iter_mut().find(|(t, _)| *t == top) {
-        Some((_, set)) => set.insert(low),
-        None => {
-            let mut set = ByteSet::default();
-            set.insert(low);
-            groups.push((top, set));
-        }
-    }
-}
-
-/// Removes v, which is there, from `groups` (as [`insert_grouped`]); a group left
-/// empty goes.
-fn remove_grouped(groups: &mut Vec<(u8, ByteSet)>, v: u32, low_bits: u32) {
-    let (top, low) = ((v >> low_bits) as u8, (v & ((1 << low_bits) - 1)) as u8);
-    let g = groups
-        .iter()
-        .position(|(t, _)| *t == top)
-        .expect("every value looked for is in its group");
-    groups[g].1.remove(low);
-    if groups[g].1.is_empty() {
-        groups.swap_remove(g);
-    }
-}
-
 /// The values a tile's scan still looks for (a handful), and the same grouped by top
 /// for [`split_scan::next_hit_planes`].
 #[derive(Default)]
@@ -1263,7 +1235,7 @@ impl Wanted {
     /// Adds v (not there yet).
     fn insert(&mut self, v: u32, low_bits: u32) {
         self.values.push(v as u16);
-        insert_grouped(&mut self.groups, v, low_bits);
+        split_scan::insert_grouped(&mut self.groups, v, low_bits);
     }
     /// Removes v; whether it was there.
     fn remove(&mut self, v: u32, low_bits: u32) -> bool {
@@ -1271,7 +1243,7 @@ impl Wanted {
             return false;
         };
         self.values.swap_remove(i);
-        remove_grouped(&mut self.groups, v, low_bits);
+        split_scan::remove_grouped(&mut self.groups, v, low_bits);
         true
     }
 }

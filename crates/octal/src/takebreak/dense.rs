@@ -98,12 +98,12 @@ struct Looking {
 
 impl Looking {
     fn insert(&mut self, v: u32, low_bits: u32) {
-        super::insert_grouped(&mut self.groups, v, low_bits);
+        split_scan::insert_grouped(&mut self.groups, v, low_bits);
         self.len += 1;
     }
     /// Removes v, which is there.
     fn remove(&mut self, v: u32, low_bits: u32) {
-        super::remove_grouped(&mut self.groups, v, low_bits);
+        split_scan::remove_grouped(&mut self.groups, v, low_bits);
         self.len -= 1;
     }
 }
