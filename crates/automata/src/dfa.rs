@@ -62,6 +62,52 @@ fn encode_letter(base: u32, digits: &[u32]) -> usize {
         .fold(0usize, |acc, &d| acc * base as usize + d as usize)
 }
 
+/// Numbers the states reached from `start` breadth first, in the order met, each with
+/// its `letters` transitions by `step`: the states and the transitions (state ·
+/// letters + letter). `bytes` is the memory one state takes, checked with the
+/// transitions against the budget after each state; `what` names the automaton when
+/// it grows past [`MAX_ENTRIES`] transitions.
+fn number_states<S: Clone + Eq + Hash>(
+    start: S,
+    letters: usize,
+    mut step: impl FnMut(&S, usize) -> S,
+    bytes: impl Fn(&S) -> usize,
+    what: &str,
+) -> Result<(Vec<S>, Vec<u32>)> {
+    let mut ids: FxHashMap<S, u32> = FxHashMap::default();
+    let mut state_bytes = bytes(&start);
+    let mut states = vec![start.clone()];
+    ids.insert(start, 0);
+    let mut delta = Vec::new();
+    let mut i = 0;
+    while i < states.len() {
+        let s = states[i].clone();
+        for l in 0..letters {
+            let t = step(&s, l);
+            let next = states.len() as u32;
+            let id = match ids.get(&t) {
+                Some(&id) => id,
+                None => {
+                    state_bytes += bytes(&t);
+                    ids.insert(t.clone(), next);
+                    states.push(t);
+                    next
+                }
+            };
+            delta.push(id);
+        }
+        if delta.len() > MAX_ENTRIES {
+            return Err(Error::TooLarge(format!(
+                "{what} of more than {} states",
+                states.len()
+            )));
+        }
+        crate::budget::check(delta.len() * 4 + state_bytes)?;
+        i += 1;
+    }
+    Ok((states, delta))
+}
+
 impl Dfa {
     /// The automaton accepting every word (`true`) or none, over tracks `vars`.
     pub fn constant(base: u32, vars: Vec<u32>, value: bool) -> Result<Dfa> {
@@ -304,34 +350,18 @@ impl Dfa {
         let a = self.cylindrify(&vars)?;
         let b = other.cylindrify(&vars)?;
         let letters = a.letters;
-        let mut ids: FxHashMap<(u32, u32), u32> = FxHashMap::default();
-        let mut pairs = vec![(0u32, 0u32)];
-        ids.insert((0, 0), 0);
-        let mut delta = Vec::new();
-        let mut i = 0;
-        while i < pairs.len() {
-            let (p, q) = pairs[i];
-            for l in 0..letters {
-                let t = (
+        let (pairs, delta) = number_states(
+            (0u32, 0u32),
+            letters,
+            |&(p, q), l| {
+                (
                     a.delta[p as usize * letters + l],
                     b.delta[q as usize * letters + l],
-                );
-                let next = pairs.len() as u32;
-                let id = *ids.entry(t).or_insert_with(|| {
-                    pairs.push(t);
-                    next
-                });
-                delta.push(id);
-            }
-            if delta.len() > MAX_ENTRIES {
-                return Err(Error::TooLarge(format!(
-                    "a product of more than {} states",
-                    pairs.len()
-                )));
-            }
-            crate::budget::check(delta.len() * 4 + pairs.len() * 28)?;
-            i += 1;
-        }
+                )
+            },
+            |_| 28,
+            "a product",
+        )?;
         let accept = pairs
             .iter()
             .map(|&(p, q)| op(a.accept[p as usize], b.accept[q as usize]))
@@ -417,38 +447,14 @@ impl Dfa {
             }
             start = next;
         }
-        let mut ids: FxHashMap<Vec<u32>, u32> = FxHashMap::default();
-        // the subsets are kept twice (list and table): their elements and their headers
-        let mut set_bytes = 2 * (start.len() * 4 + 48);
-        let mut sets = vec![start.clone()];
-        ids.insert(start, 0);
-        let mut delta = Vec::new();
-        let mut i = 0;
-        while i < sets.len() {
-            let s = sets[i].clone();
-            for l in 0..letters {
-                let t = step(&s, l, &mut seen);
-                let next = sets.len() as u32;
-                let id = match ids.get(&t) {
-                    Some(&id) => id,
-                    None => {
-                        set_bytes += 2 * (t.len() * 4 + 48);
-                        ids.insert(t.clone(), next);
-                        sets.push(t);
-                        next
-                    }
-                };
-                delta.push(id);
-            }
-            if delta.len() > MAX_ENTRIES {
-                return Err(Error::TooLarge(format!(
-                    "a determinized automaton of more than {} states",
-                    sets.len()
-                )));
-            }
-            crate::budget::check(delta.len() * 4 + set_bytes)?;
-            i += 1;
-        }
+        let (sets, delta) = number_states(
+            start,
+            letters,
+            |s, l| step(s, l, &mut seen),
+            // the subsets are kept twice (list and table): their elements and their headers
+            |t| 2 * (t.len() * 4 + 48),
+            "a determinized automaton",
+        )?;
         let accept = sets
             .iter()
             .map(|s| s.iter().any(|&q| self.accept[q as usize]))

@@ -319,20 +319,7 @@ impl Numeration {
                 "the b-adic order needs a base-b numeration".into(),
             ));
         };
-        let vars = if n < z { vec![n, z] } else { vec![z, n] };
-        let (i_n, i_z) = if n < z { (0, 1) } else { (1, 0) };
-        Dfa::explore(
-            b,
-            vars,
-            false,
-            |&after, l| match (after, l[i_n], l[i_z]) {
-                (false, _, 0) => Some(false),
-                (false, d, 1) if d != 0 => Some(true),
-                (true, 0, 1) => Some(true),
-                _ => None,
-            },
-            |&after| after,
-        )
+        repunit_dfa(b, n, z, |_| 1, 1)
     }
 
     /// [`crate::Atom::BlockRepunit`]: reading base-Q digits msd first, z's digit is 0
@@ -374,20 +361,7 @@ impl Numeration {
                 .unwrap_or(0);
             places[..=s].iter().sum()
         };
-        let vars = if n < z { vec![n, z] } else { vec![z, n] };
-        let (i_n, i_z) = if n < z { (0, 1) } else { (1, 0) };
-        Dfa::explore(
-            q,
-            vars,
-            false,
-            |&after, l| match (after, l[i_n], l[i_z]) {
-                (false, _, 0) => Some(false),
-                (false, d, w) if d != 0 && w == at(d) => Some(true),
-                (true, 0, w) if w == all_ones => Some(true),
-                _ => None,
-            },
-            |&after| after,
-        )
+        repunit_dfa(q, n, z, at, all_ones)
     }
 
     /// z = x with a 0 appended (x ≠ z): reading msd first, each digit of z is the digit
@@ -529,6 +503,27 @@ impl Numeration {
             }
         }
     }
+}
+
+/// The automaton of [`Numeration::low_repunit`] and [`Numeration::block_repunit`],
+/// reading base-`base` digits msd first: z's digit is 0 above n's lowest non-zero digit
+/// d, `at(d)` at it, and `below` under it, where n's digits are 0. Three states: before,
+/// after, dead.
+fn repunit_dfa(base: u32, n: u32, z: u32, at: impl Fn(u32) -> u32, below: u32) -> Result<Dfa> {
+    let vars = if n < z { vec![n, z] } else { vec![z, n] };
+    let (i_n, i_z) = if n < z { (0, 1) } else { (1, 0) };
+    Dfa::explore(
+        base,
+        vars,
+        false,
+        |&after, l| match (after, l[i_n], l[i_z]) {
+            (false, _, 0) => Some(false),
+            (false, d, w) if d != 0 && w == at(d) => Some(true),
+            (true, 0, w) if w == below => Some(true),
+            _ => None,
+        },
+        |&after| after,
+    )
 }
 
 /// The Zeckendorf weights 1, 2, 3, 5, … up to the largest ≤ n (at least [1]).

@@ -1,6 +1,7 @@
 //! Printing the answers about n-player games (`value`, `moves`): class, every player's
 //! rank and best moves instead of a Grundy value.
 
+use crate::output::NOT_A_POSITION_RGB;
 use nimlab_engine::big::BigUint;
 use nimlab_engine::nplayer::ClassReport;
 use nimlab_engine::plan::{write_position, PositionReport};
@@ -108,22 +109,12 @@ const CLASS_RGB: [[u8; 3]; 12] = [
     [255, 152, 150],
 ];
 
-/// Grey for cells that are not positions.
-const NOT_A_POSITION_RGB: [u8; 3] = [128, 128, 128];
-
 /// The colour of class `c` ([`nimlab_engine::INVALID`]: grey).
 pub fn class_colour(c: u32) -> [u8; 3] {
     if c == nimlab_engine::INVALID {
         NOT_A_POSITION_RGB
     } else {
         CLASS_RGB[c as usize % CLASS_RGB.len()]
-    }
-}
-
-fn io_error(e: png::EncodingError) -> io::Error {
-    match e {
-        png::EncodingError::IoError(e) => e,
-        other => io::Error::other(other.to_string()),
     }
 }
 
@@ -136,37 +127,22 @@ pub fn write_class_png(
     h32: u32,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let width = w32 as usize;
-    let mut encoder = png::Encoder::new(out, w32, h32);
-    encoder.set_color(png::ColorType::Rgb);
-    encoder.set_depth(png::BitDepth::Eight);
     let legend: Vec<String> = (0..players as u32)
         .map(|c| {
             let [r, g, b] = class_colour(c);
             format!("class {c} = #{r:02x}{g:02x}{b:02x}")
         })
         .collect();
-    encoder
-        .add_text_chunk(
-            "Description".into(),
-            format!(
-                "n-player classes ({players} players): {}; grey = not a position",
-                legend.join(", ")
-            ),
-        )
-        .map_err(io_error)?;
-    let mut writer = encoder.write_header().map_err(io_error)?;
-    let mut stream = writer.stream_writer_with_size(1 << 20).map_err(io_error)?;
-    let mut line = Vec::with_capacity(3 * width);
-    for row in table.values().chunks(width.max(1)) {
-        line.clear();
-        for &v in row {
-            line.extend_from_slice(&class_colour(v));
-        }
-        stream.write_all(&line)?;
-    }
-    stream.finish().map_err(io_error)?;
-    writer.finish().map_err(io_error)
+    crate::output::write_cells_png(
+        table,
+        (w32, h32),
+        format!(
+            "n-player classes ({players} players): {}; grey = not a position",
+            legend.join(", ")
+        ),
+        class_colour,
+        out,
+    )
 }
 
 #[cfg(test)]

@@ -6,7 +6,10 @@ use nimlab_engine::{Game, GrundyTable, INVALID};
 use std::io::{self, Write};
 
 mod big;
-pub use big::{check_figure, default_scale, png_size, write_npy, write_png, write_png_figure};
+pub use big::{
+    check_figure, default_scale, png_size, write_cells_png, write_npy, write_png, write_png_figure,
+    NOT_A_POSITION_RGB,
+};
 
 /// How to print a table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

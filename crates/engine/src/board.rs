@@ -80,16 +80,7 @@ pub fn connected_parts(set: Cells, neighbours: &[Cells]) -> Vec<Cells> {
     let mut rest = set;
     let mut parts = Vec::new();
     while rest != 0 {
-        let mut part = rest & rest.wrapping_neg();
-        let mut frontier = part;
-        while frontier != 0 {
-            let mut grown = 0;
-            for v in cells_of(frontier) {
-                grown |= neighbours[v];
-            }
-            frontier = grown & rest & !part;
-            part |= frontier;
-        }
+        let part = first_part(rest, neighbours);
         parts.push(part);
         rest &= !part;
     }

@@ -99,6 +99,19 @@ struct Slot {
     value: u32,
 }
 
+/// Fetches the cache line of a hash table's `slot` ahead of its lookup (x86-64 only:
+/// elsewhere the tables do not ask).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn prefetch_slot<T>(slot: &T) {
+    // SAFETY: a prefetch is only a hint; the address is that of a live reference.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            (slot as *const T).cast(),
+        )
+    };
+}
+
 const EMPTY: u32 = u32::MAX;
 
 impl Memo {
@@ -158,13 +171,7 @@ impl Memo {
         if let Some(words) = Self::short_words(pos)
             && !self.slots.is_empty()
         {
-            let slot = &self.slots[self.home(words, pos.len())];
-            // SAFETY: a prefetch is only a hint; the address is a slot of the table.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                    (slot as *const Slot).cast(),
-                )
-            };
+            crate::memo_key::prefetch_slot(&self.slots[self.home(words, pos.len())]);
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = pos;

@@ -1293,15 +1293,13 @@ impl MisereQuotient {
             }
         }
         let presentation = monoid.presentation(&gens);
-        let words = {
-            let mut w = vec![Vec::new(); monoid.size()];
-            // Normal forms by the same order as the presentation.
-            let nf = monoid_normal_forms(&monoid, &gens);
-            for (e, f) in nf.into_iter().enumerate() {
-                w[e] = f;
-            }
-            w
-        };
+        // Normal forms by the same order as the presentation (an element not reached:
+        // the empty word).
+        let words: Vec<Vec<u32>> = monoid
+            .normal_forms(&gens)
+            .into_iter()
+            .map(Option::unwrap_or_default)
+            .collect();
         let nim_sequence = nim_values(options);
         MisereQuotient {
             monoid,
@@ -1436,29 +1434,6 @@ pub struct QuotientAnalysis {
     pub outcome: Outcome,
     /// Every option (canonical heaps) and whether it is a P-position (a winning move).
     pub options: Vec<(Vec<Coord>, bool)>,
-}
-
-fn monoid_normal_forms(m: &Monoid, gens: &[u32]) -> Vec<Vec<u32>> {
-    // Same order as Monoid::presentation: graded, then lexicographic.
-    let mut nf: Vec<Option<Vec<u32>>> = vec![None; m.size()];
-    nf[0] = Some(vec![0; gens.len()]);
-    let mut frontier: Vec<(u32, Vec<u32>, usize)> = vec![(0, vec![0; gens.len()], 0)];
-    while !frontier.is_empty() {
-        let mut next = Vec::new();
-        for (elem, word, last) in &frontier {
-            for (i, &g) in gens.iter().enumerate().skip(*last) {
-                let e = m.mul(*elem, g);
-                if nf[e as usize].is_none() {
-                    let mut w = word.clone();
-                    w[i] += 1;
-                    nf[e as usize] = Some(w.clone());
-                    next.push((e, w, i));
-                }
-            }
-        }
-        frontier = next;
-    }
-    nf.into_iter().map(|w| w.unwrap_or_default()).collect()
 }
 
 /// Normal-play Grundy values of heaps from their options.

@@ -141,7 +141,7 @@ impl Monoid {
     /// The elements reached from the identity by multiplying by `gens`, each with its
     /// least word (graded, then lexicographic with the first generator most significant)
     /// and the BFS order in which they were met.
-    fn normal_forms(&self, gens: &[u32]) -> Vec<Option<Vec<u32>>> {
+    pub(crate) fn normal_forms(&self, gens: &[u32]) -> Vec<Option<Vec<u32>>> {
         // Breadth-first by degree; inside a degree, words are met in lexicographic order
         // when each word is extended only by generators at or after its last one, which
         // keeps the set of least words closed under division.

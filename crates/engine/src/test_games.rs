@@ -29,6 +29,56 @@ pub fn mex_value(game: &dyn Game, p: &[Coord], memo: &mut HashMap<Position, u32>
     g
 }
 
+/// The [`Game`] methods every toy states alike: its spec and dimension, and, with
+/// `downward`, that its moves lower a coordinate (without it, the default: not said).
+macro_rules! toy_basics {
+    ($spec:literal, $dimension:literal) => {
+        fn spec(&self) -> String {
+            $spec.into()
+        }
+        fn dimension(&self) -> usize {
+            $dimension
+        }
+    };
+    ($spec:literal, $dimension:literal, downward) => {
+        toy_basics!($spec, $dimension);
+        fn is_downward_closed(&self) -> bool {
+            true
+        }
+    };
+}
+
+/// The options of a one-heap game whose moves take any of `takes` from the heap.
+fn take_from_heap(
+    p: &[Coord],
+    takes: impl IntoIterator<Item = Coord>,
+    visit: &mut dyn FnMut(&[Coord]),
+) {
+    for t in takes {
+        if p[0] >= t {
+            visit(&[p[0] - t]);
+        }
+    }
+}
+
+/// The rook's options on two heaps: lower the first, then the second, by any amount.
+fn rook_moves(p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+    for u in 0..p[0] {
+        visit(&[u, p[1]]);
+    }
+    for v in 0..p[1] {
+        visit(&[p[0], v]);
+    }
+}
+
+/// The rook's options, then one step down both heaps when both are non-empty.
+fn rook_and_diagonal_step(p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+    rook_moves(p, visit);
+    if p[0] > 0 && p[1] > 0 {
+        visit(&[p[0] - 1, p[1] - 1]);
+    }
+}
+
 /// The subtraction game S = {1, 3, 4} on one heap (period 7: 0 1 0 1 2 3 2), with a
 /// sequence kernel that computes the same values by its own loop; `proves` makes its
 /// kernel claim a proof of the period it sees.
@@ -40,21 +90,9 @@ pub struct Subtraction {
 const SUBTRACTION_SET: [Coord; 3] = [1, 3, 4];
 
 impl Game for Subtraction {
-    fn spec(&self) -> String {
-        "toy-subtraction(1,3,4)".into()
-    }
-    fn dimension(&self) -> usize {
-        1
-    }
-    fn is_downward_closed(&self) -> bool {
-        true
-    }
+    toy_basics!("toy-subtraction(1,3,4)", 1, downward);
     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
-        for s in SUBTRACTION_SET {
-            if p[0] >= s {
-                visit(&[p[0] - s]);
-            }
-        }
+        take_from_heap(p, SUBTRACTION_SET, visit);
     }
     fn capabilities(&self) -> Capabilities<'_> {
         Capabilities {
@@ -101,22 +139,9 @@ impl SequenceKernel for Subtraction {
 pub struct Wythoff;
 
 impl Game for Wythoff {
-    fn spec(&self) -> String {
-        "toy-wythoff".into()
-    }
-    fn dimension(&self) -> usize {
-        2
-    }
-    fn is_downward_closed(&self) -> bool {
-        true
-    }
+    toy_basics!("toy-wythoff", 2, downward);
     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
-        for u in 0..p[0] {
-            visit(&[u, p[1]]);
-        }
-        for v in 0..p[1] {
-            visit(&[p[0], v]);
-        }
+        rook_moves(p, visit);
         for s in 1..=p[0].min(p[1]) {
             visit(&[p[0] - s, p[1] - s]);
         }
@@ -136,15 +161,7 @@ impl Game for Wythoff {
 pub struct Heap;
 
 impl Game for Heap {
-    fn spec(&self) -> String {
-        "toy-heap".into()
-    }
-    fn dimension(&self) -> usize {
-        1
-    }
-    fn is_downward_closed(&self) -> bool {
-        true
-    }
+    toy_basics!("toy-heap", 1, downward);
     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
         for u in 0..p[0] {
             visit(&[u]);
@@ -189,21 +206,12 @@ pub struct TakeOneTwo {
 }
 
 impl Game for TakeOneTwo {
-    fn spec(&self) -> String {
-        "toy-take12".into()
-    }
-    fn dimension(&self) -> usize {
-        1
-    }
+    toy_basics!("toy-take12", 1);
     fn is_downward_closed(&self) -> bool {
         self.downward
     }
     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
-        for t in 1..=2 {
-            if p[0] >= t {
-                visit(&[p[0] - t]);
-            }
-        }
+        take_from_heap(p, 1..=2, visit);
     }
     fn capabilities(&self) -> Capabilities<'_> {
         Capabilities {
@@ -239,12 +247,7 @@ impl BigPositions for TakeOneTwo {
 pub struct Plain;
 
 impl Game for Plain {
-    fn spec(&self) -> String {
-        "toy-plain".into()
-    }
-    fn dimension(&self) -> usize {
-        2
-    }
+    toy_basics!("toy-plain", 2);
     fn rank(&self, p: &[Coord]) -> u128 {
         // Every move lowers 2x + y (moving a counter across lowers it by one).
         2 * p[0] as u128 + p[1] as u128
@@ -265,25 +268,9 @@ impl Game for Plain {
 pub struct King;
 
 impl Game for King {
-    fn spec(&self) -> String {
-        "toy-king".into()
-    }
-    fn dimension(&self) -> usize {
-        2
-    }
-    fn is_downward_closed(&self) -> bool {
-        true
-    }
+    toy_basics!("toy-king", 2, downward);
     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
-        for u in 0..p[0] {
-            visit(&[u, p[1]]);
-        }
-        for v in 0..p[1] {
-            visit(&[p[0], v]);
-        }
-        if p[0] > 0 && p[1] > 0 {
-            visit(&[p[0] - 1, p[1] - 1]);
-        }
+        rook_and_diagonal_step(p, visit);
     }
 }
 
@@ -308,22 +295,9 @@ pub fn three_players(game: Box<dyn Game>) -> crate::nplayer::NPlayerGame {
 pub struct Nim2;
 
 impl Game for Nim2 {
-    fn spec(&self) -> String {
-        "nim2".into()
-    }
-    fn dimension(&self) -> usize {
-        2
-    }
-    fn is_downward_closed(&self) -> bool {
-        true
-    }
+    toy_basics!("nim2", 2, downward);
     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
-        for u in 0..p[0] {
-            visit(&[u, p[1]]);
-        }
-        for v in 0..p[1] {
-            visit(&[p[0], v]);
-        }
+        rook_moves(p, visit);
     }
 }
 
@@ -332,18 +306,9 @@ impl Game for Nim2 {
 pub struct Take12;
 
 impl Game for Take12 {
-    fn spec(&self) -> String {
-        "take12".into()
-    }
-    fn dimension(&self) -> usize {
-        1
-    }
+    toy_basics!("take12", 1);
     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
-        for t in 1..=2 {
-            if p[0] >= t {
-                visit(&[p[0] - t]);
-            }
-        }
+        take_from_heap(p, 1..=2, visit);
     }
 }
 
@@ -351,12 +316,7 @@ impl Game for Take12 {
 pub struct Chain;
 
 impl Game for Chain {
-    fn spec(&self) -> String {
-        "chain".into()
-    }
-    fn dimension(&self) -> usize {
-        1
-    }
+    toy_basics!("chain", 1);
     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
         if p[0] > 0 {
             visit(&[p[0] - 1]);
@@ -368,12 +328,7 @@ impl Game for Chain {
 pub struct Loop;
 
 impl Game for Loop {
-    fn spec(&self) -> String {
-        "loop".into()
-    }
-    fn dimension(&self) -> usize {
-        1
-    }
+    toy_basics!("loop", 1);
     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
         visit(&[p[0] + 1]);
     }
@@ -384,18 +339,9 @@ impl Game for Loop {
 pub struct Sub134;
 
 impl Game for Sub134 {
-    fn spec(&self) -> String {
-        "sub134".into()
-    }
-    fn dimension(&self) -> usize {
-        1
-    }
+    toy_basics!("sub134", 1);
     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
-        for t in [1, 3, 4] {
-            if p[0] >= t {
-                visit(&[p[0] - t]);
-            }
-        }
+        take_from_heap(p, SUBTRACTION_SET, visit);
     }
 }
 
@@ -404,21 +350,8 @@ impl Game for Sub134 {
 pub struct Rook1;
 
 impl Game for Rook1 {
-    fn spec(&self) -> String {
-        "rook1".into()
-    }
-    fn dimension(&self) -> usize {
-        2
-    }
+    toy_basics!("rook1", 2);
     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
-        for u in 0..p[0] {
-            visit(&[u, p[1]]);
-        }
-        for v in 0..p[1] {
-            visit(&[p[0], v]);
-        }
-        if p[0] > 0 && p[1] > 0 {
-            visit(&[p[0] - 1, p[1] - 1]);
-        }
+        rook_and_diagonal_step(p, visit);
     }
 }

@@ -186,6 +186,12 @@ impl ProofClaim {
 }
 
 impl Theorem {
+    /// Whether `id` picks this theorem, as every surface reads it: its id or a prefix of
+    /// it (`ryuoh` picks every Ryuoh theorem); no `id` picks every theorem.
+    pub fn is_chosen_by(&self, id: Option<&str>) -> bool {
+        id.is_none_or(|i| self.id == i || self.id.starts_with(i))
+    }
+
     /// A theorem with its brute-force check.
     pub fn new(
         id: impl Into<String>,

@@ -393,6 +393,18 @@ impl Transform for Pass {
     }
 }
 
+/// Why a position of a sum is refused when its part `i` (counted from 0), the game
+/// `part`, is given `len` coordinates: every surface that reads a sum's parts says it so.
+pub fn part_length_message(i: usize, part: &dyn Game, len: usize) -> String {
+    format!(
+        "part {} ({}) takes {} coordinates in this sum, got {}",
+        i + 1,
+        part.spec(),
+        part.dimension(),
+        len
+    )
+}
+
 /// Most coordinates a sum's positions may have.
 pub const MAX_SUM_DIMENSION: usize = 4096;
 
@@ -707,13 +719,7 @@ impl Game for Sum {
                 p.len() == g.dimension()
             };
             if !fits {
-                return Err(Error::input(format!(
-                    "part {} ({}) takes {} coordinates in this sum, got {}",
-                    i + 1,
-                    g.spec(),
-                    g.dimension(),
-                    p.len()
-                )));
+                return Err(Error::input(part_length_message(i, &**g, p.len())));
             }
             read.push(p);
         }

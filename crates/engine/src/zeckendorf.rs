@@ -198,16 +198,22 @@ fn compute_sqrt5_fixed(p: u64) -> BigUint {
         prec = next;
     }
     let y = y.to_biguint().expect("1/√5 approximation is positive");
-    let mut r = (y * 5u32) >> (target - p);
-    let square_target = BigUint::from(5u32) << (2 * p);
+    let r = (y * 5u32) >> (target - p);
+    floor_sqrt_near(r, &(BigUint::from(5u32) << (2 * p)))
+}
+
+/// `⌊√target⌋` from `r`, an estimate a few units off: stepped down while `r²` is above
+/// `target`, then up while `(r + 1)²` is not, each step updating the square by
+/// `2r ± 1` (exact, without a square root).
+fn floor_sqrt_near(mut r: BigUint, target: &BigUint) -> BigUint {
     let mut sq = &r * &r;
-    while sq > square_target {
+    while &sq > target {
         sq -= (&r << 1u32) - 1u32;
         r -= 1u32;
     }
     loop {
         let next_sq = &sq + (&r << 1u32) + 1u32;
-        if next_sq > square_target {
+        if &next_sq > target {
             break;
         }
         sq = next_sq;
@@ -225,27 +231,13 @@ fn floor_mul_sqrt5(x: &BigUint) -> BigUint {
     let r = sqrt5_fixed(p);
     // r ≤ √5·2^p < r + 1, so x·r ≤ x√5·2^p < x·r + x.
     let product = x * &r;
-    let mut c = &product >> p;
+    let c = &product >> p;
     let fraction = product - (&c << p);
     if fraction + x < (BigUint::one() << p) {
         return c; // x√5 lies in [c, c + 1)
     }
     // Too close to call: settle it with squares.
-    let target = x * x * 5u32;
-    let mut sq = &c * &c;
-    while sq > target {
-        sq -= (&c << 1u32) - 1u32;
-        c -= 1u32;
-    }
-    loop {
-        let next_sq = &sq + (&c << 1u32) + 1u32;
-        if next_sq > target {
-            break;
-        }
-        sq = next_sq;
-        c += 1u32;
-    }
-    c
+    floor_sqrt_near(c, &(x * x * 5u32))
 }
 
 /// `⌊x·φ⌋` with `φ = (1+√5)/2`, exact for any `x`. `⌊nφ⌋` (n ≥ 1) are the

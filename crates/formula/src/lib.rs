@@ -85,7 +85,7 @@ pub mod internals {
     pub use crate::parse_quantified;
 }
 
-use parse::{BinOp, Expr, Kind, UnOp};
+use parse::{Expr, Kind, UnOp};
 use std::fmt;
 
 pub use batch::Column;
@@ -282,17 +282,7 @@ impl Formula {
             match &e.kind {
                 Kind::Num(v) => *v == 0 || *v == 1,
                 Kind::Unary(UnOp::Not, _) => true,
-                Kind::Binary(op, _, _) => matches!(
-                    op,
-                    BinOp::Eq
-                        | BinOp::Ne
-                        | BinOp::Lt
-                        | BinOp::Le
-                        | BinOp::Gt
-                        | BinOp::Ge
-                        | BinOp::LogAnd
-                        | BinOp::LogOr
-                ),
+                Kind::Binary(op, _, _) => op.is_condition(),
                 Kind::If(_, a, b) => condition(a) && condition(b),
                 Kind::All(..) => true,
                 _ => false,

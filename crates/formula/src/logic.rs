@@ -486,17 +486,7 @@ impl Compiler {
             }
             Kind::Unary(UnOp::Not, _) | Kind::All(..) => self.value_of_condition(e, env)?,
             Kind::Binary(op, a, b) => {
-                if matches!(
-                    op,
-                    BinOp::Eq
-                        | BinOp::Ne
-                        | BinOp::Lt
-                        | BinOp::Le
-                        | BinOp::Gt
-                        | BinOp::Ge
-                        | BinOp::LogAnd
-                        | BinOp::LogOr
-                ) {
+                if op.is_condition() {
                     return self.value_of_condition(e, env);
                 }
                 let ta = self.term(a, env)?;

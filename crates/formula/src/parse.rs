@@ -32,6 +32,13 @@ pub(crate) enum BinOp {
 }
 
 impl BinOp {
+    /// Whether the operator's value is a truth value (0 or 1): a comparison or a
+    /// logical connective.
+    pub(crate) fn is_condition(self) -> bool {
+        use BinOp::*;
+        matches!(self, Eq | Ne | Lt | Le | Gt | Ge | LogAnd | LogOr)
+    }
+
     /// (left, right) binding powers; higher binds tighter.
     fn binding(self) -> (u8, u8) {
         use BinOp::*;
@@ -388,13 +395,7 @@ impl Parser<'_> {
             }
             Tok::Sym("(") => {
                 let e = self.expr(0)?;
-                if self.peek() != &Tok::Sym(")") {
-                    return Err(self.error(format!(
-                        "expected ')' to close the '(' at column {col}, found {}",
-                        describe(self.peek())
-                    )));
-                }
-                self.bump();
+                self.expect(")", &format!("to close the '(' at column {col}"))?;
                 Ok(e)
             }
             Tok::Ident(word) => self.word(word, col),
@@ -527,13 +528,7 @@ impl Parser<'_> {
             }
         }
         let body = self.expr(0)?;
-        if self.peek() != &Tok::Sym(")") {
-            return Err(self.error(format!(
-                "expected ')' to close the all( at column {col}, found {}",
-                describe(self.peek())
-            )));
-        }
-        self.bump();
+        self.expect(")", &format!("to close the all( at column {col}"))?;
         let vars: Vec<usize> = self.bound[scope..].iter().map(|(_, i)| *i).collect();
         self.bound.truncate(scope);
         let depths = [body.depth];

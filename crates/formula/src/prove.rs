@@ -537,7 +537,17 @@ fn prove_within_budget(
     let mut verdict = Verdict::Proved;
     for (name, meaning, wal, bad) in checks {
         if let Some(d) = decide(&mut statements, name, meaning, wal, &*bad)? {
-            verdict = refuted(game, claim, &claim_f, &relation, name, &d, &lay, &num, opts)?;
+            verdict = refuted(&Violation {
+                game,
+                claim,
+                formula: &claim_f,
+                relation: &relation,
+                statement: name,
+                bad: &d,
+                lay: &lay,
+                num: &num,
+                opts,
+            })?;
             break;
         }
     }
@@ -955,21 +965,32 @@ fn abbreviate(text: &str) -> String {
     }
 }
 
+/// A statement of the proof found violated: the claim about the game, the statement's
+/// name, and its violations `bad` (an automaton over `lay`'s tracks read in `num`).
+#[derive(Clone, Copy)]
+struct Violation<'a, 'o> {
+    game: &'a dyn Game,
+    claim: Claim,
+    formula: &'a Formula,
+    relation: &'a MoveRelation,
+    statement: &'static str,
+    bad: &'a Dfa,
+    lay: &'a Layout,
+    num: &'a Numeration,
+    opts: &'a ProveOptions<'o>,
+}
+
 /// The verdict once statement `statement` has violations `bad`: the prover's own check
 /// failing is an error (nothing decided); any other violation is false only when
 /// confirmed independently of the automata, else unconfirmed.
-#[allow(clippy::too_many_arguments)]
-fn refuted(
-    game: &dyn Game,
-    claim: Claim,
-    formula: &Formula,
-    relation: &MoveRelation,
-    statement: &'static str,
-    bad: &Dfa,
-    lay: &Layout,
-    num: &Numeration,
-    opts: &ProveOptions<'_>,
-) -> Result<Verdict, ProveError> {
+fn refuted(violation: &Violation<'_, '_>) -> Result<Verdict, ProveError> {
+    let Violation {
+        statement,
+        bad,
+        lay,
+        num,
+        ..
+    } = *violation;
     if statement == "function" {
         let vals = least(bad, &lay.x(), num)?;
         let at: Vec<BigUint> = vals
@@ -982,9 +1003,7 @@ fn refuted(
             plan::position_text(&at)
         )));
     }
-    let cx = counterexample(
-        game, claim, formula, relation, statement, bad, lay, num, opts,
-    )?;
+    let cx = counterexample(violation)?;
     Ok(if cx.confirmed.is_some() {
         Verdict::False(Box::new(cx))
     } else {
@@ -1033,18 +1052,20 @@ fn is_option(
     Some(holds && legal)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn counterexample(
-    game: &dyn Game,
-    claim: Claim,
-    formula: &Formula,
-    relation: &MoveRelation,
-    statement: &'static str,
-    bad: &Dfa,
-    lay: &Layout,
-    num: &Numeration,
-    opts: &ProveOptions<'_>,
-) -> Result<Counterexample, ProveError> {
+/// The least violation of `violation`'s statement, written out, and whether a check
+/// independent of the automata confirms it.
+fn counterexample(violation: &Violation<'_, '_>) -> Result<Counterexample, ProveError> {
+    let Violation {
+        game,
+        claim,
+        formula,
+        relation,
+        statement,
+        bad,
+        lay,
+        num,
+        opts,
+    } = *violation;
     let xs = lay.x();
     let vals = least(bad, &xs, num)?;
     let get = |v: u32| vals.iter().find(|p| p.0 == v).map(|p| p.1.clone());

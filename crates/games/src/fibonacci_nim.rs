@@ -698,6 +698,15 @@ fn build(args: &Args) -> Result<Box<dyn Game>> {
     Ok(Box::new(FibonacciNim::new(args.int("k", 1)? as u64)?))
 }
 
+/// The verdict of Games II and III: the strategy's (unlabelled) and the starting
+/// positions' (`starts`), together.
+fn strategy_and_starts(strategy: Verdict, starts: Verdict) -> Result<Verdict> {
+    Ok(Verdict::all(vec![
+        (String::new(), strategy),
+        ("starts".into(), starts),
+    ]))
+}
+
 fn theorems() -> Vec<Theorem> {
     vec![
         Theorem::new(
@@ -709,11 +718,7 @@ fn theorems() -> Vec<Theorem> {
              stated), Game II [Take-away]",
             |ctx| {
                 let v = check_strategy(1, ctx, |n| n & n.wrapping_neg(), "the lowest set bit")?;
-                let starts = check_starts(1, ctx, |n| n.is_power_of_two())?;
-                Ok(Verdict::all(vec![
-                    (String::new(), v),
-                    ("starts".into(), starts),
-                ]))
+                strategy_and_starts(v, check_starts(1, ctx, |n| n.is_power_of_two())?)
             },
         )
         .with_claims(vec![ProofClaim::p_positions(
@@ -732,11 +737,7 @@ fn theorems() -> Vec<Theorem> {
             |ctx| {
                 let h = schwenk(2, ctx.size.max(8) as u64);
                 let v = check_strategy(2, ctx, |n| greedy_smallest(n, &h), "ℓ(n)")?;
-                let starts = check_starts(2, ctx, is_fibonacci)?;
-                Ok(Verdict::all(vec![
-                    (String::new(), v),
-                    ("starts".into(), starts),
-                ]))
+                strategy_and_starts(v, check_starts(2, ctx, is_fibonacci)?)
             },
         )
         .with_claims(vec![ProofClaim::p_positions(

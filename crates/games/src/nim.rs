@@ -153,6 +153,24 @@ fn most_moves(pos: &[BigUint], opts: &TableOptions) -> usize {
     (plan::listed_coordinates(opts) / pos.len().max(1) as u64) as usize
 }
 
+/// Adds to `out` the move that sets heap `i` of `pos` to `want`, unless `out` holds
+/// `most` moves already: then `false` (the list is cut short).
+fn push_move(
+    out: &mut Vec<BigPosition>,
+    most: usize,
+    pos: &[BigUint],
+    i: usize,
+    want: BigUint,
+) -> bool {
+    if out.len() >= most {
+        return false;
+    }
+    let mut next = pos.to_vec();
+    next[i] = want;
+    out.push(next);
+    true
+}
+
 /// The moves that set one heap to `target ⊕ (the others' sum)`, for each heap where
 /// that lowers it (equal heaps give distinct positions: a position is a tuple), at most
 /// `most` (then the list is incomplete: `false`).
@@ -161,13 +179,8 @@ fn moves_to_sum(pos: &[BigUint], target: &BigUint, most: usize) -> (Vec<BigPosit
     let mut out = Vec::new();
     for (i, h) in pos.iter().enumerate() {
         let want = &total ^ h ^ target;
-        if &want < h {
-            if out.len() >= most {
-                return (out, false);
-            }
-            let mut next = pos.to_vec();
-            next[i] = want;
-            out.push(next);
+        if &want < h && !push_move(&mut out, most, pos, i, want) {
+            return (out, false);
         }
     }
     (out, true)
@@ -250,13 +263,8 @@ impl BoutonMisere {
                     } else {
                         &total ^ h ^ &want
                     };
-                    if &g == target {
-                        if out.len() >= most {
-                            return (out, false);
-                        }
-                        let mut next = pos.to_vec();
-                        next[i] = want;
-                        out.push(next);
+                    if &g == target && !push_move(&mut out, most, pos, i, want) {
+                        return (out, false);
                     }
                 }
             }
@@ -334,18 +342,24 @@ fn theorems() -> Vec<Theorem> {
     ])]
 }
 
+/// The parameter `heaps` of the Nim families: how many heaps a table has.
+pub(crate) const HEAPS: Param = Param {
+    name: "heaps",
+    kind: "integer ≥ 1",
+    default: Some("2"),
+    example: None,
+    help: "number of heaps of a table (positions may have any number)",
+};
+
+/// How the Nim families write a position.
+pub(crate) const HEAPS_SYNTAX: &str = "h1,h2,… (one heap size each; any number of heaps)";
+
 /// The `nim` family.
 pub static FAMILY: Family = Family {
     name: "nim",
     summary: "Nim: take any positive number of stones from one heap",
-    params: &[Param {
-        name: "heaps",
-        kind: "integer ≥ 1",
-        default: Some("2"),
-        example: None,
-        help: "number of heaps of a table (positions may have any number)",
-    }],
-    position_syntax: "h1,h2,… (one heap size each; any number of heaps)",
+    params: &[HEAPS],
+    position_syntax: HEAPS_SYNTAX,
     seed: "C. L. Bouton, Ann. of Math. 3 (1901); Y. Irie, \"Take-away games with the same \
          Sprague–Grundy function as Nim\" (in Japanese, year uncertain), §3 [Irie]; \
          rectangular chocolate bars [Chocolate]",

@@ -95,6 +95,26 @@ fn theorems() -> Vec<Theorem> {
     )]
 }
 
+/// The parameter `n` of the n-player families: the number of players.
+pub(crate) const PLAYERS: Param = Param {
+    name: "n",
+    kind: "integer 2..64",
+    default: Some("3"),
+    example: None,
+    help: "number of players",
+};
+
+/// The parameter `ranking` of the n-player families, with its `help`.
+pub(crate) const fn ranking(help: &'static str) -> Param {
+    Param {
+        name: "ranking",
+        kind: "normal, retreat(l) or perm(σ(1),…,σ(n))",
+        default: Some("normal"),
+        example: None,
+        help,
+    }
+}
+
 /// The `nplayer` family.
 pub static FAMILY: Family = Family {
     name: "nplayer",
@@ -108,22 +128,12 @@ pub static FAMILY: Family = Family {
             example: Some("nim"),
             help: "the game played, e.g. nplayer(subtraction(s={1,2}),n=3)",
         },
-        Param {
-            name: "n",
-            kind: "integer 2..64",
-            default: Some("3"),
-            example: None,
-            help: "number of players",
-        },
-        Param {
-            name: "ranking",
-            kind: "normal, retreat(l) or perm(σ(1),…,σ(n))",
-            default: Some("normal"),
-            example: None,
-            help: "how players are ranked: normal (the last mover first), the l-retreat type \
-                   (2 ≤ l ≤ n; n = 2, l = 2 is misère play), or any permutation σ (the r-th \
-                   place goes to X_σ(r), X_1 being the last mover, X_2 the one before, …)",
-        },
+        PLAYERS,
+        ranking(
+            "how players are ranked: normal (the last mover first), the l-retreat type \
+             (2 ≤ l ≤ n; n = 2, l = 2 is misère play), or any permutation σ (the r-th \
+             place goes to X_σ(r), X_1 being the last mover, X_2 the one before, …)",
+        ),
     ],
     position_syntax: "as the inner game",
     seed: "M. Kano, \"Take-away games played by n players\" (in Japanese, year uncertain) [Kano]",

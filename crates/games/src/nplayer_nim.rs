@@ -14,7 +14,7 @@
 //! already lowered (below the column where a heap drops a 1 it is free).
 
 use crate::nim::Nim;
-use crate::{parse_game, Args, Family, Param};
+use crate::{parse_game, Args, Family};
 use nimlab_engine::big::{BigPosition, BigUint};
 use nimlab_engine::nimarith::n_nim_sum;
 use nimlab_engine::nplayer::{
@@ -725,31 +725,15 @@ pub static FAMILY: Family = Family {
     name: "nplayer-nim",
     summary: "Nim played by n players in turn (Kano): classes, every player's rank, best moves",
     params: &[
-        Param {
-            name: "n",
-            kind: "integer 2..64",
-            default: Some("3"),
-            example: None,
-            help: "number of players",
-        },
-        Param {
-            name: "ranking",
-            kind: "normal, retreat(l) or perm(σ(1),…,σ(n))",
-            default: Some("normal"),
-            example: None,
-            help: "how players are ranked: normal (the last mover first), the l-retreat type, \
-                   or any permutation σ (the r-th place goes to the player who moved r−1 moves \
-                   before the last, counted σ(r))",
-        },
-        Param {
-            name: "heaps",
-            kind: "integer ≥ 1",
-            default: Some("2"),
-            example: None,
-            help: "number of heaps of a table (positions may have any number)",
-        },
+        crate::nplayer::PLAYERS,
+        crate::nplayer::ranking(
+            "how players are ranked: normal (the last mover first), the l-retreat type, \
+             or any permutation σ (the r-th place goes to the player who moved r−1 moves \
+             before the last, counted σ(r))",
+        ),
+        crate::nim::HEAPS,
     ],
-    position_syntax: "h1,h2,… (one heap size each; any number of heaps)",
+    position_syntax: crate::nim::HEAPS_SYNTAX,
     seed: "M. Kano, \"Take-away games played by n players\" (in Japanese, year uncertain) [Kano]",
     build,
     theorems,

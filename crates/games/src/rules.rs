@@ -1021,17 +1021,24 @@ impl RulesGame {
     }
 }
 
-/// Every question goes to the inner game; only the spec (and the messages built on it)
-/// names the rules file.
-impl Game for RulesGame {
+/// Every question goes to the inner game (a transform that changes nothing but the
+/// name); only the spec (and the messages built on it) names the rules file.
+impl nimlab_engine::transform::Transform for RulesGame {
+    fn inner(&self) -> &dyn Game {
+        RulesGame::inner(self)
+    }
     fn spec(&self) -> String {
         format!("rules(file={})", self.origin)
     }
-    fn dimension(&self) -> usize {
-        self.inner().dimension()
+    fn capabilities(&self) -> nimlab_engine::capability::Capabilities<'_> {
+        self.inner().capabilities()
     }
-    fn form(&self) -> nimlab_engine::position::PositionForm {
-        self.inner().form()
+    fn explain_move(
+        &self,
+        from: &[nimlab_engine::big::BigUint],
+        to: &[nimlab_engine::big::BigUint],
+    ) -> Option<String> {
+        self.inner().explain_move(from, to)
     }
     // The hot calls dispatch statically, as the take-away game did before it was one
     // form of two (a call through `inner()` cost 6 % on a 1001 × 1000 table).
@@ -1053,36 +1060,11 @@ impl Game for RulesGame {
             Form::TakeBreak(o) => o.rank(pos),
         }
     }
-    fn explain_move(
-        &self,
-        from: &[nimlab_engine::big::BigUint],
-        to: &[nimlab_engine::big::BigUint],
-    ) -> Option<String> {
-        self.inner().explain_move(from, to)
-    }
-    fn is_downward_closed(&self) -> bool {
-        self.inner().is_downward_closed()
-    }
-    fn terminal_value(&self) -> u32 {
-        self.inner().terminal_value()
-    }
-    fn coordinate_names(&self) -> Vec<String> {
-        self.inner().coordinate_names()
-    }
-    fn table_box(&self, size: usize) -> Vec<usize> {
-        self.inner().table_box(size)
-    }
-    fn capabilities(&self) -> nimlab_engine::capability::Capabilities<'_> {
-        self.inner().capabilities()
-    }
-    fn max_options(&self, pos: &[Coord]) -> Option<u128> {
-        self.inner().max_options(pos)
-    }
-    fn canonical(&self, pos: &[Coord]) -> Option<Vec<Coord>> {
-        self.inner().canonical(pos)
-    }
-    fn simplified(&self, pos: &[Coord]) -> Option<Vec<Coord>> {
-        self.inner().simplified(pos)
+    // Read as any game of numbers, so that a malformed position names the rules file.
+    fn read_position(&self, text: &str) -> Result<nimlab_engine::big::BigPosition> {
+        nimlab_engine::position::read_numbers(text, || {
+            nimlab_engine::transform::Transform::spec(self)
+        })
     }
 }
 

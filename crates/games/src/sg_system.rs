@@ -1196,38 +1196,34 @@ fn all_cases<T>(cases: &[T], check: impl Fn(&T) -> Result<(String, Verdict)>) ->
     Ok(Verdict::all(parts))
 }
 
-/// The verdict of a claim decided on the whole box [0, size)^dim: it holds on the box's
-/// cells, or fails with the counterexample (written only when needed).
-fn box_verdict(
-    holds: bool,
+/// A case of Theorems 4.4 and 4.5, labelled: the minimal systems inside A^β of σ^β on
+/// the box [0, size)^dim, judged by `fails` (the counterexample when the claim about
+/// them fails, `None` when it holds on the box's cells).
+fn minimal_systems_case(
+    b: &str,
     dim: usize,
     size: u64,
-    counterexample: impl FnOnce() -> String,
-) -> Verdict {
-    if holds {
-        Verdict::Holds {
-            window: window(dim, size),
-            checked: size.pow(dim as u32),
-        }
-    } else {
-        Verdict::Fails {
-            counterexample: counterexample(),
-        }
-    }
-}
-
-/// The minimal systems inside A^β of σ^β on the box [0, size)^dim (Theorems 4.4, 4.5).
-fn minimal_systems_of_a_beta(beta: &MixedRadix, dim: usize, size: u64) -> Result<MinimalReport> {
+    fails: impl FnOnce(&MixedRadix, &MinimalReport) -> Option<String>,
+) -> Result<(String, Verdict)> {
+    let beta = radix(b);
     let phi = Phi::Sigma(beta.clone());
     let a = MoveSet::ABeta(beta.clone());
-    minimal_systems(&SystemQuery {
+    let r = minimal_systems(&SystemQuery {
         phi: &phi,
         moves: &a,
         positions: None,
         dim,
         size,
         force: false,
-    })
+    })?;
+    let v = match fails(&beta, &r) {
+        None => Verdict::Holds {
+            window: window(dim, size),
+            checked: size.pow(dim as u32),
+        },
+        Some(counterexample) => Verdict::Fails { counterexample },
+    };
+    Ok((beta_label(b, dim), v))
 }
 
 /// Whether the move set `moves(β)` is an SG system of σ^β on [0, size)^dim, labelled.
@@ -1441,16 +1437,15 @@ fn theorem_4_4() -> Theorem {
                     ("[3,2..]", 3, 8),
                 ],
                 |&(b, dim, size)| {
-                    let beta = radix(b);
-                    let r = minimal_systems_of_a_beta(&beta, dim, size)?;
-                    let claimed = (dim as u64).min(beta.max_digit()) as usize;
-                    let v = box_verdict(r.least_weight == claimed, dim, size, || {
-                        format!(
-                            "least weight {} on the box, claimed {claimed}",
-                            r.least_weight
-                        )
-                    });
-                    Ok((beta_label(b, dim), v))
+                    minimal_systems_case(b, dim, size, |beta, r| {
+                        let claimed = (dim as u64).min(beta.max_digit()) as usize;
+                        (r.least_weight != claimed).then(|| {
+                            format!(
+                                "least weight {} on the box, claimed {claimed}",
+                                r.least_weight
+                            )
+                        })
+                    })
                 },
             )
         },
@@ -1475,17 +1470,16 @@ fn theorem_4_5() -> Theorem {
                     ("[3..]", 3, 9),
                 ],
                 |&(b, dim, size)| {
-                    let beta = radix(b);
-                    let r = minimal_systems_of_a_beta(&beta, dim, size)?;
-                    let claimed = beta.is_b_2_2();
-                    let v = box_verdict(r.necessary_suffice == claimed, dim, size, || {
-                        format!(
-                            "the moves common to all systems {} a system on the box, but β {} (b, 2, 2, …)",
-                            if r.necessary_suffice { "form" } else { "do not form" },
-                            if claimed { "is" } else { "is not" }
-                        )
-                    });
-                    Ok((beta_label(b, dim), v))
+                    minimal_systems_case(b, dim, size, |beta, r| {
+                        let claimed = beta.is_b_2_2();
+                        (r.necessary_suffice != claimed).then(|| {
+                            format!(
+                                "the moves common to all systems {} a system on the box, but β {} (b, 2, 2, …)",
+                                if r.necessary_suffice { "form" } else { "do not form" },
+                                if claimed { "is" } else { "is not" }
+                            )
+                        })
+                    })
                 },
             )
         },

@@ -622,13 +622,13 @@ pub fn sweep(
     request: &crate::SweepRequest,
     progress: &dyn nimlab_engine::Progress,
 ) -> Result<Vec<SweepRow>> {
-    check_sweep_request(request)?;
     let crate::SweepRequest {
         max,
         size,
         shard: (shard, shards),
         up_to: search_limit,
     } = *request;
+    check_sweep_request(max, size, (shard, shards), search_limit)?;
     check_sweep_size(max, size, (shard, shards))?;
     let sets = shard_sets(max, size, (shard, shards));
     progress.start(sets.len() as u64, "sets");
@@ -659,14 +659,14 @@ pub fn sweep(
     Ok(rows)
 }
 
-/// Refuses a sweep request whose sets, shard or search bound are out of range.
-fn check_sweep_request(request: &crate::SweepRequest) -> Result<()> {
-    let crate::SweepRequest {
-        max,
-        size,
-        shard: (shard, shards),
-        up_to: search_limit,
-    } = *request;
+/// Refuses a sweep request (the fields of [`crate::SweepRequest`]) whose sets, shard or
+/// search bound are out of range.
+fn check_sweep_request(
+    max: u64,
+    size: u64,
+    (shard, shards): (u64, u64),
+    search_limit: u64,
+) -> Result<()> {
     if size == 0 || max == 0 {
         let (knob, value) = if max == 0 {
             (Knob::Max, max)

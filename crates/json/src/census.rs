@@ -60,15 +60,8 @@ impl CensusShape {
     /// Whole parts written as digits of `base` (`"0"`, `"4"`, `"c"`), as the command
     /// line takes them.
     pub fn parse_wholes(texts: &[String], base: u32) -> Result<Vec<u8>> {
-        if base != 8 && base != 16 {
-            // Before any digit is read in that base (outside 2..=36 the reader panics).
-            return Err(Error::out_of_range(
-                "the census base",
-                base,
-                "8 or 16",
-                Knob::Base,
-            ));
-        }
+        // Before any digit is read in that base (outside 2..=36 the reader panics).
+        octal_census::check_base(base)?;
         texts
             .iter()
             .map(|w| {

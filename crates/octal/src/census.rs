@@ -22,10 +22,8 @@ use nimlab_engine::periodicity::Periodicity;
 use nimlab_engine::{Error, Knob, NoProgress, Progress, Result};
 use rayon::prelude::*;
 
-/// The canonical codes with `digits` digits after the point and whole part in
-/// `wholes` (0 or 4, or 0, 4, 8, c in base 16), in census order: by whole part, then
-/// by the digit string d1…dD read as a number. Each game once.
-pub fn codes(digits: usize, base: u32, wholes: &[u8]) -> Result<Vec<String>> {
+/// Refuses a census base other than 8 (octal) and 16 (hexadecimal).
+pub fn check_base(base: u32) -> Result<()> {
     if base != 8 && base != 16 {
         return Err(Error::out_of_range(
             "the census base",
@@ -34,6 +32,14 @@ pub fn codes(digits: usize, base: u32, wholes: &[u8]) -> Result<Vec<String>> {
             Knob::Base,
         ));
     }
+    Ok(())
+}
+
+/// The canonical codes with `digits` digits after the point and whole part in
+/// `wholes` (0 or 4, or 0, 4, 8, c in base 16), in census order: by whole part, then
+/// by the digit string d1…dD read as a number. Each game once.
+pub fn codes(digits: usize, base: u32, wholes: &[u8]) -> Result<Vec<String>> {
+    check_base(base)?;
     if !(1..=6).contains(&digits) {
         return Err(Error::out_of_range(
             "the number of code digits",

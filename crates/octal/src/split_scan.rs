@@ -133,6 +133,34 @@ fn next_hit_scalar(low: &[u8], high: &[u8], from: usize, set: &ByteSet) -> Optio
 /// The most groups [`next_hit_planes`] takes on the vector path (more go one by one).
 const MAX_GROUPS: usize = 8;
 
+/// Adds v to `groups`, the values [`next_hit_planes`] looks for grouped by
+/// top (v >> low_bits), each group's low bytes in one [`ByteSet`].
+pub(crate) fn insert_grouped(groups: &mut Vec<(u8, ByteSet)>, v: u32, low_bits: u32) {
+    let (top, low) = ((v >> low_bits) as u8, (v & ((1 << low_bits) - 1)) as u8);
+    match groups.iter_mut().find(|(t, _)| *t == top) {
+        Some((_, set)) => set.insert(low),
+        None => {
+            let mut set = ByteSet::default();
+            set.insert(low);
+            groups.push((top, set));
+        }
+    }
+}
+
+/// Removes v, which is there, from `groups` (as [`insert_grouped`]); a group left
+/// empty goes.
+pub(crate) fn remove_grouped(groups: &mut Vec<(u8, ByteSet)>, v: u32, low_bits: u32) {
+    let (top, low) = ((v >> low_bits) as u8, (v & ((1 << low_bits) - 1)) as u8);
+    let g = groups
+        .iter()
+        .position(|(t, _)| *t == top)
+        .expect("every value looked for is in its group");
+    groups[g].1.remove(low);
+    if groups[g].1.is_empty() {
+        groups.swap_remove(g);
+    }
+}
+
 /// As [`next_hit`] for values wider than a byte, split into a low byte and a top byte:
 /// the pairs whose low bytes XOR to a member of `set` and whose top bytes XOR to `top`,
 /// for some `(top, set)` of `groups` (the wanted values, grouped by their top byte).
@@ -671,10 +699,151 @@ fn mark_walk_plain(bytes: &mut [u8], stride: usize, width: usize, value: u32, ot
     }
 }
 
+/// Steps between two updates of the bitmap's registers (both vector strikes).
+#[cfg(target_arch = "x86_64")]
+const BATCH: usize = 8;
+
+/// The length of the four planes of `pairs` (bytes, bits and their backward copies),
+/// which must be equal: the vector strikes read each at the same offsets.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn planes_len(pairs: (&[u8], &[u8], &[u8], &[u8])) -> usize {
+    let (bytes, bits, bytes_back, bits_back) = pairs;
+    let len = bytes.len();
+    assert!(
+        bits.len() == len && bytes_back.len() == len && bits_back.len() == len,
+        "four planes of the same length"
+    );
+    len
+}
+
+/// The batch loop both vector strikes (AVX2, AVX-512) run, written once: a macro, so
+/// that each kernel's step keeps its `target_feature` code inline, exactly as written
+/// there. Over the whole steps of 64 of `len` pairs, [`BATCH`] at a time: `step`
+/// (given the registers of the live blocks `t`, the step's first pair `at`, and the
+/// step's arrays of table bytes and bits to fill) returns the step's hits; the hits
+/// are struck from `table`, and when any was, the registers are read again by
+/// `load`, and the strike stops early (returning from the kernel with the pairs
+/// looked at) when a live block is `empty`. Evaluates to the pairs looked at.
+#[cfg(target_arch = "x86_64")]
+macro_rules! strike_in_batches {
+    (
+        $len:expr,
+        $table:ident,
+        $load:ident,
+        |$block:ident| $empty:block,
+        |$t:ident, $at:ident, $step_bytes:ident, $step_bits:ident| $step:block
+    ) => {{
+        let mut $t = $load($table);
+        let whole = $len - $len % 64;
+        let mut hits = [0u64; BATCH];
+        // Each step's bytes of the table and bits (with the block), for the hits.
+        let mut at_bytes = [[0u8; 64]; BATCH];
+        let mut at_bits = [[0u8; 64]; BATCH];
+        let mut i = 0;
+        while i < whole {
+            let steps = ((whole - i) / 64).min(BATCH);
+            for (s, hit) in hits[..steps].iter_mut().enumerate() {
+                let $at = i + 64 * s;
+                let ($step_bytes, $step_bits) = (&mut at_bytes[s], &mut at_bits[s]);
+                *hit = $step;
+            }
+            let any = super::strike_hits(&hits[..steps], &at_bytes, &at_bits, $table);
+            i += 64 * steps;
+            if any != 0 {
+                $t = $load($table);
+                for $block in &$t {
+                    if $empty {
+                        return i;
+                    }
+                }
+            }
+        }
+        i
+    }};
+}
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::ByteSet;
+    use super::{ByteSet, BATCH};
     use std::arch::x86_64::*;
+
+    /// Both halves of a [`ByteSet`]'s table (bytes 0–15: values below 128; 16–31: the
+    /// rest), each held in both halves of a register for the byte shuffles.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn table_halves(set: &ByteSet) -> (__m256i, __m256i) {
+        // SAFETY: both halves of the table are 16 readable bytes.
+        unsafe {
+            (
+                _mm256_broadcastsi128_si256(_mm_loadu_si128(set.table.as_ptr() as *const __m128i)),
+                _mm256_broadcastsi128_si256(_mm_loadu_si128(
+                    set.table.as_ptr().add(16) as *const __m128i
+                )),
+            )
+        }
+    }
+
+    /// The constants with which [`next_hit`] and [`next_hit_planes`] read 32 split values
+    /// at once: the bit of each row byte (by a value's bits 4–6), the reversal of each
+    /// 16-byte half, and the masks of a value's column (its low nibble) and bit.
+    #[derive(Clone, Copy)]
+    struct Lookup {
+        bits: __m256i,
+        reverse: __m256i,
+        nibble: __m256i,
+        three: __m256i,
+    }
+
+    impl Lookup {
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        fn new() -> Lookup {
+            Lookup {
+                bits: _mm256_setr_epi8(
+                    1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64,
+                    -128, 0, 0, 0, 0, 0, 0, 0, 0,
+                ),
+                // Reverses the 16 bytes of each half; the halves are swapped after.
+                reverse: _mm256_setr_epi8(
+                    15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10,
+                    9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
+                ),
+                nibble: _mm256_set1_epi8(15),
+                three: _mm256_set1_epi8(7),
+            }
+        }
+
+        /// The 32 bytes of `b` in reverse order (the high parts are read backward).
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        fn backward(self, b: __m256i) -> __m256i {
+            _mm256_permute4x64_epi64(_mm256_shuffle_epi8(b, self.reverse), 0x4E)
+        }
+
+        /// Each value's column in the table (its low nibble) and its bit in the row byte.
+        #[target_feature(enable = "avx2")]
+        #[inline]
+        fn column_and_bit(self, v: __m256i) -> (__m256i, __m256i) {
+            let column = _mm256_and_si256(v, self.nibble);
+            let bit = _mm256_shuffle_epi8(
+                self.bits,
+                _mm256_and_si256(_mm256_srli_epi16(v, 4), self.three),
+            );
+            (column, bit)
+        }
+    }
+
+    /// The row byte of each value `v` at `column` of a table's halves `rows`: from the
+    /// high half when v ≥ 128 (top bit set).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn row_byte(rows: (__m256i, __m256i), column: __m256i, v: __m256i) -> __m256i {
+        _mm256_blendv_epi8(
+            _mm256_shuffle_epi8(rows.0, column),
+            _mm256_shuffle_epi8(rows.1, column),
+            v,
+        )
+    }
 
     #[target_feature(enable = "avx2")]
     pub(super) fn next_hit(
@@ -684,26 +853,8 @@ mod avx2 {
         set: &ByteSet,
     ) -> Option<(usize, u32)> {
         let len = low.len().min(high.len());
-        // SAFETY: both halves of the table are 16 readable bytes.
-        let (rows_low, rows_high) = unsafe {
-            (
-                _mm256_broadcastsi128_si256(_mm_loadu_si128(set.table.as_ptr() as *const __m128i)),
-                _mm256_broadcastsi128_si256(_mm_loadu_si128(
-                    set.table.as_ptr().add(16) as *const __m128i
-                )),
-            )
-        };
-        let bits = _mm256_setr_epi8(
-            1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0,
-            0, 0, 0, 0, 0, 0, 0,
-        );
-        // Reverses the 16 bytes of each half; the halves are swapped after.
-        let reverse = _mm256_setr_epi8(
-            15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7,
-            6, 5, 4, 3, 2, 1, 0,
-        );
-        let nibble = _mm256_set1_epi8(15);
-        let three = _mm256_set1_epi8(7);
+        let rows = table_halves(set);
+        let lookup = Lookup::new();
         let mut i = from;
         while i + 32 <= len {
             // SAFETY: low[i..i + 32] and high[len − i − 32..len − i] are in bounds.
@@ -713,17 +864,12 @@ mod avx2 {
                     _mm256_loadu_si256(high.as_ptr().add(len - i - 32) as *const __m256i),
                 )
             };
-            let b = _mm256_permute4x64_epi64(_mm256_shuffle_epi8(b, reverse), 0x4E);
-            let v = _mm256_xor_si256(a, b);
-            let column = _mm256_and_si256(v, nibble);
-            // The row byte: from the high half of the table when v ≥ 128 (top bit set).
-            let row = _mm256_blendv_epi8(
-                _mm256_shuffle_epi8(rows_low, column),
-                _mm256_shuffle_epi8(rows_high, column),
-                v,
+            let v = _mm256_xor_si256(a, lookup.backward(b));
+            let (column, bit) = lookup.column_and_bit(v);
+            let absent = _mm256_cmpeq_epi8(
+                _mm256_and_si256(row_byte(rows, column, v), bit),
+                _mm256_setzero_si256(),
             );
-            let bit = _mm256_shuffle_epi8(bits, _mm256_and_si256(_mm256_srli_epi16(v, 4), three));
-            let absent = _mm256_cmpeq_epi8(_mm256_and_si256(row, bit), _mm256_setzero_si256());
             let mask = !(_mm256_movemask_epi8(absent) as u32);
             if mask != 0 {
                 return Some((i, mask));
@@ -746,32 +892,12 @@ mod avx2 {
         let len = low.len().min(high.len());
         let zero = _mm256_setzero_si256();
         // Per group: its top byte, and the two halves of its table.
-        let mut tables = [(zero, zero, zero); super::MAX_GROUPS];
+        let mut tables = [(zero, (zero, zero)); super::MAX_GROUPS];
         for (t, (top, set)) in tables.iter_mut().zip(groups) {
-            // SAFETY: both halves of the table are 16 readable bytes.
-            *t = unsafe {
-                (
-                    _mm256_set1_epi8(*top as i8),
-                    _mm256_broadcastsi128_si256(_mm_loadu_si128(
-                        set.table.as_ptr() as *const __m128i
-                    )),
-                    _mm256_broadcastsi128_si256(_mm_loadu_si128(
-                        set.table.as_ptr().add(16) as *const __m128i
-                    )),
-                )
-            };
+            *t = (_mm256_set1_epi8(*top as i8), table_halves(set));
         }
         let tables = &tables[..groups.len()];
-        let bits = _mm256_setr_epi8(
-            1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0,
-            0, 0, 0, 0, 0, 0, 0,
-        );
-        let reverse = _mm256_setr_epi8(
-            15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7,
-            6, 5, 4, 3, 2, 1, 0,
-        );
-        let nibble = _mm256_set1_epi8(15);
-        let three = _mm256_set1_epi8(7);
+        let lookup = Lookup::new();
         let mut i = from;
         while i + 32 <= len {
             // SAFETY: the four slices hold 32 bytes at i and at len − i − 32.
@@ -783,20 +909,12 @@ mod avx2 {
                     _mm256_loadu_si256(high_tops.as_ptr().add(len - i - 32) as *const __m256i),
                 )
             };
-            let b = _mm256_permute4x64_epi64(_mm256_shuffle_epi8(b, reverse), 0x4E);
-            let bt = _mm256_permute4x64_epi64(_mm256_shuffle_epi8(bt, reverse), 0x4E);
-            let v = _mm256_xor_si256(a, b);
-            let t = _mm256_xor_si256(at, bt);
-            let column = _mm256_and_si256(v, nibble);
-            let bit = _mm256_shuffle_epi8(bits, _mm256_and_si256(_mm256_srli_epi16(v, 4), three));
+            let v = _mm256_xor_si256(a, lookup.backward(b));
+            let t = _mm256_xor_si256(at, lookup.backward(bt));
+            let (column, bit) = lookup.column_and_bit(v);
             let mut found = zero;
-            for &(top, rows_low, rows_high) in tables {
-                let row = _mm256_blendv_epi8(
-                    _mm256_shuffle_epi8(rows_low, column),
-                    _mm256_shuffle_epi8(rows_high, column),
-                    v,
-                );
-                let in_set = _mm256_and_si256(row, bit);
+            for &(top, rows) in tables {
+                let in_set = _mm256_and_si256(row_byte(rows, column, v), bit);
                 let same_top = _mm256_cmpeq_epi8(t, top);
                 found = _mm256_or_si256(found, _mm256_and_si256(in_set, same_top));
             }
@@ -849,9 +967,6 @@ mod avx2 {
         }
     }
 
-    /// Steps between two updates of the bitmap's registers.
-    const BATCH: usize = 8;
-
     /// [`super::strike_step`]'s vector form on AVX2: strikes the pairs of whole steps
     /// of 64 out of the live blocks of `table` (blocks of 512 values, at most
     /// [`super::AVX2_LIVE`]); returns how many pairs it looked at: all the whole
@@ -888,12 +1003,8 @@ mod avx2 {
         table: &mut [u8],
         live: [usize; L],
     ) -> usize {
+        let len = super::planes_len(pairs);
         let (bytes, bits, bytes_back, bits_back) = pairs;
-        let len = bytes.len();
-        assert!(
-            bits.len() == len && bytes_back.len() == len && bits_back.len() == len,
-            "four planes of the same length"
-        );
         assert!(live.iter().all(|&b| (b + 1) * 64 <= table.len() && b < 128));
         assert!(!SMALL || table.len() <= 256, "values below 2048");
         let masks = _mm256_setr_epi8(
@@ -921,19 +1032,18 @@ mod avx2 {
                 })
             })
         };
-        let mut t = load(table);
-        let whole = len - len % 64;
-        let mut hits = [0u64; BATCH];
-        // Each step's bytes of the table and bits (with the block), for the hits.
-        let mut at_bytes = [[0u8; 64]; BATCH];
-        let mut at_bits = [[0u8; 64]; BATCH];
-        let mut i = 0;
-        while i < whole {
-            let steps = ((whole - i) / 64).min(BATCH);
-            for (s, hit) in hits[..steps].iter_mut().enumerate() {
+        strike_in_batches!(
+            len,
+            table,
+            load,
+            |block| {
+                let all = block.iter().fold(zero, |all, &c| _mm256_or_si256(all, c));
+                _mm256_testz_si256(all, all) == 1
+            },
+            |t, step_at, step_bytes, step_bits| {
                 let mut found_step = 0u64;
                 for half in 0..2 {
-                    let at = i + 64 * s + 32 * half;
+                    let at = step_at + 32 * half;
                     // SAFETY: the four slices hold 32 bytes at `at` (at + 32 ≤ whole ≤ len).
                     let (a, b, c, d) = unsafe {
                         (
@@ -990,30 +1100,18 @@ mod avx2 {
                     // SAFETY: each array is 64 bytes; 32 * half + 32 ≤ 64.
                     unsafe {
                         _mm256_storeu_si256(
-                            at_bytes[s].as_mut_ptr().add(32 * half) as *mut __m256i,
+                            step_bytes.as_mut_ptr().add(32 * half) as *mut __m256i,
                             byte,
                         );
                         _mm256_storeu_si256(
-                            at_bits[s].as_mut_ptr().add(32 * half) as *mut __m256i,
+                            step_bits.as_mut_ptr().add(32 * half) as *mut __m256i,
                             bit_block,
                         );
                     }
                 }
-                *hit = found_step;
+                found_step
             }
-            let any = super::strike_hits(&hits[..steps], &at_bytes, &at_bits, table);
-            i += 64 * steps;
-            if any != 0 {
-                t = load(table);
-                for block in &t {
-                    let all = block.iter().fold(zero, |all, &c| _mm256_or_si256(all, c));
-                    if _mm256_testz_si256(all, all) == 1 {
-                        return i;
-                    }
-                }
-            }
-        }
-        i
+        )
     }
 }
 
@@ -1021,10 +1119,8 @@ mod avx2 {
 /// the workspace's minimum).
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
+    use super::BATCH;
     use std::arch::x86_64::*;
-
-    /// Steps between two updates of the bitmap's registers.
-    const BATCH: usize = 8;
 
     /// Strikes the pairs of whole steps of 64 out of the live blocks of `table` (at most
     /// [`super::STRIKE_LIVE`]); returns how many pairs it looked at: all the whole
@@ -1054,12 +1150,8 @@ mod avx512 {
         table: &mut [u8],
         live: [usize; L],
     ) -> usize {
+        let len = super::planes_len(pairs);
         let (bytes, bits, bytes_back, bits_back) = pairs;
-        let len = bytes.len();
-        assert!(
-            bits.len() == len && bytes_back.len() == len && bits_back.len() == len,
-            "four planes of the same length"
-        );
         assert!(live.iter().all(|&b| (b + 1) * 256 <= table.len()));
         // Lane j: 1 << (j & 7), the bit of v in byte v >> 3 of the block.
         let masks = _mm512_set1_epi64(0x8040_2010_0804_0201u64 as i64);
@@ -1080,17 +1172,18 @@ mod avx512 {
                 }
             })
         };
-        let mut t = load(table);
-        let whole = len - len % 64;
-        let mut hits = [0u64; BATCH];
-        // Each step's bytes of the table and bits (with the block), for the hits.
-        let mut at_bytes = [[0u8; 64]; BATCH];
-        let mut at_bits = [[0u8; 64]; BATCH];
-        let mut i = 0;
-        while i < whole {
-            let steps = ((whole - i) / 64).min(BATCH);
-            for (s, hit) in hits[..steps].iter_mut().enumerate() {
-                let at = i + 64 * s;
+        strike_in_batches!(
+            len,
+            table,
+            load,
+            |block| {
+                let all = _mm512_or_si512(
+                    _mm512_or_si512(block[0], block[1]),
+                    _mm512_or_si512(block[2], block[3]),
+                );
+                _mm512_test_epi8_mask(all, all) == 0
+            },
+            |t, at, step_bytes, step_bits| {
                 // SAFETY: the four slices hold 64 bytes at `at` (at + 64 ≤ whole ≤ len).
                 let (a, b, c, d) = unsafe {
                     (
@@ -1115,29 +1208,14 @@ mod avx512 {
                     let here = _mm512_cmpeq_epi8_mask(block, tags[k]);
                     found |= _mm512_mask_test_epi8_mask(here, row, bit);
                 }
-                *hit = found;
                 // SAFETY: each array is 64 bytes.
                 unsafe {
-                    _mm512_storeu_si512(at_bytes[s].as_mut_ptr() as *mut __m512i, byte);
-                    _mm512_storeu_si512(at_bits[s].as_mut_ptr() as *mut __m512i, bit_block);
+                    _mm512_storeu_si512(step_bytes.as_mut_ptr() as *mut __m512i, byte);
+                    _mm512_storeu_si512(step_bits.as_mut_ptr() as *mut __m512i, bit_block);
                 }
+                found
             }
-            let any = super::strike_hits(&hits[..steps], &at_bytes, &at_bits, table);
-            i += 64 * steps;
-            if any != 0 {
-                t = load(table);
-                for block in &t {
-                    let all = _mm512_or_si512(
-                        _mm512_or_si512(block[0], block[1]),
-                        _mm512_or_si512(block[2], block[3]),
-                    );
-                    if _mm512_test_epi8_mask(all, all) == 0 {
-                        return i;
-                    }
-                }
-            }
-        }
-        i
+        )
     }
 }
 
@@ -1231,14 +1309,7 @@ mod tests {
             // Groups by top byte, as many as 10 (past the vector path's 8).
             let mut groups: Vec<(u8, ByteSet)> = Vec::new();
             for &(t, v) in &wanted {
-                match groups.iter_mut().find(|(g, _)| *g == t) {
-                    Some((_, set)) => set.insert(v),
-                    None => {
-                        let mut set = ByteSet::default();
-                        set.insert(v);
-                        groups.push((t, set));
-                    }
-                }
+                insert_grouped(&mut groups, u32::from(t) << 8 | u32::from(v), 8);
             }
             if round % 50 == 49 {
                 for t in 3..13u8 {

@@ -1235,15 +1235,7 @@ impl Wanted {
     /// Adds v (not there yet).
     fn insert(&mut self, v: u32, low_bits: u32) {
         self.values.push(v as u16);
-        let (top, low) = ((v >> low_bits) as u8, (v & ((1 << low_bits) - 1)) as u8);
-        match self.groups.iter_mut().find(|(t, _)| *t == top) {
-            Some((_, set)) => set.insert(low),
-            None => {
-                let mut set = ByteSet::default();
-                set.insert(low);
-                self.groups.push((top, set));
-            }
-        }
+        split_scan::insert_grouped(&mut self.groups, v, low_bits);
     }
     /// Removes v; whether it was there.
     fn remove(&mut self, v: u32, low_bits: u32) -> bool {
@@ -1251,16 +1243,7 @@ impl Wanted {
             return false;
         };
         self.values.swap_remove(i);
-        let (top, low) = ((v >> low_bits) as u8, (v & ((1 << low_bits) - 1)) as u8);
-        let g = self
-            .groups
-            .iter()
-            .position(|(t, _)| *t == top)
-            .expect("every wanted value is in its group");
-        self.groups[g].1.remove(low);
-        if self.groups[g].1.is_empty() {
-            self.groups.swap_remove(g);
-        }
+        split_scan::remove_grouped(&mut self.groups, v, low_bits);
         true
     }
 }

@@ -248,28 +248,13 @@ impl Defined {
     /// Depth-first search along the moves from `root`, computing heights; canonical
     /// forms and components found on the way are queued on `run.pending`.
     fn explore_moves(&self, py: Python<'_>, root: u64, run: &mut Exploration) -> PyResult<()> {
-        let mut on_path: HashSet<u64> = HashSet::new();
-        let mut stack: Vec<(u64, Arc<[u64]>, usize)> = Vec::new();
-        let options = self.expand(py, root, run)?;
-        on_path.insert(root);
-        stack.push((root, options, 0));
-        while let Some((v, options, next)) = stack.last_mut() {
-            if let Some(&c) = options.get(*next) {
-                *next += 1;
-                if self.height(c).is_some() {
-                    continue;
-                }
-                if on_path.contains(&c) {
-                    let start = stack.iter().position(|(u, _, _)| *u == c).unwrap_or(0);
-                    let mut cycle: Vec<u64> = stack[start..].iter().map(|(u, _, _)| *u).collect();
-                    cycle.push(c);
-                    return Err(self.cycle_error(py, &cycle));
-                }
-                let options = self.expand(py, c, run)?;
-                on_path.insert(c);
-                stack.push((c, options, 0));
-            } else {
-                let v = *v;
+        self.depth_first(
+            py,
+            root,
+            run,
+            |run, id| self.expand(py, id, run),
+            |c| self.height(c).is_some(),
+            |run, v, options| {
                 let mut g = self.write();
                 let height = options
                     .iter()
@@ -279,6 +264,46 @@ impl Defined {
                 g.nodes[v as usize].height = Some(height);
                 drop(g);
                 run.heights_set.push(v);
+            },
+        )
+    }
+
+    /// The depth-first search of both height computations: from `root` along the
+    /// nodes' `children` (asked once per node, on the way down), passing over the nodes
+    /// already `done`, and `finish`ing each node once all its children are; a cycle is
+    /// an error that names it.
+    fn depth_first<R, C: AsRef<[u64]>>(
+        &self,
+        py: Python<'_>,
+        root: u64,
+        run: &mut R,
+        mut children: impl FnMut(&mut R, u64) -> PyResult<C>,
+        done: impl Fn(u64) -> bool,
+        mut finish: impl FnMut(&mut R, u64, &C),
+    ) -> PyResult<()> {
+        let mut on_path: HashSet<u64> = HashSet::new();
+        let mut stack: Vec<(u64, C, usize)> = Vec::new();
+        let first = children(run, root)?;
+        on_path.insert(root);
+        stack.push((root, first, 0));
+        while let Some((v, below, next)) = stack.last_mut() {
+            if let Some(&c) = below.as_ref().get(*next) {
+                *next += 1;
+                if done(c) {
+                    continue;
+                }
+                if on_path.contains(&c) {
+                    let start = stack.iter().position(|(u, _, _)| *u == c).unwrap_or(0);
+                    let mut cycle: Vec<u64> = stack[start..].iter().map(|(u, _, _)| *u).collect();
+                    cycle.push(c);
+                    return Err(self.cycle_error(py, &cycle));
+                }
+                let below = children(run, c)?;
+                on_path.insert(c);
+                stack.push((c, below, 0));
+            } else {
+                let v = *v;
+                finish(run, v, below);
                 on_path.remove(&v);
                 stack.pop();
             }
@@ -502,28 +527,13 @@ impl Defined {
         if self.read().nodes[root as usize].split_height.is_some() {
             return Ok(());
         }
-        let mut on_path: HashSet<u64> = HashSet::new();
-        let mut stack: Vec<(u64, Vec<u64>, usize)> = Vec::new();
-        let children = self.leaf_children(py, root, run)?;
-        on_path.insert(root);
-        stack.push((root, children, 0));
-        while let Some((v, children, next)) = stack.last_mut() {
-            if let Some(&c) = children.get(*next) {
-                *next += 1;
-                if self.read().nodes[c as usize].split_height.is_some() {
-                    continue;
-                }
-                if on_path.contains(&c) {
-                    let start = stack.iter().position(|(u, _, _)| *u == c).unwrap_or(0);
-                    let mut cycle: Vec<u64> = stack[start..].iter().map(|(u, _, _)| *u).collect();
-                    cycle.push(c);
-                    return Err(self.cycle_error(py, &cycle));
-                }
-                let children = self.leaf_children(py, c, run)?;
-                on_path.insert(c);
-                stack.push((c, children, 0));
-            } else {
-                let v = *v;
+        self.depth_first(
+            py,
+            root,
+            run,
+            |run, id| self.leaf_children(py, id, run),
+            |c| self.read().nodes[c as usize].split_height.is_some(),
+            |run, v, _| {
                 let mut g = self.write();
                 let options = g.nodes[v as usize]
                     .options
@@ -540,11 +550,8 @@ impl Defined {
                 g.nodes[v as usize].split_height = Some(height);
                 drop(g);
                 run.heights_set.push(v);
-                on_path.remove(&v);
-                stack.pop();
-            }
-        }
-        Ok(())
+            },
+        )
     }
 
     /// The leaves of the options of the leaf `id`.

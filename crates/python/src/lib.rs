@@ -437,12 +437,10 @@ fn read_layout(
                     p.len() == g.dimension()
                 };
                 if !fits {
-                    return Err(input_err(format!(
-                        "part {} ({}) takes {} coordinates in this sum, got {}",
-                        i + 1,
-                        g.spec(),
-                        g.dimension(),
-                        p.len()
+                    return Err(input_err(nimlab_engine::transform::part_length_message(
+                        i,
+                        &**g,
+                        p.len(),
                     )));
                 }
                 read.push(p);
@@ -1400,10 +1398,7 @@ fn verify<'py>(
     let limits = Limits::from_python(max_memory, force)?;
     let chosen: Vec<_> = nimlab_games::all_theorems()
         .into_iter()
-        .filter(|t| {
-            id.as_ref()
-                .is_none_or(|i| t.id == *i || t.id.starts_with(i.as_str()))
-        })
+        .filter(|t| t.is_chosen_by(id.as_deref()))
         .collect();
     if chosen.is_empty() {
         return Err(input_err(format!(

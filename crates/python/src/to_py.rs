@@ -300,49 +300,29 @@ impl<'py> ser::Serializer for ToPy<'py> {
     }
 }
 
-impl<'py> ser::SerializeSeq for Items<'py> {
-    type Ok = Bound<'py, PyAny>;
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
-        self.push(v)
-    }
-    fn end(self) -> Out<'py> {
-        self.done()
-    }
+/// The four serde traits of a sequence (a list, a tuple, a tuple struct or variant)
+/// differ only in the name of the method that adds an element: each pushes it.
+macro_rules! serialize_items {
+    ($($trait:ident :: $add:ident),*) => {$(
+        impl<'py> ser::$trait for Items<'py> {
+            type Ok = Bound<'py, PyAny>;
+            type Error = Error;
+            fn $add<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
+                self.push(v)
+            }
+            fn end(self) -> Out<'py> {
+                self.done()
+            }
+        }
+    )*};
 }
 
-impl<'py> ser::SerializeTuple for Items<'py> {
-    type Ok = Bound<'py, PyAny>;
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
-        self.push(v)
-    }
-    fn end(self) -> Out<'py> {
-        self.done()
-    }
-}
-
-impl<'py> ser::SerializeTupleStruct for Items<'py> {
-    type Ok = Bound<'py, PyAny>;
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
-        self.push(v)
-    }
-    fn end(self) -> Out<'py> {
-        self.done()
-    }
-}
-
-impl<'py> ser::SerializeTupleVariant for Items<'py> {
-    type Ok = Bound<'py, PyAny>;
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Error> {
-        self.push(v)
-    }
-    fn end(self) -> Out<'py> {
-        self.done()
-    }
-}
+serialize_items!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 impl<'py> ser::SerializeMap for Fields<'py> {
     type Ok = Bound<'py, PyAny>;
@@ -364,32 +344,24 @@ impl<'py> ser::SerializeMap for Fields<'py> {
     }
 }
 
-impl<'py> ser::SerializeStruct for Fields<'py> {
-    type Ok = Bound<'py, PyAny>;
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        v: &T,
-    ) -> Result<(), Error> {
-        self.field(key, v)
-    }
-    fn end(self) -> Out<'py> {
-        self.done()
-    }
+/// A struct and a struct variant are serialized alike: each field into the dict.
+macro_rules! serialize_fields {
+    ($($trait:ident),*) => {$(
+        impl<'py> ser::$trait for Fields<'py> {
+            type Ok = Bound<'py, PyAny>;
+            type Error = Error;
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                v: &T,
+            ) -> Result<(), Error> {
+                self.field(key, v)
+            }
+            fn end(self) -> Out<'py> {
+                self.done()
+            }
+        }
+    )*};
 }
 
-impl<'py> ser::SerializeStructVariant for Fields<'py> {
-    type Ok = Bound<'py, PyAny>;
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        v: &T,
-    ) -> Result<(), Error> {
-        self.field(key, v)
-    }
-    fn end(self) -> Out<'py> {
-        self.done()
-    }
-}
+serialize_fields!(SerializeStruct, SerializeStructVariant);

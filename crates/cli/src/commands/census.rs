@@ -39,12 +39,8 @@ enum CensusCommand {
     after_help = "Examples:\n  nimlab census octal --digits 2\n  nimlab census octal --digits 3 --up-to 65536 -o census.jsonl\n  nimlab census octal --digits 3 --shard 0/2 -o a.jsonl\n  nimlab census merge a.jsonl b.jsonl --format csv"
 )]
 struct OctalArgs {
-    /// Digits after the point (0.d1…dD).
-    #[arg(long, value_name = "D")]
-    digits: usize,
-    /// 8 (octal) or 16 (hexadecimal).
-    #[arg(long, default_value_t = 8)]
-    base: u32,
+    #[command(flatten)]
+    codes: CodeArgs,
     /// Whole parts to include, comma separated: 0 (0.???), 4 (4.???: a heap may be
     /// split without taking), e.g. 0,4.
     #[arg(long, value_name = "W,…", default_value = "0", value_delimiter = ',')]
@@ -65,6 +61,18 @@ struct OctalArgs {
     /// and resuming read) or text (one line per game in words, standard output only).
     #[arg(long, value_enum, default_value = "json")]
     format: CensusFormat,
+}
+
+/// Which codes a census covers, as `census octal` and `census misere` take them: the
+/// number of digits after the point and the base.
+#[derive(clap::Args)]
+pub(super) struct CodeArgs {
+    /// Digits after the point (0.d1…dD).
+    #[arg(long, value_name = "D")]
+    pub(super) digits: usize,
+    /// 8 (octal) or 16 (hexadecimal).
+    #[arg(long, default_value_t = 8)]
+    pub(super) base: u32,
 }
 
 /// Output formats of `census octal`.
@@ -115,8 +123,8 @@ fn octal(ctx: &Context, args: OctalArgs) -> Result<Status> {
              standard output only",
         ));
     }
-    let wholes = CensusShape::parse_wholes(&args.whole, args.base)?;
-    let shape = CensusShape::new(args.digits, args.base, &wholes, args.shard)?;
+    let wholes = CensusShape::parse_wholes(&args.whole, args.codes.base)?;
+    let shape = CensusShape::new(args.codes.digits, args.codes.base, &wholes, args.shard)?;
     let census = OctalCensus::new(shape, args.up_to)?;
     // Games already in the output file (an interrupted run) are skipped.
     let todo = match &args.output {

@@ -240,15 +240,7 @@ fn write_text_verdict(
             "predicate",
         ],
     };
-    let widths: Vec<usize> = (0..3)
-        .map(|i| {
-            rows.iter()
-                .map(|r| r[i].len())
-                .chain([header[i].len()])
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
+    let widths = super::column_widths(&header, &rows);
     let header_row: [String; 3] = header.map(str::to_string);
     for r in std::iter::once(&header_row).chain(&rows) {
         writeln!(

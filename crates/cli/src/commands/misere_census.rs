@@ -23,12 +23,8 @@ use std::sync::Mutex;
     after_help = "Examples:\n  nimlab census misere --digits 2\n  nimlab census misere --digits 3 --max-heap 30 -o misere.jsonl\n  nimlab census misere --digits 3 --shard 0/2 -o a.jsonl"
 )]
 pub struct MisereCensusArgs {
-    /// Digits after the point (0.d1…dD).
-    #[arg(long, value_name = "D")]
-    digits: usize,
-    /// 8 (octal) or 16 (hexadecimal).
-    #[arg(long, default_value_t = 8)]
-    base: u32,
+    #[command(flatten)]
+    codes: super::census::CodeArgs,
     /// Whole parts to include, comma separated: 0, 4.
     #[arg(long, value_name = "W,…", default_value = "0", value_delimiter = ',')]
     whole: Vec<String>,
@@ -48,8 +44,8 @@ pub struct MisereCensusArgs {
 
 pub fn run(ctx: &Context, args: MisereCensusArgs) -> Result<Status> {
     let census = MisereCensus::new(
-        args.digits,
-        args.base,
+        args.codes.digits,
+        args.codes.base,
         &args.whole,
         args.shard,
         args.max_heap,

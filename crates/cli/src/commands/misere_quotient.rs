@@ -91,37 +91,17 @@ fn write_text(out: &mut dyn std::io::Write, spec: &str, q: &MisereQuotient) -> s
         .enumerate()
         .map(|(i, h)| format!("{} = heap {h}", generator_name(i)))
         .collect();
-    writeln!(
-        out,
-        "generators: {}",
-        if gens.is_empty() {
-            "none".into()
-        } else {
-            gens.join(", ")
-        }
-    )?;
+    writeln!(out, "generators: {}", list_or_none(&gens))?;
     let p: Vec<String> = (0..q.size() as u32)
         .filter(|&x| q.p_portion[x as usize])
         .map(|x| q.word(x))
         .collect();
-    writeln!(
-        out,
-        "P-portion: {}",
-        if p.is_empty() {
-            "none".into()
-        } else {
-            p.join(", ")
-        }
-    )?;
+    writeln!(out, "P-portion: {}", list_or_none(&p))?;
     let changes: Vec<String> = q.changes.iter().map(|h| h.to_string()).collect();
     writeln!(
         out,
         "presentation changed at heaps: {}",
-        if changes.is_empty() {
-            "none".into()
-        } else {
-            changes.join(", ")
-        }
+        list_or_none(&changes)
     )?;
     writeln!(out)?;
     writeln!(out, "heap  element  outcome  nim")?;
@@ -135,4 +115,13 @@ fn write_text(out: &mut dyn std::io::Write, spec: &str, q: &MisereQuotient) -> s
         )?;
     }
     Ok(())
+}
+
+/// The items joined by commas, or `none` when there are none.
+fn list_or_none(items: &[String]) -> String {
+    if items.is_empty() {
+        "none".into()
+    } else {
+        items.join(", ")
+    }
 }

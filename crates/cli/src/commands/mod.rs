@@ -149,6 +149,22 @@ impl OutputArgs {
     }
 }
 
+/// The width of each column of a text table: its widest cell, the header's included.
+pub(crate) fn column_widths<R: AsRef<[String]>>(
+    header: &[impl AsRef<str>],
+    rows: &[R],
+) -> Vec<usize> {
+    (0..header.len())
+        .map(|i| {
+            rows.iter()
+                .map(|r| r.as_ref()[i].len())
+                .chain([header[i].as_ref().len()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect()
+}
+
 /// The names of a command's output formats.
 fn format_names<F: clap::ValueEnum>() -> Vec<String> {
     F::value_variants()

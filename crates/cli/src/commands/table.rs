@@ -261,15 +261,7 @@ fn write_rows(
         | TableFormat::Tikz
         | TableFormat::Svg
         | TableFormat::Worksheet => {
-            let widths: Vec<usize> = (0..cols.len())
-                .map(|i| {
-                    rows.iter()
-                        .map(|r| r[i].len())
-                        .chain([cols[i].len()])
-                        .max()
-                        .unwrap_or(1)
-                })
-                .collect();
+            let widths = super::column_widths(cols, rows);
             let line = |cells: &[String]| {
                 cells
                     .iter()

@@ -66,6 +66,25 @@ fn status(t: &nimlab_engine::Theorem) -> String {
     }
 }
 
+/// The theorems whose id is `id` or starts with it (every one without `id`); an error
+/// when there is none.
+fn choose(
+    theorems: &[nimlab_engine::Theorem],
+    id: Option<String>,
+) -> Result<Vec<&nimlab_engine::Theorem>> {
+    let chosen: Vec<_> = theorems
+        .iter()
+        .filter(|t| t.is_chosen_by(id.as_deref()))
+        .collect();
+    if chosen.is_empty() {
+        return Err(Error::input(format!(
+            "no theorem with id '{}' (see nimlab theorems)",
+            id.unwrap_or_default()
+        )));
+    }
+    Ok(chosen)
+}
+
 /// `theorems prove`: every claim of the chosen theorems, by automata.
 fn prove_all(
     ctx: &Context,
@@ -76,19 +95,7 @@ fn prove_all(
     use nimlab_formula::check::Claim;
     use nimlab_formula::prove::{prove, ProveOptions, Verdict as ProofVerdict};
     let theorems = nimlab_games::all_theorems();
-    let chosen: Vec<_> = theorems
-        .iter()
-        .filter(|t| {
-            id.as_ref()
-                .is_none_or(|i| t.id == *i || t.id.starts_with(i.as_str()))
-        })
-        .collect();
-    if chosen.is_empty() {
-        return Err(Error::input(format!(
-            "no theorem with id '{}' (see nimlab theorems)",
-            id.unwrap_or_default()
-        )));
-    }
+    let chosen = choose(&theorems, id)?;
     let mut sink = args.out.open()?;
     let mut all = true;
     let mut report = Vec::new();
@@ -149,12 +156,26 @@ fn prove_all(
             }
         }
     }
-    if format == PlainFormat::Json {
-        let answer = TheoremProofsDoc {
+    finish(ctx, sink, format, all, || {
+        doc::to_value(&TheoremProofsDoc {
             proved: all,
             results: report,
-        };
-        ctx.print_json(&mut sink, &doc::to_value(&answer))
+        })
+    })
+}
+
+/// Ends `theorems verify` or `prove`: the JSON document `answer` makes (JSON output
+/// only: the text went out theorem by theorem), then the status, failed unless `all`
+/// held.
+fn finish(
+    ctx: &Context,
+    mut sink: crate::sink::Sink,
+    format: PlainFormat,
+    all: bool,
+    answer: impl FnOnce() -> serde_json::Value,
+) -> Result<Status> {
+    if format == PlainFormat::Json {
+        ctx.print_json(&mut sink, &answer())
             .map_err(|e| sink.error(e))?;
     }
     sink.finish()?;
@@ -197,19 +218,7 @@ pub fn run(ctx: &Context, args: TheoremsArgs) -> Result<Status> {
             if size == 0 {
                 return Err(Error::input("--size must be at least 1"));
             }
-            let chosen: Vec<_> = theorems
-                .iter()
-                .filter(|t| {
-                    id.as_ref()
-                        .is_none_or(|i| t.id == *i || t.id.starts_with(i.as_str()))
-                })
-                .collect();
-            if chosen.is_empty() {
-                return Err(Error::input(format!(
-                    "no theorem with id '{}' (see nimlab theorems)",
-                    id.unwrap_or_default()
-                )));
-            }
+            let chosen = choose(&theorems, id)?;
             let check = CheckContext {
                 size,
                 memory_limit: ctx.memory_limit,
@@ -239,16 +248,12 @@ pub fn run(ctx: &Context, args: TheoremsArgs) -> Result<Status> {
                     PlainFormat::Json => report.push(doc::VerdictDoc::new(&t.id, &verdict)),
                 }
             }
-            if format == PlainFormat::Json {
-                let verdicts = doc::VerifyDoc {
+            finish(ctx, sink, format, all_hold, || {
+                doc::to_value(&doc::VerifyDoc {
                     holds: all_hold,
                     results: report,
-                };
-                ctx.print_json(&mut sink, &doc::to_value(&verdicts))
-                    .map_err(|e| sink.error(e))?;
-            }
-            sink.finish()?;
-            Ok(if all_hold { Status::Ok } else { Status::Failed })
+                })
+            })
         }
         Action::Prove { .. } => unreachable!("handled above"),
     }

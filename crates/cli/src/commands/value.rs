@@ -17,6 +17,27 @@ pub struct ValueArgs {
     /// Game, e.g. wythoff, 'ryuoh(p=4)', 'subtraction(s={1,3,4})'. (With --rules, give only the position.)
     #[arg(value_name = "GAME")]
     game: String,
+    #[command(flatten)]
+    query: PositionQuery,
+}
+
+/// Every option of a position with its Grundy value; winning ones marked.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  nimlab moves wythoff 3,6\n  nimlab moves 'ryuoh(p=3)' 2,2 --format json"
+)]
+pub struct MovesArgs {
+    /// Game, e.g. wythoff, 'ryuoh(p=4)'. (With --rules, give only the position.)
+    #[arg(value_name = "GAME")]
+    game: String,
+    #[command(flatten)]
+    query: PositionQuery,
+}
+
+/// What `value` and `moves` take after the game: the position, where the game comes
+/// from, the output and the search.
+#[derive(clap::Args)]
+struct PositionQuery {
     /// Position: comma-separated natural numbers, e.g. 3,5 (or as separate arguments,
     /// `3 5`, for numbers too long for one argument).
     #[arg(value_name = "POSITION", num_args = 0..)]
@@ -35,31 +56,26 @@ pub struct ValueArgs {
     out: OutputArgs,
 }
 
-/// Every option of a position with its Grundy value; winning ones marked.
-#[derive(clap::Args)]
-#[command(
-    after_help = "Examples:\n  nimlab moves wythoff 3,6\n  nimlab moves 'ryuoh(p=3)' 2,2 --format json"
-)]
-pub struct MovesArgs {
-    /// Game, e.g. wythoff, 'ryuoh(p=4)'. (With --rules, give only the position.)
-    #[arg(value_name = "GAME")]
-    game: String,
-    /// Position: comma-separated natural numbers, e.g. 3,5 (or as separate arguments,
-    /// `3 5`, for numbers too long for one argument).
-    #[arg(value_name = "POSITION", num_args = 0..)]
-    position: Vec<String>,
-    /// Take the game from a rules file (TOML) instead of the catalog.
-    #[arg(long, value_name = "FILE")]
-    rules: Option<std::path::PathBuf>,
-    /// Output format (default: from the --output extension, else text). JSON: positions
-    /// and Grundy values are numbers up to 2^53 − 1 and strings of decimal digits
-    /// beyond, so every JSON reader gets them exactly.
-    #[arg(long, value_enum)]
-    format: Option<PlainFormat>,
-    #[command(flatten)]
-    search: SearchArgs,
-    #[command(flatten)]
-    out: OutputArgs,
+impl PositionQuery {
+    /// The output format and the answer about the position of `game` (the first
+    /// position argument, with --rules), with its options when `with_options`.
+    fn ask(
+        &self,
+        ctx: &Context,
+        game: &str,
+        with_options: bool,
+    ) -> Result<(PlainFormat, Box<dyn Game>, PositionReport)> {
+        let format = self.out.format(self.format, PlainFormat::Text)?;
+        let (game, report) = ask(
+            ctx,
+            game,
+            &self.position,
+            self.rules.as_deref(),
+            with_options,
+            &self.search,
+        )?;
+        Ok((format, game, report))
+    }
 }
 
 /// How to run the pruned search, when asked for (any of these asks for it; without
@@ -199,16 +215,8 @@ fn write_value_text(out: &mut dyn Write, game: &dyn Game, r: &PositionReport) ->
 }
 
 pub fn run_value(ctx: &Context, args: ValueArgs) -> Result<Status> {
-    let format = args.out.format(args.format, PlainFormat::Text)?;
-    let (game, r) = ask(
-        ctx,
-        &args.game,
-        &args.position,
-        args.rules.as_deref(),
-        false,
-        &args.search,
-    )?;
-    args.out.emit(|out| match format {
+    let (format, game, r) = args.query.ask(ctx, &args.game, false)?;
+    args.query.out.emit(|out| match format {
         PlainFormat::Json => ctx.print_json(out, &report_json(&*game, &r)),
         PlainFormat::Text => write_value_text(out, &*game, &r),
     })?;
@@ -216,16 +224,8 @@ pub fn run_value(ctx: &Context, args: ValueArgs) -> Result<Status> {
 }
 
 pub fn run_moves(ctx: &Context, args: MovesArgs) -> Result<Status> {
-    let format = args.out.format(args.format, PlainFormat::Text)?;
-    let (game, r) = ask(
-        ctx,
-        &args.game,
-        &args.position,
-        args.rules.as_deref(),
-        true,
-        &args.search,
-    )?;
-    args.out.emit(|out| match format {
+    let (format, game, r) = args.query.ask(ctx, &args.game, true)?;
+    args.query.out.emit(|out| match format {
         PlainFormat::Json => ctx.print_json(out, &report_json(&*game, &r)),
         PlainFormat::Text => match (&r.options, &r.nplayer) {
             (_, Some(np)) => crate::nplayer::write_text(out, &*game, &r, np, true),

@@ -59,8 +59,8 @@ const SCALE: [[f64; 3]; 5] = [
     [253.0, 231.0, 37.0],
 ];
 
-/// Colour of a cell that is not a position.
-const NOT_A_POSITION_RGB: [u8; 3] = [128, 128, 128];
+/// Colour of a cell that is not a position, on every picture (heatmaps and classes).
+pub const NOT_A_POSITION_RGB: [u8; 3] = [128, 128, 128];
 
 /// The heatmap colour of value `v` on a scale from 0 to `max`.
 pub fn heat_colour(v: u32, max: u32) -> [u8; 3] {
@@ -120,16 +120,32 @@ fn io_error(e: png::EncodingError) -> io::Error {
 /// (the table's largest value); grey for non-positions. One-coordinate tables make one
 /// row of pixels. `(w32, h32)` is [`png_size`].
 pub fn write_png(table: &GrundyTable, w32: u32, h32: u32, out: &mut dyn Write) -> io::Result<()> {
-    let width = w32 as usize;
     let max = table.max_value();
+    write_cells_png(
+        table,
+        (w32, h32),
+        format!("Grundy values, 0 (dark blue) to {max} (yellow); grey = not a position"),
+        |v| heat_colour(v, max),
+        out,
+    )
+}
+
+/// Writes `table` as a PNG of `(w32, h32)` pixels ([`png_size`]), one per cell in the
+/// table's order, each the `colour` of its value, streamed row by row; `description`
+/// says what the colours mean.
+pub fn write_cells_png(
+    table: &GrundyTable,
+    (w32, h32): (u32, u32),
+    description: String,
+    colour: impl Fn(u32) -> [u8; 3],
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let width = w32 as usize;
     let mut encoder = png::Encoder::new(out, w32, h32);
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);
     encoder
-        .add_text_chunk(
-            "Description".into(),
-            format!("Grundy values, 0 (dark blue) to {max} (yellow); grey = not a position"),
-        )
+        .add_text_chunk("Description".into(), description)
         .map_err(io_error)?;
     let mut writer = encoder.write_header().map_err(io_error)?;
     let mut stream = writer.stream_writer_with_size(1 << 20).map_err(io_error)?;
@@ -137,7 +153,7 @@ pub fn write_png(table: &GrundyTable, w32: u32, h32: u32, out: &mut dyn Write) -
     for row in table.values().chunks(width.max(1)) {
         line.clear();
         for &v in row {
-            line.extend_from_slice(&heat_colour(v, max));
+            line.extend_from_slice(&colour(v));
         }
         stream.write_all(&line)?;
     }

@@ -131,6 +131,22 @@ pub struct PositionReport {
 }
 
 impl PositionReport {
+    /// The report of a position whose Grundy value `g` was computed exactly by
+    /// `method`, before its winning moves and options are added.
+    fn of_value(position: BigPosition, g: u32, method: Method) -> Self {
+        PositionReport {
+            position,
+            grundy: Some(g.into()),
+            outcome: Outcome::of(g),
+            winning_moves: Vec::new(),
+            all_winning_moves: true,
+            options: None,
+            options_note: None,
+            method,
+            nplayer: None,
+        }
+    }
+
     fn from_big(a: BigAnalysis) -> Self {
         let id = if a.grundy.is_some() {
             MethodKind::ClosedForm

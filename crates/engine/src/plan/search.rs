@@ -5,7 +5,7 @@
 use super::{write_position, Method, MethodKind, PositionReport};
 use crate::big::{to_small, BigPosition, BigUint};
 use crate::error::{Error, Result};
-use crate::game::{Coord, Game, Outcome};
+use crate::game::{Coord, Game};
 use crate::search::{Search, SearchStats, DEFAULT_END_RANK};
 use crate::table::TableOptions;
 use std::path::PathBuf;
@@ -131,17 +131,11 @@ fn run(
             options.push(o);
         }
     });
-    let mut r = PositionReport {
-        position: big_of(p),
-        grundy: Some(g.into()),
-        outcome: Outcome::of(g),
-        winning_moves: Vec::new(),
-        all_winning_moves: true,
-        options: None,
-        options_note: None,
-        method: Method::new(MethodKind::Search, describe(&stats)),
-        nplayer: None,
-    };
+    let mut r = PositionReport::of_value(
+        big_of(p),
+        g,
+        Method::new(MethodKind::Search, describe(&stats)),
+    );
     if with_options {
         let mut listed = Vec::with_capacity(options.len());
         for o in options {

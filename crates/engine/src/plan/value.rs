@@ -475,17 +475,7 @@ impl<'a> PositionQuery<'_, 'a> {
             Ok(found) => found,
             Err(e) => return self.refused(e).map(Some),
         };
-        let mut r = PositionReport {
-            position: self.pos.to_vec(),
-            grundy: Some(g.into()),
-            outcome: Outcome::of(g),
-            winning_moves: Vec::new(),
-            all_winning_moves: true,
-            options: None,
-            options_note: None,
-            method,
-            nplayer: None,
-        };
+        let mut r = PositionReport::of_value(self.pos.to_vec(), g, method);
         match planner.exact_options(&p, &mut exact)? {
             Ok(list) => {
                 r.winning_moves = list

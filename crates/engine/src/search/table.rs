@@ -203,13 +203,7 @@ impl Table {
         if let Some(words) = Self::short(pos)
             && !self.slots.is_empty()
         {
-            let slot = &self.slots[self.bucket(words, pos.len())];
-            // SAFETY: a prefetch is only a hint; the address is a slot of the table.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                    (slot as *const Slot).cast(),
-                )
-            };
+            crate::memo_key::prefetch_slot(&self.slots[self.bucket(words, pos.len())]);
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = pos;

@@ -197,19 +197,10 @@ pub fn theorems() -> Vec<Theorem> {
             SOURCE,
             |ctx| {
                 let bound = 16 * ctx.size as u64;
-                let pairs = mex_pairs(bound);
-                for (n, &(p, q)) in pairs.iter().enumerate() {
+                Ok(each_pair(bound, 0, format!("p_n < {bound}"), |n, p, q| {
                     let u = greedy_zeros_and_up(p).1;
-                    if u != q {
-                        return Ok(Verdict::Fails {
-                            counterexample: format!("q_{n} = {q} but up(p_{n}) = up({p}) = {u}"),
-                        });
-                    }
-                }
-                Ok(Verdict::Holds {
-                    window: format!("p_n < {bound}"),
-                    checked: pairs.len() as u64,
-                })
+                    (u != q).then(|| format!("q_{n} = {q} but up(p_{n}) = up({p}) = {u}"))
+                }))
             },
         ),
         Theorem::new(
@@ -218,20 +209,17 @@ pub fn theorems() -> Vec<Theorem> {
             SOURCE,
             |ctx| {
                 let bound = 16 * ctx.size as u64;
-                let pairs = mex_pairs(bound);
-                for (n, &(p, _)) in pairs.iter().enumerate().skip(1) {
-                    let (zeros, up_n) = greedy_zeros_and_up(n as u64);
-                    let formula = if zeros & 1 == 0 { up_n - 1 } else { up_n };
-                    if formula != p {
-                        return Ok(Verdict::Fails {
-                            counterexample: format!("p_{n} = {p} but the formula gives {formula}"),
-                        });
-                    }
-                }
-                Ok(Verdict::Holds {
-                    window: format!("1 ≤ n, p_n < {bound}"),
-                    checked: pairs.len() as u64 - 1,
-                })
+                Ok(each_pair(
+                    bound,
+                    1,
+                    format!("1 ≤ n, p_n < {bound}"),
+                    |n, p, _| {
+                        let (zeros, up_n) = greedy_zeros_and_up(n as u64);
+                        let formula = if zeros & 1 == 0 { up_n - 1 } else { up_n };
+                        (formula != p)
+                            .then(|| format!("p_{n} = {p} but the formula gives {formula}"))
+                    },
+                ))
             },
         ),
         Theorem::new(
@@ -246,6 +234,26 @@ pub fn theorems() -> Vec<Theorem> {
             },
         ),
     ]
+}
+
+/// A claim about each pair (n, p_n, q_n) from n = `from` on with p_n < `bound`: it fails
+/// at the first pair for which `counterexample` writes one, else holds on `window`.
+fn each_pair(
+    bound: u64,
+    from: usize,
+    window: String,
+    counterexample: impl Fn(usize, u64, u64) -> Option<String>,
+) -> Verdict {
+    let pairs = mex_pairs(bound);
+    for (n, &(p, q)) in pairs.iter().enumerate().skip(from) {
+        if let Some(counterexample) = counterexample(n, p, q) {
+            return Verdict::Fails { counterexample };
+        }
+    }
+    Verdict::Holds {
+        window,
+        checked: (pairs.len() - from) as u64,
+    }
 }
 
 /// p_n is the n-th even-zero number, for the pairs with p_n < `bound`.

@@ -98,29 +98,12 @@ struct Looking {
 
 impl Looking {
     fn insert(&mut self, v: u32, low_bits: u32) {
-        let (top, low) = ((v >> low_bits) as u8, (v & ((1 << low_bits) - 1)) as u8);
-        match self.groups.iter_mut().find(|(t, _)| *t == top) {
-            Some((_, set)) => set.insert(low),
-            None => {
-                let mut set = ByteSet::default();
-                set.insert(low);
-                self.groups.push((top, set));
-            }
-        }
+        split_scan::insert_grouped(&mut self.groups, v, low_bits);
         self.len += 1;
     }
     /// Removes v, which is there.
     fn remove(&mut self, v: u32, low_bits: u32) {
-        let (top, low) = ((v >> low_bits) as u8, (v & ((1 << low_bits) - 1)) as u8);
-        let g = self
-            .groups
-            .iter()
-            .position(|(t, _)| *t == top)
-            .expect("every value looked for is in its group");
-        self.groups[g].1.remove(low);
-        if self.groups[g].1.is_empty() {
-            self.groups.swap_remove(g);
-        }
+        split_scan::remove_grouped(&mut self.groups, v, low_bits);
         self.len -= 1;
     }
 }

@@ -248,6 +248,18 @@ export function describeCell(x, y) {
   return `(${positionOf(x, y).join(",")})  ${what} = ${v === null ? "not a position" : hidden() ? "?" : v}`;
 }
 
+// Once a game is shown (its table, or none for a picture game): the controls follow
+// it, the panels about the last game start afresh, and the page and its address show it.
+function shown(info, fields, typed) {
+  syncControls(info, fields, typed);
+  resetPosition();
+  resetPlay();
+  resetChallenge();
+  resetWorksheet();
+  draw();
+  updateHash();
+}
+
 export async function showTable() {
   const size = parseInt($("size").value, 10) || 16;
   const fields = gameFields();
@@ -266,13 +278,7 @@ export async function showTable() {
       view.table = null;
       view.players = null;
       $("table-info").textContent = `${info.game}: positions are pictures, not cells of a table — play it below (start: ${info.start ?? "write a position"}).`;
-      syncControls(info, fields, await typedInfo(info, fields));
-      resetPosition();
-      resetPlay();
-      resetChallenge();
-      resetWorksheet();
-      draw();
-      updateHash();
+      shown(info, fields, await typedInfo(info, fields));
       return;
     }
     const t = await api("table", { ...fields, size });
@@ -302,13 +308,7 @@ export async function showTable() {
         : "; no period seen; rows of 10";
     }
     $("table-info").textContent = `${t.game}: box ${t.box.join("×")}, coordinates ${info.coordinate_names.join(", ")}; ${what}${extra}; method ${t.method} — ${t.method_detail}`;
-    syncControls(info, fields, typed);
-    resetPosition();
-    resetPlay();
-    resetChallenge();
-    resetWorksheet();
-    draw();
-    updateHash();
+    shown(info, fields, typed);
   } catch (e) {
     if (generation === view.generation) $("table-info").innerHTML = `<span class="error">${escapeHtml(e.message)}</span>`;
   }
