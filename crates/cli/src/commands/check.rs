@@ -11,6 +11,30 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
+/// The game and the claim about it, as `check` and `prove` both take them.
+#[derive(clap::Args)]
+pub struct ClaimArgs {
+    /// Game, e.g. 'ryuoh(p=4)' (omit it with --rules).
+    #[arg(required_unless_present = "rules", conflicts_with = "rules")]
+    pub(crate) game: Option<String>,
+    /// Take the game from a rules file (TOML) instead of the catalog.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) rules: Option<PathBuf>,
+    /// The claimed Grundy value, e.g. '(x+y)%3 + 3*((x/3) xor (y/3))'. Default: the
+    /// rules file's closed form.
+    #[arg(
+        long,
+        value_name = "EXPR",
+        conflicts_with = "p_positions",
+        allow_hyphen_values = true
+    )]
+    pub(crate) formula: Option<String>,
+    /// Instead of a value: a predicate claimed to hold exactly at the P-positions,
+    /// e.g. 'x xor y == 0'.
+    #[arg(long = "p-positions", value_name = "PRED", allow_hyphen_values = true)]
+    pub(crate) p_positions: Option<String>,
+}
+
 /// Compare a formula with the Grundy values (or a predicate with the P-positions) on
 /// every position of a box; list the mismatches. Exit 0: none; 1: some; 2: bad input.
 #[derive(clap::Args)]
@@ -24,25 +48,8 @@ nimlab check --rules examples/ryuoh.toml --size 100          # the file's closed
 nimlab check wythoff --formula 'x xor y' --size 100 --format png --output wythoff.png"
 )]
 pub struct CheckArgs {
-    /// Game, e.g. 'ryuoh(p=4)' (omit it with --rules).
-    #[arg(required_unless_present = "rules", conflicts_with = "rules")]
-    game: Option<String>,
-    /// Take the game from a rules file (TOML) instead of the catalog.
-    #[arg(long, value_name = "FILE")]
-    rules: Option<PathBuf>,
-    /// The claimed Grundy value, e.g. '(x+y)%3 + 3*((x/3) xor (y/3))'. Default: the
-    /// rules file's closed form.
-    #[arg(
-        long,
-        value_name = "EXPR",
-        conflicts_with = "p_positions",
-        allow_hyphen_values = true
-    )]
-    formula: Option<String>,
-    /// Instead of a value: a predicate claimed to hold exactly at the P-positions,
-    /// e.g. 'x xor y == 0'.
-    #[arg(long = "p-positions", value_name = "PRED", allow_hyphen_values = true)]
-    p_positions: Option<String>,
+    #[command(flatten)]
+    claim: ClaimArgs,
     /// Side of the box: every coordinate runs over 0..N-1.
     #[arg(long, short = 'n', value_name = "N")]
     size: usize,
@@ -79,7 +86,7 @@ const TEXT_LIMIT: usize = 20;
 
 pub fn run(ctx: &Context, args: CheckArgs) -> Result<Status> {
     let format = args.out.format(args.format, CheckFormat::Text)?;
-    let source = game_source::load(args.game.as_deref(), args.rules.as_deref())?;
+    let source = game_source::load(args.claim.game.as_deref(), args.claim.rules.as_deref())?;
     let game = &*source.game;
     if format == CheckFormat::Png && args.out.output.is_none() {
         return Err(Error::input(
@@ -87,8 +94,8 @@ pub fn run(ctx: &Context, args: CheckArgs) -> Result<Status> {
         ));
     }
     let request = CheckRequest {
-        formula: args.formula.clone(),
-        p_positions: args.p_positions.clone(),
+        formula: args.claim.formula.clone(),
+        p_positions: args.claim.p_positions.clone(),
         size: args.size,
         limit: match format {
             CheckFormat::Json => args.limit,
@@ -99,7 +106,7 @@ pub fn run(ctx: &Context, args: CheckArgs) -> Result<Status> {
     let declared = nimlab_json::declared(&source);
     // Refuse a missing or doubled claim before any work, in the command line's words.
     if let Err(e) = request.claim(game, &declared) {
-        return Err(match (&args.formula, &args.p_positions) {
+        return Err(match (&args.claim.formula, &args.claim.p_positions) {
             (None, None) => Error::input(format!(
                 "give --formula EXPR or --p-positions PRED ({} declares no closed form)",
                 game.spec()

@@ -1,6 +1,7 @@
 //! `nimlab prove`: decide a Grundy formula or a P-position predicate for every position,
 //! with automata (nimlab_formula::prove).
 
+use super::check::ClaimArgs;
 use super::{Context, OutputArgs, PlainFormat};
 use crate::Status;
 use nimlab_engine::{plan, Error, Result};
@@ -11,8 +12,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Prove a formula or a P-position predicate for ALL positions, by automata (the
-/// Walnut method). Exit 0: proved; 1: false (the least counterexample, re-checked by
-/// the solver); 2: bad input or not expressible.
+/// Walnut method); the game must declare its move relation. Exit 0: proved; 1: false
+/// (the least counterexample, re-checked by the solver); 2: bad input or not
+/// expressible.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  \
 nimlab prove nim --formula 'x xor y'\n  \
@@ -26,23 +28,8 @@ xor & | in base 2; nimsum_b(b, …) in base b; sigma(beta=[β0,…,b..]) in base
 sigma(beta=[β0,…,(b0,…,bp)..]) in base b0⋯bp ≤ 16 (= mixed(beta));\n\
 zeck_low and floor_phi in Zeckendorf (fib).")]
 pub struct ProveArgs {
-    /// Game, e.g. 'ryuoh(p=4)' (it must declare its move relation).
-    #[arg(required_unless_present = "rules", conflicts_with = "rules")]
-    game: Option<String>,
-    /// Take the game from a rules file (TOML) instead of the catalog.
-    #[arg(long, value_name = "FILE")]
-    rules: Option<PathBuf>,
-    /// The claimed Grundy value.
-    #[arg(
-        long,
-        value_name = "EXPR",
-        conflicts_with = "p_positions",
-        allow_hyphen_values = true
-    )]
-    formula: Option<String>,
-    /// Instead of a value: a predicate claimed to hold exactly at the P-positions.
-    #[arg(long = "p-positions", value_name = "PRED", allow_hyphen_values = true)]
-    p_positions: Option<String>,
+    #[command(flatten)]
+    claim: ClaimArgs,
     /// How the automata read numbers: base2 (default), base-B (B = 2..16), fib
     /// (Zeckendorf: 1, 2, 3, 5, 8, …), mixed(BETA) for an eventually periodic mixed
     /// radix (e.g. mixed([2,3..]) read in base 3, mixed([2,(2,3)..]) in base 6: one
@@ -67,11 +54,11 @@ pub(crate) fn parse_numeration(text: &str) -> std::result::Result<Numeration, St
 
 pub fn run(ctx: &Context, args: ProveArgs) -> Result<Status> {
     let format = args.out.format(args.format, PlainFormat::Text)?;
-    let source = game_source::load(args.game.as_deref(), args.rules.as_deref())?;
+    let source = game_source::load(args.claim.game.as_deref(), args.claim.rules.as_deref())?;
     let game = &*source.game;
     let (claim, text) = nimlab_formula::check::choose_claim(
-        args.formula.as_deref(),
-        args.p_positions.as_deref(),
+        args.claim.formula.as_deref(),
+        args.claim.p_positions.as_deref(),
         game,
         &nimlab_json::declared(&source),
     )?;
