@@ -147,6 +147,27 @@ fn node_kayles_past_a316632_agrees_with_the_solver() {
     }
 }
 
+/// Node Kayles on the 5×n grid, A316632's neighbour. For n ≤ 4 the value is known from
+/// the grid read the other way: the path of five vertices is Dawson's chess (A002187,
+/// 3), the 2×n ladder alternates 1, 0 (A316632's comments: 1 at five rungs), 3×5 is
+/// A316632's fifth term (3) and the 4×n grid is always 0 (A316632's comments). For
+/// n = 5, 6 the full solver confirms the values docs/records.md publishes (both 3).
+#[test]
+fn node_kayles_on_the_5_by_n_grid_agrees_with_the_other_grids_and_the_solver() {
+    const KNOWN: [u32; 4] = [3, 1, 3, 0]; // n = 1, 2, 3, 4
+    for n in 1..=4 {
+        let g = parse_game(&format!("node-kayles(graph=grid(5,{n}))")).unwrap();
+        let start = small(&*g, "start");
+        let mut s = Search::new(&*g, &TableOptions::default());
+        assert_eq!(s.grundy(&start).unwrap(), KNOWN[n - 1], "5x{n}");
+    }
+    for (n, want) in [(5, 3), (6, 3)] {
+        let g = parse_game(&format!("node-kayles(graph=grid(5,{n}))")).unwrap();
+        let start = small(&*g, "start");
+        assert_eq!(agree(&*g, &start), want, "5x{n}");
+    }
+}
+
 #[test]
 fn the_planner_sends_big_boards_to_the_search() {
     // Rank 32 > SEARCH_RANK: the search; the value is Beling's (4×8: nimber 0).
