@@ -7,8 +7,8 @@
 //! hold one. The values of the parts are their low bytes: the caller checks each hit.
 //! [`mark_walk`] marks one part's splits across a tile, its indices computed 8 at a
 //! time. [`strike`] strikes every split's value out of a bitmap of all values below
-//! 2^16 (the dense route's far pass), 64 splits a step on AVX-512 or AVX2
-//! ([`StrikeKernel`]). The module holds the engine's only vector code; each vector
+//! 2^16 (the dense route's far pass), 64 splits a step on AVX-512, AVX2 or in plain
+//! Rust that the compiler vectorises (any CPU) ([`StrikeKernel`]). The module holds the engine's only vector code; each vector
 //! path has a scalar reference that tests compare it with on any CPU that has it,
 //! whatever the `NIMLAB_SIMD` cap ([`simd_level`]).
 
@@ -135,6 +135,7 @@ fn next_hit_scalar(low: &[u8], high: &[u8], from: usize, set: &ByteSet) -> Optio
 }
 
 /// The most groups [`next_hit_planes`] takes on the vector path (more go one by one).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 const MAX_GROUPS: usize = 8;
 
 /// Adds v to `groups`, the values [`next_hit_planes`] looks for grouped by
@@ -238,7 +239,10 @@ pub(crate) const STRIKE_LIVE: usize = 2;
 const AVX2_LIVE: usize = 1;
 
 /// How [`strike`] looks its pairs up on this CPU (and under [`simd_level`]'s cap).
+/// (Off x86-64 the AVX kernels are never made: they are named everywhere so that the
+/// code choosing a kernel is the same on every target.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) enum StrikeKernel {
     /// One pair at a time, every block at once (any CPU).
     Pairs,
@@ -313,9 +317,9 @@ fn avx512_present() -> bool {
         && std::arch::is_x86_feature_detected!("avx512vbmi")
 }
 
-/// Whether [`strike`] runs on vectors here (AVX-512 with byte permutes, or AVX2);
-/// without, it runs one pair at a time and the windowed scan ([`next_hit_planes`]) is
-/// faster.
+/// Whether [`strike`] runs on vectors here (AVX-512 with byte permutes, AVX2, or the
+/// portable kernel); without (`NIMLAB_SIMD=scalar`), it runs one pair at a time and the
+/// windowed scan ([`next_hit_planes`]) is faster.
 pub(crate) fn strike_vectors() -> bool {
     strike_kernel() != StrikeKernel::Pairs
 }

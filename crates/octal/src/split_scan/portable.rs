@@ -71,9 +71,8 @@ fn strike_blocks<const L: usize>(
         load,
         |block| { block.iter().fold(0, |any, &b| any | b) == 0 },
         |t, at, step_bytes, step_bits| {
-            let lanes = |plane: &[u8]| -> [u8; 64] {
-                plane[at..at + 64].try_into().expect("64 lanes")
-            };
+            let lanes =
+                |plane: &[u8]| -> [u8; 64] { plane[at..at + 64].try_into().expect("64 lanes") };
             let (a, b, c, d) = (
                 lanes(bytes),
                 lanes(bytes_back),

@@ -140,19 +140,15 @@ impl SparseSequence {
         self.strike_route() && (self.max + 1).next_power_of_two() <= split_scan::STRIKE_VALUES
     }
 
-    /// How the strike looks its pairs up: the CPU's fastest, or one pair at a time
-    /// where tests ask for it.
+    /// How the strike looks its pairs up: the CPU's fastest, or the kernel tests ask
+    /// for (one that runs on any CPU).
     fn strike_kernel(&self) -> split_scan::StrikeKernel {
-        if self.dense_strike {
-            split_scan::StrikeKernel::Pairs
-        } else {
-            split_scan::strike_kernel()
-        }
+        self.dense_strike.unwrap_or_else(split_scan::strike_kernel)
     }
 
     /// Whether the far passes strike a bitmap while the values let them.
     fn strike_route(&self) -> bool {
-        !self.dense_windows && (split_scan::strike_vectors() || self.dense_strike)
+        !self.dense_windows && (split_scan::strike_vectors() || self.dense_strike.is_some())
     }
 
     /// A tile starts while every value is below this. The strike takes values up to
@@ -613,15 +609,28 @@ impl SplitTargets for Marking<'_> {
 mod tests {
     use super::super::{SparseSequence, TakeBreak};
     use super::DENSE_TILE;
+    use crate::split_scan::StrikeKernel;
 
-    /// How the far passes run: as in production (`Strike`: the bitmap strike on vectors
-    /// where the CPU has AVX-512, else the windowed scan, on vectors where it has AVX2),
-    /// the strike one pair at a time (any CPU), or the windowed scan.
+    /// How the far passes run: as in production (`Strike`: the bitmap strike by the
+    /// kernel `NIMLAB_SIMD` and the CPU allow, else the windowed scan), the strike one
+    /// pair at a time or by the portable kernel (both on any CPU), or the windowed scan.
     #[derive(Clone, Copy, Debug, PartialEq)]
     enum Far {
         Strike,
         StrikeAnyCpu,
+        StrikePortable,
         Windows,
+    }
+
+    impl Far {
+        /// The strike kernel the far passes are held to, if any.
+        fn kernel(self) -> Option<StrikeKernel> {
+            match self {
+                Far::StrikeAnyCpu => Some(StrikeKernel::Pairs),
+                Far::StrikePortable => Some(StrikeKernel::Portable),
+                Far::Strike | Far::Windows => None,
+            }
+        }
     }
 
     fn dense(
@@ -635,7 +644,7 @@ mod tests {
         s.always_dense = true;
         s.narrow.low_bits = low_bits;
         s.dense_windows = matches!(far, Far::Windows);
-        s.dense_strike = matches!(far, Far::StrikeAnyCpu);
+        s.dense_strike = far.kernel();
         // Stretches far shorter than the heaps, so that the far strikes take turns.
         s.strike_chunk = 1000;
         if steps {
@@ -701,9 +710,14 @@ mod tests {
         .enumerate()
         {
             let naive = rules.naive_sequence(len);
-            for (f, far) in [Far::Strike, Far::StrikeAnyCpu, Far::Windows]
-                .into_iter()
-                .enumerate()
+            for (f, far) in [
+                Far::Strike,
+                Far::StrikeAnyCpu,
+                Far::StrikePortable,
+                Far::Windows,
+            ]
+            .into_iter()
+            .enumerate()
             {
                 for (b, (low_bits, steps)) in
                     [(8, false), (3, true), (4, false)].into_iter().enumerate()
@@ -733,10 +747,15 @@ mod tests {
         let rules = TakeBreak::new(vec![0, 7, 6, 4], false);
         let len = 20_000;
         let naive = rules.naive_sequence(len);
-        for far in [Far::Strike, Far::StrikeAnyCpu, Far::Windows] {
+        for far in [
+            Far::Strike,
+            Far::StrikeAnyCpu,
+            Far::StrikePortable,
+            Far::Windows,
+        ] {
             let mut s = SparseSequence::new(rules.clone());
             s.always_dense = true;
-            s.dense_strike = far == Far::StrikeAnyCpu;
+            s.dense_strike = far.kernel();
             s.dense_windows = far == Far::Windows;
             s.dense_hold = 2100;
             s.strike_chunk = 1000;
@@ -770,7 +789,7 @@ mod tests {
         let (len, past) = if long { (70_000, 4096) } else { (30_000, 2048) };
         let naive = rules.naive_sequence(len);
         assert!(naive.iter().any(|&v| v >= past), "values past {past}");
-        for far in [Far::Strike, Far::StrikeAnyCpu] {
+        for far in [Far::Strike, Far::StrikeAnyCpu, Far::StrikePortable] {
             let (values, fallbacks) = dense(&rules, len, 8, far == Far::Strike, far);
             assert_eq!(values, naive, "{far:?}");
             assert!(fallbacks > 0, "{far:?}");
