@@ -44,6 +44,9 @@ fn lane_bits(lanes: &[u8; 8]) -> u64 {
 /// plane bytes and bit planes (XORs of the forward and backward planes: vectorised),
 /// each lane's byte of each live block (a load), then whether its bit is set and its
 /// block (bits 3–7 of the bit plane) is the live one (vectorised), packed to a mask.
+/// Kept apart, the loops vectorise around the loads: one loop doing all of a lane's
+/// work at once, one lane at a time, took twice as long (`.007` to 2^17, 4.5 against
+/// 2.4 CPU s).
 #[inline(always)]
 fn strike_blocks<const L: usize>(
     pairs: (&[u8], &[u8], &[u8], &[u8]),
