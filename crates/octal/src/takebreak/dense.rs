@@ -746,7 +746,7 @@ mod tests {
         // and stops in the tile where a value passes them (.764 passes 2100 mid-tile);
         // the sparse route goes on from there. Every path (the strike on vectors where
         // the CPU has them, else the windowed scan; the strike one split at a time; the
-        // windowed scan) ends at that same heap, whatever the CPU.
+        // portable strike; the windowed scan) ends at that same heap, whatever the CPU.
         let rules = TakeBreak::new(vec![0, 7, 6, 4], false);
         let len = 20_000;
         let naive = rules.naive_sequence(len);
