@@ -290,6 +290,8 @@ pub(crate) fn strike_kernel() -> StrikeKernel {
 /// the pairs one by one.
 #[cfg(test)]
 pub(crate) fn strike_kernels_here() -> Vec<StrikeKernel> {
+    // Off x86-64 there is nothing to add.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
     let mut kernels = vec![StrikeKernel::Pairs, StrikeKernel::Portable];
     #[cfg(target_arch = "x86_64")]
     {
