@@ -339,3 +339,26 @@ fn the_frontier_resumes_and_writes_its_table() {
     assert_eq!(md.lines().count(), 2 + 3);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn every_simd_cap_gives_the_same_values() {
+    // `.007` takes the dense route (its far passes strike a bitmap) from heap 4096 on:
+    // the kernel differs by cap (the pairs and windowed scan, the portable strike, AVX2,
+    // the CPU's widest; each cap runs what the CPU has below it), the values must not.
+    let run = |cap: Option<&str>| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_nimlab"));
+        cmd.args(["census", "run", ".007", "--up-to", "24576"]);
+        match cap {
+            Some(cap) => cmd.env("NIMLAB_SIMD", cap),
+            None => cmd.env_remove("NIMLAB_SIMD"),
+        };
+        let out = cmd.output().expect("nimlab runs");
+        assert!(out.status.success(), "{cap:?}");
+        last_json(&String::from_utf8_lossy(&out.stdout))["values_sha256"].clone()
+    };
+    let widest = run(None);
+    assert!(widest.is_string(), "{widest}");
+    for cap in ["scalar", "portable", "avx2"] {
+        assert_eq!(run(Some(cap)), widest, "NIMLAB_SIMD={cap}");
+    }
+}

@@ -7,8 +7,8 @@
 //! hold one. The values of the parts are their low bytes: the caller checks each hit.
 //! [`mark_walk`] marks one part's splits across a tile, its indices computed 8 at a
 //! time. [`strike`] strikes every split's value out of a bitmap of all values below
-//! 2^16 (the dense route's far pass), 64 splits a step on AVX-512 or AVX2
-//! ([`StrikeKernel`]). The module holds the engine's only vector code; each vector
+//! 2^16 (the dense route's far pass), 64 splits a step on AVX-512, AVX2 or in plain
+//! Rust that the compiler vectorises (any CPU) ([`StrikeKernel`]). The module holds the engine's only vector code; each vector
 //! path has a scalar reference that tests compare it with on any CPU that has it,
 //! whatever the `NIMLAB_SIMD` cap ([`simd_level`]).
 
@@ -60,13 +60,16 @@ impl ByteSet {
 pub enum SimdLevel {
     /// The scalar reference only.
     Scalar,
+    /// Plain Rust that compilers vectorise for the target (any CPU; see
+    /// [`StrikeKernel::Portable`]).
+    Portable,
     /// AVX2 at most.
     Avx2,
     /// AVX-512 (with byte permutes) where the CPU has it.
     Avx512,
 }
 
-/// The cap set by the environment variable `NIMLAB_SIMD` (`scalar`, `avx2`, or
+/// The cap set by the environment variable `NIMLAB_SIMD` (`scalar`, `portable`, `avx2`, or
 /// anything else / unset: the best the CPU has), read once: it lets every path be
 /// tested and measured on a machine that has a wider one. The CPU's own features are
 /// still checked at each use.
@@ -79,6 +82,7 @@ pub fn simd_level() -> SimdLevel {
     static LEVEL: std::sync::OnceLock<SimdLevel> = std::sync::OnceLock::new();
     *LEVEL.get_or_init(|| match std::env::var("NIMLAB_SIMD").as_deref() {
         Ok("scalar") => SimdLevel::Scalar,
+        Ok("portable") => SimdLevel::Portable,
         Ok("avx2") => SimdLevel::Avx2,
         _ => SimdLevel::Avx512,
     })
@@ -131,6 +135,7 @@ fn next_hit_scalar(low: &[u8], high: &[u8], from: usize, set: &ByteSet) -> Optio
 }
 
 /// The most groups [`next_hit_planes`] takes on the vector path (more go one by one).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 const MAX_GROUPS: usize = 8;
 
 /// Adds v to `groups`, the values [`next_hit_planes`] looks for grouped by
@@ -234,10 +239,16 @@ pub(crate) const STRIKE_LIVE: usize = 2;
 const AVX2_LIVE: usize = 1;
 
 /// How [`strike`] looks its pairs up on this CPU (and under [`simd_level`]'s cap).
+/// (Off x86-64 the AVX kernels are never made: they are named everywhere so that the
+/// code choosing a kernel is the same on every target.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) enum StrikeKernel {
     /// One pair at a time, every block at once (any CPU).
     Pairs,
+    /// 64 pairs a step in plain Rust, one block of 2048 values at a time (any CPU;
+    /// see [`portable`]).
+    Portable,
     /// 32 pairs a step, at most [`STRIKE_LIVE`] blocks of 512 values, each in four
     /// registers of 16-byte tables (AVX2 byte shuffles).
     Avx2,
@@ -252,7 +263,7 @@ impl StrikeKernel {
     /// only sets where an answer's `next` may fall).
     pub(crate) fn settle_block(self) -> u32 {
         match self {
-            StrikeKernel::Avx512 => STRIKE_BLOCK,
+            StrikeKernel::Avx512 | StrikeKernel::Portable => STRIKE_BLOCK,
             StrikeKernel::Pairs | StrikeKernel::Avx2 => AVX2_BLOCK,
         }
     }
@@ -269,6 +280,9 @@ pub(crate) fn strike_kernel() -> StrikeKernel {
             return StrikeKernel::Avx2;
         }
     }
+    if simd_level() >= SimdLevel::Portable {
+        return StrikeKernel::Portable;
+    }
     StrikeKernel::Pairs
 }
 
@@ -276,7 +290,9 @@ pub(crate) fn strike_kernel() -> StrikeKernel {
 /// the pairs one by one.
 #[cfg(test)]
 pub(crate) fn strike_kernels_here() -> Vec<StrikeKernel> {
-    let mut kernels = vec![StrikeKernel::Pairs];
+    // Off x86-64 there is nothing to add.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
+    let mut kernels = vec![StrikeKernel::Pairs, StrikeKernel::Portable];
     #[cfg(target_arch = "x86_64")]
     {
         if avx2_present() {
@@ -303,9 +319,9 @@ fn avx512_present() -> bool {
         && std::arch::is_x86_feature_detected!("avx512vbmi")
 }
 
-/// Whether [`strike`] runs on vectors here (AVX-512 with byte permutes, or AVX2);
-/// without, it runs one pair at a time and the windowed scan ([`next_hit_planes`]) is
-/// faster.
+/// Whether [`strike`] runs on vectors here (AVX-512 with byte permutes, AVX2, or the
+/// portable kernel); without (`NIMLAB_SIMD=scalar`), it runs one pair at a time and the
+/// windowed scan ([`next_hit_planes`]) is faster.
 pub(crate) fn strike_vectors() -> bool {
     strike_kernel() != StrikeKernel::Pairs
 }
@@ -520,6 +536,7 @@ impl StrikeRun {
             StrikeKernel::Pairs => SETTLE_BLOCKS_MAX,
             StrikeKernel::Avx2 => AVX2_LIVE,
             StrikeKernel::Avx512 => STRIKE_LIVE,
+            StrikeKernel::Portable => portable::LIVE,
         };
         loop {
             if self.next.is_some() {
@@ -611,6 +628,7 @@ fn strike_step(
     let len = pairs.0.len();
     let step = match kernel {
         StrikeKernel::Pairs => 0,
+        StrikeKernel::Portable => portable::strike_live(pairs, table, live),
         #[cfg(target_arch = "x86_64")]
         StrikeKernel::Avx512 => {
             assert!(avx512_present(), "AVX-512 here");
@@ -650,7 +668,6 @@ fn strike_scalar(pairs: (&[u8], &[u8], &[u8], &[u8]), from: usize, table: &mut [
 /// byte `at_bytes[s][j]` in the block and bit of `at_bits[s][j]`); returns whether
 /// any lane was flagged.
 #[inline]
-#[cfg(target_arch = "x86_64")]
 fn strike_hits(hits: &[u64], at_bytes: &[[u8; 64]], at_bits: &[[u8; 64]], table: &mut [u8]) -> u64 {
     let mut any = 0;
     for ((&hit, at_bytes), at_bits) in hits.iter().zip(at_bytes).zip(at_bits) {
@@ -699,13 +716,11 @@ fn mark_walk_plain(bytes: &mut [u8], stride: usize, width: usize, value: u32, ot
     }
 }
 
-/// Steps between two updates of the bitmap's registers (both vector strikes).
-#[cfg(target_arch = "x86_64")]
+/// Steps between two updates of the bitmap's registers (every vector strike).
 const BATCH: usize = 8;
 
 /// The length of the four planes of `pairs` (bytes, bits and their backward copies),
 /// which must be equal: the vector strikes read each at the same offsets.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn planes_len(pairs: (&[u8], &[u8], &[u8], &[u8])) -> usize {
     let (bytes, bits, bytes_back, bits_back) = pairs;
@@ -717,7 +732,7 @@ fn planes_len(pairs: (&[u8], &[u8], &[u8], &[u8])) -> usize {
     len
 }
 
-/// The batch loop both vector strikes (AVX2, AVX-512) run, written once: a macro, so
+/// The batch loop every vector strike (portable, AVX2, AVX-512) runs, written once: a macro, so
 /// that each kernel's step keeps its `target_feature` code inline, exactly as written
 /// there. Over the whole steps of 64 of `len` pairs, [`BATCH`] at a time: `step`
 /// (given the registers of the live blocks `t`, the step's first pair `at`, and the
@@ -725,7 +740,6 @@ fn planes_len(pairs: (&[u8], &[u8], &[u8], &[u8])) -> usize {
 /// are struck from `table`, and when any was, the registers are read again by
 /// `load`, and the strike stops early (returning from the kernel with the pairs
 /// looked at) when a live block is `empty`. Evaluates to the pairs looked at.
-#[cfg(target_arch = "x86_64")]
 macro_rules! strike_in_batches {
     (
         $len:expr,
@@ -762,6 +776,8 @@ macro_rules! strike_in_batches {
         i
     }};
 }
+mod portable;
+
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use super::{ByteSet, BATCH};

@@ -521,9 +521,9 @@ pub struct SparseSequence {
     dense_fallbacks: u64,
     /// The dense route's windowed vector scan even where the bitmap strike applies (tests).
     dense_windows: bool,
-    /// The bitmap strike one split at a time, even where it runs on vectors (tests of
-    /// the form any CPU runs).
-    dense_strike: bool,
+    /// The bitmap strike by this kernel (tests of the forms any CPU runs: one split
+    /// at a time, or the portable kernel), even where it runs on wider vectors.
+    dense_strike: Option<split_scan::StrikeKernel>,
     /// The largest value the dense route's narrow planes take (`u16::MAX`; less in tests).
     dense_hold: u32,
     /// Splits in a stretch of the dense route's far strikes (see `dense`; fewer in tests).
@@ -574,7 +574,7 @@ impl SparseSequence {
             always_dense: false,
             dense_fallbacks: 0,
             dense_windows: false,
-            dense_strike: false,
+            dense_strike: None,
             dense_hold: u32::from(u16::MAX),
             strike_chunk: dense::STRIKE_CHUNK,
             near: Vec::new(),

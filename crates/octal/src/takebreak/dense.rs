@@ -29,7 +29,7 @@
 //! 1 for most heaps of `.764` at 10^5, whose values reach 4665; 1.3 passes on AVX2 for
 //! `.007` to 2^17). No refills of a few values, no false hits. It pays from one rare
 //! heap in [`DENSE_SHARE_STRIKE`] on AVX-512 (2 %: measured on `.007`, `.064`, `.264`,
-//! `.606`) and one in [`DENSE_SHARE_STRIKE_AVX2`] on AVX2, against one in
+//! `.606`) and one in [`DENSE_SHARE_STRIKE_AVX2`] on AVX2 and the portable kernel, against one in
 //! [`DENSE_SHARE`] for the windowed scan. The heaps of a tile strike in groups of
 //! [`STRIKE_GROUP`], taking turns over each stretch of [`STRIKE_CHUNK`] splits while
 //! its values are in cache.
@@ -122,6 +122,9 @@ impl SparseSequence {
                 let blocks = (self.max as usize + 1).div_ceil(split_scan::STRIKE_BLOCK as usize);
                 DENSE_SHARE_STRIKE / blocks.min(split_scan::STRIKE_LIVE)
             }
+            // The portable kernel: AVX2's share too (it strikes 1.6–2.7× slower than
+            // AVX2, but the sparse route runs scalar then; `.606` to 2^18, 2.6 % rare:
+            // 16.5 CPU s dense against 15.4 sparse, so it stays sparse, as on AVX2).
             Some(_) => DENSE_SHARE_STRIKE_AVX2,
             None => DENSE_SHARE,
         };
@@ -140,19 +143,15 @@ impl SparseSequence {
         self.strike_route() && (self.max + 1).next_power_of_two() <= split_scan::STRIKE_VALUES
     }
 
-    /// How the strike looks its pairs up: the CPU's fastest, or one pair at a time
-    /// where tests ask for it.
+    /// How the strike looks its pairs up: the CPU's fastest, or the kernel tests ask
+    /// for (one that runs on any CPU).
     fn strike_kernel(&self) -> split_scan::StrikeKernel {
-        if self.dense_strike {
-            split_scan::StrikeKernel::Pairs
-        } else {
-            split_scan::strike_kernel()
-        }
+        self.dense_strike.unwrap_or_else(split_scan::strike_kernel)
     }
 
     /// Whether the far passes strike a bitmap while the values let them.
     fn strike_route(&self) -> bool {
-        !self.dense_windows && (split_scan::strike_vectors() || self.dense_strike)
+        !self.dense_windows && (split_scan::strike_vectors() || self.dense_strike.is_some())
     }
 
     /// A tile starts while every value is below this. The strike takes values up to
@@ -613,15 +612,28 @@ impl SplitTargets for Marking<'_> {
 mod tests {
     use super::super::{SparseSequence, TakeBreak};
     use super::DENSE_TILE;
+    use crate::split_scan::StrikeKernel;
 
-    /// How the far passes run: as in production (`Strike`: the bitmap strike on vectors
-    /// where the CPU has AVX-512, else the windowed scan, on vectors where it has AVX2),
-    /// the strike one pair at a time (any CPU), or the windowed scan.
+    /// How the far passes run: as in production (`Strike`: the bitmap strike by the
+    /// kernel `NIMLAB_SIMD` and the CPU allow, else the windowed scan), the strike one
+    /// pair at a time or by the portable kernel (both on any CPU), or the windowed scan.
     #[derive(Clone, Copy, Debug, PartialEq)]
     enum Far {
         Strike,
         StrikeAnyCpu,
+        StrikePortable,
         Windows,
+    }
+
+    impl Far {
+        /// The strike kernel the far passes are held to, if any.
+        fn kernel(self) -> Option<StrikeKernel> {
+            match self {
+                Far::StrikeAnyCpu => Some(StrikeKernel::Pairs),
+                Far::StrikePortable => Some(StrikeKernel::Portable),
+                Far::Strike | Far::Windows => None,
+            }
+        }
     }
 
     fn dense(
@@ -635,7 +647,7 @@ mod tests {
         s.always_dense = true;
         s.narrow.low_bits = low_bits;
         s.dense_windows = matches!(far, Far::Windows);
-        s.dense_strike = matches!(far, Far::StrikeAnyCpu);
+        s.dense_strike = far.kernel();
         // Stretches far shorter than the heaps, so that the far strikes take turns.
         s.strike_chunk = 1000;
         if steps {
@@ -701,9 +713,14 @@ mod tests {
         .enumerate()
         {
             let naive = rules.naive_sequence(len);
-            for (f, far) in [Far::Strike, Far::StrikeAnyCpu, Far::Windows]
-                .into_iter()
-                .enumerate()
+            for (f, far) in [
+                Far::Strike,
+                Far::StrikeAnyCpu,
+                Far::StrikePortable,
+                Far::Windows,
+            ]
+            .into_iter()
+            .enumerate()
             {
                 for (b, (low_bits, steps)) in
                     [(8, false), (3, true), (4, false)].into_iter().enumerate()
@@ -729,14 +746,19 @@ mod tests {
         // and stops in the tile where a value passes them (.764 passes 2100 mid-tile);
         // the sparse route goes on from there. Every path (the strike on vectors where
         // the CPU has them, else the windowed scan; the strike one split at a time; the
-        // windowed scan) ends at that same heap, whatever the CPU.
+        // portable strike; the windowed scan) ends at that same heap, whatever the CPU.
         let rules = TakeBreak::new(vec![0, 7, 6, 4], false);
         let len = 20_000;
         let naive = rules.naive_sequence(len);
-        for far in [Far::Strike, Far::StrikeAnyCpu, Far::Windows] {
+        for far in [
+            Far::Strike,
+            Far::StrikeAnyCpu,
+            Far::StrikePortable,
+            Far::Windows,
+        ] {
             let mut s = SparseSequence::new(rules.clone());
             s.always_dense = true;
-            s.dense_strike = far == Far::StrikeAnyCpu;
+            s.dense_strike = far.kernel();
             s.dense_windows = far == Far::Windows;
             s.dense_hold = 2100;
             s.strike_chunk = 1000;
@@ -764,13 +786,14 @@ mod tests {
         // .764's values pass 2^11 at heap 14 967 (and 2^12 before 70 000, with
         // NIMLAB_LONG: then a third block is looked for once one of the two lowest is
         // empty): blocks above the first are settled late, and the plain mex by the
-        // strike runs (its fallback count checked), on vectors and one split at a time.
+        // strike runs (its fallback count checked), on vectors, by the portable kernel
+        // and one split at a time.
         let rules = TakeBreak::new(vec![0, 7, 6, 4], false);
         let long = std::env::var_os("NIMLAB_LONG").is_some();
         let (len, past) = if long { (70_000, 4096) } else { (30_000, 2048) };
         let naive = rules.naive_sequence(len);
         assert!(naive.iter().any(|&v| v >= past), "values past {past}");
-        for far in [Far::Strike, Far::StrikeAnyCpu] {
+        for far in [Far::Strike, Far::StrikeAnyCpu, Far::StrikePortable] {
             let (values, fallbacks) = dense(&rules, len, 8, far == Far::Strike, far);
             assert_eq!(values, naive, "{far:?}");
             assert!(fallbacks > 0, "{far:?}");
