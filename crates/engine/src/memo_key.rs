@@ -230,7 +230,7 @@ impl Memo {
 /// Asks the kernel to back the (not yet written) capacity of a big vector by huge
 /// pages: random lookups in a table of hundreds of megabytes then miss the TLB far
 /// less. Only a hint: nothing happens but on Linux, for tables of some megabytes.
-fn advise_huge_pages<T>(v: &Vec<T>) {
+pub(crate) fn advise_huge_pages<T>(v: &Vec<T>) {
     #[cfg(target_os = "linux")]
     {
         const HUGE: usize = 2 << 20;

@@ -280,6 +280,16 @@ fn prefetch_line<T>(at: &T) {
 #[inline]
 fn prefetch_line<T>(_at: &T) {}
 
+/// `n` default values, on huge pages where the system gives them: the table is looked
+/// up at random, and with small pages nearly every lookup (and prefetch) of a big
+/// table also misses the TLB.
+fn huge_vec<T: Clone + Default>(n: usize) -> Vec<T> {
+    let mut v = Vec::with_capacity(n);
+    crate::memo_key::advise_huge_pages(&v);
+    v.resize(n, T::default());
+    v
+}
+
 impl Table {
     /// A table that holds at most about `bytes` bytes.
     pub(crate) fn new(bytes: u64) -> Self {
@@ -545,7 +555,7 @@ impl Table {
     /// of lines go to the two pairs it becomes).
     fn grow_ones(&mut self) {
         let size = (self.ones.len() * 2).max(2);
-        let old = std::mem::replace(&mut self.ones, vec![Line::default(); size]);
+        let old = std::mem::replace(&mut self.ones, huge_vec(size));
         self.ones_used = 0;
         for line in &old {
             for i in 0..BUCKET {
@@ -575,7 +585,7 @@ impl Table {
     /// Twice the two-word buckets, every entry moved over.
     fn grow_twos(&mut self) {
         let size = (self.twos.len() * 2).max(2);
-        let old = std::mem::replace(&mut self.twos, vec![Pair::default(); size]);
+        let old = std::mem::replace(&mut self.twos, huge_vec(size));
         self.twos_used = 0;
         for s in old.iter().flat_map(|p| p.0).filter(|s| s.len != 0) {
             self.put_two(s.words, s.rank, s.bounds());
