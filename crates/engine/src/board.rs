@@ -14,6 +14,7 @@ pub const MAX_CELLS: usize = 128;
 pub type Cells = u128;
 
 /// How many [`Coord`] words a set of `cells` cells is stored in.
+#[inline]
 pub fn words_for(cells: usize) -> usize {
     if cells > 64 {
         2
@@ -30,6 +31,7 @@ pub fn words_for(cells: usize) -> usize {
 /// assert_eq!(from_words(&to_words(set, 2)), set);
 /// assert_eq!(to_words(5, 1), vec![5]);
 /// ```
+#[inline]
 pub fn to_words(set: Cells, words: usize) -> Position {
     if words == 1 {
         vec![set as Coord]
@@ -39,6 +41,7 @@ pub fn to_words(set: Cells, words: usize) -> Position {
 }
 
 /// The cell set stored in `words` (the inverse of [`to_words`]).
+#[inline]
 pub fn from_words(words: &[Coord]) -> Cells {
     words
         .iter()
@@ -338,18 +341,22 @@ impl Board {
     }
 
     /// Rows of the board.
+    #[inline]
     pub fn rows(&self) -> usize {
         self.rows
     }
     /// Columns of the board.
+    #[inline]
     pub fn cols(&self) -> usize {
         self.cols
     }
     /// Number of cells.
+    #[inline]
     pub fn cells(&self) -> usize {
         self.rows * self.cols
     }
     /// Every cell.
+    #[inline]
     pub fn all(&self) -> Cells {
         if self.cells() == 128 {
             Cells::MAX
@@ -428,16 +435,19 @@ impl Board {
     }
 
     /// The cells next to some cell of `cells` (or in it), all at once.
+    #[inline]
     pub fn spread(&self, cells: Cells) -> Cells {
         in_word!(self, spread_in, cells)
     }
 
     /// The cells of `cells` with no neighbour in `cells`.
+    #[inline]
     pub fn isolated(&self, cells: Cells) -> Cells {
         in_word!(self, isolated_in, cells)
     }
 
     /// The region of `cells` holding its lowest cell (empty for no cells).
+    #[inline]
     pub fn first_region(&self, cells: Cells) -> Cells {
         in_word!(self, first_region_in, cells)
     }
@@ -481,9 +491,38 @@ impl Board {
         parts
     }
 
+    /// [`Board::isolated`] on a board of at most 64 cells, in one word (inlined into
+    /// the games' hot loops).
+    #[inline]
+    pub fn isolated_word(&self, cells: u64) -> u64 {
+        debug_assert!(self.cells() <= 64);
+        isolated_in(self, cells)
+    }
+
+    /// [`Board::first_region`] on a board of at most 64 cells, in one word.
+    #[inline]
+    pub fn first_region_word(&self, cells: u64) -> u64 {
+        debug_assert!(self.cells() <= 64);
+        first_region_in(self, cells)
+    }
+
+    /// [`Board::canonical`] on a board of at most 64 cells, in one word.
+    #[inline]
+    pub fn canonical_word(&self, cells: u64) -> u64 {
+        debug_assert!(self.cells() <= 64);
+        if cells == 0 {
+            return 0;
+        }
+        if self.cols <= 16 {
+            return canonical_in(self, cells);
+        }
+        self.canonical_by_cells(cells as Cells) as u64
+    }
+
     /// The least image of `cells` under the board's symmetries (reflections, and
     /// rotations and transposition where the shape still fits) moved to the top left
     /// corner: shapes that are copies of each other share one form.
+    #[inline]
     pub fn canonical(&self, cells: Cells) -> Cells {
         if cells == 0 {
             return 0;

@@ -22,7 +22,7 @@
 use crate::{Args, Family, Param};
 use nimlab_engine::big::{BigPosition, BigUint};
 use nimlab_engine::board::{from_words, to_words, words_for, Board, Cells};
-use nimlab_engine::capability::{Capabilities, Decomposition, MirrorStrategy, Regions};
+use nimlab_engine::capability::{Capabilities, Decomposition, MirrorStrategy, OneWord, Regions};
 use nimlab_engine::position::{PositionForm, Shown};
 use nimlab_engine::theorem::Verdict;
 use nimlab_engine::{Coord, Error, Game, Position, Result, Solver, Theorem};
@@ -33,6 +33,8 @@ pub struct Cram {
     board: Board,
     /// Every pair of adjacent squares, as a two-cell set.
     dominoes: Vec<Cells>,
+    /// The same in one word, on boards of at most 64 squares (else empty).
+    dominoes_word: Vec<u64>,
     /// The squares not in the first column, and not in the last.
     not_first: Cells,
     not_last: Cells,
@@ -69,9 +71,15 @@ impl Cram {
         dominoes.sort_by_key(centre);
         let all = board.all();
         let first_col: Cells = (0..rows).fold(0, |m, r| m | 1 << (r * cols));
+        let dominoes_word = if rows * cols <= 64 {
+            dominoes.iter().map(|&d| d as u64).collect()
+        } else {
+            Vec::new()
+        };
         Ok(Cram {
             board,
             dominoes,
+            dominoes_word,
             not_first: all & !first_col,
             not_last: all & !(first_col << (cols - 1)),
         })
@@ -129,6 +137,31 @@ impl Cram {
         x & !extra
     }
 
+    /// [`Cram::without_extra_tufts`] in one word, on boards of at most 64 squares (the
+    /// search's fast path, [`OneWord`]).
+    #[inline]
+    fn without_extra_tufts_word(&self, x: u64) -> u64 {
+        let c = self.board.cols();
+        let left = (x << 1) & self.not_first as u64 & x;
+        let right = (x >> 1) & self.not_last as u64 & x;
+        let up = (x << c) & x;
+        let down = (x >> c) & x;
+        let odd = left ^ right ^ up ^ down;
+        let two = (left & right) | (up & down) | ((left | right) & (up | down));
+        let one = odd & !two;
+        let (l, r, u, d) = (one & left, one & right, one & up, one & down);
+        // As in `without_extra_tufts`: the square s of each tuft, direction by
+        // direction; a tuft whose s was seen in an earlier direction goes.
+        let (sl, sr, su, sd) = (l >> 1, r << 1, u >> c, d << c);
+        let again_r = sr & sl;
+        let seen = sl | sr;
+        let again_u = su & seen;
+        let seen = seen | su;
+        let again_d = sd & seen;
+        let extra = again_r >> 1 | again_u << c | again_d >> c;
+        x & !extra
+    }
+
     /// Calls `visit` with the stored words of a set of free squares (no allocation).
     fn with_words(&self, free: Cells, visit: &mut dyn FnMut(&[Coord])) {
         let words = [free as Coord, (free >> 64) as Coord];
@@ -177,6 +210,7 @@ impl Game for Cram {
         Capabilities {
             decomposition: Some(Decomposition::Regions(self)),
             mirror: Some(self),
+            one_word: (self.board.cells() <= 64).then_some(self as &dyn OneWord),
             ..Capabilities::none()
         }
     }
@@ -227,6 +261,27 @@ impl Regions for Cram {
         self.board
             .for_each_region(live, |r| self.with_words(self.board.canonical(r), visit));
         true
+    }
+}
+
+impl OneWord for Cram {
+    fn options(&self, pos: Coord, out: &mut Vec<Coord>) {
+        for &d in &self.dominoes_word {
+            if pos & d == d {
+                out.push(pos & !d);
+            }
+        }
+    }
+
+    fn parts(&self, _pos: Coord, option: Coord, out: &mut Vec<(Coord, u32)>) {
+        // As `simplified_parts`, in one word.
+        let b = &self.board;
+        let mut rest = self.without_extra_tufts_word(option & !b.isolated_word(option));
+        while rest != 0 {
+            let r = b.first_region_word(rest);
+            rest &= !r;
+            out.push((b.canonical_word(r), r.count_ones()));
+        }
     }
 }
 

@@ -53,7 +53,7 @@ mod table;
 
 pub use table::Bounds;
 
-use crate::capability::{Decomposition, MirrorStrategy, Regions};
+use crate::capability::{Decomposition, MirrorStrategy, OneWord, Regions};
 use crate::error::{Error, Result};
 use crate::game::{Coord, Game};
 use crate::memo_key::Key;
@@ -94,6 +94,12 @@ struct Node {
     /// into `options`).
     raw: Vec<Coord>,
     width: usize,
+    /// The component whose moves `raw` holds, and its rank (for the fast path of
+    /// one-word games, [`OneWord`]).
+    parent: Coord,
+    rank: u128,
+    /// The parts of one option as [`OneWord::parts`] gives them.
+    split: Vec<(Coord, u32)>,
     words: Vec<Coord>,
     parts: Vec<Part>,
     options: Vec<Opt>,
@@ -163,6 +169,7 @@ impl Node {
 pub struct Search<'g> {
     game: &'g dyn Game,
     regions: Option<&'g dyn Regions>,
+    one_word: Option<&'g dyn OneWord>,
     mirror: Option<&'g dyn MirrorStrategy>,
     table: Table,
     end_rank: u128,
@@ -189,6 +196,7 @@ impl<'g> Search<'g> {
         Search {
             game,
             regions,
+            one_word: regions.and(game.capabilities().one_word),
             mirror: game.capabilities().mirror,
             // The table takes at most three quarters of the limit: the search's own
             // lists and the process need the rest.
@@ -348,6 +356,14 @@ impl<'g> Search<'g> {
     fn list_moves(&self, c: &[Coord], rank: u128, node: &mut Node) -> Result<()> {
         node.clear();
         node.width = c.len();
+        node.rank = rank;
+        if let (Some(one), &[w]) = (self.one_word, c) {
+            // The fast path: every move in one call; the ranks are checked part by
+            // part when the moves are split (`add_move`).
+            node.parent = w;
+            one.options(w, &mut node.raw);
+            return Ok(());
+        }
         let game = self.game;
         let mut wrong = None;
         let Node { raw, width, .. } = node;
@@ -414,28 +430,58 @@ impl<'g> Search<'g> {
 
     /// Splits move `i` of `node` into its simplified parts and adds it as the last
     /// option (nothing to do for options listed the slow way).
-    fn add_move(&self, node: &mut Node, i: usize) {
+    fn add_move(&self, node: &mut Node, i: usize) -> Result<()> {
         if node.width == 0 {
-            return;
+            return Ok(());
+        }
+        if let Some(one) = self.one_word.filter(|_| node.width == 1) {
+            let Node {
+                raw,
+                parent,
+                rank,
+                split,
+                words,
+                parts,
+                ..
+            } = node;
+            split.clear();
+            one.parts(*parent, raw[i], split);
+            let first = parts.len();
+            for &(k, r) in split.iter() {
+                if r as u128 >= *rank {
+                    let game = self.game;
+                    return Err(Error::Contract(format!(
+                        "{} moves from {} to a position with a part {} of rank {r}, not \
+                         below its rank {rank}",
+                        game.spec(),
+                        crate::game::position_words(game, &[*parent]),
+                        crate::game::position_words(game, &[k]),
+                    )));
+                }
+                self.table.prefetch(&[k]);
+                parts.push(Part {
+                    at: words.len() as u32,
+                    len: 1,
+                    rank: r as u128,
+                });
+                words.push(k);
+            }
+            self.close_option(node, first);
+            return Ok(());
         }
         let w = node.width;
         let raw = std::mem::take(&mut node.raw);
         self.add_option(&raw[i * w..(i + 1) * w], node);
         node.raw = raw;
+        Ok(())
     }
 
     /// Adds option `o` to `node`: its parts simplified, biggest first, equal pairs
     /// dropped (g ⊕ g = 0).
     fn add_option(&self, o: &[Coord], node: &mut Node) {
         let game = self.game;
-        let end_rank = self.end_rank;
-        let Node {
-            words,
-            parts,
-            options,
-            ..
-        } = node;
-        let first = parts.len();
+        let first = node.parts.len();
+        let Node { words, parts, .. } = node;
         self.for_each_part(o, &mut |k| {
             let r = game.rank(k);
             if r > 0 {
@@ -448,6 +494,19 @@ impl<'g> Search<'g> {
                 words.extend_from_slice(k);
             }
         });
+        self.close_option(node, first);
+    }
+
+    /// Makes the parts of `node` from `first` on an option: biggest first, equal
+    /// pairs dropped (g ⊕ g = 0), with its signature and cost.
+    fn close_option(&self, node: &mut Node, first: usize) {
+        let end_rank = self.end_rank;
+        let Node {
+            words,
+            parts,
+            options,
+            ..
+        } = node;
         let mine = &mut parts[first..];
         if mine.len() > 1 {
             mine.sort_unstable_by(|a, b| {
@@ -503,7 +562,7 @@ impl<'g> Search<'g> {
         self.list_moves(c, rank, node)?;
         if node.width != 0 {
             for i in 0..Self::moves(node) {
-                self.add_move(node, i);
+                self.add_move(node, i)?;
             }
         }
         node.order_and_dedup();
@@ -646,7 +705,7 @@ impl<'g> Search<'g> {
             // More candidates than the set holds: value every option.
             if node.width != 0 {
                 for i in 0..m as usize {
-                    self.add_move(node, i);
+                    self.add_move(node, i)?;
                 }
             }
             node.order_and_dedup();
@@ -664,12 +723,12 @@ impl<'g> Search<'g> {
             // One move ahead: the next option's parts are split (and their table
             // slots fetched into the cache) before this one's are read.
             if m > 0 {
-                self.add_move(node, 0);
+                self.add_move(node, 0)?;
             }
             for i in 0..m as usize {
                 let ahead = i + 1 < m as usize;
                 if ahead {
-                    self.add_move(node, i + 1);
+                    self.add_move(node, i + 1)?;
                 }
                 let this = node.options.len() - 1 - ahead as usize;
                 if let Some(v) = self.option_known(node, this)? {
