@@ -269,8 +269,9 @@ pub trait OneWord: Send + Sync {
 
     /// Pushes onto `out` the parts of `option`, an option of `pos`, each with its
     /// rank ([`Game::rank`], below 2³²): the parts [`Regions::simplified_parts`]
-    /// visits for `[option]`, in its order, leaving out those of rank 0. (`pos` is
-    /// there for a game that finds the parts faster from the move made.)
+    /// visits for `[option]`, in its order, leaving out those of rank 0. `pos` is
+    /// itself one part as `simplified_parts` gives them (the search asks about no
+    /// other positions), so that a game may find the parts faster from the move made.
     fn parts(&self, pos: Coord, option: Coord, out: &mut Vec<(Coord, u32)>);
 }
 

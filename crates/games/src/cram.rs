@@ -38,6 +38,106 @@ pub struct Cram {
     /// The squares not in the first column, and not in the last.
     not_first: Cells,
     not_last: Cells,
+    /// For a domino whose lower square is square i: the squares of the box around
+    /// it (3×4 for a horizontal one, 4×3 for a vertical one, see [`Ring`]) that lie on
+    /// the board.
+    box_horizontal: Vec<u16>,
+    box_vertical: Vec<u16>,
+}
+
+/// Whether taking a domino out of a region leaves one region, read from the squares
+/// around it: the box of 3 rows × 4 columns around a horizontal domino (4 × 3 around a
+/// vertical one), row by row, bit 4r + c (3r + c). Its ten squares other than the
+/// domino's form a cycle; the rest of the region is one region when the live squares
+/// next to the domino all lie on one arc of live squares of that cycle, since every
+/// path of the region through the domino enters and leaves it through such squares
+/// (a square next to the domino that a path reaches has a free neighbour: it is
+/// live). Bit p of `horizontal` (`vertical`): the box's pattern p is such a case.
+struct Ring {
+    horizontal: [u64; 64],
+    vertical: [u64; 64],
+}
+
+impl Ring {
+    fn new() -> Ring {
+        // The cycle around the domino, as (row, column) in the box, and which of its
+        // squares are next to the domino.
+        let h = [
+            (0, 0),
+            (0, 1),
+            (0, 2),
+            (0, 3),
+            (1, 3),
+            (2, 3),
+            (2, 2),
+            (2, 1),
+            (2, 0),
+            (1, 0),
+        ];
+        let h_next = [
+            false, true, true, false, true, false, true, true, false, true,
+        ];
+        let v = [
+            (0, 0),
+            (0, 1),
+            (0, 2),
+            (1, 2),
+            (2, 2),
+            (3, 2),
+            (3, 1),
+            (3, 0),
+            (2, 0),
+            (1, 0),
+        ];
+        let v_next = [
+            false, true, false, true, true, false, true, false, true, true,
+        ];
+        let table = |cycle: &[(usize, usize); 10], next: &[bool; 10], width: usize| {
+            let mut t = [0u64; 64];
+            for p in 0..4096usize {
+                let live: Vec<bool> = cycle
+                    .iter()
+                    .map(|&(r, c)| p >> (r * width + c) & 1 == 1)
+                    .collect();
+                // The arcs of live squares, numbered; the squares next to the domino
+                // must all be on one.
+                let mut arc = [usize::MAX; 10];
+                let mut arcs = 0;
+                for start in 0..10 {
+                    if !live[start] || arc[start] != usize::MAX {
+                        continue;
+                    }
+                    let mut k = start;
+                    while live[k] && arc[k] == usize::MAX {
+                        arc[k] = arcs;
+                        k = (k + 1) % 10;
+                    }
+                    let mut k = (start + 9) % 10;
+                    while live[k] && arc[k] == usize::MAX {
+                        arc[k] = arcs;
+                        k = (k + 9) % 10;
+                    }
+                    arcs += 1;
+                }
+                let mut touched = (0..10).filter(|&k| next[k] && live[k]).map(|k| arc[k]);
+                let first = touched.next();
+                if touched.all(|a| Some(a) == first) {
+                    t[p / 64] |= 1 << (p % 64);
+                }
+            }
+            t
+        };
+        Ring {
+            horizontal: table(&h, &h_next, 4),
+            vertical: table(&v, &v_next, 3),
+        }
+    }
+}
+
+/// The tables of [`Ring`], built once.
+fn ring() -> &'static Ring {
+    static RING: std::sync::OnceLock<Ring> = std::sync::OnceLock::new();
+    RING.get_or_init(Ring::new)
 }
 
 impl Cram {
@@ -76,10 +176,27 @@ impl Cram {
         } else {
             Vec::new()
         };
+        // The box's squares on the board, by the column of the domino's lower square.
+        let box_mask = |c: usize, width: usize| -> u16 {
+            let mut m = 0u16;
+            for r in 0..7 - width {
+                for j in 0..width {
+                    // Box column j is board column c − 1 + j.
+                    if c + j >= 1 && c + j <= cols {
+                        m |= 1 << (r * width + j);
+                    }
+                }
+            }
+            m
+        };
+        let box_horizontal = (0..rows * cols).map(|i| box_mask(i % cols, 4)).collect();
+        let box_vertical = (0..rows * cols).map(|i| box_mask(i % cols, 3)).collect();
         Ok(Cram {
             board,
             dominoes,
             dominoes_word,
+            box_horizontal,
+            box_vertical,
             not_first: all & !first_col,
             not_last: all & !(first_col << (cols - 1)),
         })
@@ -273,10 +390,39 @@ impl OneWord for Cram {
         }
     }
 
-    fn parts(&self, _pos: Coord, option: Coord, out: &mut Vec<(Coord, u32)>) {
-        // As `simplified_parts`, in one word.
+    fn parts(&self, pos: Coord, option: Coord, out: &mut Vec<(Coord, u32)>) {
+        // As `simplified_parts`, in one word. `pos` is one region: when the squares
+        // around the domino played show that the rest is one region too (`Ring`), no
+        // flood fill is needed.
         let b = &self.board;
-        let mut rest = self.without_extra_tufts_word(option & !b.isolated_word(option));
+        let live = option & !b.isolated_word(option);
+        let domino = pos & !option;
+        let i = domino.trailing_zeros() as usize;
+        let cols = b.cols();
+        let horizontal = i < 63 && domino == 0b11 << i && i % cols + 1 < cols;
+        let vertical = i + cols < 64 && domino == (1 << i | 1 << (i + cols));
+        // (The box's rows are read by shifts of at most 63 + 3 × cols bits.)
+        if (horizontal || vertical) && option & !pos == 0 && cols <= 21 {
+            let x = (live as u128) << (cols + 1);
+            let row = |k: usize, width: usize| (x >> (i + k * cols)) as usize & ((1 << width) - 1);
+            let one = if horizontal {
+                let p =
+                    (row(0, 4) | row(1, 4) << 4 | row(2, 4) << 8) & self.box_horizontal[i] as usize;
+                ring().horizontal[p / 64] >> (p % 64) & 1 == 1
+            } else {
+                let p = (row(0, 3) | row(1, 3) << 3 | row(2, 3) << 6 | row(3, 3) << 9)
+                    & self.box_vertical[i] as usize;
+                ring().vertical[p / 64] >> (p % 64) & 1 == 1
+            };
+            if one {
+                let part = self.without_extra_tufts_word(live);
+                if part != 0 {
+                    out.push((b.canonical_word(part), part.count_ones()));
+                }
+                return;
+            }
+        }
+        let mut rest = self.without_extra_tufts_word(live);
         while rest != 0 {
             let r = b.first_region_word(rest);
             rest &= !r;

@@ -182,16 +182,23 @@ fn the_one_word_fast_path_is_the_definition() {
             let mut slow = Vec::new();
             cram.for_each_option(&[pos], &mut |o| slow.push(o[0]));
             assert_eq!(fast, slow, "{rows}×{cols} {pos:b}");
-            for &o in &fast {
-                let mut parts = Vec::new();
-                one.parts(pos, o, &mut parts);
-                let mut generic = Vec::new();
-                assert!(regions.simplified_parts(&[o], &mut |p| {
-                    generic.push((p[0], cram.rank(p) as u32))
-                }));
-                generic.retain(|p| p.1 > 0);
-                assert_eq!(parts, generic, "{rows}×{cols} {o:b}");
-                assert_eq!(parts, plain_parts(rows, cols, o), "{rows}×{cols} {o:b}");
+            // The parts are asked for the options of a part.
+            let mut parts_of_pos = Vec::new();
+            regions.simplified_parts(&[pos], &mut |p| parts_of_pos.push(p[0]));
+            for part in parts_of_pos {
+                let mut options = Vec::new();
+                one.options(part, &mut options);
+                for &o in &options {
+                    let mut parts = Vec::new();
+                    one.parts(part, o, &mut parts);
+                    let mut generic = Vec::new();
+                    assert!(regions.simplified_parts(&[o], &mut |p| {
+                        generic.push((p[0], cram.rank(p) as u32))
+                    }));
+                    generic.retain(|p| p.1 > 0);
+                    assert_eq!(parts, generic, "{rows}×{cols} {part:b} {o:b}");
+                    assert_eq!(parts, plain_parts(rows, cols, o), "{rows}×{cols} {o:b}");
+                }
             }
         }
     }
