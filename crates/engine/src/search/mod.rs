@@ -68,6 +68,9 @@ pub const DEFAULT_END_RANK: u32 = 10;
 /// The multiplier of the options' signatures (an odd constant with well-mixed bits).
 const SIGNATURE_MIX: u64 = 0x9e37_79b9_7f4a_7c15;
 
+/// Moves split ahead of the one whose parts are looked up (`nimber_in_at`).
+const LOOK_AHEAD: usize = 2;
+
 /// Nodes between two progress reports (and cancellation checks).
 const REPORT_EVERY: u64 = 1 << 14;
 
@@ -415,7 +418,7 @@ impl<'g> Search<'g> {
             )));
         }
         for o in &all {
-            self.add_option(o, node);
+            self.add_option(o, node.options.len(), node);
         }
         Ok(())
     }
@@ -466,19 +469,19 @@ impl<'g> Search<'g> {
                 });
                 words.push(k);
             }
-            self.close_option(node, first);
+            self.close_option(node, first, i);
             return Ok(());
         }
         let w = node.width;
         let raw = std::mem::take(&mut node.raw);
-        self.add_option(&raw[i * w..(i + 1) * w], node);
+        self.add_option(&raw[i * w..(i + 1) * w], i, node);
         node.raw = raw;
         Ok(())
     }
 
-    /// Adds option `o` to `node`: its parts simplified, biggest first, equal pairs
-    /// dropped (g ⊕ g = 0).
-    fn add_option(&self, o: &[Coord], node: &mut Node) {
+    /// Adds option `o`, the game's `index`-th, to `node`: its parts simplified,
+    /// biggest first, equal pairs dropped (g ⊕ g = 0).
+    fn add_option(&self, o: &[Coord], index: usize, node: &mut Node) {
         let game = self.game;
         let first = node.parts.len();
         let Node { words, parts, .. } = node;
@@ -494,12 +497,12 @@ impl<'g> Search<'g> {
                 words.extend_from_slice(k);
             }
         });
-        self.close_option(node, first);
+        self.close_option(node, first, index);
     }
 
-    /// Makes the parts of `node` from `first` on an option: biggest first, equal
-    /// pairs dropped (g ⊕ g = 0), with its signature and cost.
-    fn close_option(&self, node: &mut Node, first: usize) {
+    /// Makes the parts of `node` from `first` on an option, the game's `index`-th:
+    /// biggest first, equal pairs dropped (g ⊕ g = 0), with its signature and cost.
+    fn close_option(&self, node: &mut Node, first: usize, index: usize) {
         let end_rank = self.end_rank;
         let Node {
             words,
@@ -552,7 +555,7 @@ impl<'g> Search<'g> {
             count: mine.len() as u32,
             signature,
             cost,
-            index: options.len() as u32,
+            index: index as u32,
         });
     }
 
@@ -720,20 +723,20 @@ impl<'g> Search<'g> {
         // split and simplified only when its turn comes: a hit stops the listing.
         let mut complete = true;
         if node.width != 0 {
-            // One move ahead: the next option's parts are split (and their table
-            // slots fetched into the cache) before this one's are read.
-            if m > 0 {
-                self.add_move(node, 0)?;
+            // `LOOK_AHEAD` moves ahead: the next options' parts are split (and their
+            // table slots fetched into the cache) before this one's are read.
+            let m = m as usize;
+            for i in 0..LOOK_AHEAD.min(m) {
+                self.add_move(node, i)?;
             }
-            for i in 0..m as usize {
-                let ahead = i + 1 < m as usize;
-                if ahead {
-                    self.add_move(node, i + 1)?;
+            for i in 0..m {
+                if i + LOOK_AHEAD < m {
+                    self.add_move(node, i + LOOK_AHEAD)?;
                 }
-                let this = node.options.len() - 1 - ahead as usize;
+                let this = node.options.len() - 1 - LOOK_AHEAD.min(m - 1 - i);
                 if let Some(v) = self.option_known(node, this)? {
-                    // The order is set later (by cost and place), so a swap will do.
-                    node.options.swap_remove(this);
+                    // Those listed after it keep their places.
+                    node.options.remove(this);
                     cand.remove(v);
                     if cand.and(wanted).is_empty() {
                         complete = false;
