@@ -305,7 +305,8 @@ impl Table {
         }
     }
 
-    /// Entries held.
+    /// Entries held (an exact value past the packed range, rare, counts twice: in its
+    /// line and in the map).
     pub(crate) fn len(&self) -> usize {
         self.ones_used + self.twos_used + self.long.len()
     }
