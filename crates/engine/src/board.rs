@@ -14,6 +14,7 @@ pub const MAX_CELLS: usize = 128;
 pub type Cells = u128;
 
 /// How many [`Coord`] words a set of `cells` cells is stored in.
+#[inline]
 pub fn words_for(cells: usize) -> usize {
     if cells > 64 {
         2
@@ -30,6 +31,7 @@ pub fn words_for(cells: usize) -> usize {
 /// assert_eq!(from_words(&to_words(set, 2)), set);
 /// assert_eq!(to_words(5, 1), vec![5]);
 /// ```
+#[inline]
 pub fn to_words(set: Cells, words: usize) -> Position {
     if words == 1 {
         vec![set as Coord]
@@ -39,6 +41,7 @@ pub fn to_words(set: Cells, words: usize) -> Position {
 }
 
 /// The cell set stored in `words` (the inverse of [`to_words`]).
+#[inline]
 pub fn from_words(words: &[Coord]) -> Cells {
     words
         .iter()
@@ -329,18 +332,22 @@ impl Board {
     }
 
     /// Rows of the board.
+    #[inline]
     pub fn rows(&self) -> usize {
         self.rows
     }
     /// Columns of the board.
+    #[inline]
     pub fn cols(&self) -> usize {
         self.cols
     }
     /// Number of cells.
+    #[inline]
     pub fn cells(&self) -> usize {
         self.rows * self.cols
     }
     /// Every cell.
+    #[inline]
     pub fn all(&self) -> Cells {
         if self.cells() == 128 {
             Cells::MAX
@@ -419,16 +426,19 @@ impl Board {
     }
 
     /// The cells next to some cell of `cells` (or in it), all at once.
+    #[inline]
     pub fn spread(&self, cells: Cells) -> Cells {
         in_word!(self, spread_in, cells)
     }
 
     /// The cells of `cells` with no neighbour in `cells`.
+    #[inline]
     pub fn isolated(&self, cells: Cells) -> Cells {
         in_word!(self, isolated_in, cells)
     }
 
     /// The region of `cells` holding its lowest cell (empty for no cells).
+    #[inline]
     pub fn first_region(&self, cells: Cells) -> Cells {
         in_word!(self, first_region_in, cells)
     }
@@ -472,9 +482,56 @@ impl Board {
         parts
     }
 
+    /// [`Board::isolated`] on a board of at most 64 cells, in one word (inlined into
+    /// the games' hot loops).
+    #[inline]
+    pub fn isolated_word(&self, cells: u64) -> u64 {
+        debug_assert!(self.cells() <= 64);
+        isolated_in(self, cells)
+    }
+
+    /// [`Board::first_region`] on a board of at most 64 cells, in one word.
+    #[inline]
+    pub fn first_region_word(&self, cells: u64) -> u64 {
+        debug_assert!(self.cells() <= 64);
+        // Plain shifts (the generic ones check for shifts past the word): a board of
+        // one row has nothing above or below, and there the mask also keeps a shift
+        // by its 64 columns from wrapping.
+        let c = (self.cols & 63) as u32;
+        let vertical = if self.rows > 1 { u64::MAX } else { 0 };
+        let (not_first, not_last) = (self.not_first_col as u64, self.not_last_col as u64);
+        let grow = |p: u64| {
+            (p | (p << 1) & not_first | (p >> 1) & not_last | ((p << c) | (p >> c)) & vertical)
+                & cells
+        };
+        let mut part = cells & cells.wrapping_neg();
+        loop {
+            // Two steps between checks: the check costs about as much as a step.
+            let grown = grow(grow(part));
+            if grown == part {
+                return part;
+            }
+            part = grown;
+        }
+    }
+
+    /// [`Board::canonical`] on a board of at most 64 cells, in one word.
+    #[inline]
+    pub fn canonical_word(&self, cells: u64) -> u64 {
+        debug_assert!(self.cells() <= 64);
+        if cells == 0 {
+            return 0;
+        }
+        if self.cols <= 16 {
+            return canonical_in(self, cells);
+        }
+        self.canonical_by_cells(cells as Cells) as u64
+    }
+
     /// The least image of `cells` under the board's symmetries (reflections, and
     /// rotations and transposition where the shape still fits) moved to the top left
     /// corner: shapes that are copies of each other share one form.
+    #[inline]
     pub fn canonical(&self, cells: Cells) -> Cells {
         if cells == 0 {
             return 0;
@@ -733,6 +790,36 @@ mod tests {
                 b.for_each_region(set, |r| seen.push(r));
                 assert_eq!(seen, b.regions(set));
                 assert_eq!(seen, connected_parts(set, b.neighbours()));
+            }
+        }
+    }
+
+    #[test]
+    fn the_one_word_methods_are_the_general_ones() {
+        // Every set of small boards, random sets of boards up to 64 cells (one row of
+        // 64 and one column of 64 among them).
+        let check = |b: &Board, set: Cells| {
+            let w = set as u64;
+            let first = connected_parts(set, b.neighbours()).first().copied();
+            assert_eq!(
+                b.first_region_word(w) as Cells,
+                first.unwrap_or(0),
+                "{set:b}"
+            );
+            assert_eq!(b.first_region_word(w) as Cells, b.first_region(set));
+            assert_eq!(b.isolated_word(w) as Cells, b.isolated(set));
+            assert_eq!(b.canonical_word(w) as Cells, b.canonical_by_cells(set));
+        };
+        for (rows, cols) in [(3, 4), (4, 3), (1, 12), (12, 1), (2, 7)] {
+            let b = Board::new(rows, cols).unwrap();
+            for set in 0..=b.all() {
+                check(&b, set);
+            }
+        }
+        for (rows, cols) in [(1, 64), (64, 1), (8, 8), (2, 32), (4, 16), (5, 8), (3, 20)] {
+            let b = Board::new(rows, cols).unwrap();
+            for set in random_sets(&b, 3000) {
+                check(&b, set);
             }
         }
     }

@@ -258,6 +258,23 @@ pub trait MirrorStrategy: Send + Sync {
     fn mirrored_p(&self, pos: &[Coord]) -> bool;
 }
 
+/// The options of a one-word position, and their parts, listed without a call per move
+/// or per part: the pruned search's fast path for games whose positions are a single
+/// word (boards of at most 64 cells), where those calls cost as much as the work. Both
+/// methods must agree with the game's generic ones (each game's tests compare them).
+pub trait OneWord: Send + Sync {
+    /// Pushes onto `out` the options of the one-word position `pos`: those
+    /// [`Game::for_each_option`] lists, in its order, each a one-word position.
+    fn options(&self, pos: Coord, out: &mut Vec<Coord>);
+
+    /// Pushes onto `out` the parts of `option`, an option of `pos`, each with its
+    /// rank ([`Game::rank`], below 2³²): the parts [`Regions::simplified_parts`]
+    /// visits for `[option]`, in its order, leaving out those of rank 0. `pos` is
+    /// itself one part as `simplified_parts` gives them (the search asks about no
+    /// other positions), so that a game may find the parts faster from the move made.
+    fn parts(&self, pos: Coord, option: Coord, out: &mut Vec<(Coord, u32)>);
+}
+
 /// Everything a game offers beyond its core. Build with struct update syntax:
 /// `Capabilities { big: Some(self), ..Capabilities::none() }`.
 #[derive(Default)]
@@ -296,6 +313,9 @@ pub struct Capabilities<'a> {
     /// Positions won by the second player's mirror strategy (the pruned search
     /// answers them without search).
     pub mirror: Option<&'a dyn MirrorStrategy>,
+    /// One-word positions' options and parts in one call each (the pruned search's
+    /// fast path); only with [`Decomposition::Regions`].
+    pub one_word: Option<&'a dyn OneWord>,
 }
 
 impl Capabilities<'_> {
@@ -353,6 +373,9 @@ impl Capabilities<'_> {
         }
         if self.mirror.is_some() {
             out.push("mirror-strategy");
+        }
+        if self.one_word.is_some() {
+            out.push("one-word");
         }
         out
     }

@@ -99,17 +99,19 @@ struct Slot {
     value: u32,
 }
 
-/// Fetches the cache line of a hash table's `slot` ahead of its lookup (x86-64 only:
-/// elsewhere the tables do not ask).
-#[cfg(target_arch = "x86_64")]
+/// Fetches the cache line of a hash table's `slot` ahead of its lookup (a hint: x86-64
+/// only, nothing elsewhere).
 #[inline(always)]
 pub(crate) fn prefetch_slot<T>(slot: &T) {
+    #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch is only a hint; the address is that of a live reference.
     unsafe {
         std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
             (slot as *const T).cast(),
         )
     };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = slot;
 }
 
 const EMPTY: u32 = u32::MAX;
@@ -167,14 +169,11 @@ impl Memo {
     /// Announces a lookup of `pos` soon: its first slot is fetched into the cache.
     #[inline]
     pub(crate) fn prefetch(&self, pos: &[Coord]) {
-        #[cfg(target_arch = "x86_64")]
         if let Some(words) = Self::short_words(pos)
             && !self.slots.is_empty()
         {
             crate::memo_key::prefetch_slot(&self.slots[self.home(words, pos.len())]);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = pos;
     }
 
     /// Memoizes `value` for `key` (replacing a value it had).
@@ -237,7 +236,7 @@ impl Memo {
 /// Asks the kernel to back the (not yet written) capacity of a big vector by huge
 /// pages: random lookups in a table of hundreds of megabytes then miss the TLB far
 /// less. Only a hint: nothing happens but on Linux, for tables of some megabytes.
-fn advise_huge_pages<T>(v: &Vec<T>) {
+pub(crate) fn advise_huge_pages<T>(v: &Vec<T>) {
     #[cfg(target_os = "linux")]
     {
         const HUGE: usize = 2 << 20;

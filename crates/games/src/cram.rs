@@ -22,7 +22,7 @@
 use crate::{Args, Family, Param};
 use nimlab_engine::big::{BigPosition, BigUint};
 use nimlab_engine::board::{from_words, to_words, words_for, Board, Cells};
-use nimlab_engine::capability::{Capabilities, Decomposition, MirrorStrategy, Regions};
+use nimlab_engine::capability::{Capabilities, Decomposition, MirrorStrategy, OneWord, Regions};
 use nimlab_engine::position::{PositionForm, Shown};
 use nimlab_engine::theorem::Verdict;
 use nimlab_engine::{Coord, Error, Game, Position, Result, Solver, Theorem};
@@ -33,9 +33,111 @@ pub struct Cram {
     board: Board,
     /// Every pair of adjacent squares, as a two-cell set.
     dominoes: Vec<Cells>,
+    /// The same in one word, on boards of at most 64 squares (else empty).
+    dominoes_word: Vec<u64>,
     /// The squares not in the first column, and not in the last.
     not_first: Cells,
     not_last: Cells,
+    /// For a domino whose lower square is square i: the squares of the box around
+    /// it (3×4 for a horizontal one, 4×3 for a vertical one, see [`Ring`]) that lie on
+    /// the board.
+    box_horizontal: Vec<u16>,
+    box_vertical: Vec<u16>,
+}
+
+/// Whether taking a domino out of a region leaves one region, read from the squares
+/// around it: the box of 3 rows × 4 columns around a horizontal domino (4 × 3 around a
+/// vertical one), row by row, bit 4r + c (3r + c). Its ten squares other than the
+/// domino's form a cycle; the rest of the region is one region when the live squares
+/// next to the domino all lie on one arc of live squares of that cycle, since every
+/// path of the region through the domino enters and leaves it through such squares
+/// (a square next to the domino that a path reaches has a free neighbour: it is
+/// live). Bit p of `horizontal` (`vertical`): the box's pattern p is such a case.
+struct Ring {
+    horizontal: [u64; 64],
+    vertical: [u64; 64],
+}
+
+impl Ring {
+    fn new() -> Ring {
+        // The cycle around the domino, as (row, column) in the box, and which of its
+        // squares are next to the domino.
+        let h = [
+            (0, 0),
+            (0, 1),
+            (0, 2),
+            (0, 3),
+            (1, 3),
+            (2, 3),
+            (2, 2),
+            (2, 1),
+            (2, 0),
+            (1, 0),
+        ];
+        let h_next = [
+            false, true, true, false, true, false, true, true, false, true,
+        ];
+        let v = [
+            (0, 0),
+            (0, 1),
+            (0, 2),
+            (1, 2),
+            (2, 2),
+            (3, 2),
+            (3, 1),
+            (3, 0),
+            (2, 0),
+            (1, 0),
+        ];
+        let v_next = [
+            false, true, false, true, true, false, true, false, true, true,
+        ];
+        let table = |cycle: &[(usize, usize); 10], next: &[bool; 10], width: usize| {
+            let mut t = [0u64; 64];
+            for p in 0..4096usize {
+                let live: Vec<bool> = cycle
+                    .iter()
+                    .map(|&(r, c)| p >> (r * width + c) & 1 == 1)
+                    .collect();
+                // The arcs of live squares, numbered; the squares next to the domino
+                // must all be on one.
+                let mut arc = [usize::MAX; 10];
+                let mut arcs = 0;
+                for start in 0..10 {
+                    if !live[start] || arc[start] != usize::MAX {
+                        continue;
+                    }
+                    let mut k = start;
+                    while live[k] && arc[k] == usize::MAX {
+                        arc[k] = arcs;
+                        k = (k + 1) % 10;
+                    }
+                    let mut k = (start + 9) % 10;
+                    while live[k] && arc[k] == usize::MAX {
+                        arc[k] = arcs;
+                        k = (k + 9) % 10;
+                    }
+                    arcs += 1;
+                }
+                let mut touched = (0..10).filter(|&k| next[k] && live[k]).map(|k| arc[k]);
+                let first = touched.next();
+                if touched.all(|a| Some(a) == first) {
+                    t[p / 64] |= 1 << (p % 64);
+                }
+            }
+            t
+        };
+        Ring {
+            horizontal: table(&h, &h_next, 4),
+            vertical: table(&v, &v_next, 3),
+        }
+    }
+}
+
+/// The tables of [`Ring`], built once.
+fn ring() -> &'static Ring {
+    static RING: std::sync::OnceLock<Ring> = std::sync::OnceLock::new();
+    RING.get_or_init(Ring::new)
 }
 
 impl Cram {
@@ -69,9 +171,32 @@ impl Cram {
         dominoes.sort_by_key(centre);
         let all = board.all();
         let first_col: Cells = (0..rows).fold(0, |m, r| m | 1 << (r * cols));
+        let dominoes_word = if rows * cols <= 64 {
+            dominoes.iter().map(|&d| d as u64).collect()
+        } else {
+            Vec::new()
+        };
+        // The box's squares on the board, by the column of the domino's lower square.
+        let box_mask = |c: usize, width: usize| -> u16 {
+            let mut m = 0u16;
+            for r in 0..7 - width {
+                for j in 0..width {
+                    // Box column j is board column c − 1 + j.
+                    if c + j >= 1 && c + j <= cols {
+                        m |= 1 << (r * width + j);
+                    }
+                }
+            }
+            m
+        };
+        let box_horizontal = (0..rows * cols).map(|i| box_mask(i % cols, 4)).collect();
+        let box_vertical = (0..rows * cols).map(|i| box_mask(i % cols, 3)).collect();
         Ok(Cram {
             board,
             dominoes,
+            dominoes_word,
+            box_horizontal,
+            box_vertical,
             not_first: all & !first_col,
             not_last: all & !(first_col << (cols - 1)),
         })
@@ -129,6 +254,31 @@ impl Cram {
         x & !extra
     }
 
+    /// [`Cram::without_extra_tufts`] in one word, on boards of at most 64 squares (the
+    /// search's fast path, [`OneWord`]).
+    #[inline]
+    fn without_extra_tufts_word(&self, x: u64) -> u64 {
+        let c = self.board.cols();
+        let left = (x << 1) & self.not_first as u64 & x;
+        let right = (x >> 1) & self.not_last as u64 & x;
+        let up = (x << c) & x;
+        let down = (x >> c) & x;
+        let odd = left ^ right ^ up ^ down;
+        let two = (left & right) | (up & down) | ((left | right) & (up | down));
+        let one = odd & !two;
+        let (l, r, u, d) = (one & left, one & right, one & up, one & down);
+        // As in `without_extra_tufts`: the square s of each tuft, direction by
+        // direction; a tuft whose s was seen in an earlier direction goes.
+        let (sl, sr, su, sd) = (l >> 1, r << 1, u >> c, d << c);
+        let again_r = sr & sl;
+        let seen = sl | sr;
+        let again_u = su & seen;
+        let seen = seen | su;
+        let again_d = sd & seen;
+        let extra = again_r >> 1 | again_u << c | again_d >> c;
+        x & !extra
+    }
+
     /// Calls `visit` with the stored words of a set of free squares (no allocation).
     fn with_words(&self, free: Cells, visit: &mut dyn FnMut(&[Coord])) {
         let words = [free as Coord, (free >> 64) as Coord];
@@ -177,6 +327,7 @@ impl Game for Cram {
         Capabilities {
             decomposition: Some(Decomposition::Regions(self)),
             mirror: Some(self),
+            one_word: (self.board.cells() <= 64).then_some(self as &dyn OneWord),
             ..Capabilities::none()
         }
     }
@@ -227,6 +378,56 @@ impl Regions for Cram {
         self.board
             .for_each_region(live, |r| self.with_words(self.board.canonical(r), visit));
         true
+    }
+}
+
+impl OneWord for Cram {
+    fn options(&self, pos: Coord, out: &mut Vec<Coord>) {
+        for &d in &self.dominoes_word {
+            if pos & d == d {
+                out.push(pos & !d);
+            }
+        }
+    }
+
+    fn parts(&self, pos: Coord, option: Coord, out: &mut Vec<(Coord, u32)>) {
+        // As `simplified_parts`, in one word. `pos` is one region: when the squares
+        // around the domino played show that the rest is one region too (`Ring`), no
+        // flood fill is needed.
+        let b = &self.board;
+        let live = option & !b.isolated_word(option);
+        let domino = pos & !option;
+        let i = domino.trailing_zeros() as usize;
+        let cols = b.cols();
+        let horizontal = i < 63 && domino == 0b11 << i && i % cols + 1 < cols;
+        let vertical = i + cols < 64 && domino == (1 << i | 1 << (i + cols));
+        // (The box's rows are read by shifts of at most 63 + 3 × cols bits.)
+        if (horizontal || vertical) && option & !pos == 0 && cols <= 21 {
+            let x = (live as u128) << (cols + 1);
+            let row = |k: usize, width: usize| (x >> (i + k * cols)) as usize & ((1 << width) - 1);
+            let one = if horizontal {
+                let p =
+                    (row(0, 4) | row(1, 4) << 4 | row(2, 4) << 8) & self.box_horizontal[i] as usize;
+                ring().horizontal[p / 64] >> (p % 64) & 1 == 1
+            } else {
+                let p = (row(0, 3) | row(1, 3) << 3 | row(2, 3) << 6 | row(3, 3) << 9)
+                    & self.box_vertical[i] as usize;
+                ring().vertical[p / 64] >> (p % 64) & 1 == 1
+            };
+            if one {
+                let part = self.without_extra_tufts_word(live);
+                if part != 0 {
+                    out.push((b.canonical_word(part), part.count_ones()));
+                }
+                return;
+            }
+        }
+        let mut rest = self.without_extra_tufts_word(live);
+        while rest != 0 {
+            let r = b.first_region_word(rest);
+            rest &= !r;
+            out.push((b.canonical_word(r), r.count_ones()));
+        }
     }
 }
 

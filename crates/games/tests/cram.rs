@@ -2,7 +2,7 @@
 //! library's unit tests (through the public API).
 
 use nimlab_engine::board::{Board, Cells};
-use nimlab_engine::capability::MirrorStrategy;
+use nimlab_engine::capability::{Decomposition, MirrorStrategy};
 use nimlab_engine::{Game, Solver};
 use nimlab_games::cram::Cram;
 use std::collections::HashMap;
@@ -50,4 +50,157 @@ fn tufts_and_mirrors_keep_the_plain_values() {
     // Two tufts on each end of the middle row: one goes at each end.
     let h = board.read(".#./.../.#.", '.', &['#']).unwrap();
     assert_eq!(cram.without_extra_tufts(h).count_ones(), 5);
+}
+
+/// The parts of a set of free squares from the definitions, square by square: the
+/// live squares (those with a free neighbour); of the tufts of each square s (live
+/// squares whose only live neighbour is s) the first in the order east, west, south,
+/// north of s kept; the regions by a plain flood fill; each region moved to the least
+/// of its images under the 8 symmetries (those that fit the board), translated to the
+/// top left corner.
+fn plain_parts(rows: usize, cols: usize, free: u64) -> Vec<(u64, u32)> {
+    let at = |r: i64, c: i64, set: u64| {
+        (0..rows as i64).contains(&r)
+            && (0..cols as i64).contains(&c)
+            && set >> (r * cols as i64 + c) & 1 == 1
+    };
+    let steps = [(0i64, 1i64), (0, -1), (1, 0), (-1, 0)];
+    let neighbours = |i: usize, set: u64| -> Vec<usize> {
+        let (r, c) = ((i / cols) as i64, (i % cols) as i64);
+        steps
+            .iter()
+            .filter(|(dr, dc)| at(r + dr, c + dc, set))
+            .map(|(dr, dc)| ((r + dr) * cols as i64 + c + dc) as usize)
+            .collect()
+    };
+    let cells = |set: u64| (0..64).filter(move |i| set >> i & 1 == 1);
+    let live = cells(free)
+        .filter(|&i| !neighbours(i, free).is_empty())
+        .fold(0u64, |a, i| a | 1 << i);
+    let mut dropped = 0u64;
+    for s in cells(live) {
+        let tufts: Vec<usize> = neighbours(s, live)
+            .into_iter()
+            .filter(|&t| neighbours(t, live) == [s])
+            .collect();
+        // `neighbours` lists east, west, south, north: the first tuft stays.
+        for &t in tufts.iter().skip(1) {
+            dropped |= 1 << t;
+        }
+    }
+    let mut rest = live & !dropped;
+    let mut out = Vec::new();
+    while rest != 0 {
+        let mut region = 1u64 << rest.trailing_zeros();
+        let mut stack = vec![rest.trailing_zeros() as usize];
+        while let Some(i) = stack.pop() {
+            for j in neighbours(i, rest) {
+                if region >> j & 1 == 0 {
+                    region |= 1 << j;
+                    stack.push(j);
+                }
+            }
+        }
+        rest &= !region;
+        let points: Vec<(i64, i64)> = cells(region)
+            .map(|i| ((i / cols) as i64, (i % cols) as i64))
+            .collect();
+        let mut best = u64::MAX;
+        for map in 0..8 {
+            let image: Vec<(i64, i64)> = points
+                .iter()
+                .map(|&(r, c)| {
+                    let (r, c) = if map & 4 != 0 { (c, r) } else { (r, c) };
+                    (
+                        if map & 1 != 0 { -r } else { r },
+                        if map & 2 != 0 { -c } else { c },
+                    )
+                })
+                .collect();
+            let r0 = image.iter().map(|p| p.0).min().unwrap();
+            let c0 = image.iter().map(|p| p.1).min().unwrap();
+            let r1 = image.iter().map(|p| p.0).max().unwrap();
+            let c1 = image.iter().map(|p| p.1).max().unwrap();
+            if r1 - r0 >= rows as i64 || c1 - c0 >= cols as i64 {
+                continue;
+            }
+            let set = image.iter().fold(0u64, |a, &(r, c)| {
+                a | 1 << ((r - r0) * cols as i64 + c - c0)
+            });
+            best = best.min(set);
+        }
+        out.push((best, region.count_ones()));
+    }
+    out
+}
+
+#[test]
+fn the_one_word_fast_path_is_the_definition() {
+    // Every position of small boards (square, wide, tall, and wider than 16
+    // columns), random ones of bigger boards: the options and parts of the fast path
+    // (`OneWord`) are those the generic methods list and those of the definitions.
+    let mut x = 0x2545_f491_4f6c_dd1d_u64;
+    let mut random = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let boards = [
+        (3, 4, 1u64 << 12),
+        (4, 3, 1 << 12),
+        (2, 6, 1 << 12),
+        (4, 4, 1 << 16),
+        (1, 17, 2000),
+        (5, 8, 400),
+        (8, 8, 300),
+        (6, 7, 400),
+        (2, 20, 400),
+    ];
+    for (rows, cols, count) in boards {
+        let cram = Cram::new(rows, cols).unwrap();
+        let caps = cram.capabilities();
+        let one = caps.one_word.expect("a board of at most 64 squares");
+        let Some(Decomposition::Regions(regions)) = caps.decomposition else {
+            panic!("cram falls apart into regions")
+        };
+        let all = Board::new(rows, cols).unwrap().all() as u64;
+        let everything = count == 1 << (rows * cols);
+        for k in 0..count {
+            // Random positions of every density.
+            let pos = if everything {
+                k
+            } else {
+                match k % 3 {
+                    0 => random(),
+                    1 => random() | random(),
+                    _ => !(random() & random() & random()),
+                }
+            } & all;
+            let mut fast = Vec::new();
+            one.options(pos, &mut fast);
+            let mut slow = Vec::new();
+            cram.for_each_option(&[pos], &mut |o| slow.push(o[0]));
+            assert_eq!(fast, slow, "{rows}×{cols} {pos:b}");
+            // The parts are asked for the options of a part.
+            let mut parts_of_pos = Vec::new();
+            regions.simplified_parts(&[pos], &mut |p| parts_of_pos.push(p[0]));
+            for part in parts_of_pos {
+                let mut options = Vec::new();
+                one.options(part, &mut options);
+                for &o in &options {
+                    let mut parts = Vec::new();
+                    one.parts(part, o, &mut parts);
+                    let mut generic = Vec::new();
+                    assert!(regions.simplified_parts(&[o], &mut |p| {
+                        generic.push((p[0], cram.rank(p) as u32))
+                    }));
+                    generic.retain(|p| p.1 > 0);
+                    assert_eq!(parts, generic, "{rows}×{cols} {part:b} {o:b}");
+                    assert_eq!(parts, plain_parts(rows, cols, o), "{rows}×{cols} {o:b}");
+                }
+            }
+        }
+    }
+    assert!(Cram::new(9, 8).unwrap().capabilities().one_word.is_none());
 }

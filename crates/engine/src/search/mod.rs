@@ -53,7 +53,7 @@ mod table;
 
 pub use table::Bounds;
 
-use crate::capability::{Decomposition, MirrorStrategy, Regions};
+use crate::capability::{Decomposition, MirrorStrategy, OneWord, Regions};
 use crate::error::{Error, Result};
 use crate::game::{Coord, Game};
 use crate::memo_key::Key;
@@ -67,6 +67,9 @@ pub const DEFAULT_END_RANK: u32 = 10;
 
 /// The multiplier of the options' signatures (an odd constant with well-mixed bits).
 const SIGNATURE_MIX: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// Moves split ahead of the one whose parts are looked up (`nimber_in_at`).
+const LOOK_AHEAD: usize = 2;
 
 /// Nodes between two progress reports (and cancellation checks).
 const REPORT_EVERY: u64 = 1 << 14;
@@ -94,6 +97,12 @@ struct Node {
     /// into `options`).
     raw: Vec<Coord>,
     width: usize,
+    /// The component whose moves `raw` holds, and its rank (for the fast path of
+    /// one-word games, [`OneWord`]).
+    parent: Coord,
+    rank: u128,
+    /// The parts of one option as [`OneWord::parts`] gives them.
+    split: Vec<(Coord, u32)>,
     words: Vec<Coord>,
     parts: Vec<Part>,
     options: Vec<Opt>,
@@ -163,6 +172,7 @@ impl Node {
 pub struct Search<'g> {
     game: &'g dyn Game,
     regions: Option<&'g dyn Regions>,
+    one_word: Option<&'g dyn OneWord>,
     mirror: Option<&'g dyn MirrorStrategy>,
     table: Table,
     end_rank: u128,
@@ -189,6 +199,7 @@ impl<'g> Search<'g> {
         Search {
             game,
             regions,
+            one_word: regions.and(game.capabilities().one_word),
             mirror: game.capabilities().mirror,
             // The table takes at most three quarters of the limit: the search's own
             // lists and the process need the rest.
@@ -348,6 +359,14 @@ impl<'g> Search<'g> {
     fn list_moves(&self, c: &[Coord], rank: u128, node: &mut Node) -> Result<()> {
         node.clear();
         node.width = c.len();
+        node.rank = rank;
+        if let (Some(one), &[w]) = (self.one_word, c) {
+            // The fast path: every move in one call; the ranks are checked part by
+            // part when the moves are split (`add_move`).
+            node.parent = w;
+            one.options(w, &mut node.raw);
+            return Ok(());
+        }
         let game = self.game;
         let mut wrong = None;
         let Node { raw, width, .. } = node;
@@ -399,7 +418,7 @@ impl<'g> Search<'g> {
             )));
         }
         for o in &all {
-            self.add_option(o, node);
+            self.add_option(o, node.options.len(), node);
         }
         Ok(())
     }
@@ -414,28 +433,58 @@ impl<'g> Search<'g> {
 
     /// Splits move `i` of `node` into its simplified parts and adds it as the last
     /// option (nothing to do for options listed the slow way).
-    fn add_move(&self, node: &mut Node, i: usize) {
+    fn add_move(&self, node: &mut Node, i: usize) -> Result<()> {
         if node.width == 0 {
-            return;
+            return Ok(());
+        }
+        if let Some(one) = self.one_word.filter(|_| node.width == 1) {
+            let Node {
+                raw,
+                parent,
+                rank,
+                split,
+                words,
+                parts,
+                ..
+            } = node;
+            split.clear();
+            one.parts(*parent, raw[i], split);
+            let first = parts.len();
+            for &(k, r) in split.iter() {
+                if r as u128 >= *rank {
+                    let game = self.game;
+                    return Err(Error::Contract(format!(
+                        "{} moves from {} to a position with a part {} of rank {r}, not \
+                         below its rank {rank}",
+                        game.spec(),
+                        crate::game::position_words(game, &[*parent]),
+                        crate::game::position_words(game, &[k]),
+                    )));
+                }
+                self.table.prefetch(&[k]);
+                parts.push(Part {
+                    at: words.len() as u32,
+                    len: 1,
+                    rank: r as u128,
+                });
+                words.push(k);
+            }
+            self.close_option(node, first, i);
+            return Ok(());
         }
         let w = node.width;
         let raw = std::mem::take(&mut node.raw);
-        self.add_option(&raw[i * w..(i + 1) * w], node);
+        self.add_option(&raw[i * w..(i + 1) * w], i, node);
         node.raw = raw;
+        Ok(())
     }
 
-    /// Adds option `o` to `node`: its parts simplified, biggest first, equal pairs
-    /// dropped (g ⊕ g = 0).
-    fn add_option(&self, o: &[Coord], node: &mut Node) {
+    /// Adds option `o`, the game's `index`-th, to `node`: its parts simplified,
+    /// biggest first, equal pairs dropped (g ⊕ g = 0).
+    fn add_option(&self, o: &[Coord], index: usize, node: &mut Node) {
         let game = self.game;
-        let end_rank = self.end_rank;
-        let Node {
-            words,
-            parts,
-            options,
-            ..
-        } = node;
-        let first = parts.len();
+        let first = node.parts.len();
+        let Node { words, parts, .. } = node;
         self.for_each_part(o, &mut |k| {
             let r = game.rank(k);
             if r > 0 {
@@ -448,6 +497,19 @@ impl<'g> Search<'g> {
                 words.extend_from_slice(k);
             }
         });
+        self.close_option(node, first, index);
+    }
+
+    /// Makes the parts of `node` from `first` on an option, the game's `index`-th:
+    /// biggest first, equal pairs dropped (g ⊕ g = 0), with its signature and cost.
+    fn close_option(&self, node: &mut Node, first: usize, index: usize) {
+        let end_rank = self.end_rank;
+        let Node {
+            words,
+            parts,
+            options,
+            ..
+        } = node;
         let mine = &mut parts[first..];
         if mine.len() > 1 {
             mine.sort_unstable_by(|a, b| {
@@ -493,7 +555,7 @@ impl<'g> Search<'g> {
             count: mine.len() as u32,
             signature,
             cost,
-            index: options.len() as u32,
+            index: index as u32,
         });
     }
 
@@ -503,7 +565,7 @@ impl<'g> Search<'g> {
         self.list_moves(c, rank, node)?;
         if node.width != 0 {
             for i in 0..Self::moves(node) {
-                self.add_move(node, i);
+                self.add_move(node, i)?;
             }
         }
         node.order_and_dedup();
@@ -646,7 +708,7 @@ impl<'g> Search<'g> {
             // More candidates than the set holds: value every option.
             if node.width != 0 {
                 for i in 0..m as usize {
-                    self.add_move(node, i);
+                    self.add_move(node, i)?;
                 }
             }
             node.order_and_dedup();
@@ -661,20 +723,20 @@ impl<'g> Search<'g> {
         // split and simplified only when its turn comes: a hit stops the listing.
         let mut complete = true;
         if node.width != 0 {
-            // One move ahead: the next option's parts are split (and their table
-            // slots fetched into the cache) before this one's are read.
-            if m > 0 {
-                self.add_move(node, 0);
+            // `LOOK_AHEAD` moves ahead: the next options' parts are split (and their
+            // table slots fetched into the cache) before this one's are read.
+            let m = m as usize;
+            for i in 0..LOOK_AHEAD.min(m) {
+                self.add_move(node, i)?;
             }
-            for i in 0..m as usize {
-                let ahead = i + 1 < m as usize;
-                if ahead {
-                    self.add_move(node, i + 1);
+            for i in 0..m {
+                if i + LOOK_AHEAD < m {
+                    self.add_move(node, i + LOOK_AHEAD)?;
                 }
-                let this = node.options.len() - 1 - ahead as usize;
+                let this = node.options.len() - 1 - LOOK_AHEAD.min(m - 1 - i);
                 if let Some(v) = self.option_known(node, this)? {
-                    // The order is set later (by cost and place), so a swap will do.
-                    node.options.swap_remove(this);
+                    // Those listed after it keep their places.
+                    node.options.remove(this);
                     cand.remove(v);
                     if cand.and(wanted).is_empty() {
                         complete = false;

@@ -1,11 +1,14 @@
 //! The search's transposition table: what is known of each component's nimber (a
 //! lower bound, an upper bound, and values ruled out), bounded in memory. Positions
-//! of one or two words live in buckets of four 32-byte slots; when a bucket is full
-//! the entry of the smallest component gives way (it is the cheapest to find again),
-//! so a full table never fails, it forgets. Longer positions live in a hash map that
-//! is emptied when it reaches its share of the memory.
+//! of one word live four to a 64-byte cache line, the bounds packed into a word beside
+//! each key (16 bytes an entry, one cache miss a lookup); positions of two words live
+//! in buckets of four 32-byte slots. When a bucket is full the entry of the smallest
+//! component gives way (it is the cheapest to find again), so a full table never
+//! fails, it forgets. Longer positions live in a hash map that is emptied when it
+//! reaches its share of the memory.
 
 use crate::game::Coord;
+use crate::memo_key::prefetch_slot;
 use rustc_hash::FxHashMap;
 
 /// What is known of one nimber g: `lower ≤ g ≤ upper`, and g is none of the values
@@ -96,9 +99,91 @@ impl Bounds {
     }
 }
 
-/// A slot: a position of at most two words and its bounds, stored in 16 bits each
-/// (a bound that does not fit is stored weaker: the lower one cut down, the upper one
-/// forgotten). `len == 0` marks a free slot; positions are stored with `len` 1 or 2.
+/// Four entries of one-word positions in one cache line: the keys, then each entry's
+/// bounds and rank packed in a word (`data`, see [`pack`]; 0 marks a free slot). A
+/// lookup costs one cache miss at most, and an entry 16 bytes.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Line {
+    keys: [Coord; BUCKET],
+    data: [u64; BUCKET],
+}
+
+/// Where a key is in a line.
+enum Found {
+    /// In this slot.
+    At(usize),
+    /// Not there; this slot is free.
+    Free(usize),
+    /// Not there, and every slot is taken.
+    Full,
+}
+
+impl Line {
+    /// Where `a` is, or the first free slot. Slots fill in order and are never
+    /// emptied (only overwritten), so the first free slot ends the search.
+    #[inline]
+    fn find(&self, a: Coord) -> Found {
+        for i in 0..BUCKET {
+            if self.data[i] == 0 {
+                return Found::Free(i);
+            }
+            if self.keys[i] == a {
+                return Found::At(i);
+            }
+        }
+        Found::Full
+    }
+}
+
+/// Bits of `ruled_out` a packed entry keeps (the values below 40; the rest are
+/// forgotten, which is always sound).
+const PACKED_RULED_OUT: u32 = 40;
+/// A packed bound of this value: no upper bound (or a lower one cut down to it).
+const PACKED_NONE: u64 = 255;
+/// The packed entry's exact value did not fit: it is in the map of long entries.
+const PACKED_OVERFLOW: u64 = 1 << 63;
+
+/// One entry's bounds and rank in a word: `ruled_out` (bits 0–39), `lower` (40–47,
+/// cut down to 255), `upper` (48–55, 255 for none), the rank (56–62, capped to
+/// 1–127, so a used slot is never 0). An exact value of 255 or more does not fit:
+/// the caller keeps it elsewhere.
+#[inline]
+fn pack(b: Bounds, rank: u8) -> u64 {
+    let lower = (b.lower as u64).min(PACKED_NONE);
+    let upper = if (b.upper as u64) < PACKED_NONE {
+        b.upper as u64
+    } else {
+        PACKED_NONE
+    };
+    b.ruled_out & ((1 << PACKED_RULED_OUT) - 1)
+        | lower << 40
+        | upper << 48
+        | (rank.clamp(1, 127) as u64) << 56
+}
+
+#[inline]
+fn unpack(d: u64) -> Bounds {
+    let upper = d >> 48 & 0xff;
+    Bounds {
+        lower: (d >> 40 & 0xff) as u32,
+        upper: if upper == PACKED_NONE {
+            u32::MAX
+        } else {
+            upper as u32
+        },
+        ruled_out: d & ((1 << PACKED_RULED_OUT) - 1),
+    }
+}
+
+#[inline]
+fn packed_rank(d: u64) -> u8 {
+    (d >> 56 & 0x7f) as u8
+}
+
+/// A slot of a two-word position and its bounds, stored in 16 bits each (a bound that
+/// does not fit is stored weaker: the lower one cut down, the upper one forgotten).
+/// `len == 0` marks a free slot.
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(32))]
 pub(crate) struct Slot {
@@ -110,6 +195,11 @@ pub(crate) struct Slot {
     /// The component's rank, capped: the replacement policy keeps the bigger ones.
     rank: u8,
 }
+
+/// Four two-word slots, on two cache lines.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(128))]
+struct Pair([Slot; BUCKET]);
 
 const NO_UPPER: u16 = u16::MAX;
 const BUCKET: usize = 4;
@@ -138,13 +228,17 @@ impl Slot {
     }
 }
 
-/// The transposition table.
+/// The transposition table: one-word positions in `ones` (lines of four), two-word
+/// ones in `twos` (buckets of four), longer ones in a hash map.
 pub(crate) struct Table {
-    slots: Vec<Slot>,
-    /// Occupied slots.
-    used: usize,
-    /// Most slots it may grow to (a power of two).
-    most_slots: usize,
+    ones: Vec<Line>,
+    /// Occupied slots of `ones`.
+    ones_used: usize,
+    twos: Vec<Pair>,
+    /// Occupied slots of `twos`.
+    twos_used: usize,
+    /// Bytes `ones` and `twos` may take together.
+    budget: usize,
     long: FxHashMap<Box<[Coord]>, Bounds>,
     most_long: usize,
     /// Entries overwritten for want of room.
@@ -154,104 +248,242 @@ pub(crate) struct Table {
 /// Bytes a long entry costs, about (its key on the heap, the map's slot).
 const LONG_ENTRY_BYTES: usize = 96;
 
+/// The bucket of a hash among `buckets` (a power of two): its top bits.
+#[inline]
+fn bucket_of(h: u64, buckets: usize) -> usize {
+    (h >> (64 - buckets.trailing_zeros())) as usize
+}
+
+#[inline]
+fn hash_one(w: Coord) -> u64 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    (w.wrapping_mul(K).rotate_left(29) ^ 1 << 62).wrapping_mul(K)
+}
+
+#[inline]
+fn hash_two(words: [Coord; 2]) -> u64 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    (words[0].wrapping_mul(K).rotate_left(29) ^ words[1] ^ 2 << 62).wrapping_mul(K)
+}
+
+/// `n` default values, on huge pages where the system gives them: the table is looked
+/// up at random, and with small pages nearly every lookup (and prefetch) of a big
+/// table also misses the TLB.
+fn huge_vec<T: Clone + Default>(n: usize) -> Vec<T> {
+    let mut v = Vec::with_capacity(n);
+    crate::memo_key::advise_huge_pages(&v);
+    v.resize(n, T::default());
+    v
+}
+
 impl Table {
     /// A table that holds at most about `bytes` bytes.
     pub(crate) fn new(bytes: u64) -> Self {
-        let slots_fit = (bytes / 2 / std::mem::size_of::<Slot>() as u64).max(64);
         Table {
-            slots: Vec::new(),
-            used: 0,
-            most_slots: 1usize << (63 - slots_fit.leading_zeros()),
+            ones: Vec::new(),
+            ones_used: 0,
+            twos: Vec::new(),
+            twos_used: 0,
+            budget: bytes as usize,
             long: FxHashMap::default(),
             most_long: ((bytes / 2) as usize / LONG_ENTRY_BYTES).max(1 << 10),
             replaced: 0,
         }
     }
 
-    /// Entries held.
+    /// Entries held (an exact value past the packed range, rare, counts twice: in its
+    /// line and in the map).
     pub(crate) fn len(&self) -> usize {
-        self.used + self.long.len()
+        self.ones_used + self.twos_used + self.long.len()
+    }
+
+    fn short_bytes(&self) -> usize {
+        std::mem::size_of_val(self.ones.as_slice()) + std::mem::size_of_val(self.twos.as_slice())
     }
 
     /// Bytes held, about.
     pub(crate) fn bytes(&self) -> u64 {
-        (self.slots.len() * std::mem::size_of::<Slot>() + self.long.len() * LONG_ENTRY_BYTES) as u64
-    }
-
-    fn short(pos: &[Coord]) -> Option<[Coord; 2]> {
-        match *pos {
-            [a] => Some([a, 0]),
-            [a, b] => Some([a, b]),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn bucket(&self, words: [Coord; 2], len: usize) -> usize {
-        const K: u64 = 0x9e37_79b9_7f4a_7c15;
-        let h = (words[0].wrapping_mul(K).rotate_left(29) ^ words[1] ^ (len as u64) << 62)
-            .wrapping_mul(K);
-        let buckets = self.slots.len() / BUCKET;
-        (h >> (64 - buckets.trailing_zeros())) as usize * BUCKET
+        (self.short_bytes() + self.long.len() * LONG_ENTRY_BYTES) as u64
     }
 
     /// Announces a lookup of `pos` soon: its bucket is fetched into the cache while
     /// the options are still being listed.
     #[inline]
     pub(crate) fn prefetch(&self, pos: &[Coord]) {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(words) = Self::short(pos)
-            && !self.slots.is_empty()
-        {
-            crate::memo_key::prefetch_slot(&self.slots[self.bucket(words, pos.len())]);
+        match *pos {
+            [a] if !self.ones.is_empty() => {
+                prefetch_slot(&self.ones[bucket_of(hash_one(a), self.ones.len())]);
+            }
+            [a, b] if !self.twos.is_empty() => {
+                let p = &self.twos[bucket_of(hash_two([a, b]), self.twos.len())];
+                prefetch_slot(&p.0[0]);
+                prefetch_slot(&p.0[2]);
+            }
+            _ => {}
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = pos;
     }
 
     /// What is known of `pos`.
+    #[inline]
     pub(crate) fn get(&self, pos: &[Coord]) -> Bounds {
-        let Some(words) = Self::short(pos) else {
-            return self.long.get(pos).copied().unwrap_or(Bounds::UNKNOWN);
-        };
-        if self.slots.is_empty() {
-            return Bounds::UNKNOWN;
+        match *pos {
+            [a] => {
+                if self.ones.is_empty() {
+                    return Bounds::UNKNOWN;
+                }
+                let home = bucket_of(hash_one(a), self.ones.len());
+                match self.ones[home].find(a) {
+                    Found::At(i) => self.unpack_at(a, self.ones[home].data[i]),
+                    Found::Free(_) => Bounds::UNKNOWN,
+                    Found::Full => match self.ones[home ^ 1].find(a) {
+                        Found::At(i) => self.unpack_at(a, self.ones[home ^ 1].data[i]),
+                        _ => Bounds::UNKNOWN,
+                    },
+                }
+            }
+            [a, b] => {
+                if self.twos.is_empty() {
+                    return Bounds::UNKNOWN;
+                }
+                let p = &self.twos[bucket_of(hash_two([a, b]), self.twos.len())];
+                p.0.iter()
+                    .find(|s| s.len == 2 && s.words == [a, b])
+                    .map_or(Bounds::UNKNOWN, Slot::bounds)
+            }
+            _ => self.long_get(pos),
         }
-        let b = self.bucket(words, pos.len());
-        self.slots[b..b + BUCKET]
-            .iter()
-            .find(|s| s.len as usize == pos.len() && s.words == words)
-            .map_or(Bounds::UNKNOWN, Slot::bounds)
+    }
+
+    fn long_get(&self, pos: &[Coord]) -> Bounds {
+        self.long.get(pos).copied().unwrap_or(Bounds::UNKNOWN)
+    }
+
+    fn long_learn(&mut self, pos: &[Coord], known: Bounds) {
+        if self.long.len() >= self.most_long && !self.long.contains_key(pos) {
+            // A full map starts over: forgetting is always sound.
+            self.replaced += self.long.len() as u64;
+            self.long.clear();
+        }
+        self.long
+            .entry(pos.into())
+            .or_insert(Bounds::UNKNOWN)
+            .merge(known);
+    }
+
+    /// Whether the short slots may double from `now` bytes (the old array is freed
+    /// once moved).
+    fn may_grow(&self, now: usize) -> bool {
+        self.short_bytes() + now <= self.budget
     }
 
     /// Adds what `known` says of `pos` (of rank `rank`) to what the table holds.
     pub(crate) fn learn(&mut self, pos: &[Coord], rank: u128, known: Bounds) {
-        let Some(words) = Self::short(pos) else {
-            if self.long.len() >= self.most_long && !self.long.contains_key(pos) {
-                // A full map starts over: forgetting is always sound.
-                self.replaced += self.long.len() as u64;
-                self.long.clear();
+        let rank = rank.min(255) as u8;
+        match *pos {
+            [a] => {
+                let now = std::mem::size_of_val(self.ones.as_slice());
+                if self.ones.is_empty()
+                    || ((self.ones_used + 1) * 4 > self.ones.len() * BUCKET * 3
+                        && self.may_grow(now))
+                {
+                    self.grow_ones();
+                }
+                self.put_one(a, rank, known);
             }
-            self.long
-                .entry(pos.into())
-                .or_insert(Bounds::UNKNOWN)
-                .merge(known);
-            return;
-        };
-        if self.slots.is_empty()
-            || ((self.used + 1) * 4 > self.slots.len() * 3 && self.slots.len() < self.most_slots)
-        {
-            self.grow();
+            [a, b] => {
+                let now = std::mem::size_of_val(self.twos.as_slice());
+                if self.twos.is_empty()
+                    || ((self.twos_used + 1) * 4 > self.twos.len() * BUCKET * 3
+                        && self.may_grow(now))
+                {
+                    self.grow_twos();
+                }
+                self.put_two([a, b], rank, known);
+            }
+            _ => self.long_learn(pos, known),
         }
-        self.put(words, pos.len() as u8, rank.min(255) as u8, known);
     }
 
-    /// Puts the entry in its bucket: merged into its own slot, else in a free slot,
-    /// else over the bucket's smallest component.
-    fn put(&mut self, words: [Coord; 2], len: u8, rank: u8, known: Bounds) {
-        let b = self.bucket(words, len as usize);
-        let bucket = &mut self.slots[b..b + BUCKET];
-        if let Some(s) = bucket.iter_mut().find(|s| s.len == len && s.words == words) {
+    /// Puts a one-word entry in its line (its home, or when that is full, the other
+    /// line of its pair): merged into its own slot, else in a free slot; when both
+    /// lines are full and the table at least half full, the table grows if it may,
+    /// else the entry goes over the pair's smallest component. An exact value that does not pack goes to the long map,
+    /// the slot marked.
+    fn put_one(&mut self, a: Coord, rank: u8, known: Bounds) {
+        let (b, i) = loop {
+            let home = bucket_of(hash_one(a), self.ones.len());
+            let place = match self.ones[home].find(a) {
+                Found::At(i) => Some((home, i, true)),
+                Found::Free(i) => Some((home, i, false)),
+                Found::Full => match self.ones[home ^ 1].find(a) {
+                    Found::At(i) => Some((home ^ 1, i, true)),
+                    Found::Free(i) => Some((home ^ 1, i, false)),
+                    Found::Full => None,
+                },
+            };
+            match place {
+                Some((b, i, true)) => {
+                    let d = self.ones[b].data[i];
+                    if d & PACKED_OVERFLOW != 0 {
+                        // Exact already.
+                        return;
+                    }
+                    let mut now = unpack(d);
+                    now.merge(known);
+                    self.write_one(b, i, a, rank, now);
+                    return;
+                }
+                Some((b, i, false)) => {
+                    self.ones_used += 1;
+                    break (b, i);
+                }
+                // A full pair when the table is half full: it grows if it may (a
+                // full pair in an emptier table is bad luck, not want of room).
+                None if self.ones_used * 2 >= self.ones.len() * BUCKET
+                    && self.may_grow(std::mem::size_of_val(self.ones.as_slice())) =>
+                {
+                    self.grow_ones();
+                }
+                None => {
+                    self.replaced += 1;
+                    break [home, home ^ 1]
+                        .into_iter()
+                        .flat_map(|b| (0..BUCKET).map(move |i| (b, i)))
+                        .min_by_key(|&(b, i)| packed_rank(self.ones[b].data[i]))
+                        .expect("a line has slots");
+                }
+            }
+        };
+        self.write_one(b, i, a, rank, known);
+    }
+
+    fn write_one(&mut self, b: usize, i: usize, a: Coord, rank: u8, now: Bounds) {
+        let mut d = pack(now, rank);
+        if now.exact().is_some_and(|g| g as u64 >= PACKED_NONE) {
+            d |= PACKED_OVERFLOW;
+            self.long_learn(&[a], now);
+        }
+        let line = &mut self.ones[b];
+        line.keys[i] = a;
+        line.data[i] = d;
+    }
+
+    /// The bounds in a one-word slot's packed word.
+    #[inline]
+    fn unpack_at(&self, a: Coord, d: u64) -> Bounds {
+        if d & PACKED_OVERFLOW != 0 {
+            self.long_get(&[a])
+        } else {
+            unpack(d)
+        }
+    }
+
+    /// Puts a two-word entry in its bucket: merged into its own slot, else in a free
+    /// slot, else over the bucket's smallest component.
+    fn put_two(&mut self, words: [Coord; 2], rank: u8, known: Bounds) {
+        let b = bucket_of(hash_two(words), self.twos.len());
+        let bucket = &mut self.twos[b].0;
+        if let Some(s) = bucket.iter_mut().find(|s| s.len == 2 && s.words == words) {
             let mut now = s.bounds();
             now.merge(known);
             s.set(now);
@@ -259,7 +491,7 @@ impl Table {
         }
         let victim = match bucket.iter().position(|s| s.len == 0) {
             Some(free) => {
-                self.used += 1;
+                self.twos_used += 1;
                 free
             }
             None => {
@@ -269,48 +501,110 @@ impl Table {
                     .expect("a bucket has slots")
             }
         };
-        let s = &mut self.slots[b + victim];
+        let s = &mut bucket[victim];
         *s = Slot {
             words,
-            len,
+            len: 2,
             rank,
             ..Slot::default()
         };
         s.set(known);
     }
 
-    /// Room for `entries` entries read back from a checkpoint (within the most
-    /// slots): four slots each, so that the table is at least as big as the one that
-    /// wrote them (it grew at three quarters full) and the entries, which come bucket
-    /// by bucket, never crowd a bucket.
-    pub(crate) fn reserve(&mut self, entries: u64) {
-        while (self.slots.len() as u64) < entries.saturating_mul(4)
-            && self.slots.len() < self.most_slots
-        {
-            self.grow();
+    /// Room for `entries` entries of `width` words read back from a checkpoint
+    /// (within the budget): four slots each, so that the table is at least as big as
+    /// the one that wrote them (it grew at three quarters full) and the entries, which
+    /// come bucket by bucket, never crowd a bucket.
+    pub(crate) fn reserve(&mut self, entries: u64, width: usize) {
+        let slots = entries.saturating_mul(4);
+        match width {
+            1 => {
+                while ((self.ones.len() * BUCKET) as u64) < slots
+                    && (self.ones.is_empty()
+                        || self.may_grow(std::mem::size_of_val(self.ones.as_slice())))
+                {
+                    self.grow_ones();
+                }
+            }
+            2 => {
+                while ((self.twos.len() * BUCKET) as u64) < slots
+                    && (self.twos.is_empty()
+                        || self.may_grow(std::mem::size_of_val(self.twos.as_slice())))
+                {
+                    self.grow_twos();
+                }
+            }
+            _ => {}
         }
     }
 
-    /// Twice the slots, every entry moved over (none is lost: a bucket that
-    /// overflows while moving keeps the bigger components).
-    fn grow(&mut self) {
-        let size = (self.slots.len() * 2).clamp(2 * BUCKET, self.most_slots);
-        let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
-        self.used = 0;
-        for s in old.into_iter().filter(|s| s.len != 0) {
-            self.put(s.words, s.len, s.rank, s.bounds());
+    /// Twice the lines, every entry moved over (none is lost: the entries of a pair
+    /// of lines go to the two pairs it becomes).
+    fn grow_ones(&mut self) {
+        let size = (self.ones.len() * 2).max(2);
+        let old = std::mem::replace(&mut self.ones, huge_vec(size));
+        self.ones_used = 0;
+        for line in &old {
+            for i in 0..BUCKET {
+                let d = line.data[i];
+                if d == 0 {
+                    continue;
+                }
+                let a = line.keys[i];
+                let home = bucket_of(hash_one(a), self.ones.len());
+                let (b, j) = match self.ones[home].find(a) {
+                    Found::Free(j) => (home, j),
+                    _ => match self.ones[home ^ 1].find(a) {
+                        Found::Free(j) => (home ^ 1, j),
+                        _ => {
+                            self.replaced += 1;
+                            continue;
+                        }
+                    },
+                };
+                self.ones_used += 1;
+                self.ones[b].keys[j] = a;
+                self.ones[b].data[j] = d;
+            }
         }
     }
 
-    /// Every entry, for a checkpoint: short ones as (words, len, rank, bounds).
+    /// Twice the two-word buckets, every entry moved over.
+    fn grow_twos(&mut self) {
+        let size = (self.twos.len() * 2).max(2);
+        let old = std::mem::replace(&mut self.twos, huge_vec(size));
+        self.twos_used = 0;
+        for s in old.iter().flat_map(|p| p.0).filter(|s| s.len != 0) {
+            self.put_two(s.words, s.rank, s.bounds());
+        }
+    }
+
+    /// Every entry, for a checkpoint: (words, rank, bounds).
     pub(crate) fn entries(&self) -> impl Iterator<Item = (Vec<Coord>, u8, Bounds)> + '_ {
-        let short = self
-            .slots
+        let ones = self.ones.iter().flat_map(move |line| {
+            (0..BUCKET).filter(|&i| line.data[i] != 0).map(move |i| {
+                let d = line.data[i];
+                let words = vec![line.keys[i]];
+                let b = if d & PACKED_OVERFLOW != 0 {
+                    self.long_get(&words)
+                } else {
+                    unpack(d)
+                };
+                (words, packed_rank(d), b)
+            })
+        });
+        let twos = self
+            .twos
             .iter()
+            .flat_map(|p| p.0)
             .filter(|s| s.len != 0)
-            .map(|s| (s.words[..s.len as usize].to_vec(), s.rank, s.bounds()));
-        let long = self.long.iter().map(|(k, b)| (k.to_vec(), 255u8, *b));
-        short.chain(long)
+            .map(|s| (s.words.to_vec(), s.rank, s.bounds()));
+        let long = self
+            .long
+            .iter()
+            .filter(|(k, _)| k.len() > 2)
+            .map(|(k, b)| (k.to_vec(), 255u8, *b));
+        ones.chain(twos).chain(long)
     }
 }
 
@@ -342,5 +636,52 @@ mod tests {
         }
         t.learn(&[1, 2, 3], 9, Bounds::exactly(4));
         assert_eq!(t.get(&[1, 2, 3]).exact(), Some(4));
+    }
+
+    #[test]
+    fn what_goes_in_comes_out_in_every_width() {
+        let mut t = Table::new(1 << 24);
+        let mut b = Bounds::UNKNOWN;
+        b.rule_out(3);
+        b.rule_out(39);
+        b.at_most(200);
+        for i in 0..2000u64 {
+            t.learn(&[i * 7919], 30, Bounds::exactly((i % 300) as u32));
+            t.learn(&[i, i ^ 5], 30, Bounds::exactly((i % 300) as u32));
+            t.learn(&[i, 1, 2], 30, Bounds::exactly((i % 300) as u32));
+            t.learn(&[!i], 30, b);
+        }
+        // A bucket may fill up before the table grows: an entry is then forgotten,
+        // never wrong.
+        let mut found = 0;
+        for i in 0..2000u64 {
+            let want = (i % 300) as u32;
+            for words in [vec![i * 7919], vec![i, i ^ 5], vec![i, 1, 2]] {
+                let got = t.get(&words);
+                assert!(
+                    got == Bounds::UNKNOWN || got.exact() == Some(want),
+                    "{words:?}"
+                );
+                found += (got != Bounds::UNKNOWN) as usize;
+            }
+            let got = t.get(&[!i]);
+            assert!(got == Bounds::UNKNOWN || got == b);
+            found += (got != Bounds::UNKNOWN) as usize;
+        }
+        assert_eq!(found as u64 + t.replaced, 4 * 2000);
+        assert!(found > 4 * 2000 * 9 / 10);
+        // A bound past the packed range is kept weaker, never wrong.
+        let mut high = Bounds::UNKNOWN;
+        high.rule_out(50);
+        high.lower = 300;
+        t.learn(&[1 << 40], 30, high);
+        let got = t.get(&[1 << 40]);
+        assert!(got.lower <= 300 && got.upper == u32::MAX && got.ruled_out >> 50 & 1 == 0);
+        // The checkpoint's listing has every entry once.
+        let mut listed: Vec<_> = t.entries().map(|(w, _, b)| (w, b)).collect();
+        listed.sort_by(|a, b| a.0.cmp(&b.0));
+        listed.dedup_by(|a, b| a.0 == b.0);
+        assert_eq!(listed.len(), found + 1);
+        assert!(listed.iter().all(|(w, b)| t.get(w) == *b));
     }
 }

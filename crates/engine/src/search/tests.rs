@@ -215,3 +215,111 @@ fn a_resumed_search_reaches_the_same_value() {
     assert!(matches!(other.resume(&file), Err(Error::Input(_))));
     std::fs::remove_file(&file).unwrap();
 }
+
+/// The same graphs through the one-word fast path ([`OneWord`]): options and parts in
+/// one call each.
+struct Fast(Graph);
+
+impl Game for Fast {
+    fn spec(&self) -> String {
+        self.0.spec()
+    }
+    fn dimension(&self) -> usize {
+        1
+    }
+    fn rank(&self, p: &[Coord]) -> u128 {
+        self.0.rank(p)
+    }
+    fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+        self.0.for_each_option(p, visit)
+    }
+    fn capabilities(&self) -> Capabilities<'_> {
+        Capabilities {
+            decomposition: Some(Decomposition::Regions(&self.0)),
+            one_word: Some(self),
+            ..Capabilities::none()
+        }
+    }
+}
+
+impl OneWord for Fast {
+    fn options(&self, pos: Coord, out: &mut Vec<Coord>) {
+        self.0.for_each_option(&[pos], &mut |o| out.push(o[0]));
+    }
+    fn parts(&self, _pos: Coord, option: Coord, out: &mut Vec<(Coord, u32)>) {
+        let mut rest = option;
+        while rest != 0 {
+            let c = self.0.component(rest);
+            out.push((c, c.count_ones()));
+            rest &= !c;
+        }
+    }
+}
+
+#[test]
+fn the_one_word_fast_path_searches_the_same_tree() {
+    // The same values as plain mex, and the same nodes as the generic path (the same
+    // options and parts in the same order).
+    for seed in 1..30u64 {
+        let n = 8 + (seed % 9) as usize;
+        let fast = Fast(random_graph(n, seed, 150 + 20 * (seed % 10)));
+        let slow = random_graph(n, seed, 150 + 20 * (seed % 10));
+        let mut memo = HashMap::new();
+        for end in [0, 3, DEFAULT_END_RANK] {
+            let mut f = Search::new(&fast, &TableOptions::default()).with_end_rank(end);
+            let mut s = Search::new(&slow, &TableOptions::default()).with_end_rank(end);
+            for mask in [u64::MAX, 0x5555, 0x3c3c, 0x7e1] {
+                let p = [all(&slow)[0] & mask];
+                let want = mex_value(&slow, &p, &mut memo);
+                assert_eq!(f.grundy(&p).unwrap(), want, "seed {seed} end {end} {p:?}");
+                assert_eq!(s.grundy(&p).unwrap(), want);
+                assert_eq!(f.is_p(&p).unwrap(), want == 0);
+                assert_eq!(s.is_p(&p).unwrap(), want == 0);
+                assert_eq!(f.stats().nodes, s.stats().nodes, "seed {seed} end {end}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_fast_path_part_that_does_not_lower_the_rank_is_reported() {
+    struct Stuck;
+    impl Game for Stuck {
+        fn spec(&self) -> String {
+            "stuck".into()
+        }
+        fn dimension(&self) -> usize {
+            1
+        }
+        fn rank(&self, p: &[Coord]) -> u128 {
+            p[0].count_ones() as u128
+        }
+        fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+            visit(&[p[0] >> 1]);
+        }
+        fn capabilities(&self) -> Capabilities<'_> {
+            Capabilities {
+                decomposition: Some(Decomposition::Regions(self)),
+                one_word: Some(self),
+                ..Capabilities::none()
+            }
+        }
+    }
+    impl Regions for Stuck {
+        fn regions(&self, _pos: &[Coord], _parts: &mut Vec<crate::game::Position>) {}
+    }
+    impl OneWord for Stuck {
+        fn options(&self, pos: Coord, out: &mut Vec<Coord>) {
+            out.push(pos >> 1);
+        }
+        fn parts(&self, pos: Coord, _option: Coord, out: &mut Vec<(Coord, u32)>) {
+            // Wrongly: the position itself.
+            out.push((pos, pos.count_ones()));
+        }
+    }
+    let err = Search::new(&Stuck, &TableOptions::default())
+        .with_end_rank(0)
+        .grundy(&[0b1111])
+        .unwrap_err();
+    assert!(matches!(err, Error::Contract(_)));
+}
