@@ -1,7 +1,8 @@
 """Parameter sweeps of nimlab on a Dask cluster.
 
-Each task is one shard of a sweep (the CLI's `--shard i/k`) or one row or game, so any
-number of machines share the work; the merged result is the single-process result.
+Each task is one shard of a sweep or of a search split at the root (the CLI's `--shard
+i/k`) or one row or game, so any number of machines share the work; the merged result
+is the single-process result.
 
     python examples/dask_sweep.py                      # a LocalCluster on this machine
     python examples/dask_sweep.py scheduler:8786       # a running cluster
@@ -104,6 +105,22 @@ def frontier_on(client, shards, shared, up_to, cpu_seconds=None, codes=None, bin
     return lines
 
 
+def search_shard(spec, pos, shard, shards):
+    """One shard of a search split at the root (`nimlab value SPEC POS --shard i/k`,
+    a Dask task): the exact nimbers of the root's options whose index is = i (mod k)."""
+    return nimlab.game(spec).search_shard(pos, (shard, shards))
+
+
+def search_on(client, spec, pos, shards):
+    """The nimber of one big position (a Cram board, a Node Kayles graph) by pruned
+    search, split at the root into `shards` tasks and merged: the dict of
+    `Game.analyse`, with every winning move."""
+    futures = client.map(
+        search_shard, [spec] * shards, [pos] * shards, range(shards), [shards] * shards,
+    )
+    return nimlab.game(spec).merge_search(pos, client.gather(futures))
+
+
 def main(address=None):
     from dask.distributed import Client, LocalCluster
 
@@ -120,6 +137,8 @@ def main(address=None):
         codes = ["octal(code=0.07)", "octal(code=0.137)", "octal(code=0.77)"]
         for spec, p in census_on(client, codes).items():
             print(f"  {spec}: " + (f"period {p['period']} after {p['preperiod']}" if p else "none"))
+        cram = search_on(client, "cram(rows=4,cols=7)", "start", shards=4)
+        print(f"  cram 4x7: nimber {cram['grundy']} ({cram['method_detail']})")
         for y, p in rows_on(client, "wythoff", list(range(4)), 1000):
             print(f"  wythoff row {y}: period {p['period']}, saltus {p['saltus']}")
 

@@ -138,6 +138,22 @@ class PeriodicityReport(TypedDict, total=False):
     checked_up_to: int
     method: str
 
+class ShardOption(TypedDict):
+    index: int
+    position: str
+    grundy: int
+
+class SearchShard(TypedDict):
+    """One shard of a search split at the root (:meth:`Game.search_shard`), as
+    ``nimlab value GAME POS --shard i/k --format json`` writes it."""
+
+    game: str
+    position: str
+    shard: List[int]
+    options_total: int
+    options: List[ShardOption]
+    nodes: int
+
 class SweepRow(TypedDict):
     s: List[int]
     preperiod: Optional[int]
@@ -168,6 +184,13 @@ class Game:
         """Value, outcome, winning moves and the method that found them."""
     def moves(self, pos: Position) -> Report:
         """As :meth:`analyse`, plus every option with its value (``options``)."""
+    def search_shard(self, pos: Position, shard: Tuple[int, int]) -> SearchShard:
+        """Shard ``(i, k)`` of a search split at the root: the exact nimbers of the
+        options of ``pos`` whose index is ≡ i (mod k)."""
+    def merge_search(
+        self, pos: Position, shards: List[SearchShard], *, options: bool = False
+    ) -> Report:
+        """The answer about ``pos`` from the k shards of :meth:`search_shard`."""
     def __add__(self, other: Game) -> Game:
         """The disjunctive sum ``nimlab.sum(self, other)``."""
     def misere(self) -> Game:

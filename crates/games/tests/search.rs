@@ -182,3 +182,82 @@ fn the_planner_sends_big_boards_to_the_search() {
     let r = plan::value(&*g, &start, &TableOptions::default()).unwrap();
     assert_eq!(r.method.id(), "brute-force");
 }
+
+/// A search split at the root into k shards and merged gives the solver's value and
+/// every winning move, for k from one shard to more shards than options; shards that
+/// do not fit together are refused.
+#[test]
+fn a_search_split_at_the_root_agrees_with_the_solver() {
+    use nimlab_engine::big::BigUint;
+    use nimlab_engine::plan::{merge_search_shards, search_shard, SearchSettings};
+    let specs = [
+        ("cram(rows=3,cols=5)", "start"),
+        ("cram(rows=4,cols=4)", "start"),
+        ("cram(rows=3,cols=6)", "#...../....../.....#"),
+        ("node-kayles(graph=grid(3,5))", "start"),
+        ("node-kayles(graph=cycle(11))", "start"),
+        ("chomp(rows=4)", "6,4,4,2"),
+    ];
+    let opts = TableOptions::default();
+    for (spec, text) in specs {
+        let g = parse_game(spec).unwrap();
+        let pos = small(&*g, text);
+        let big: Vec<BigUint> = pos.iter().map(|&c| c.into()).collect();
+        let want = Solver::new(&*g).grundy(&pos).unwrap();
+        let mut winning = Vec::new();
+        g.for_each_option(&pos, &mut |o| {
+            if Solver::new(&*g).grundy(o).unwrap() == 0 {
+                winning.push(g.canonical(o).unwrap_or_else(|| o.to_vec()));
+            }
+        });
+        winning.sort();
+        winning.dedup();
+        for (k, end_rank) in [(1, None), (2, Some(0)), (3, None), (50, Some(4))] {
+            let settings = SearchSettings {
+                end_rank,
+                ..SearchSettings::default()
+            };
+            let shards: Vec<_> = (0..k)
+                .map(|i| search_shard(&*g, &big, &opts, &settings, (i, k)).unwrap())
+                .collect();
+            // Each shard's values are the solver's.
+            for s in &shards {
+                for v in &s.values {
+                    assert_eq!(
+                        v.grundy,
+                        Solver::new(&*g).grundy(&v.option).unwrap(),
+                        "{spec} option {}",
+                        v.index
+                    );
+                }
+            }
+            let r = merge_search_shards(&*g, &big, &shards, false).unwrap();
+            assert_eq!(r.grundy, Some(want.into()), "{spec} in {k} shards");
+            let mut got: Vec<Vec<Coord>> = r
+                .winning_moves
+                .iter()
+                .map(|m| m.iter().map(|c| c.try_into().unwrap()).collect())
+                .collect();
+            got.sort();
+            assert_eq!(got, winning, "{spec} in {k} shards: winning moves");
+            assert!(r.all_winning_moves);
+            // Refused: a shard missing, one given twice, a split of another k.
+            if k > 1 {
+                assert!(merge_search_shards(&*g, &big, &shards[1..], false).is_err());
+                let mut twice = shards.clone();
+                twice[1] = shards[0].clone();
+                assert!(merge_search_shards(&*g, &big, &twice, false).is_err());
+                let other = search_shard(&*g, &big, &opts, &settings, (0, k + 1)).unwrap();
+                let mut mixed = shards.clone();
+                mixed[0] = other;
+                assert!(merge_search_shards(&*g, &big, &mixed, false).is_err());
+            }
+            // Refused: a shard whose option is not the one its index names.
+            if let Some(v) = shards[0].values.first() {
+                let mut forged = shards.clone();
+                forged[0].values[0].option = vec![v.option[0] ^ 1];
+                assert!(merge_search_shards(&*g, &big, &forged, false).is_err());
+            }
+        }
+    }
+}

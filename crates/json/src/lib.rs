@@ -16,6 +16,7 @@ pub mod misere_census;
 pub mod reports;
 #[cfg(feature = "schema")]
 pub mod schema;
+pub mod search_shard;
 pub mod worksheet;
 
 use num_bigint::BigUint;

@@ -25,7 +25,7 @@ pub fn answer_schemas() -> Value {
             $(add(stringify!($t).rsplit("::").next().unwrap_or_default(), generator.subschema_for::<$t>());)*
         };
     }
-    use crate::{classroom, doc, guess, reports};
+    use crate::{classroom, doc, guess, reports, search_shard};
     answers!(
         doc::PositionDoc,
         doc::MoveDoc,
@@ -49,6 +49,7 @@ pub fn answer_schemas() -> Value {
         reports::WorksheetDoc,
         reports::MisereQuotientDoc,
         reports::ProofDoc,
+        search_shard::SearchShardDoc,
     );
     let defs: Map<String, Value> = generator.take_definitions(true).into_iter().collect();
     let mut out = Map::new();

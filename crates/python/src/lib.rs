@@ -15,6 +15,7 @@ use nimlab_engine::transform::{Misere, Sum, Transform};
 use nimlab_engine::{Error, Game as EngineGame, MemoryLimit, Progress, TableOptions, INVALID};
 use nimlab_formula::check::{CheckRequest, Declared};
 use nimlab_json::doc;
+use nimlab_json::search_shard::SearchShardDoc;
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
@@ -762,6 +763,52 @@ impl PyGame {
     /// (None, with `options_note`, when there are too many to list).
     fn moves<'py>(&self, py: Python<'py>, pos: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let r = self.position_report(py, pos, true)?;
+        self.report_py(py, &r)
+    }
+
+    /// One shard of a search split at the root, like `nimlab value GAME POS --shard
+    /// i/k`: the exact nimbers of the options of `pos` whose index is ≡ i (mod k), as
+    /// the CLI's shard document (a dict). Run the k shards anywhere (Dask workers,
+    /// Slurm array jobs) and join them with `merge_search`. Ctrl-C stops it.
+    fn search_shard<'py>(
+        &self,
+        py: Python<'py>,
+        pos: &Bound<'py, PyAny>,
+        shard: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let shard = shard_arg(shard)?;
+        let game = &*self.game;
+        let big = self.engine_position(py, pos)?;
+        let settings = plan::SearchSettings::default();
+        let s = interruptible(py, self.limits, |opts| {
+            plan::search_shard(game, &big, opts, &settings, shard)
+        })?
+        .map_err(py_err)?;
+        doc_py(py, &SearchShardDoc::new(game, &big, &s))
+    }
+
+    /// The answer about `pos` from the k shard dicts of `search_shard` (in any order),
+    /// like `nimlab value GAME POS --merge FILES`: the dict of `analyse` (of `moves`
+    /// with `options=True`), after checking that the shards are of this game and
+    /// position and hold every option once.
+    #[pyo3(signature = (pos, shards, *, options = false))]
+    fn merge_search<'py>(
+        &self,
+        py: Python<'py>,
+        pos: &Bound<'py, PyAny>,
+        shards: &Bound<'py, PyAny>,
+        options: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let json = py.import("json")?;
+        let text: String = json.call_method1("dumps", (shards,))?.extract()?;
+        let docs: Vec<SearchShardDoc> = serde_json::from_str(&text).map_err(|e| {
+            input_err(format!(
+                "merge_search takes the dicts of search_shard, one per shard: {e}"
+            ))
+        })?;
+        let game = &*self.game;
+        let big = self.engine_position(py, pos)?;
+        let r = nimlab_json::search_shard::merge(game, &big, &docs, options).map_err(py_err)?;
         self.report_py(py, &r)
     }
 

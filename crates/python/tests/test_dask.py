@@ -41,6 +41,15 @@ def test_shards_through_the_cli_merge_the_same_way(cli_json):
     )["results"]
 
 
+def test_a_search_split_on_workers_equals_the_cli(client, cli_json):
+    # Cram 4x7: nimber 3 in Beling's published table.
+    merged = dask_sweep.search_on(client, "cram(rows=4,cols=7)", "start", shards=3)
+    assert merged["grundy"] == 3
+    assert merged["method"] == "search"
+    one = cli_json("moves", "cram(rows=4,cols=7)", "start", "--search")
+    assert sorted(merged["winning_moves"]) == sorted(one["winning_moves"])
+
+
 def test_wythoff_rows_on_workers_equal_the_cli(client, cli_json):
     rows = dask_sweep.rows_on(client, "wythoff", list(range(6)), 800)
     want = cli_json("periodicity", "wythoff", "--row", "0-5", "--up-to", "800")["rows"]

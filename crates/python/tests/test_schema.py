@@ -18,6 +18,8 @@ STUB_DOCS = {
     "Mismatch": "MismatchDoc",
     "CheckReport": "CheckDoc",
     "PeriodicityReport": "PeriodicityDoc",
+    "SearchShard": "SearchShardDoc",
+    "ShardOption": "ShardOptionDoc",
 }
 
 

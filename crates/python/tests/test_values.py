@@ -142,6 +142,30 @@ def test_sweep_shards_merge_to_the_whole():
     assert nimlab.merge_sweep(parts) == whole
 
 
+def test_a_search_split_at_the_root_merges_to_the_cli_value(cli_json):
+    # Node Kayles on the 3x6 grid: A316632 gives 3 (n = 6). Its options' values, split
+    # into 4 shards, merge to the value and the winning moves `moves --search` lists.
+    spec = "node-kayles(graph=grid(3,6))"
+    g = nimlab.game(spec)
+    shards = [g.search_shard("start", (i, 4)) for i in range(4)]
+    assert [tuple(s["shard"]) for s in shards] == [(i, 4) for i in range(4)]
+    assert sum(len(s["options"]) for s in shards) == shards[0]["options_total"]
+    merged = g.merge_search("start", shards[::-1])
+    assert merged["grundy"] == 3
+    whole = cli_json("moves", spec, "start", "--search")
+    assert sorted(map(str, merged["winning_moves"])) == sorted(map(str, whole["winning_moves"]))
+    listed = g.merge_search("start", shards, options=True)["options"]
+    assert [o["grundy"] for o in listed] == [o["grundy"] for o in whole["options"]]
+    with pytest.raises(nimlab.InputError, match="missing"):
+        g.merge_search("start", shards[:3])
+    with pytest.raises(nimlab.InputError, match="not of"):
+        nimlab.game("node-kayles(graph=grid(3,5))").merge_search("start", shards)
+    with pytest.raises(nimlab.InputError):
+        g.merge_search("start", [{"shard": [0, 1]}])
+    with pytest.raises(nimlab.InputError):
+        g.search_shard("start", (4, 4))
+
+
 def test_census_is_the_clis_and_resumes(cli, tmp_path):
     import json
 

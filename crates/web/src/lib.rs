@@ -500,6 +500,34 @@ impl NamesPosition for PositionRequest {
 }
 
 game_request!(
+    /// `/api/search-shard`: one shard `[i, k]` of a search split at the root.
+    SearchShardRequest { position: Option<Value>, shard: (u64, u64) }
+);
+
+impl NamesPosition for SearchShardRequest {
+    fn position(&self) -> Option<&Value> {
+        self.position.as_ref()
+    }
+}
+
+game_request!(
+    /// `/api/search-merge`: the k shard documents of a split search, merged into the
+    /// answer about the position (with every option when `options` is true).
+    SearchMergeRequest {
+        position: Option<Value>,
+        shards: Vec<nimlab_json::search_shard::SearchShardDoc>,
+        #[serde(default)]
+        options: bool,
+    }
+);
+
+impl NamesPosition for SearchMergeRequest {
+    fn position(&self) -> Option<&Value> {
+        self.position.as_ref()
+    }
+}
+
+game_request!(
     /// `/api/table` (the box's side) and `/api/misere-quotient` (the largest heap).
     SizeRequest { size: Option<u64> }
 );
@@ -706,6 +734,8 @@ pub fn router(config: ServeConfig) -> Router {
         .route("/api/game", post(game_info))
         .route("/api/value", post(value))
         .route("/api/moves", post(moves))
+        .route("/api/search-shard", post(search_shard))
+        .route("/api/search-merge", post(search_merge))
         .route("/api/misere-quotient", post(misere_quotient))
         .route("/api/table", post(table))
         .route("/api/check", post(check))
@@ -890,6 +920,33 @@ async fn value(State(state): State<Arc<AppState>>, body: Body) -> Answer {
 
 async fn moves(State(state): State<Arc<AppState>>, body: Body) -> Answer {
     position_report(&state, body, true).await
+}
+
+/// `/api/search-shard`: the shard document of `nimlab value … --shard i/k`.
+async fn search_shard(State(state): State<Arc<AppState>>, body: Body) -> Answer {
+    let req: SearchShardRequest = parse_body(body)?;
+    compute(&state, game_key(&req), Lane::Heavy, move |opts| {
+        let game = load_game(&req)?.game;
+        let pos = plan::read_position(&*game, &position_text(&req)?)?;
+        let settings = plan::SearchSettings::default();
+        let s = plan::search_shard(&*game, &pos, opts, &settings, req.shard)?;
+        let doc = nimlab_json::search_shard::SearchShardDoc::new(&*game, &pos, &s);
+        Ok(json_bytes(&nimlab_json::doc::to_value(&doc)))
+    })
+    .await
+}
+
+/// `/api/search-merge`: the answer of `nimlab value … --merge FILES` (of `moves` with
+/// `"options": true`).
+async fn search_merge(State(state): State<Arc<AppState>>, body: Body) -> Answer {
+    let req: SearchMergeRequest = parse_body(body)?;
+    compute(&state, game_key(&req), Lane::Light, move |_| {
+        let game = load_game(&req)?.game;
+        let pos = plan::read_position(&*game, &position_text(&req)?)?;
+        let r = nimlab_json::search_shard::merge(&*game, &pos, &req.shards, req.options)?;
+        Ok(json_bytes(&nimlab_json::report_json(&*game, &r)))
+    })
+    .await
 }
 
 /// Largest heap the explorer's misère quotient takes.

@@ -510,6 +510,58 @@ async fn formulas_are_proved_for_every_position() {
     assert!(String::from_utf8(js).unwrap().contains("api(\"prove\""));
 }
 
+/// A search split at the root: the shards are the library's documents, and their
+/// merge is Cram 4×7's published nimber 3; shards that do not fit are refused.
+#[tokio::test]
+async fn a_split_search_is_the_librarys() {
+    use nimlab_engine::plan::{read_position, search_shard, SearchSettings};
+    let game = nimlab_games::parse_game("cram(rows=4,cols=7)").unwrap();
+    let pos = read_position(&*game, "start").unwrap();
+    let mut shards = Vec::new();
+    for i in 0..2 {
+        let (s, v) = post(
+            "/api/search-shard",
+            json!({"game": "cram(rows=4,cols=7)", "position": "start", "shard": [i, 2]}),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        let lib = search_shard(
+            &*game,
+            &pos,
+            &TableOptions::default(),
+            &SearchSettings::default(),
+            (i, 2),
+        )
+        .unwrap();
+        let mut expected = nimlab_json::doc::to_value(
+            &nimlab_json::search_shard::SearchShardDoc::new(&*game, &pos, &lib),
+        );
+        expected["schema"] = json!(1);
+        assert_eq!(v, expected);
+        shards.push(v);
+    }
+    let (s, v) = post(
+        "/api/search-merge",
+        json!({"game": "cram(rows=4,cols=7)", "position": "start", "shards": shards}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["grundy"], json!(3));
+    assert_eq!(v["method"], "search");
+    let (s, e) = post(
+        "/api/search-merge",
+        json!({"game": "cram(rows=4,cols=7)", "position": "start", "shards": [shards[0]]}),
+    )
+    .await;
+    assert_eq!((s, error_kind(&e)), (StatusCode::BAD_REQUEST, "input"));
+    let (s, e) = post(
+        "/api/search-shard",
+        json!({"game": "cram(rows=4,cols=7)", "position": "start", "shard": [2, 2]}),
+    )
+    .await;
+    assert_eq!((s, error_kind(&e)), (StatusCode::BAD_REQUEST, "input"));
+}
+
 /// Sweeps and censuses answer through the library the CLI runs: the same documents.
 #[tokio::test]
 async fn sweeps_and_censuses_are_the_librarys() {

@@ -98,12 +98,22 @@ pub struct SearchArgs {
     /// Start the search from the table a --checkpoint file holds.
     #[arg(long, value_name = "FILE")]
     resume: Option<std::path::PathBuf>,
+    /// Split the search at the root: value exactly the options whose index is ≡ i
+    /// (mod k) and write them as a shard document (run i = 0…k−1 anywhere, then
+    /// --merge the k files).
+    #[arg(long, value_name = "i/k", value_parser = super::sweep::parse_shard, conflicts_with = "merge")]
+    shard: Option<(u64, u64)>,
+    /// Answer from the k shard documents of a split search (--shard), checked to be
+    /// of this game and position and to hold every option once.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    merge: Vec<std::path::PathBuf>,
 }
 
 impl SearchArgs {
     /// The search's settings, when any flag asks for the search.
     fn settings(&self) -> Option<plan::SearchSettings> {
         let asked = self.search
+            || self.shard.is_some()
             || self.end_rank.is_some()
             || self.checkpoint.is_some()
             || self.resume.is_some();
@@ -155,7 +165,14 @@ fn ask(
     let game = nimlab_games::source::load(game, rules)?.game;
     let big = plan::read_position(&*game, position)?;
     let opts = ctx.table_options();
-    let report = if let Some(settings) = search.settings() {
+    let report = if !search.merge.is_empty() {
+        let docs = search
+            .merge
+            .iter()
+            .map(|f| read_shard(f))
+            .collect::<Result<Vec<_>>>()?;
+        nimlab_json::search_shard::merge(&*game, &big, &docs, with_options)?
+    } else if let Some(settings) = search.settings() {
         plan::search_value(&*game, &big, &opts, &settings, with_options)?
     } else if with_options {
         plan::moves(&*game, &big, &opts)?
@@ -166,6 +183,59 @@ fn ask(
 }
 
 use nimlab_json::report_json;
+use nimlab_json::search_shard::SearchShardDoc;
+
+/// A shard document written by `--shard`, or why it cannot be read.
+fn read_shard(file: &std::path::Path) -> Result<SearchShardDoc> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| Error::io(format!("cannot read {}", file.display()), e))?;
+    serde_json::from_str(&text).map_err(|e| {
+        Error::input(format!(
+            "{} is not a search shard document (of `value … --shard i/k --format json`): {e}",
+            file.display()
+        ))
+    })
+}
+
+/// `value … --shard i/k`: one shard of the search split at the root.
+fn run_shard(ctx: &Context, args: &ValueArgs, shard: (u64, u64)) -> Result<Status> {
+    let q = &args.query;
+    let format = q.out.format(q.format, PlainFormat::Json)?;
+    if q.rules.is_some() {
+        return Err(Error::input(
+            "a split search takes a game of the catalog, not a rules file",
+        ));
+    }
+    let game = nimlab_games::source::load(Some(&args.game), None)?.game;
+    let big = plan::read_position(&*game, &join_position(&q.position))?;
+    let settings = q.search.settings().unwrap_or_default();
+    let s = plan::search_shard(&*game, &big, &ctx.table_options(), &settings, shard)?;
+    let doc = SearchShardDoc::new(&*game, &big, &s);
+    q.out.emit(|out| match format {
+        PlainFormat::Json => ctx.print_json(out, &nimlab_json::doc::to_value(&doc)),
+        PlainFormat::Text => {
+            writeln!(
+                out,
+                "shard {}/{} of {} at {}: {} of its {} options",
+                doc.shard[0],
+                doc.shard[1],
+                doc.game,
+                doc.position,
+                doc.options.len(),
+                doc.options_total
+            )?;
+            for o in &doc.options {
+                writeln!(out, "  {:>4}  {}  grundy {}", o.index, o.position, o.grundy)?;
+            }
+            writeln!(
+                out,
+                "({} nodes; --format json writes the document --merge reads)",
+                doc.nodes
+            )
+        }
+    })?;
+    Ok(Status::Ok)
+}
 
 fn grundy_text(r: &PositionReport) -> String {
     match &r.grundy {
@@ -215,6 +285,9 @@ fn write_value_text(out: &mut dyn Write, game: &dyn Game, r: &PositionReport) ->
 }
 
 pub fn run_value(ctx: &Context, args: ValueArgs) -> Result<Status> {
+    if let Some(shard) = args.query.search.shard {
+        return run_shard(ctx, &args, shard);
+    }
     let (format, game, r) = args.query.ask(ctx, &args.game, false)?;
     args.query.out.emit(|out| match format {
         PlainFormat::Json => ctx.print_json(out, &report_json(&*game, &r)),
@@ -224,6 +297,12 @@ pub fn run_value(ctx: &Context, args: ValueArgs) -> Result<Status> {
 }
 
 pub fn run_moves(ctx: &Context, args: MovesArgs) -> Result<Status> {
+    if args.query.search.shard.is_some() {
+        return Err(Error::input(
+            "a shard of a split search is written by `nimlab value … --shard i/k`; \
+             `moves … --merge FILES` lists the options from the k shards",
+        ));
+    }
     let (format, game, r) = args.query.ask(ctx, &args.game, true)?;
     args.query.out.emit(|out| match format {
         PlainFormat::Json => ctx.print_json(out, &report_json(&*game, &r)),

@@ -45,7 +45,10 @@ mod tests;
 mod value;
 
 pub use route::{route_table, Method, MethodKind};
-pub use search::{search_value, SearchSettings, SEARCH_RANK};
+pub use search::{
+    merge_search_shards, root_options, search_shard, search_value, SearchSettings, SearchShard,
+    ShardValue, MAX_SHARDS, SEARCH_RANK,
+};
 pub use sequence::{periodicity, row_periodicity, sequence};
 pub use table::RECURSION_PREFERRED;
 
