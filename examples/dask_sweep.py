@@ -105,20 +105,28 @@ def frontier_on(client, shards, shared, up_to, cpu_seconds=None, codes=None, bin
     return lines
 
 
-def search_shard(spec, pos, shard, shards):
-    """One shard of a search split at the root (`nimlab value SPEC POS --shard i/k`,
-    a Dask task): the exact nimbers of the root's options whose index is = i (mod k)."""
-    return nimlab.game(spec).search_shard(pos, (shard, shards))
+def search_shard(spec, pos, shard, shards, below):
+    """One shard of a search split at the root (`nimlab value SPEC POS --shard i/k
+    --below B`, a Dask task): which nimbers below B the root's options whose index is
+    = i (mod k) have."""
+    return nimlab.game(spec).search_shard(pos, (shard, shards), below=below)
 
 
-def search_on(client, spec, pos, shards):
+def search_on(client, spec, pos, shards, below=4):
     """The nimber of one big position (a Cram board, a Node Kayles graph) by pruned
     search, split at the root into `shards` tasks and merged: the dict of
-    `Game.analyse`, with every winning move."""
-    futures = client.map(
-        search_shard, [spec] * shards, [pos] * shards, range(shards), [shards] * shards,
-    )
-    return nimlab.game(spec).merge_search(pos, client.gather(futures))
+    `Game.analyse`. When every nimber below the bound is some option's, the shards run
+    again asking below twice the bound."""
+    while True:
+        futures = client.map(
+            search_shard, [spec] * shards, [pos] * shards, range(shards),
+            [shards] * shards, [below] * shards,
+        )
+        parts = client.gather(futures)
+        hit = {h["grundy"] for part in parts for h in part["hits"]}
+        if any(u not in hit for u in range(below)):
+            return nimlab.game(spec).merge_search(pos, parts)
+        below *= 2
 
 
 def main(address=None):

@@ -138,10 +138,10 @@ class PeriodicityReport(TypedDict, total=False):
     checked_up_to: int
     method: str
 
-class ShardOption(TypedDict):
+class ShardHit(TypedDict):
+    grundy: int
     index: int
     position: str
-    grundy: int
 
 class SearchShard(TypedDict):
     """One shard of a search split at the root (:meth:`Game.search_shard`), as
@@ -151,7 +151,8 @@ class SearchShard(TypedDict):
     position: str
     shard: List[int]
     options_total: int
-    options: List[ShardOption]
+    below: int
+    hits: List[ShardHit]
     nodes: int
 
 class SweepRow(TypedDict):
@@ -184,12 +185,12 @@ class Game:
         """Value, outcome, winning moves and the method that found them."""
     def moves(self, pos: Position) -> Report:
         """As :meth:`analyse`, plus every option with its value (``options``)."""
-    def search_shard(self, pos: Position, shard: Tuple[int, int]) -> SearchShard:
-        """Shard ``(i, k)`` of a search split at the root: the exact nimbers of the
-        options of ``pos`` whose index is ≡ i (mod k)."""
-    def merge_search(
-        self, pos: Position, shards: List[SearchShard], *, options: bool = False
-    ) -> Report:
+    def search_shard(
+        self, pos: Position, shard: Tuple[int, int], *, below: Optional[int] = None
+    ) -> SearchShard:
+        """Shard ``(i, k)`` of a search split at the root: which nimbers below
+        ``below`` (default 4) the options of ``pos`` whose index is ≡ i (mod k) have."""
+    def merge_search(self, pos: Position, shards: List[SearchShard]) -> Report:
         """The answer about ``pos`` from the k shards of :meth:`search_shard`."""
     def __add__(self, other: Game) -> Game:
         """The disjunctive sum ``nimlab.sum(self, other)``."""

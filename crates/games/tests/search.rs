@@ -183,13 +183,14 @@ fn the_planner_sends_big_boards_to_the_search() {
     assert_eq!(r.method.id(), "brute-force");
 }
 
-/// A search split at the root into k shards and merged gives the solver's value and
-/// every winning move, for k from one shard to more shards than options; shards that
-/// do not fit together are refused.
+/// A search split at the root into k shards and merged gives the solver's value, for
+/// k from one shard to more shards than options; each shard's hits and misses are
+/// the solver's; shards that do not fit together, and bounds the nimber reaches,
+/// are refused.
 #[test]
 fn a_search_split_at_the_root_agrees_with_the_solver() {
     use nimlab_engine::big::BigUint;
-    use nimlab_engine::plan::{merge_search_shards, search_shard, SearchSettings};
+    use nimlab_engine::plan::{merge_search_shards, root_options, search_shard, SearchSettings};
     let specs = [
         ("cram(rows=3,cols=5)", "start"),
         ("cram(rows=4,cols=4)", "start"),
@@ -204,59 +205,69 @@ fn a_search_split_at_the_root_agrees_with_the_solver() {
         let pos = small(&*g, text);
         let big: Vec<BigUint> = pos.iter().map(|&c| c.into()).collect();
         let want = Solver::new(&*g).grundy(&pos).unwrap();
-        let mut winning = Vec::new();
-        g.for_each_option(&pos, &mut |o| {
-            if Solver::new(&*g).grundy(o).unwrap() == 0 {
-                winning.push(g.canonical(o).unwrap_or_else(|| o.to_vec()));
-            }
-        });
-        winning.sort();
-        winning.dedup();
-        for (k, end_rank) in [(1, None), (2, Some(0)), (3, None), (50, Some(4))] {
+        let values: Vec<u32> = root_options(&*g, &pos)
+            .iter()
+            .map(|o| Solver::new(&*g).grundy(o).unwrap())
+            .collect();
+        for (k, below, end_rank) in [
+            (1, 8, None),
+            (2, 8, Some(0)),
+            (3, 2, None),
+            (4, 4, None),
+            (50, 8, Some(4)),
+        ] {
             let settings = SearchSettings {
                 end_rank,
                 ..SearchSettings::default()
             };
             let shards: Vec<_> = (0..k)
-                .map(|i| search_shard(&*g, &big, &opts, &settings, (i, k)).unwrap())
+                .map(|i| search_shard(&*g, &big, &opts, &settings, (i, k), below).unwrap())
                 .collect();
-            // Each shard's values are the solver's.
+            // Each shard's hits are exactly the nimbers below the bound its options
+            // have, by the solver, each with an option worth it.
             for s in &shards {
-                for v in &s.values {
-                    assert_eq!(
-                        v.grundy,
-                        Solver::new(&*g).grundy(&v.option).unwrap(),
-                        "{spec} option {}",
-                        v.index
-                    );
+                let mut have: Vec<u32> = (s.shard.0 as usize..values.len())
+                    .step_by(k as usize)
+                    .map(|j| values[j])
+                    .filter(|&v| v < below)
+                    .collect();
+                have.sort();
+                have.dedup();
+                let hits: Vec<u32> = s.hits.iter().map(|h| h.grundy).collect();
+                assert_eq!(hits, have, "{spec} shard {}/{k}", s.shard.0);
+                for h in &s.hits {
+                    assert_eq!(values[h.index as usize], h.grundy, "{spec}");
                 }
             }
-            let r = merge_search_shards(&*g, &big, &shards, false).unwrap();
-            assert_eq!(r.grundy, Some(want.into()), "{spec} in {k} shards");
-            let mut got: Vec<Vec<Coord>> = r
-                .winning_moves
-                .iter()
-                .map(|m| m.iter().map(|c| c.try_into().unwrap()).collect())
-                .collect();
-            got.sort();
-            assert_eq!(got, winning, "{spec} in {k} shards: winning moves");
-            assert!(r.all_winning_moves);
+            let merged = merge_search_shards(&*g, &big, &shards);
+            if want < below {
+                let r = merged.unwrap();
+                assert_eq!(r.grundy, Some(want.into()), "{spec} in {k} shards");
+                for m in &r.winning_moves {
+                    let m: Vec<Coord> = m.iter().map(|c| c.try_into().unwrap()).collect();
+                    assert_eq!(Solver::new(&*g).grundy(&m).unwrap(), 0, "{spec}");
+                }
+                assert_eq!(r.winning_moves.is_empty(), want == 0, "{spec}");
+            } else {
+                // The nimber is not below the bound: said, not guessed.
+                assert!(merged.is_err(), "{spec} below {below}");
+            }
             // Refused: a shard missing, one given twice, a split of another k.
             if k > 1 {
-                assert!(merge_search_shards(&*g, &big, &shards[1..], false).is_err());
+                assert!(merge_search_shards(&*g, &big, &shards[1..]).is_err());
                 let mut twice = shards.clone();
                 twice[1] = shards[0].clone();
-                assert!(merge_search_shards(&*g, &big, &twice, false).is_err());
-                let other = search_shard(&*g, &big, &opts, &settings, (0, k + 1)).unwrap();
+                assert!(merge_search_shards(&*g, &big, &twice).is_err());
+                let other = search_shard(&*g, &big, &opts, &settings, (0, k + 1), below).unwrap();
                 let mut mixed = shards.clone();
                 mixed[0] = other;
-                assert!(merge_search_shards(&*g, &big, &mixed, false).is_err());
+                assert!(merge_search_shards(&*g, &big, &mixed).is_err());
             }
-            // Refused: a shard whose option is not the one its index names.
-            if let Some(v) = shards[0].values.first() {
+            // Refused: a hit whose option is not the one its index names.
+            if let Some(h) = shards[0].hits.first() {
                 let mut forged = shards.clone();
-                forged[0].values[0].option = vec![v.option[0] ^ 1];
-                assert!(merge_search_shards(&*g, &big, &forged, false).is_err());
+                forged[0].hits[0].option = vec![h.option[0] ^ 1];
+                assert!(merge_search_shards(&*g, &big, &forged).is_err());
             }
         }
     }

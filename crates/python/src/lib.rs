@@ -767,37 +767,41 @@ impl PyGame {
     }
 
     /// One shard of a search split at the root, like `nimlab value GAME POS --shard
-    /// i/k`: the exact nimbers of the options of `pos` whose index is ≡ i (mod k), as
-    /// the CLI's shard document (a dict). Run the k shards anywhere (Dask workers,
-    /// Slurm array jobs) and join them with `merge_search`. Ctrl-C stops it.
+    /// i/k --below B`: which nimbers below `below` (default 4) the options of `pos`
+    /// whose index is ≡ i (mod k) have, as the CLI's shard document (a dict). Run the
+    /// k shards anywhere (Dask workers, Slurm array jobs) and join them with
+    /// `merge_search`. Ctrl-C stops it.
+    #[pyo3(signature = (pos, shard, *, below = None))]
     fn search_shard<'py>(
         &self,
         py: Python<'py>,
         pos: &Bound<'py, PyAny>,
         shard: &Bound<'py, PyAny>,
+        below: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let shard = shard_arg(shard)?;
+        let below = match opt_count(below, "below")? {
+            Some(b) => u32::try_from(b).map_err(|_| input_err("below is too large"))?,
+            None => plan::DEFAULT_SHARD_BELOW,
+        };
         let game = &*self.game;
         let big = self.engine_position(py, pos)?;
         let settings = plan::SearchSettings::default();
         let s = interruptible(py, self.limits, |opts| {
-            plan::search_shard(game, &big, opts, &settings, shard)
+            plan::search_shard(game, &big, opts, &settings, shard, below)
         })?
         .map_err(py_err)?;
         doc_py(py, &SearchShardDoc::new(game, &big, &s))
     }
 
     /// The answer about `pos` from the k shard dicts of `search_shard` (in any order),
-    /// like `nimlab value GAME POS --merge FILES`: the dict of `analyse` (of `moves`
-    /// with `options=True`), after checking that the shards are of this game and
-    /// position and hold every option once.
-    #[pyo3(signature = (pos, shards, *, options = false))]
+    /// like `nimlab value GAME POS --merge FILES`: the dict of `analyse`, after
+    /// checking that the shards are of this game and position and fit together.
     fn merge_search<'py>(
         &self,
         py: Python<'py>,
         pos: &Bound<'py, PyAny>,
         shards: &Bound<'py, PyAny>,
-        options: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let json = py.import("json")?;
         let text: String = json.call_method1("dumps", (shards,))?.extract()?;
@@ -808,7 +812,7 @@ impl PyGame {
         })?;
         let game = &*self.game;
         let big = self.engine_position(py, pos)?;
-        let r = nimlab_json::search_shard::merge(game, &big, &docs, options).map_err(py_err)?;
+        let r = nimlab_json::search_shard::merge(game, &big, &docs).map_err(py_err)?;
         self.report_py(py, &r)
     }
 

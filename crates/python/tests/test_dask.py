@@ -43,11 +43,13 @@ def test_shards_through_the_cli_merge_the_same_way(cli_json):
 
 def test_a_search_split_on_workers_equals_the_cli(client, cli_json):
     # Cram 4x7: nimber 3 in Beling's published table.
-    merged = dask_sweep.search_on(client, "cram(rows=4,cols=7)", "start", shards=3)
+    # Asked below 2 first, the shards run again below 4.
+    merged = dask_sweep.search_on(client, "cram(rows=4,cols=7)", "start", shards=3, below=2)
     assert merged["grundy"] == 3
     assert merged["method"] == "search"
+    assert "nimbers below 4" in merged["method_detail"]
     one = cli_json("moves", "cram(rows=4,cols=7)", "start", "--search")
-    assert sorted(merged["winning_moves"]) == sorted(one["winning_moves"])
+    assert merged["winning_moves"] and set(merged["winning_moves"]) <= set(one["winning_moves"])
 
 
 def test_wythoff_rows_on_workers_equal_the_cli(client, cli_json):

@@ -19,7 +19,7 @@ STUB_DOCS = {
     "CheckReport": "CheckDoc",
     "PeriodicityReport": "PeriodicityDoc",
     "SearchShard": "SearchShardDoc",
-    "ShardOption": "ShardOptionDoc",
+    "ShardHit": "ShardHitDoc",
 }
 
 

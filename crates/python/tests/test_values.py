@@ -143,23 +143,30 @@ def test_sweep_shards_merge_to_the_whole():
 
 
 def test_a_search_split_at_the_root_merges_to_the_cli_value(cli_json):
-    # Node Kayles on the 3x6 grid: A316632 gives 3 (n = 6). Its options' values, split
-    # into 4 shards, merge to the value and the winning moves `moves --search` lists.
+    # Node Kayles on the 3x6 grid: A316632 gives 3 (n = 6). Four shards asking about
+    # the nimbers below 4 merge to it, with winning moves `moves --search` lists.
     spec = "node-kayles(graph=grid(3,6))"
     g = nimlab.game(spec)
     shards = [g.search_shard("start", (i, 4)) for i in range(4)]
     assert [tuple(s["shard"]) for s in shards] == [(i, 4) for i in range(4)]
-    assert sum(len(s["options"]) for s in shards) == shards[0]["options_total"]
+    assert all(s["below"] == 4 for s in shards)
     merged = g.merge_search("start", shards[::-1])
     assert merged["grundy"] == 3
     whole = cli_json("moves", spec, "start", "--search")
-    assert sorted(map(str, merged["winning_moves"])) == sorted(map(str, whole["winning_moves"]))
-    listed = g.merge_search("start", shards, options=True)["options"]
-    assert [o["grundy"] for o in listed] == [o["grundy"] for o in whole["options"]]
+    assert merged["winning_moves"]
+    assert set(map(str, merged["winning_moves"])) <= set(map(str, whole["winning_moves"]))
+    # Each hit's option has the nimber the shard says, by `moves`.
+    values = {str(o["position"]): o["grundy"] for o in whole["options"]}
+    for s in shards:
+        for h in s["hits"]:
+            assert values[str(g.analyse(h["position"])["position"])] == h["grundy"]
     with pytest.raises(nimlab.InputError, match="missing"):
         g.merge_search("start", shards[:3])
     with pytest.raises(nimlab.InputError, match="not of"):
         nimlab.game("node-kayles(graph=grid(3,5))").merge_search("start", shards)
+    low = [g.search_shard("start", (i, 2), below=3) for i in range(2)]
+    with pytest.raises(nimlab.InputError, match="3 or more"):
+        g.merge_search("start", low)
     with pytest.raises(nimlab.InputError):
         g.merge_search("start", [{"shard": [0, 1]}])
     with pytest.raises(nimlab.InputError):

@@ -500,8 +500,9 @@ impl NamesPosition for PositionRequest {
 }
 
 game_request!(
-    /// `/api/search-shard`: one shard `[i, k]` of a search split at the root.
-    SearchShardRequest { position: Option<Value>, shard: (u64, u64) }
+    /// `/api/search-shard`: one shard `[i, k]` of a search split at the root, asking
+    /// about the nimbers below `below` (default 4).
+    SearchShardRequest { position: Option<Value>, shard: (u64, u64), below: Option<u32> }
 );
 
 impl NamesPosition for SearchShardRequest {
@@ -512,12 +513,10 @@ impl NamesPosition for SearchShardRequest {
 
 game_request!(
     /// `/api/search-merge`: the k shard documents of a split search, merged into the
-    /// answer about the position (with every option when `options` is true).
+    /// answer about the position.
     SearchMergeRequest {
         position: Option<Value>,
         shards: Vec<nimlab_json::search_shard::SearchShardDoc>,
-        #[serde(default)]
-        options: bool,
     }
 );
 
@@ -929,21 +928,21 @@ async fn search_shard(State(state): State<Arc<AppState>>, body: Body) -> Answer 
         let game = load_game(&req)?.game;
         let pos = plan::read_position(&*game, &position_text(&req)?)?;
         let settings = plan::SearchSettings::default();
-        let s = plan::search_shard(&*game, &pos, opts, &settings, req.shard)?;
+        let below = req.below.unwrap_or(plan::DEFAULT_SHARD_BELOW);
+        let s = plan::search_shard(&*game, &pos, opts, &settings, req.shard, below)?;
         let doc = nimlab_json::search_shard::SearchShardDoc::new(&*game, &pos, &s);
         Ok(json_bytes(&nimlab_json::doc::to_value(&doc)))
     })
     .await
 }
 
-/// `/api/search-merge`: the answer of `nimlab value … --merge FILES` (of `moves` with
-/// `"options": true`).
+/// `/api/search-merge`: the answer of `nimlab value … --merge FILES`.
 async fn search_merge(State(state): State<Arc<AppState>>, body: Body) -> Answer {
     let req: SearchMergeRequest = parse_body(body)?;
     compute(&state, game_key(&req), Lane::Light, move |_| {
         let game = load_game(&req)?.game;
         let pos = plan::read_position(&*game, &position_text(&req)?)?;
-        let r = nimlab_json::search_shard::merge(&*game, &pos, &req.shards, req.options)?;
+        let r = nimlab_json::search_shard::merge(&*game, &pos, &req.shards)?;
         Ok(json_bytes(&nimlab_json::report_json(&*game, &r)))
     })
     .await

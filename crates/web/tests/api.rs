@@ -531,6 +531,7 @@ async fn a_split_search_is_the_librarys() {
             &TableOptions::default(),
             &SearchSettings::default(),
             (i, 2),
+            4,
         )
         .unwrap();
         let mut expected = nimlab_json::doc::to_value(

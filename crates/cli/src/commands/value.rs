@@ -98,11 +98,15 @@ pub struct SearchArgs {
     /// Start the search from the table a --checkpoint file holds.
     #[arg(long, value_name = "FILE")]
     resume: Option<std::path::PathBuf>,
-    /// Split the search at the root: value exactly the options whose index is ≡ i
-    /// (mod k) and write them as a shard document (run i = 0…k−1 anywhere, then
-    /// --merge the k files).
+    /// Split the search at the root: find which nimbers below --below the options
+    /// whose index is ≡ i (mod k) have, and write them as a shard document (JSON; run
+    /// i = 0…k−1 anywhere, then --merge the k files).
     #[arg(long, value_name = "i/k", value_parser = super::sweep::parse_shard, conflicts_with = "merge")]
     shard: Option<(u64, u64)>,
+    /// With --shard: the nimbers asked about, 0 … N−1 (default 4). The merge says so
+    /// when the root's nimber is N or more; run the shards again with a higher N.
+    #[arg(long, value_name = "N", requires = "shard")]
+    below: Option<u32>,
     /// Answer from the k shard documents of a split search (--shard), checked to be
     /// of this game and position and to hold every option once.
     #[arg(long, value_name = "FILE", num_args = 1..)]
@@ -171,7 +175,13 @@ fn ask(
             .iter()
             .map(|f| read_shard(f))
             .collect::<Result<Vec<_>>>()?;
-        nimlab_json::search_shard::merge(&*game, &big, &docs, with_options)?
+        if with_options {
+            return Err(Error::input(
+                "a split search finds the nimber and a winning move, not every option's \
+                 value: merge with `nimlab value … --merge FILES`",
+            ));
+        }
+        nimlab_json::search_shard::merge(&*game, &big, &docs)?
     } else if let Some(settings) = search.settings() {
         plan::search_value(&*game, &big, &opts, &settings, with_options)?
     } else if with_options {
@@ -209,23 +219,23 @@ fn run_shard(ctx: &Context, args: &ValueArgs, shard: (u64, u64)) -> Result<Statu
     let game = nimlab_games::source::load(Some(&args.game), None)?.game;
     let big = plan::read_position(&*game, &join_position(&q.position))?;
     let settings = q.search.settings().unwrap_or_default();
-    let s = plan::search_shard(&*game, &big, &ctx.table_options(), &settings, shard)?;
+    let below = q.search.below.unwrap_or(plan::DEFAULT_SHARD_BELOW);
+    let s = plan::search_shard(&*game, &big, &ctx.table_options(), &settings, shard, below)?;
     let doc = SearchShardDoc::new(&*game, &big, &s);
     q.out.emit(|out| match format {
         PlainFormat::Json => ctx.print_json(out, &nimlab_json::doc::to_value(&doc)),
         PlainFormat::Text => {
             writeln!(
                 out,
-                "shard {}/{} of {} at {}: {} of its {} options",
-                doc.shard[0],
-                doc.shard[1],
-                doc.game,
-                doc.position,
-                doc.options.len(),
-                doc.options_total
+                "shard {}/{} of {} at {} ({} options in all): nimbers below {} its options have",
+                doc.shard[0], doc.shard[1], doc.game, doc.position, doc.options_total, doc.below
             )?;
-            for o in &doc.options {
-                writeln!(out, "  {:>4}  {}  grundy {}", o.index, o.position, o.grundy)?;
+            for h in &doc.hits {
+                writeln!(
+                    out,
+                    "  {:>3}  option {:>4}  {}",
+                    h.grundy, h.index, h.position
+                )?;
             }
             writeln!(
                 out,

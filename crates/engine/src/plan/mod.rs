@@ -47,7 +47,7 @@ mod value;
 pub use route::{route_table, Method, MethodKind};
 pub use search::{
     merge_search_shards, root_options, search_shard, search_value, SearchSettings, SearchShard,
-    ShardValue, MAX_SHARDS, SEARCH_RANK,
+    ShardHit, DEFAULT_SHARD_BELOW, MAX_SHARDS, SEARCH_RANK,
 };
 pub use sequence::{periodicity, row_periodicity, sequence};
 pub use table::RECURSION_PREFERRED;

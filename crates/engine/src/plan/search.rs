@@ -162,38 +162,49 @@ pub fn root_options(game: &dyn Game, pos: &[Coord]) -> Vec<Vec<Coord>> {
     options
 }
 
-/// One option of the root valued by a shard.
+/// An option of the root worth a given nimber, found by a shard.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ShardValue {
-    /// Its index in [`root_options`].
+pub struct ShardHit {
+    /// The nimber.
+    pub grundy: u32,
+    /// The option's index in [`root_options`].
     pub index: u64,
     /// The option.
     pub option: Vec<Coord>,
-    /// Its nimber.
-    pub grundy: u32,
 }
 
-/// What one shard of a split search found: the exact nimbers of the root's options
-/// whose index is ≡ i (mod k). The k shards together value every option, and the
-/// root's nimber is their mex ([`merge_search_shards`]).
+/// What one shard of a search split at the root found about the root's options
+/// whose index is ≡ i (mod k): which nimbers below `below` they have (one option of
+/// each), every other nimber below `below` proved to be none of theirs. The root's
+/// nimber is the least nimber no shard's options have ([`merge_search_shards`]).
 #[derive(Debug, Clone)]
 pub struct SearchShard {
     /// (i, k): this is shard i of k.
     pub shard: (u64, u64),
     /// How many options the root has (each game once).
     pub options_total: u64,
-    /// The options this shard valued, by index.
-    pub values: Vec<ShardValue>,
+    /// The nimbers asked about: 0, 1, …, below − 1.
+    pub below: u32,
+    /// The nimbers below `below` its options have, increasing, one option each.
+    pub hits: Vec<ShardHit>,
     /// What its search did.
     pub stats: SearchStats,
 }
 
-/// Shard `shard = (i, k)` of a search split at the root: the exact nimber of each
-/// option of `pos` whose index in [`root_options`] is ≡ i (mod k), by pruned search.
-/// The shards share nothing, so they run on any machines (with their own
-/// checkpoints); [`merge_search_shards`] joins them into the root's answer. The k
-/// shards together do more work than one search of the root, which needs only some
-/// options' values: the split trades work for machines.
+/// The nimbers a shard asks about unless told otherwise: 0…3. Each nimber more costs
+/// a shard more than the last (an option worth more must be shown not to be worth
+/// each one asked: on Cram 5×7, whose nimber is 1, a quarter of the options took
+/// 0.6 CPU s below 2, 0.9 below 4, 8 below 6 and 19 below 8), while the boards and
+/// graphs searched have small nimbers; when the root's is 4 or more, the merge says
+/// so and the shards run again asking higher, resuming their checkpoints.
+pub const DEFAULT_SHARD_BELOW: u32 = 4;
+
+/// Shard `shard = (i, k)` of a search split at the root: for u = 0, 1, …, `below` − 1,
+/// whether some option of `pos` whose index in [`root_options`] is ≡ i (mod k) is
+/// worth u ([`Search::values_hit`]). The root's search stops at the first u none of
+/// its options has; a shard cannot, since another shard's options may have it, so
+/// it asks up to `below`. The shards share nothing, so they run on any machines
+/// (each with its own checkpoints), and [`merge_search_shards`] joins them.
 ///
 /// ```
 /// use nimlab_engine::plan::{merge_search_shards, search_shard, SearchSettings};
@@ -209,10 +220,11 @@ pub struct SearchShard {
 /// let pos = [7u32.into()];
 /// let (opts, settings) = (TableOptions::default(), SearchSettings::default());
 /// let shards: Vec<_> = (0..3)
-///     .map(|i| search_shard(&Heap, &pos, &opts, &settings, (i, 3)).unwrap())
+///     .map(|i| search_shard(&Heap, &pos, &opts, &settings, (i, 3), 16).unwrap())
 ///     .collect();
-/// assert_eq!(shards[1].values.iter().map(|v| v.grundy).collect::<Vec<_>>(), [1, 4]);
-/// let r = merge_search_shards(&Heap, &pos, &shards, false).unwrap();
+/// // Shard 1 of 3 holds the heaps 1 and 4.
+/// assert_eq!(shards[1].hits.iter().map(|h| h.grundy).collect::<Vec<_>>(), [1, 4]);
+/// let r = merge_search_shards(&Heap, &pos, &shards).unwrap();
 /// assert_eq!(r.grundy, Some(7u32.into()));
 /// ```
 pub fn search_shard(
@@ -221,6 +233,7 @@ pub fn search_shard(
     opts: &TableOptions,
     settings: &SearchSettings,
     shard: (u64, u64),
+    below: u32,
 ) -> Result<SearchShard> {
     let (i, k) = shard;
     if k == 0 || i >= k || k > MAX_SHARDS {
@@ -228,40 +241,51 @@ pub fn search_shard(
             "shard {i}/{k}: give i/k with 0 ≤ i < k ≤ {MAX_SHARDS}"
         )));
     }
+    if below == 0 {
+        return Err(Error::input(
+            "a shard asks about the nimbers below a bound of at least 1",
+        ));
+    }
     let small = searchable(game, pos)?;
     on_search_thread(|| {
-        let options = root_options(game, &small);
+        let all = root_options(game, &small);
+        let mine: Vec<(u64, &Vec<Coord>)> = (0u64..)
+            .zip(all.iter())
+            .filter(|(index, _)| index % k == i)
+            .collect();
+        let positions: Vec<Vec<Coord>> = mine.iter().map(|(_, o)| (*o).clone()).collect();
         let mut search = configured(game, opts, settings)?;
-        let mut values = Vec::new();
-        for (index, option) in (0u64..).zip(options.iter()) {
-            if index % k == i {
-                let grundy = search.grundy(option)?;
-                values.push(ShardValue {
-                    index,
-                    option: option.clone(),
-                    grundy,
-                });
-            }
-        }
+        let hits = search
+            .values_hit(&positions, below)?
+            .into_iter()
+            .map(|(grundy, j)| ShardHit {
+                grundy,
+                index: mine[j].0,
+                option: positions[j].clone(),
+            })
+            .collect();
         Ok(SearchShard {
             shard,
-            options_total: options.len() as u64,
-            values,
+            options_total: all.len() as u64,
+            below,
+            hits,
             stats: search.stats(),
         })
     })
 }
 
 /// The answer about `pos` from the k shards of a split search ([`search_shard`]):
-/// its nimber is the mex of its options' nimbers, and its winning moves are the
-/// options worth 0 (all of them). Refuses shards that do not fit together or do not
-/// belong to `pos` — one missing or given twice, splits of different k, an option
-/// that is not the one its index names — rather than answer from part of the options.
+/// its nimber is the least one no shard's options have, and its winning moves are
+/// the options the shards found worth 0 (one per shard at most). Refuses shards that
+/// do not fit together or do not belong to `pos` — one missing or given twice,
+/// splits of different k, an option that is not the one its index names or not in
+/// its shard — rather than answer from part of the options; and, when every nimber
+/// below the smallest shard's bound is some option's, says so (the shards must ask
+/// higher) rather than guess.
 pub fn merge_search_shards(
     game: &dyn Game,
     pos: &[BigUint],
     shards: &[SearchShard],
-    with_options: bool,
 ) -> Result<PositionReport> {
     let small = searchable(game, pos)?;
     let k = match shards.first() {
@@ -291,7 +315,7 @@ pub fn merge_search_shards(
     }
     if let Some(i) = held.iter().position(Option::is_none) {
         return Err(Error::input(format!(
-            "shard {i}/{k} is missing: the nimber needs every option's value"
+            "shard {i}/{k} is missing: the nimber needs every option"
         )));
     }
     let foreign = |i: u64| {
@@ -302,49 +326,53 @@ pub fn merge_search_shards(
             write_position(game, pos)
         ))
     };
-    let mut grundy = vec![0u32; expected.len()];
+    let mut had = vec![false; expected.len() + 1];
+    let mut winning = Vec::new();
     for s in shards {
         let (i, _) = s.shard;
-        let indices: Vec<u64> = s.values.iter().map(|v| v.index).collect();
-        let wanted: Vec<u64> = (i..expected.len() as u64).step_by(k as usize).collect();
-        if s.options_total != expected.len() as u64 || indices != wanted {
+        if s.options_total != expected.len() as u64 {
             return Err(foreign(i));
         }
-        for v in &s.values {
-            if expected[v.index as usize] != v.option {
+        let mut last = None;
+        for h in &s.hits {
+            let fits = h.index % k == i
+                && expected.get(h.index as usize) == Some(&h.option)
+                && h.grundy < s.below
+                && last.is_none_or(|l| l < h.grundy);
+            if !fits {
                 return Err(foreign(i));
             }
-            grundy[v.index as usize] = v.grundy;
+            last = Some(h.grundy);
+            if let Some(slot) = had.get_mut(h.grundy as usize) {
+                *slot = true;
+            }
+            if h.grundy == 0 {
+                winning.push(big_of(&h.option));
+            }
         }
     }
-    // Every index is ≡ i (mod k) for exactly one shard i, so every option has its value.
-    let mex = (0u32..)
-        .find(|g| !grundy.contains(g))
-        .expect("fewer options than nimbers");
+    // Every nimber below each shard's bound that its options have is among its hits,
+    // so a nimber below every bound that no shard hit is no option's.
+    let below = shards.iter().map(|s| s.below).min().unwrap_or(0);
+    let mex = had.iter().position(|&h| !h).unwrap_or(had.len()) as u32;
+    if mex >= below {
+        return Err(Error::input(format!(
+            "every nimber below {below} is some option's, so the nimber is {below} or \
+             more: run the shards again asking below {} (resuming their checkpoints)",
+            below.saturating_mul(2)
+        )));
+    }
     let nodes: u64 = shards.iter().map(|s| s.stats.nodes).sum();
     let detail = format!(
-        "pruned search split at the root into {k} shards: {} options valued, {nodes} nodes",
+        "pruned search split at the root into {k} shards ({} options, nimbers below {below} \
+         asked about): {nodes} nodes",
         expected.len()
     );
     let mut r =
         PositionReport::of_value(pos.to_vec(), mex, Method::new(MethodKind::Search, detail));
-    let listed: Vec<super::OptionReport> = expected
-        .iter()
-        .zip(&grundy)
-        .map(|(o, &v)| super::OptionReport {
-            position: big_of(o),
-            grundy: Some(v.into()),
-            winning: v == 0,
-        })
-        .collect();
-    r.winning_moves = listed
-        .iter()
-        .filter(|o| o.winning)
-        .map(|o| o.position.clone())
-        .collect();
-    if with_options {
-        r.options = Some(listed);
-    }
+    winning.sort();
+    r.winning_moves = winning;
+    r.all_winning_moves = false;
     Ok(r)
 }
 

@@ -266,6 +266,61 @@ impl<'g> Search<'g> {
         self.progress.start(0, "nodes searched");
         self.part_note = "is it a P-position".into();
         self.asking = self.part_note.clone();
+        let answer = self.is_worth(pos, 0)?;
+        self.finish()?;
+        Ok(answer)
+    }
+
+    /// Which nimbers below `below` some position among `options` has, each with the
+    /// index of the first position found worth it, in increasing order of nimber: for
+    /// u = 0, 1, … each position not yet found worth less is asked "is your nimber
+    /// u?", as the root of [`Search::grundy`] asks its options, but without stopping
+    /// at the first u none has. The search split at the root
+    /// ([`crate::plan::search_shard`]) asks this of its share of the root's options.
+    ///
+    /// ```
+    /// use nimlab_engine::search::Search;
+    /// use nimlab_engine::{Coord, Game};
+    /// struct Heap;
+    /// impl Game for Heap {
+    ///     fn spec(&self) -> String { "heap".into() }
+    ///     fn dimension(&self) -> usize { 1 }
+    ///     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+    ///         for u in 0..p[0] { visit(&[u]); }
+    ///     }
+    /// }
+    /// let mut search = Search::new(&Heap, &Default::default());
+    /// let hits = search.values_hit(&[vec![5], vec![2], vec![9], vec![2]], 6).unwrap();
+    /// assert_eq!(hits, [(2, 1), (5, 0)]);
+    /// ```
+    pub fn values_hit(&mut self, options: &[Vec<Coord>], below: u32) -> Result<Vec<(u32, usize)>> {
+        self.progress.start(0, "nodes searched");
+        let mut open: Vec<usize> = (0..options.len()).collect();
+        let mut hits = Vec::new();
+        for u in 0..below {
+            if open.is_empty() {
+                break;
+            }
+            self.part_note = format!("is some option worth {u}");
+            self.asking = self.part_note.clone();
+            let mut found = None;
+            for (j, &i) in open.iter().enumerate() {
+                if self.is_worth(&options[i], u)? {
+                    found = Some(j);
+                    break;
+                }
+            }
+            if let Some(j) = found {
+                hits.push((u, open.remove(j)));
+            }
+        }
+        self.finish()?;
+        Ok(hits)
+    }
+
+    /// Whether the nimber of `pos` is `u`: the parts but the biggest valued exactly,
+    /// then one question about the biggest.
+    fn is_worth(&mut self, pos: &[Coord], u: u32) -> Result<bool> {
         let mut parts = self.parts_of(pos);
         parts.sort_by_key(|(_, rank)| *rank);
         let mut acc = 0;
@@ -273,15 +328,14 @@ impl<'g> Search<'g> {
         for (key, rank) in &parts {
             acc ^= self.nimber(key.as_slice(), *rank)?;
         }
-        let answer = match biggest {
-            None => acc == 0,
-            Some((key, rank)) if acc < NimSet::LIMIT => {
-                self.nimber_in(key.as_slice(), rank, NimSet::single(acc))? == Some(acc)
+        let want = u ^ acc;
+        Ok(match biggest {
+            None => acc == u,
+            Some((key, rank)) if want < NimSet::LIMIT => {
+                self.nimber_in(key.as_slice(), rank, NimSet::single(want))? == Some(want)
             }
-            Some((key, rank)) => self.nimber(key.as_slice(), rank)? == acc,
-        };
-        self.finish()?;
-        Ok(answer)
+            Some((key, rank)) => self.nimber(key.as_slice(), rank)? == want,
+        })
     }
 
     fn finish(&mut self) -> Result<()> {
