@@ -197,8 +197,23 @@ use nimlab_json::search_shard::SearchShardDoc;
 
 /// A shard document written by `--shard`, or why it cannot be read.
 fn read_shard(file: &std::path::Path) -> Result<SearchShardDoc> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| Error::io(format!("cannot read {}", file.display()), e))?;
+    use std::io::Read;
+    // A shard lists at most one option per nimber asked about: far below this. The
+    // bound keeps a wrong file (/dev/zero, a table) from being read into memory.
+    const MAX_SHARD_BYTES: u64 = 16 << 20;
+    let cannot = |e| Error::io(format!("cannot read {}", file.display()), e);
+    let mut text = String::new();
+    std::fs::File::open(file)
+        .map_err(cannot)?
+        .take(MAX_SHARD_BYTES + 1)
+        .read_to_string(&mut text)
+        .map_err(cannot)?;
+    if text.len() as u64 > MAX_SHARD_BYTES {
+        return Err(Error::input(format!(
+            "{} is more than 16 MiB: not a search shard document",
+            file.display()
+        )));
+    }
     serde_json::from_str(&text).map_err(|e| {
         Error::input(format!(
             "{} is not a search shard document (of `value … --shard i/k --format json`): {e}",
