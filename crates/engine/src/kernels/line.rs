@@ -481,6 +481,8 @@ fn fill(
         !(in_band && dy >= band)
     });
 
+    // Wythoff's lines: the hot loop without the general band's and the steps' work.
+    let plain = band == 1 && offsets.is_empty();
     let threads = rayon::current_num_threads().max(1);
     // Row y may run at x once row y − 1 is done through x + lag (see module docs).
     let lag = (2 * band).saturating_sub(3);
@@ -583,17 +585,31 @@ fn fill(
                         // columns it is at and the diagonal lines they touch; the band
                         // above is final far enough (checked above; module docs).
                         unsafe {
-                            fill_cell(
-                                &values_s,
-                                &columns_s,
-                                &diagonals_s,
-                                row,
-                                &mut near,
-                                &offsets,
-                                geo,
-                                x,
-                                y,
-                            );
+                            if plain {
+                                fill_cell::<true>(
+                                    &values_s,
+                                    &columns_s,
+                                    &diagonals_s,
+                                    row,
+                                    &mut near,
+                                    &offsets,
+                                    geo,
+                                    x,
+                                    y,
+                                );
+                            } else {
+                                fill_cell::<false>(
+                                    &values_s,
+                                    &columns_s,
+                                    &diagonals_s,
+                                    row,
+                                    &mut near,
+                                    &offsets,
+                                    geo,
+                                    x,
+                                    y,
+                                );
+                            }
                         }
                     }
                 }
@@ -776,9 +792,11 @@ struct Geometry {
 /// The caller owns the cell, its column line and the diagonal lines it queries, and the
 /// cells it reads are final (pipeline protocol of [`line_table`]). Cells are read and
 /// written by value only ([`SharedCells`]); lines are borrowed one at a time.
+/// `PLAIN`: the game's lines are Wythoff's (band 1, no finite steps), known at compile
+/// time so that the general band's and the steps' work drops out of the hot loop.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-unsafe fn fill_cell(
+unsafe fn fill_cell<const PLAIN: bool>(
     values: &SharedCells,
     columns: &SharedLines,
     diagonals: &SharedLines,
@@ -800,6 +818,8 @@ unsafe fn fill_cell(
             terminal_value,
             half,
         } = geo;
+        let band = if PLAIN { 1 } else { band };
+        let offsets: &[(usize, usize)] = if PLAIN { &[] } else { offsets };
         if band > 1 && y >= band && x >= 1 {
             // Cell (x − 1, y − a) joins its diagonal line now: every query that must not
             // see it has been made. (With a = 1 a cell joins its line at once, below.)
@@ -847,7 +867,7 @@ unsafe fn fill_cell(
                 1 => scan(
                     start,
                     &[row_c, col_c, Cursor::of(diagonals.get(diag_lo))],
-                    near,
+                    if PLAIN { &[] } else { near },
                 ),
                 _ => {
                     let mut lines = [Cursor::EMPTY; 2 * MAX_BAND + 1];
