@@ -303,9 +303,11 @@ fn value_bound(moves: &LineMoves, width: usize, height: usize) -> u64 {
 /// Bytes [`line_table`] needs for a `width × height` table: the values (4 bytes a cell),
 /// the line structures and their bitset windows. A line's window spans from its mex
 /// pointer to its largest value; measured on Wythoff and Ryuoh tables (8192², 16384²,
-/// 4·10⁶ × 32) the windows take under 0.5 bytes a cell plus about 100 bytes a line
-/// (their summaries, one bit a word, add under 2 %); this estimate allows 0.75 bytes a
-/// cell and the line structure plus 64 bytes (136 bytes) a line. A symmetric game on a
+/// 4·10⁶ × 32) the windows take under 0.5 bytes a cell plus about 100 bytes a line, and
+/// their summaries (one bit a word, in an allocation of their own) about 60 bytes more
+/// a line (the 4·10⁶ × 32 Wythoff strip: 1.81 GB at its peak, 1.19 GB before the
+/// summaries); this estimate allows 0.75 bytes a cell and the line structure plus 96
+/// bytes (168 bytes) a line (that strip: 1.95 GB). A symmetric game on a
 /// box taller than wide is filled transposed, which needs a second copy of the values.
 ///
 /// ```
@@ -325,7 +327,7 @@ pub fn line_table_bytes(moves: &LineMoves, width: usize, height: usize) -> Resul
         0
     };
     let lines = width as u64 + diag_lines + 64;
-    let line_bytes = lines * (std::mem::size_of::<LineSet>() as u64 + 64);
+    let line_bytes = lines * (std::mem::size_of::<LineSet>() as u64 + 96);
     let value_copies = if is_symmetric(moves) && height > width {
         8
     } else {
