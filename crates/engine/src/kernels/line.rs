@@ -68,33 +68,41 @@ const CHUNK: usize = 64;
 const BLOCK: u64 = 64;
 
 /// The set of values of one line seen so far: everything below `mex`, plus the bits of
-/// `words`, which hold the word indices `lo .. lo + words.len()`. `open` summarises the
-/// words, one bit each: bit i of `open[j]` is clear when word 64·(`open_lo` + j) + i is
-/// full, set otherwise (words outside the window are empty; bits of words below `mex`
-/// are not looked at), so a search skips the words one line fills alone, 64 at a time.
-/// `open` covers the blocks of the window's words. Values are inserted once each (a
-/// line's values are distinct) and never removed.
+/// its stored words, which hold the word indices `lo .. lo + len` (`buf[..len]`), each
+/// summarised by one bit: bit i of summary j (`buf[len + j]`) is clear when word
+/// 64·(lo / 64 + j) + i is full, set otherwise (words outside the window are empty;
+/// bits of words below `mex` are not looked at), so a search skips the words one line
+/// fills alone, 64 at a time. The summaries cover the blocks of the window's words, and
+/// share the words' allocation (one allocation a line: a long strip has millions of
+/// lines). Values are inserted once each (a line's values are distinct) and never
+/// removed.
 #[derive(Default, Clone)]
 struct LineSet {
     mex: u64,
     lo: u64,
-    words: Vec<u64>,
-    open_lo: u64,
-    open: Vec<u64>,
+    len: usize,
+    buf: Vec<u64>,
 }
 
 impl LineSet {
+    /// Index in `buf` of the summary of word `w` (in the window).
+    #[inline(always)]
+    fn summary_of(&self, w: u64) -> usize {
+        self.len + (w / BLOCK - self.lo / BLOCK) as usize
+    }
+
     /// Adds `v`, which is not in the set (so `v ≥ mex`).
     #[inline(always)]
     fn insert(&mut self, v: u64) {
         debug_assert!(v >= self.mex);
         let w = v >> 6;
         let i = w.wrapping_sub(self.lo) as usize;
-        if i < self.words.len() {
-            let word = self.words[i] | 1 << (v & 63);
-            self.words[i] = word;
+        if i < self.len {
+            let word = self.buf[i] | 1 << (v & 63);
+            self.buf[i] = word;
             if word == !0 {
-                self.open[(w / BLOCK - self.open_lo) as usize] &= !(1 << (w % BLOCK));
+                let j = self.summary_of(w);
+                self.buf[j] &= !(1 << (w % BLOCK));
             }
             if v == self.mex {
                 self.advance();
@@ -109,31 +117,30 @@ impl LineSet {
     #[inline(never)]
     fn insert_outside(&mut self, v: u64) {
         let w = v >> 6;
-        let b = w / BLOCK;
-        if self.words.is_empty() {
+        if self.len == 0 {
             self.lo = w;
-            self.words.push(0);
-            self.open_lo = b;
-            self.open.clear();
-            self.open.push(!0);
+            self.len = 1;
+            self.buf.clear();
+            self.buf.extend([0, !0]);
         } else if w < self.lo {
             let grow = (self.lo - w) as usize;
-            self.words.splice(0..0, std::iter::repeat_n(0, grow));
+            let new_blocks = (self.lo / BLOCK - w / BLOCK) as usize;
+            self.buf.splice(0..0, std::iter::repeat_n(0, grow));
+            self.len += grow;
             self.lo = w;
-            if b < self.open_lo {
-                let grow = (self.open_lo - b) as usize;
-                self.open.splice(0..0, std::iter::repeat_n(!0, grow));
-                self.open_lo = b;
-            }
+            let at = self.len;
+            self.buf.splice(at..at, std::iter::repeat_n(!0, new_blocks));
         } else {
-            self.words.resize((w - self.lo) as usize + 1, 0);
-            let blocks = (b - self.open_lo) as usize + 1;
-            if blocks > self.open.len() {
-                self.open.resize(blocks, !0);
-            }
+            let grow = (w - self.lo) as usize + 1 - self.len;
+            let old_end_block = (self.lo + self.len as u64 - 1) / BLOCK;
+            let at = self.len;
+            self.buf.splice(at..at, std::iter::repeat_n(0, grow));
+            self.len += grow;
+            let new_blocks = (w / BLOCK - old_end_block) as usize;
+            self.buf.extend(std::iter::repeat_n(!0, new_blocks));
         }
         // A word that was empty is not full with one more bit.
-        self.words[(w - self.lo) as usize] |= 1 << (v & 63);
+        self.buf[(w - self.lo) as usize] |= 1 << (v & 63);
         if v == self.mex {
             self.advance();
         }
@@ -146,18 +153,18 @@ impl LineSet {
         let mut w = self.mex >> 6;
         loop {
             let i = w.wrapping_sub(self.lo) as usize;
-            let word = self.words.get(i).copied().unwrap_or(0);
+            let word = if i < self.len { self.buf[i] } else { 0 };
             if word != !0 {
                 self.mex = (w << 6) + (!word).trailing_zeros() as u64;
                 break;
             }
             // The next word that is not full, through the summaries: words outside
             // the window are empty, so their bits are set.
-            let mut j = (w / BLOCK - self.open_lo) as usize;
-            let mut open = self.open[j] & (!1u64 << (w % BLOCK));
+            let mut j = self.summary_of(w);
+            let mut open = self.buf[j] & (!1u64 << (w % BLOCK));
             while open == 0 {
                 j += 1;
-                match self.open.get(j) {
+                match self.buf.get(j) {
                     Some(&o) => open = o,
                     None => {
                         open = 1;
@@ -165,27 +172,27 @@ impl LineSet {
                     }
                 }
             }
-            w = (self.open_lo + j as u64) * BLOCK + open.trailing_zeros() as u64;
+            w = (self.lo / BLOCK + (j - self.len) as u64) * BLOCK + open.trailing_zeros() as u64;
         }
-        let below = ((self.mex >> 6).saturating_sub(self.lo) as usize).min(self.words.len());
-        if below == self.words.len() {
-            self.words.clear();
-            self.open.clear();
-        } else if below >= 8 && 2 * below >= self.words.len() {
-            self.words.drain(..below);
+        let below = ((self.mex >> 6).saturating_sub(self.lo) as usize).min(self.len);
+        if below == self.len {
+            self.len = 0;
+            self.buf.clear();
+        } else if below >= 8 && 2 * below >= self.len {
+            let gone = ((self.lo + below as u64) / BLOCK - self.lo / BLOCK) as usize;
+            self.buf.drain(..below);
+            self.len -= below;
             self.lo += below as u64;
-            let gone = (self.lo / BLOCK - self.open_lo) as usize;
-            self.open.drain(..gone);
-            self.open_lo += gone as u64;
+            let at = self.len;
+            self.buf.drain(at..at + gone);
         }
     }
 
     fn clear(&mut self) {
         self.mex = 0;
         self.lo = 0;
-        self.words.clear();
-        self.open_lo = 0;
-        self.open.clear();
+        self.len = 0;
+        self.buf.clear();
     }
 }
 
@@ -303,11 +310,11 @@ fn value_bound(moves: &LineMoves, width: usize, height: usize) -> u64 {
 /// Bytes [`line_table`] needs for a `width × height` table: the values (4 bytes a cell),
 /// the line structures and their bitset windows. A line's window spans from its mex
 /// pointer to its largest value; measured on Wythoff and Ryuoh tables (8192², 16384²,
-/// 4·10⁶ × 32) the windows take under 0.5 bytes a cell plus about 100 bytes a line, and
-/// their summaries (one bit a word, in an allocation of their own) about 60 bytes more
-/// a line (the 4·10⁶ × 32 Wythoff strip: 1.81 GB at its peak, 1.19 GB before the
-/// summaries); this estimate allows 0.75 bytes a cell and the line structure plus 96
-/// bytes (168 bytes) a line (that strip: 1.95 GB). A symmetric game on a
+/// 4·10⁶ × 32) the windows take under 0.5 bytes a cell plus about 100 bytes a line
+/// (their summaries, one bit a word in the same allocation, add little: the 4·10⁶ × 32
+/// Wythoff strip peaks at 1.25 GB, 1.19 GB without them, 1.81 GB with them allocated
+/// apart); this estimate allows 0.75 bytes a cell and the line structure plus 64 bytes
+/// (112 bytes) a line (that strip: 1.50 GB). A symmetric game on a
 /// box taller than wide is filled transposed, which needs a second copy of the values.
 ///
 /// ```
@@ -327,7 +334,7 @@ pub fn line_table_bytes(moves: &LineMoves, width: usize, height: usize) -> Resul
         0
     };
     let lines = width as u64 + diag_lines + 64;
-    let line_bytes = lines * (std::mem::size_of::<LineSet>() as u64 + 96);
+    let line_bytes = lines * (std::mem::size_of::<LineSet>() as u64 + 64);
     let value_copies = if is_symmetric(moves) && height > width {
         8
     } else {
@@ -694,13 +701,14 @@ impl<'a> Cursor<'a> {
 
     #[inline(always)]
     fn of(set: &'a LineSet) -> Self {
+        let (words, open) = set.buf.split_at(set.len);
         Cursor {
-            words: set.words.as_ptr(),
+            words: words.as_ptr(),
             lo: set.lo,
-            len: set.words.len() as u64,
-            open: set.open.as_ptr(),
-            open_lo: set.open_lo,
-            open_len: set.open.len() as u64,
+            len: set.len as u64,
+            open: open.as_ptr(),
+            open_lo: set.lo / BLOCK,
+            open_len: open.len() as u64,
             line: std::marker::PhantomData,
         }
     }
@@ -1008,7 +1016,7 @@ mod tests {
         let mut high = LineSet::default();
         high.insert(5_000_011);
         high.insert(5_000_010);
-        assert_eq!(high.words.len(), 1);
+        assert_eq!(high.len, 1);
         let bits = Cursor::of(&high).stored(5_000_010 / 64);
         assert_eq!(bits, 0b11 << (5_000_010 % 64));
     }
