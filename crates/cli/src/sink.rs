@@ -493,6 +493,14 @@ impl Sink {
                 let _ = file.set_len(0);
                 return Ok(None);
             }
+            // No read-around on faults: a table's writes land all over the file (the
+            // mirror cells of a Wythoff band, 256 bytes in every row), and reading
+            // around each first touch zeroed pages far ahead (Wythoff 8192², A and B
+            // run in turn, medians of 5: 0.29 s of system time against 0.52 s, 0.84
+            // of the CPU time; populating the whole mapping first did worse). Only a
+            // hint: its failure changes nothing.
+            // SAFETY: advice on the mapping just made; no memory is read or written.
+            unsafe { libc::madvise(ptr, len, libc::MADV_RANDOM) };
             Ok(Some(Mapped {
                 ptr: ptr.cast(),
                 len,
