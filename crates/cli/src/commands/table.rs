@@ -209,7 +209,7 @@ pub fn run(ctx: &Context, args: TableArgs) -> Result<Status> {
 /// `--format npy` into a file, computed straight into the mapped output file when the
 /// table's route fills memory it is given (the line kernel): the 4-byte values are the
 /// `.npy` data as they are (little-endian `<u4`), with no copy through buffers — for
-/// Wythoff 8192² (256 MiB) that copy took longer than the fill. `false`, with nothing
+/// Wythoff 8192² (256 MiB) that copy was a fifth of the run. `false`, with nothing
 /// done, where that does not apply (another route, standard output, a device, a file
 /// system that cannot map the file): the caller writes the table the usual way.
 fn npy_mapped(
