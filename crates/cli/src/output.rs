@@ -7,8 +7,8 @@ use std::io::{self, Write};
 
 mod big;
 pub use big::{
-    check_figure, default_scale, png_size, write_cells_png, write_npy, write_png, write_png_figure,
-    NOT_A_POSITION_RGB,
+    check_figure, default_scale, npy_header, png_size, write_cells_png, write_npy, write_png,
+    write_png_figure, NOT_A_POSITION_RGB,
 };
 
 /// How to print a table.

@@ -39,6 +39,38 @@ fn wythoff_naive(n: usize) -> Vec<Vec<u32>> {
     g
 }
 
+/// A table written to a file (computed straight into the mapped file where the route
+/// is the line kernel) is byte for byte the one written to standard output (through
+/// buffers), for line games, a game of another route, and a file being replaced.
+#[test]
+fn npy_in_a_mapped_file_equals_npy_written_to_standard_output() {
+    let path = temp("mapped.npy");
+    let file = path.to_str().unwrap();
+    for (game, size) in [
+        ("wythoff", "300"),
+        ("wythoff", "1"),
+        ("wythoff(a=2)", "97"),
+        ("ryuoh(p=3)", "130"),
+        ("nim", "20"),
+        ("subtraction(s={1,3,4})", "50"),
+    ] {
+        let args = ["table", game, "--size", size, "--format", "npy"];
+        let streamed = nimlab(&[&args[..], &["-o", "-"]].concat());
+        assert_success(&streamed);
+        // Twice: the second run replaces the first file.
+        for _ in 0..2 {
+            let mapped = nimlab(&[&args[..], &["-o", file]].concat());
+            assert_success(&mapped);
+            assert_eq!(
+                std::fs::read(&path).unwrap(),
+                streamed.stdout,
+                "{game} --size {size}"
+            );
+        }
+    }
+    let _ = std::fs::remove_file(&path);
+}
+
 #[test]
 fn npy_holds_values_y_x_with_a_numpy_header() {
     let path = temp("w.npy");

@@ -266,23 +266,7 @@ pub fn grundy_table(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Res
     check_box_dimension(game, dims)?;
     if let Some(moves) = line_kernel_moves(game, dims) {
         // Line games (Wythoff, Ryuoh …) get the fast kernel, same values.
-        let needed = crate::kernels::line::line_table_bytes(&moves, dims[0], dims[1])?;
-        opts.memory_limit.check(
-            &format!("{} for {}", describe_box(dims), game.spec()),
-            needed,
-        )?;
-        // Every cell visits each diagonal step: Ryuoh Nim with p = 1024 has half a
-        // million of them, hours over a 1024 × 1024 box.
-        check_work(
-            &format!(
-                "the line kernel on {} over the {}",
-                game.spec(),
-                describe_box(dims)
-            ),
-            cell_count(dims)? as u128,
-            moves.steps.len() as u128,
-            opts.force,
-        )?;
+        check_line_kernel(game, &moves, dims, opts)?;
         let values = crate::kernels::line::line_table(
             &moves,
             game.terminal_value(),
@@ -302,6 +286,72 @@ pub fn grundy_table(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Res
         opts.force,
     )?;
     generic_table(game, dims, downward, opts)
+}
+
+/// [`grundy_table`] of a line game (`line_kernel_moves(game, dims)` is `Some`) computed
+/// straight into `values` (the cells in storage order, any contents before), so that a
+/// caller can give memory of its own — a memory-mapped output file, say. Errors (and
+/// writes nothing) for another game.
+pub fn grundy_table_into(
+    game: &dyn Game,
+    dims: &[usize],
+    opts: &TableOptions,
+    values: &mut [u32],
+) -> Result<()> {
+    check_box_dimension(game, dims)?;
+    let Some(moves) = line_kernel_moves(game, dims) else {
+        return Err(Error::Contract(format!(
+            "{}: only line games are computed into a buffer",
+            game.spec()
+        )));
+    };
+    line_kernel_into(game, &moves, dims, opts, values)
+}
+
+/// Refuses the line kernel's table of `game` over `dims` beyond the memory limit (the
+/// values, the line sets) or when its work is hours.
+pub(crate) fn check_line_kernel(
+    game: &dyn Game,
+    moves: &crate::kernels::line::LineMoves,
+    dims: &[usize],
+    opts: &TableOptions,
+) -> Result<()> {
+    let needed = crate::kernels::line::line_table_bytes(moves, dims[0], dims[1])?;
+    opts.memory_limit.check(
+        &format!("{} for {}", describe_box(dims), game.spec()),
+        needed,
+    )?;
+    // Every cell visits each diagonal step: Ryuoh Nim with p = 1024 has half a
+    // million of them, hours over a 1024 × 1024 box.
+    check_work(
+        &format!(
+            "the line kernel on {} over the {}",
+            game.spec(),
+            describe_box(dims)
+        ),
+        cell_count(dims)? as u128,
+        moves.steps.len() as u128,
+        opts.force,
+    )
+}
+
+/// The line kernel's table of `game` over `dims` into `values` (checked first).
+fn line_kernel_into(
+    game: &dyn Game,
+    moves: &crate::kernels::line::LineMoves,
+    dims: &[usize],
+    opts: &TableOptions,
+    values: &mut [u32],
+) -> Result<()> {
+    check_line_kernel(game, moves, dims, opts)?;
+    crate::kernels::line::line_table_into(
+        moves,
+        game.terminal_value(),
+        dims[0],
+        dims[1],
+        opts.progress,
+        values,
+    )
 }
 
 /// `Ok` if the box `dims` has one extent per coordinate of `game`.

@@ -142,6 +142,9 @@ pub fn run(ctx: &Context, args: TableArgs) -> Result<Status> {
         }
     }
     let dims = game.table_box(args.size);
+    if format == TableFormat::Npy && npy_mapped(ctx, &*game, &dims, &args.out)? {
+        return Ok(Status::Ok);
+    }
     let report = plan::table(&*game, &dims, &ctx.table_options())?;
     let table = report.table;
     // n-player games: the values are classes (one colour each in a png).
@@ -201,6 +204,55 @@ pub fn run(ctx: &Context, args: TableArgs) -> Result<Status> {
             .emit(|out| write_table(out, &*game, &table, format))?,
     }
     Ok(Status::Ok)
+}
+
+/// `--format npy` into a file, computed straight into the mapped output file when the
+/// table's route fills memory it is given (the line kernel): the 4-byte values are the
+/// `.npy` data as they are (little-endian `<u4`), with no copy through buffers — for
+/// Wythoff 8192² (256 MiB) that copy was a fifth of the run. `false`, with nothing
+/// done, where that does not apply (another route, standard output, a device, a file
+/// system that cannot map the file): the caller writes the table the usual way.
+fn npy_mapped(
+    ctx: &Context,
+    game: &dyn nimlab_engine::Game,
+    dims: &[usize],
+    out: &OutputArgs,
+) -> Result<bool> {
+    if cfg!(target_endian = "big") || out.file().is_none() {
+        return Ok(false);
+    }
+    let opts = ctx.table_options();
+    if !plan::fills_buffer(game, dims, &opts)? {
+        return Ok(false);
+    }
+    let cells =
+        usize::try_from(cell_count(dims)?).map_err(|_| Error::input("table box is too large"))?;
+    let shape: Vec<usize> = dims.iter().rev().copied().collect();
+    let header = crate::output::npy_header(&shape);
+    let len = cells
+        .checked_mul(4)
+        .and_then(|b| b.checked_add(header.len()))
+        .ok_or_else(|| Error::input("table box is too large"))?;
+    let mut sink = out.open()?;
+    let Some(mut mapped) = sink.map(len)? else {
+        return Ok(false);
+    };
+    let bytes = mapped.bytes();
+    bytes[..header.len()].copy_from_slice(&header);
+    // SAFETY: every bit pattern is a valid u32; `align_to_mut` only reinterprets.
+    let (before, values, after) = unsafe { bytes[header.len()..].align_to_mut::<u32>() };
+    if !before.is_empty() || !after.is_empty() {
+        // The mapping is page-aligned and the header a multiple of 64 bytes long.
+        return Err(Error::Contract("npy data not 4-byte aligned".into()));
+    }
+    if plan::table_into(game, dims, &opts, values)?.is_none() {
+        return Err(Error::Contract(
+            "the line kernel route declined a box it had accepted".into(),
+        ));
+    }
+    drop(mapped);
+    sink.finish()?;
+    Ok(true)
 }
 
 /// The strategy table as JSON: one object per row; numbers as numbers, codes (bit

@@ -5,9 +5,12 @@
 //! Why it is fast: every row and every column is a line of mutual options, so its values
 //! are distinct, and the options of (x, y) along a row, a column or a diagonal band are
 //! whole *prefixes* of lines. Each line keeps the set of values seen so far as a small
-//! bitset window above its least unused value ("mex pointer"); the value of a cell is the
-//! least value at or above the largest pointer that no line (and no finite step) holds,
-//! found 64 values at a time (four words a step in the hot loop).
+//! bitset window above its least unused value ("mex pointer"), and one summary bit per
+//! word of the window: set unless the word is full. The value of a cell is the least
+//! value at or above the largest pointer that no line (and no finite step) holds. The
+//! pointers lag far behind it (on Wythoff 8192², 26 words a cell on average, about 1 700
+//! values), but nearly every word on the way is filled by one line alone: the AND of the
+//! lines' summaries names the few words worth reading, 64 words (4 096 values) a step.
 //!
 //! Order: row y may run at column x as soon as row y − 1 is done through x + lag (lag 0
 //! for Wythoff and Ryuoh, 2a − 3 for a-Wythoff). Rows are grouped in bands of up to 64
@@ -15,11 +18,14 @@
 //! in cache; bands are pipelined across threads (`rayon::current_num_threads()`), each
 //! waiting on the progress counter of the band above. Games symmetric in x and y (band
 //! ≤ 1, steps closed under (s, t) ↦ (t, s)) fill only the cells with x ≥ y (row y starts
-//! from column y's set) and mirror the rest; tall boxes are filled transposed.
+//! from column y's set) and write each value to its mirror cell as well; tall boxes are
+//! filled transposed.
 //!
 //! Diagonal band moves (s, t) with |s − t| < a reach line (x − y) − (s − t) in rows
-//! y − t; those lines get each cell's value `a` rows late (when the pipeline is past all
-//! queries that must not see it), and the cells of the last a − 1 rows are read directly.
+//! y − t; for a ≥ 2 those lines get each cell's value `a` rows late (when the pipeline is
+//! past all queries that must not see it), and the cells of the last a − 1 rows are read
+//! directly. Wythoff's single diagonal (a = 1) gets it at once, while its word is in
+//! cache: the next query of that line is the next cell down the diagonal.
 
 use crate::error::{Error, Result};
 use crate::progress::Progress;
@@ -50,74 +56,143 @@ pub struct LineMoves {
     pub steps: Vec<(u64, u64)>,
 }
 
-/// Cells a pipeline stage handles between two looks at its neighbour's progress.
-const CHUNK: usize = 512;
+/// Steps (columns of a band) a pipeline stage handles between two looks at its
+/// neighbour's progress, and between two publications of its own: the band below may
+/// trail by up to this much. 64 rather than 512: with 512, the band below, as fast as
+/// this one, often waited for the next publication (Wythoff 8192² on 2 threads, A and
+/// B run in turn, medians of 5: 0.89 of the wall time with 64; 16 is no better).
+const CHUNK: usize = 64;
+
+/// Words a summary word covers: bit i of the summary of block b is about word
+/// 64·b + i of the line.
+const BLOCK: u64 = 64;
 
 /// The set of values of one line seen so far: everything below `mex`, plus the bits of
-/// `words`, which hold the word indices `lo .. lo + words.len()`. Values are inserted
-/// once each (a line's values are distinct) and never removed.
+/// its stored words, which hold the word indices `lo .. lo + len` (`buf[..len]`), each
+/// summarised by one bit: bit i of summary j (`buf[len + j]`) is clear when word
+/// 64·(lo / 64 + j) + i is full, set otherwise (words outside the window are empty;
+/// bits of words below `mex` are not looked at), so a search skips the words one line
+/// fills alone, 64 at a time. The summaries cover the blocks of the window's words, and
+/// share the words' allocation (one allocation a line: a long strip has millions of
+/// lines). Values are inserted once each (a line's values are distinct) and never
+/// removed.
 #[derive(Default, Clone)]
 struct LineSet {
     mex: u64,
     lo: u64,
-    words: Vec<u64>,
+    len: usize,
+    buf: Vec<u64>,
 }
 
 impl LineSet {
+    /// Index in `buf` of the summary of word `w` (in the window).
     #[inline(always)]
-    fn stored(&self, w: u64) -> u64 {
-        w.checked_sub(self.lo)
-            .and_then(|i| self.words.get(i as usize))
-            .copied()
-            .unwrap_or(0)
+    fn summary_of(&self, w: u64) -> usize {
+        self.len + (w / BLOCK - self.lo / BLOCK) as usize
     }
 
     /// Adds `v`, which is not in the set (so `v ≥ mex`).
-    #[inline]
+    #[inline(always)]
     fn insert(&mut self, v: u64) {
         debug_assert!(v >= self.mex);
         let w = v >> 6;
-        if self.words.is_empty() {
+        let i = w.wrapping_sub(self.lo) as usize;
+        if i < self.len {
+            let word = self.buf[i] | 1 << (v & 63);
+            self.buf[i] = word;
+            if word == !0 {
+                let j = self.summary_of(w);
+                self.buf[j] &= !(1 << (w % BLOCK));
+            }
+            if v == self.mex {
+                self.advance();
+            }
+        } else {
+            self.insert_outside(v);
+        }
+    }
+
+    /// [`LineSet::insert`] of a value outside the window: extends the window (and its
+    /// summaries) to the value's word first.
+    #[inline(never)]
+    fn insert_outside(&mut self, v: u64) {
+        let w = v >> 6;
+        if self.len == 0 {
             self.lo = w;
-            self.words.push(0);
+            self.len = 1;
+            self.buf.clear();
+            self.buf.extend([0, !0]);
         } else if w < self.lo {
             let grow = (self.lo - w) as usize;
-            self.words.splice(0..0, std::iter::repeat_n(0, grow));
+            let new_blocks = (self.lo / BLOCK - w / BLOCK) as usize;
+            self.buf.splice(0..0, std::iter::repeat_n(0, grow));
+            self.len += grow;
             self.lo = w;
+            let at = self.len;
+            self.buf.splice(at..at, std::iter::repeat_n(!0, new_blocks));
+        } else {
+            let grow = (w - self.lo) as usize + 1 - self.len;
+            let old_end_block = (self.lo + self.len as u64 - 1) / BLOCK;
+            let at = self.len;
+            self.buf.splice(at..at, std::iter::repeat_n(0, grow));
+            self.len += grow;
+            let new_blocks = (w / BLOCK - old_end_block) as usize;
+            self.buf.extend(std::iter::repeat_n(!0, new_blocks));
         }
-        let i = (w - self.lo) as usize;
-        if i >= self.words.len() {
-            self.words.resize(i + 1, 0);
-        }
-        self.words[i] |= 1 << (v & 63);
+        // A word that was empty is not full with one more bit.
+        self.buf[(w - self.lo) as usize] |= 1 << (v & 63);
         if v == self.mex {
             self.advance();
         }
     }
 
-    /// Moves `mex` past the values present, and drops words wholly below it.
+    /// Moves `mex` (whose word is in the window) past the values present, and drops
+    /// words wholly below it.
+    #[inline(never)]
     fn advance(&mut self) {
+        let mut w = self.mex >> 6;
         loop {
-            let b = self.mex & 63;
-            let run = (!(self.stored(self.mex >> 6) >> b)).trailing_zeros() as u64;
-            self.mex += run;
-            if b + run < 64 {
+            let i = w.wrapping_sub(self.lo) as usize;
+            let word = if i < self.len { self.buf[i] } else { 0 };
+            if word != !0 {
+                self.mex = (w << 6) + (!word).trailing_zeros() as u64;
                 break;
             }
+            // The next word that is not full, through the summaries: words outside
+            // the window are empty, so their bits are set.
+            let mut j = self.summary_of(w);
+            let mut open = self.buf[j] & (!1u64 << (w % BLOCK));
+            while open == 0 {
+                j += 1;
+                match self.buf.get(j) {
+                    Some(&o) => open = o,
+                    None => {
+                        open = 1;
+                        break;
+                    }
+                }
+            }
+            w = (self.lo / BLOCK + (j - self.len) as u64) * BLOCK + open.trailing_zeros() as u64;
         }
-        let below = ((self.mex >> 6).saturating_sub(self.lo) as usize).min(self.words.len());
-        if below == self.words.len() {
-            self.words.clear();
-        } else if below >= 8 && 2 * below >= self.words.len() {
-            self.words.drain(..below);
+        let below = ((self.mex >> 6).saturating_sub(self.lo) as usize).min(self.len);
+        if below == self.len {
+            self.len = 0;
+            self.buf.clear();
+        } else if below >= 8 && 2 * below >= self.len {
+            let gone = ((self.lo + below as u64) / BLOCK - self.lo / BLOCK) as usize;
+            self.buf.drain(..below);
+            self.len -= below;
             self.lo += below as u64;
+            let at = self.len;
+            self.buf.drain(at..at + gone);
         }
     }
 
     fn clear(&mut self) {
         self.mex = 0;
         self.lo = 0;
-        self.words.clear();
+        self.len = 0;
+        self.buf.clear();
     }
 }
 
@@ -235,8 +310,11 @@ fn value_bound(moves: &LineMoves, width: usize, height: usize) -> u64 {
 /// Bytes [`line_table`] needs for a `width × height` table: the values (4 bytes a cell),
 /// the line structures and their bitset windows. A line's window spans from its mex
 /// pointer to its largest value; measured on Wythoff and Ryuoh tables (8192², 16384²,
-/// 4·10⁶ × 32) the windows take under 0.5 bytes a cell plus about 100 bytes a line;
-/// this estimate allows 0.75 bytes a cell and 104 bytes a line. A symmetric game on a
+/// 4·10⁶ × 32) the windows take under 0.5 bytes a cell plus about 100 bytes a line
+/// (their summaries, one bit a word in the same allocation, add little: the 4·10⁶ × 32
+/// Wythoff strip peaks at 1.25 GB, 1.19 GB without them, 1.81 GB with them allocated
+/// apart); this estimate allows 0.75 bytes a cell and the line structure plus 64 bytes
+/// (112 bytes) a line (that strip: 1.50 GB). A symmetric game on a
 /// box taller than wide is filled transposed, which needs a second copy of the values.
 ///
 /// ```
@@ -298,25 +376,77 @@ pub fn line_table(
     height: usize,
     progress: &dyn Progress,
 ) -> Result<Vec<u32>> {
+    check_value_range(moves, terminal_value, width, height)?;
+    let mut values = vec![0u32; width * height];
+    line_table_into(moves, terminal_value, width, height, progress, &mut values)?;
+    Ok(values)
+}
+
+/// Refuses a box whose values might not fit in 32 bits.
+fn check_value_range(
+    moves: &LineMoves,
+    terminal_value: u32,
+    width: usize,
+    height: usize,
+) -> Result<()> {
     if value_bound(moves, width, height) + terminal_value as u64 >= (u32::MAX - 1) as u64 {
         return Err(Error::input(format!(
             "table {width}x{height} may hold values beyond 32 bits"
+        )));
+    }
+    Ok(())
+}
+
+/// [`line_table`] into `values` (`width · height` cells, any contents: every cell is
+/// written), so a caller can have the table computed straight into memory of its own —
+/// a memory-mapped output file, say.
+///
+/// ```
+/// use nimlab_engine::kernels::line::{line_table_into, LineMoves};
+/// use nimlab_engine::NoProgress;
+/// let wythoff = LineMoves { diagonal_band: 1, steps: vec![] };
+/// let mut t = vec![7u32; 36];
+/// line_table_into(&wythoff, 0, 6, 6, &NoProgress, &mut t).unwrap();
+/// assert_eq!(t[1 + 6 * 2], 0); // (1, 2) is a P-position
+/// ```
+pub fn line_table_into(
+    moves: &LineMoves,
+    terminal_value: u32,
+    width: usize,
+    height: usize,
+    progress: &dyn Progress,
+    values: &mut [u32],
+) -> Result<()> {
+    check_value_range(moves, terminal_value, width, height)?;
+    if values.len() != width * height {
+        return Err(Error::input(format!(
+            "a {width}x{height} table has {} cells, the buffer {}",
+            width * height,
+            values.len()
         )));
     }
     let symmetric = is_symmetric(moves);
     if symmetric && height > width {
         // Mirror symmetric games: fill the transposed box (wide, so half of it is
         // filled by symmetry) and transpose.
-        let t = fill(moves, terminal_value, height, width, true, progress)?;
-        let mut values = vec![0u32; width * height];
+        let mut t = vec![0u32; width * height];
+        fill(moves, terminal_value, height, width, true, progress, &mut t)?;
         for (x, column) in t.chunks(height).enumerate() {
             for (y, &v) in column.iter().enumerate() {
                 values[x + width * y] = v;
             }
         }
-        return Ok(values);
+        return Ok(());
     }
-    fill(moves, terminal_value, width, height, symmetric, progress)
+    fill(
+        moves,
+        terminal_value,
+        width,
+        height,
+        symmetric,
+        progress,
+        values,
+    )
 }
 
 /// [`line_table`] on a box; with `symmetric` (G(x, y) = G(y, x), `width ≥ height`) only
@@ -328,14 +458,14 @@ fn fill(
     height: usize,
     symmetric: bool,
     progress: &dyn Progress,
-) -> Result<Vec<u32>> {
+    values: &mut [u32],
+) -> Result<()> {
     // Over 100 lines because it is the line kernel's hot loop (bench line_kernel): the
     // row, column and diagonal bitsets of one sweep stay local to one body.
     let half = symmetric && width >= height;
     let cells = width * height;
-    let mut values = vec![0u32; cells];
     if cells == 0 {
-        return Ok(values);
+        return Ok(());
     }
     let band = moves.diagonal_band as usize;
     // Cells read directly: the finite steps, and the diagonal band's cells in the rows
@@ -360,6 +490,8 @@ fn fill(
         !(in_band && dy >= band)
     });
 
+    // Wythoff's lines: the hot loop without the general band's and the steps' work.
+    let plain = band == 1 && offsets.is_empty();
     let threads = rayon::current_num_threads().max(1);
     // Row y may run at x once row y − 1 is done through x + lag (see module docs).
     let lag = (2 * band).saturating_sub(3);
@@ -381,11 +513,12 @@ fn fill(
     let done = Done((0..bands).map(|_| AtomicUsize::new(0)).collect());
     let threads = threads.min(bands);
 
-    let values_s = SharedCells::new(&mut values);
+    let values_s = SharedCells::new(values);
     let columns_s = SharedLines::new(&mut columns);
     let diagonals_s = SharedLines::new(&mut diagonals);
     let geo = Geometry {
         width,
+        height,
         band,
         diag_shift,
         terminal_value,
@@ -461,17 +594,31 @@ fn fill(
                         // columns it is at and the diagonal lines they touch; the band
                         // above is final far enough (checked above; module docs).
                         unsafe {
-                            fill_cell(
-                                &values_s,
-                                &columns_s,
-                                &diagonals_s,
-                                row,
-                                &mut near,
-                                &offsets,
-                                geo,
-                                x,
-                                y,
-                            );
+                            if plain {
+                                fill_cell::<true>(
+                                    &values_s,
+                                    &columns_s,
+                                    &diagonals_s,
+                                    row,
+                                    &mut near,
+                                    &offsets,
+                                    geo,
+                                    x,
+                                    y,
+                                );
+                            } else {
+                                fill_cell::<false>(
+                                    &values_s,
+                                    &columns_s,
+                                    &diagonals_s,
+                                    row,
+                                    &mut near,
+                                    &offsets,
+                                    geo,
+                                    x,
+                                    y,
+                                );
+                            }
                         }
                     }
                 }
@@ -508,34 +655,8 @@ fn fill(
             }
         });
     }
-    if half {
-        mirror_lower_half(&mut values, width, height);
-    }
     progress.finish();
-    Ok(values)
-}
-
-/// values[x + width·y] = values[y + width·x] for x < y (width ≥ height), by row blocks in
-/// parallel.
-fn mirror_lower_half(values: &mut [u32], width: usize, height: usize) {
-    use rayon::prelude::*;
-    const BLOCK: usize = 64;
-    let shared = SharedCells::new(values);
-    let shared = &shared;
-    (0..height.div_ceil(BLOCK)).into_par_iter().for_each(|b| {
-        let rows = b * BLOCK..((b + 1) * BLOCK).min(height);
-        // Column blocks, so reads of the rows above stay in cache.
-        for x0 in (0..rows.end).step_by(BLOCK) {
-            for y in rows.clone() {
-                for x in x0..(x0 + BLOCK).min(y) {
-                    // SAFETY: each task writes only cells x < y of its own rows, which no
-                    // other task reads or writes, and reads only cells (y, x) with y > x,
-                    // which nobody writes in this phase.
-                    unsafe { shared.write(x + width * y, shared.read(y + width * x)) };
-                }
-            }
-        }
-    });
+    Ok(())
 }
 
 /// The widest diagonal band the kernel takes (its lines are scanned from a stack
@@ -553,30 +674,41 @@ impl Drop for PanicFlag<'_> {
     }
 }
 
-/// A read view of a line's stored words, for the hot search loop. It borrows the line
-/// (`'a`), so the words cannot change or go while the cursor is used.
+/// A read view of a line's stored words and their summaries, for the hot search loop.
+/// It borrows the line (`'a`), so the words cannot change or go while the cursor is
+/// used.
 #[derive(Clone, Copy)]
 struct Cursor<'a> {
-    ptr: *const u64,
+    words: *const u64,
     lo: u64,
     len: u64,
+    open: *const u64,
+    open_lo: u64,
+    open_len: u64,
     line: std::marker::PhantomData<&'a [u64]>,
 }
 
 impl<'a> Cursor<'a> {
     const EMPTY: Cursor<'static> = Cursor {
-        ptr: std::ptr::null(),
+        words: std::ptr::null(),
         lo: 0,
         len: 0,
+        open: std::ptr::null(),
+        open_lo: 0,
+        open_len: 0,
         line: std::marker::PhantomData,
     };
 
     #[inline(always)]
     fn of(set: &'a LineSet) -> Self {
+        let (words, open) = set.buf.split_at(set.len);
         Cursor {
-            ptr: set.words.as_ptr(),
+            words: words.as_ptr(),
             lo: set.lo,
-            len: set.words.len() as u64,
+            len: set.len as u64,
+            open: open.as_ptr(),
+            open_lo: set.lo / BLOCK,
+            open_len: open.len() as u64,
             line: std::marker::PhantomData,
         }
     }
@@ -589,111 +721,75 @@ impl<'a> Cursor<'a> {
         if i < self.len {
             // SAFETY: i < len, the length of the words the cursor was made from, which
             // it borrows: they are not modified or freed while the cursor lives.
-            unsafe { *self.ptr.add(i as usize) }
+            unsafe { *self.words.add(i as usize) }
         } else {
             0
+        }
+    }
+
+    /// The summary of block `b`: bit i set unless word 64·b + i is full. Outside the
+    /// summaries every word is open (the search never asks below the line's mex).
+    #[inline(always)]
+    fn open(self, b: u64) -> u64 {
+        let j = b.wrapping_sub(self.open_lo);
+        if j < self.open_len {
+            // SAFETY: j < open_len, the length of the summaries the cursor borrows.
+            unsafe { *self.open.add(j as usize) }
+        } else {
+            !0
         }
     }
 }
 
 /// The least value ≥ `start` in none of the lines and not in `near`, where `start` is at
-/// least every line's mex. Scans 64 values a step.
+/// least every line's mex. Only the words that no line fills alone are looked at: the
+/// AND of the lines' summaries gives them, 64 words (4096 values) a step.
 #[inline(always)]
-fn scan(start: u64, row: Cursor<'_>, col: Cursor<'_>, diags: &[Cursor<'_>], near: &[u64]) -> u64 {
-    let mut w = start >> 6;
-    let mut occupied = (1u64 << (start & 63)) - 1;
-    loop {
-        occupied |= row.stored(w) | col.stored(w);
-        for d in diags {
-            occupied |= d.stored(w);
-        }
+fn scan(start: u64, lines: &[Cursor<'_>], near: &[u64]) -> u64 {
+    let near_bits = |w: u64| {
+        let mut bits = 0u64;
         for &v in near {
             if v >> 6 == w {
-                occupied |= 1 << (v & 63);
+                bits |= 1 << (v & 63);
             }
         }
-        if occupied != !0 {
-            return (w << 6) + (!occupied).trailing_zeros() as u64;
+        bits
+    };
+    let word = |w: u64| {
+        let mut occupied = near_bits(w);
+        for c in lines {
+            occupied |= c.stored(w);
         }
-        w += 1;
-        occupied = 0;
-        // Fast path (at most one diagonal line): over a stretch of words where the same
-        // windows hold word w, scan their raw words (most of the search happens here).
-        // A word found not full is re-checked above with `near`.
-        if diags.len() <= 1 {
-            let all = [row, col, diags.first().copied().unwrap_or(Cursor::EMPTY)];
-            let mut active = [&[][..]; 3];
-            let mut count = 0;
-            let mut hi = u64::MAX;
-            for c in all {
-                if c.len == 0 || w >= c.lo + c.len {
-                    continue; // contributes nothing from here on
-                }
-                if w < c.lo {
-                    hi = hi.min(c.lo);
-                } else {
-                    hi = hi.min(c.lo + c.len);
-                }
-            }
-            if hi == u64::MAX {
-                continue; // no window left: word w is free
-            }
-            let n = (hi - w) as usize;
-            for c in all {
-                if c.len > 0 && c.lo <= w && w < c.lo + c.len {
-                    // SAFETY: w..hi lies inside this window (hi ≤ its end).
-                    active[count] =
-                        unsafe { std::slice::from_raw_parts(c.ptr.add((w - c.lo) as usize), n) };
-                    count += 1;
-                }
-            }
-            let skip = match count {
-                0 => 0,
-                1 => first_not_full([active[0]], n),
-                2 => first_not_full([active[0], active[1]], n),
-                _ => first_not_full(active, n),
-            };
-            w += skip as u64;
-        }
+        occupied
+    };
+    let w = start >> 6;
+    let occupied = word(w) | ((1u64 << (start & 63)) - 1);
+    if occupied != !0 {
+        return (w << 6) + (!occupied).trailing_zeros() as u64;
     }
-}
-
-/// Index of the first word position (< n) where the OR of the slices is not all ones,
-/// or n. Four words a step, without a branch per word.
-#[inline(always)]
-fn first_not_full<const K: usize>(slices: [&[u64]; K], n: usize) -> usize {
-    let s: [&[u64]; K] = slices.map(|s| &s[..n]);
-    let mut i = 0;
-    while i + 4 <= n {
-        let mut all = !0u64;
-        for j in 0..4 {
-            let mut o = 0;
-            for part in &s {
-                o |= part[i + j];
+    let mut w = w + 1;
+    loop {
+        let b = w / BLOCK;
+        let mut candidates = !0u64 << (w % BLOCK);
+        for c in lines {
+            candidates &= c.open(b);
+        }
+        while candidates != 0 {
+            let w = b * BLOCK + candidates.trailing_zeros() as u64;
+            let occupied = word(w);
+            if occupied != !0 {
+                return (w << 6) + (!occupied).trailing_zeros() as u64;
             }
-            all &= o;
+            candidates &= candidates - 1;
         }
-        if all != !0 {
-            break;
-        }
-        i += 4;
+        w = (b + 1) * BLOCK;
     }
-    while i < n {
-        let mut o = 0;
-        for part in &s {
-            o |= part[i];
-        }
-        if o != !0 {
-            return i;
-        }
-        i += 1;
-    }
-    n
 }
 
 #[derive(Clone, Copy)]
 struct Geometry {
     width: usize,
+    height: usize,
     band: usize,
     diag_shift: usize,
     terminal_value: u32,
@@ -706,9 +802,11 @@ struct Geometry {
 /// The caller owns the cell, its column line and the diagonal lines it queries, and the
 /// cells it reads are final (pipeline protocol of [`line_table`]). Cells are read and
 /// written by value only ([`SharedCells`]); lines are borrowed one at a time.
+/// `PLAIN`: the game's lines are Wythoff's (band 1, no finite steps), known at compile
+/// time so that the general band's and the steps' work drops out of the hot loop.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-unsafe fn fill_cell(
+unsafe fn fill_cell<const PLAIN: bool>(
     values: &SharedCells,
     columns: &SharedLines,
     diagonals: &SharedLines,
@@ -724,14 +822,17 @@ unsafe fn fill_cell(
     unsafe {
         let Geometry {
             width,
+            height,
             band,
             diag_shift,
             terminal_value,
             half,
         } = geo;
-        if band > 0 && y >= band && x >= 1 {
+        let band = if PLAIN { 1 } else { band };
+        let offsets: &[(usize, usize)] = if PLAIN { &[] } else { offsets };
+        if band > 1 && y >= band && x >= 1 {
             // Cell (x − 1, y − a) joins its diagonal line now: every query that must not
-            // see it has been made.
+            // see it has been made. (With a = 1 a cell joins its line at once, below.)
             // SAFETY: cell (x − 1, y − a), in an earlier row and column, is final: written
             // at an earlier step of this band or published by the bands above, which are
             // past column x. Nobody writes it again.
@@ -772,29 +873,40 @@ unsafe fn fill_cell(
             let row_c = Cursor::of(row);
             let col_c = Cursor::of(col);
             match band {
-                0 => scan(start, row_c, col_c, &[], near),
+                0 => scan(start, &[row_c, col_c], near),
                 1 => scan(
                     start,
-                    row_c,
-                    col_c,
-                    &[Cursor::of(diagonals.get(diag_lo))],
-                    near,
+                    &[row_c, col_c, Cursor::of(diagonals.get(diag_lo))],
+                    if PLAIN { &[] } else { near },
                 ),
                 _ => {
-                    let mut diag_c = [Cursor::EMPTY; 2 * MAX_BAND - 1];
-                    for (c, i) in diag_c.iter_mut().zip(diag_lo..diag_hi) {
+                    let mut lines = [Cursor::EMPTY; 2 * MAX_BAND + 1];
+                    lines[0] = row_c;
+                    lines[1] = col_c;
+                    for (c, i) in lines[2..].iter_mut().zip(diag_lo..diag_hi) {
                         *c = Cursor::of(diagonals.get(i));
                     }
-                    scan(start, row_c, col_c, &diag_c[..diag_hi - diag_lo], near)
+                    scan(start, &lines[..2 + diag_hi - diag_lo], near)
                 }
             }
         };
         // SAFETY: cell (x, y) belongs to this band's row y; nobody else reads it before the
         // band publishes column x through `done` (Release), after this write.
         values.write(x + width * y, g as u32);
+        if half && x != y && x < height {
+            // SAFETY: the mirror (y, x), y < x, is left of the diagonal: no cell query
+            // reads it during the fill (they read its mirror, this cell), and only this
+            // cell's band writes it.
+            values.write(y + width * x, g as u32);
+        }
         row.insert(g);
         columns.get(x).insert(g);
-        if band > 0 && x == width - 1 && y >= band {
+        if band == 1 {
+            // Wythoff's diagonal: its next query is (x + 1, y + 1), which must see this
+            // value; the line is this cell's own (it was queried above), and the band
+            // below reaches (x + 1, y + 1) only after this band publishes column x + 1.
+            diagonals.get(x + diag_shift - y).insert(g);
+        } else if band > 1 && x == width - 1 && y >= band {
             // The last cell of row y − a joins its diagonal line.
             // SAFETY: row y − a < y is final at every column by now (see above).
             let v = values.read(width - 1 + width * (y - band)) as u64;
@@ -904,7 +1016,7 @@ mod tests {
         let mut high = LineSet::default();
         high.insert(5_000_011);
         high.insert(5_000_010);
-        assert_eq!(high.words.len(), 1);
+        assert_eq!(high.len, 1);
         let bits = Cursor::of(&high).stored(5_000_010 / 64);
         assert_eq!(bits, 0b11 << (5_000_010 % 64));
     }

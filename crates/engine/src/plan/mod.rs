@@ -214,6 +214,27 @@ pub fn table(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Result<Tab
     table::table_with(game, dims, opts, true)
 }
 
+/// [`table()`] computed straight into `values` (the cells in storage order, first
+/// coordinate fastest; any contents before) when the route that answers is one that
+/// fills a caller's memory — the line kernel — so a caller can give memory of its own (a
+/// memory-mapped output file). `Ok(None)`, with nothing written, when another route
+/// comes first: the caller then asks [`table()`]. `values` must hold every cell.
+pub fn table_into(
+    game: &dyn Game,
+    dims: &[usize],
+    opts: &TableOptions,
+    values: &mut [u32],
+) -> Result<Option<Method>> {
+    table::table_into(game, dims, opts, values)
+}
+
+/// Whether [`table_into`] would answer for this box (before the caller sets memory
+/// aside for it): the line kernel is the route, and its memory and work checks pass
+/// (their refusals are errors, as from [`table()`]).
+pub fn fills_buffer(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Result<bool> {
+    table::fills_buffer(game, dims, opts)
+}
+
 /// As [`table()`], but computed from the rules only — kernels and brute force, never a
 /// closed form — so that it can be compared with a conjectured formula (`check`).
 pub fn computed_table(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Result<TableReport> {

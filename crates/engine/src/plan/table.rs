@@ -52,6 +52,66 @@ pub(super) fn table_with(
         .ok_or_else(|| Error::Contract("no table route answered (brute force always does)".into()))
 }
 
+/// [`super::fills_buffer`]: whether the first route that applies (the one the walk of
+/// [`table_with`] would take) is the line kernel, after its estimate and its memory and
+/// work checks (their refusals are errors).
+pub(super) fn fills_buffer(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Result<bool> {
+    crate::table::check_box_dimension(game, dims)?;
+    let rule = ValueRule::of(game);
+    if !rule.is_grundy() {
+        return Ok(false);
+    }
+    let q = TableQuery {
+        game,
+        dims,
+        opts,
+        closed_forms: true,
+        rule,
+    };
+    let Some(first) = TABLE_ROUTES.iter().find(|r| (r.applies)(&q)) else {
+        return Ok(false);
+    };
+    if first.kind != MethodKind::LineKernel {
+        return Ok(false);
+    }
+    (first.estimate)(&q)?;
+    let Some(moves) = line_kernel_moves(game, dims) else {
+        return Ok(false);
+    };
+    crate::table::check_line_kernel(game, &moves, dims, opts)?;
+    Ok(true)
+}
+
+/// [`super::table_into`]: the line kernel into `values` when [`fills_buffer`], else
+/// `None`.
+pub(super) fn table_into(
+    game: &dyn Game,
+    dims: &[usize],
+    opts: &TableOptions,
+    values: &mut [u32],
+) -> Result<Option<Method>> {
+    if !fills_buffer(game, dims, opts)? {
+        return Ok(None);
+    }
+    if cell_count(dims)? != values.len() as u64 {
+        return Err(Error::Contract(format!(
+            "a buffer of {} cells for the {} cells of the box",
+            values.len(),
+            cell_count(dims)?
+        )));
+    }
+    crate::table::grundy_table_into(game, dims, opts, values)?;
+    Ok(Some(line_kernel_method()))
+}
+
+/// How the line kernel's tables name their method.
+fn line_kernel_method() -> Method {
+    Method::new(
+        MethodKind::LineKernel,
+        "line kernel (rook lines and diagonal band)",
+    )
+}
+
 /// The game's own table kernel, when it handles the box.
 pub(super) const TABLE_KERNEL: TableRoute = Route {
     kind: MethodKind::TableKernel,
@@ -137,10 +197,7 @@ pub(super) const LINE_KERNEL: TableRoute = Route {
     run: |q| {
         Ok(Some(TableReport {
             table: grundy_table(q.game, q.dims, q.opts)?,
-            method: Method::new(
-                MethodKind::LineKernel,
-                "line kernel (rook lines and diagonal band)",
-            ),
+            method: line_kernel_method(),
         }))
     },
 };
