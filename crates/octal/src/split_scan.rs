@@ -757,23 +757,10 @@ pub(crate) fn mark_walk(
     }
 }
 
-/// [`mark_walk`] on any CPU (the reference in tests).
-#[inline(always)]
+/// [`mark_walk`] one part at a time (any CPU; the reference in tests).
 fn mark_walk_plain(bytes: &mut [u8], stride: usize, width: usize, value: u32, others: &[u32]) {
-    let chunks = others.chunks_exact(8);
-    let rest = chunks.remainder();
-    for (c, chunk) in chunks.enumerate() {
-        let mut at = [0u32; 8];
-        for (j, (a, &b)) in at.iter_mut().zip(chunk).enumerate() {
-            *a = (value ^ b).min(width as u32) + ((c * 8 + j) * stride) as u32;
-        }
-        for &a in &at {
-            bytes[a as usize] = 1;
-        }
-    }
-    let done = others.len() - rest.len();
-    for (j, &b) in rest.iter().enumerate() {
-        bytes[(done + j) * stride + ((value ^ b) as usize).min(width)] = 1;
+    for (i, &b) in others.iter().enumerate() {
+        bytes[i * stride + ((value ^ b) as usize).min(width)] = 1;
     }
 }
 
