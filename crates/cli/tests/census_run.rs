@@ -345,20 +345,28 @@ fn every_simd_cap_gives_the_same_values() {
     // `.007` takes the dense route (its far passes strike a bitmap) from heap 4096 on:
     // the kernel differs by cap (the pairs and windowed scan, the portable strike, AVX2,
     // the CPU's widest; each cap runs what the CPU has below it), the values must not.
-    let run = |cap: Option<&str>| {
+    // `.6` takes the sparse route's tiles (from heap 7168 on): their split scans and
+    // walks differ by cap too (scalar, portable, AVX2).
+    let run = |code: &str, up_to: &str, cap: Option<&str>| {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_nimlab"));
-        cmd.args(["census", "run", ".007", "--up-to", "24576"]);
+        cmd.args(["census", "run", code, "--up-to", up_to]);
         match cap {
             Some(cap) => cmd.env("NIMLAB_SIMD", cap),
             None => cmd.env_remove("NIMLAB_SIMD"),
         };
         let out = cmd.output().expect("nimlab runs");
-        assert!(out.status.success(), "{cap:?}");
+        assert!(out.status.success(), "{code} {cap:?}");
         last_json(&String::from_utf8_lossy(&out.stdout))["values_sha256"].clone()
     };
-    let widest = run(None);
-    assert!(widest.is_string(), "{widest}");
-    for cap in ["scalar", "portable", "avx2"] {
-        assert_eq!(run(Some(cap)), widest, "NIMLAB_SIMD={cap}");
+    for (code, up_to) in [(".007", "24576"), (".6", "32768")] {
+        let widest = run(code, up_to, None);
+        assert!(widest.is_string(), "{widest}");
+        for cap in ["scalar", "portable", "avx2"] {
+            assert_eq!(
+                run(code, up_to, Some(cap)),
+                widest,
+                "{code}, NIMLAB_SIMD={cap}"
+            );
+        }
     }
 }

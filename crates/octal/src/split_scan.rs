@@ -88,31 +88,73 @@ pub fn simd_level() -> SimdLevel {
     })
 }
 
-/// AVX2 is allowed by [`simd_level`] and present.
-#[cfg(target_arch = "x86_64")]
-#[inline]
-fn avx2_allowed() -> bool {
-    simd_level() >= SimdLevel::Avx2 && avx2_present()
+/// How the split scans ([`next_hit`], [`next_hit_planes`]) and [`mark_walk`] run on
+/// this CPU (and under [`simd_level`]'s cap). (Off x86-64 the AVX2 kernel is never made:
+/// it is named everywhere so that the code choosing a kernel is the same on every
+/// target.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) enum ScanKernel {
+    /// One pair at a time (any CPU; the reference in tests).
+    Scalar,
+    /// 32 pairs a step in plain Rust (any CPU; see [`portable_scan`]).
+    Portable,
+    /// 32 pairs a step by AVX2 byte shuffles.
+    Avx2,
+}
+
+/// The fastest [`ScanKernel`] here, under [`simd_level`]'s cap (AVX-512 adds nothing
+/// to the scans).
+pub(crate) fn scan_kernel() -> ScanKernel {
+    #[cfg(target_arch = "x86_64")]
+    if simd_level() >= SimdLevel::Avx2 && avx2_present() {
+        return ScanKernel::Avx2;
+    }
+    if simd_level() >= SimdLevel::Portable {
+        return ScanKernel::Portable;
+    }
+    ScanKernel::Scalar
+}
+
+/// Every [`ScanKernel`] this CPU can run, whatever the cap: tests compare each with the
+/// scalar reference.
+#[cfg(test)]
+pub(crate) fn scan_kernels_here() -> Vec<ScanKernel> {
+    // Off x86-64 there is nothing to add.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
+    let mut kernels = vec![ScanKernel::Scalar, ScanKernel::Portable];
+    #[cfg(target_arch = "x86_64")]
+    if avx2_present() {
+        kernels.push(ScanKernel::Avx2);
+    }
+    kernels
 }
 
 /// The first run of (at most) 32 pairs from index `from` on whose XOR is in `set`:
 /// `Some((i, mask))` where bit j of `mask` says `low[i + j] ^ high[len − 1 − i − j]` is in
 /// the set (len = `low.len()` = `high.len()`, i ≥ `from`, `i` a multiple of 32 past
-/// `from`). `None` when no pair from `from` on is.
+/// `from`). `None` when no pair from `from` on is. By `kernel`.
 #[inline]
 pub(crate) fn next_hit(
     low: &[u8],
     high: &[u8],
     from: usize,
     set: &ByteSet,
+    kernel: ScanKernel,
 ) -> Option<(usize, u32)> {
     debug_assert_eq!(low.len(), high.len());
-    #[cfg(target_arch = "x86_64")]
-    if avx2_allowed() {
-        // SAFETY: the CPU has AVX2, checked by `avx2_allowed`.
-        return unsafe { avx2::next_hit(low, high, from, set) };
+    match kernel {
+        ScanKernel::Scalar => next_hit_scalar(low, high, from, set),
+        ScanKernel::Portable => portable_scan::next_hit(low, high, from, set),
+        #[cfg(target_arch = "x86_64")]
+        ScanKernel::Avx2 => {
+            assert!(avx2_present(), "AVX2 here");
+            // SAFETY: the CPU has AVX2, checked just above.
+            unsafe { avx2::next_hit(low, high, from, set) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        ScanKernel::Avx2 => unreachable!("an x86-64 kernel"),
     }
-    next_hit_scalar(low, high, from, set)
 }
 
 /// [`next_hit`] one pair at a time (any CPU; the reference in tests).
@@ -169,7 +211,7 @@ pub(crate) fn remove_grouped(groups: &mut Vec<(u8, ByteSet)>, v: u32, low_bits: 
 /// As [`next_hit`] for values wider than a byte, split into a low byte and a top byte:
 /// the pairs whose low bytes XOR to a member of `set` and whose top bytes XOR to `top`,
 /// for some `(top, set)` of `groups` (the wanted values, grouped by their top byte).
-/// `low_tops` and `high_tops` are the top bytes beside `low` and `high`.
+/// `low_tops` and `high_tops` are the top bytes beside `low` and `high`. By `kernel`.
 #[inline]
 pub(crate) fn next_hit_planes(
     low: &[u8],
@@ -178,15 +220,22 @@ pub(crate) fn next_hit_planes(
     high_tops: &[u8],
     from: usize,
     groups: &[(u8, ByteSet)],
+    kernel: ScanKernel,
 ) -> Option<(usize, u32)> {
     debug_assert!(low.len() == high.len() && low.len() == low_tops.len());
     debug_assert_eq!(high.len(), high_tops.len());
-    #[cfg(target_arch = "x86_64")]
-    if groups.len() <= MAX_GROUPS && avx2_allowed() {
-        // SAFETY: the CPU has AVX2, checked by `avx2_allowed`.
-        return unsafe { avx2::next_hit_planes(low, high, low_tops, high_tops, from, groups) };
+    match kernel {
+        ScanKernel::Portable => {
+            portable_scan::next_hit_planes(low, high, low_tops, high_tops, from, groups)
+        }
+        #[cfg(target_arch = "x86_64")]
+        ScanKernel::Avx2 if groups.len() <= MAX_GROUPS => {
+            assert!(avx2_present(), "AVX2 here");
+            // SAFETY: the CPU has AVX2, checked just above.
+            unsafe { avx2::next_hit_planes(low, high, low_tops, high_tops, from, groups) }
+        }
+        _ => next_hit_planes_scalar(low, high, low_tops, high_tops, from, groups),
     }
-    next_hit_planes_scalar(low, high, low_tops, high_tops, from, groups)
 }
 
 /// [`next_hit_planes`] one pair at a time (any CPU; the reference in tests).
@@ -684,35 +733,34 @@ fn strike_hits(hits: &[u64], at_bytes: &[[u8; 64]], at_bits: &[[u8; 64]], table:
 }
 
 /// `bytes[i · stride + min(value ^ others[i], width)] = 1` for every i: one part walked
-/// across a tile. Values ≥ width go to a spare column of the row's padding.
+/// across a tile. Values ≥ width go to a spare column of the row's padding. By `kernel`.
 #[inline]
-pub(crate) fn mark_walk(bytes: &mut [u8], stride: usize, width: usize, value: u32, others: &[u32]) {
-    #[cfg(target_arch = "x86_64")]
-    if avx2_allowed() {
-        // SAFETY: the CPU has AVX2, checked by `avx2_allowed`.
-        unsafe { avx2::mark_walk(bytes, stride, width, value, others) };
-        return;
+pub(crate) fn mark_walk(
+    bytes: &mut [u8],
+    stride: usize,
+    width: usize,
+    value: u32,
+    others: &[u32],
+    kernel: ScanKernel,
+) {
+    match kernel {
+        ScanKernel::Scalar => mark_walk_plain(bytes, stride, width, value, others),
+        ScanKernel::Portable => portable_scan::mark_walk(bytes, stride, width, value, others),
+        #[cfg(target_arch = "x86_64")]
+        ScanKernel::Avx2 => {
+            assert!(avx2_present(), "AVX2 here");
+            // SAFETY: the CPU has AVX2, checked just above.
+            unsafe { avx2::mark_walk(bytes, stride, width, value, others) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        ScanKernel::Avx2 => unreachable!("an x86-64 kernel"),
     }
-    mark_walk_plain(bytes, stride, width, value, others);
 }
 
-/// [`mark_walk`] on any CPU.
-#[inline(always)]
+/// [`mark_walk`] one part at a time (any CPU; the reference in tests).
 fn mark_walk_plain(bytes: &mut [u8], stride: usize, width: usize, value: u32, others: &[u32]) {
-    let chunks = others.chunks_exact(8);
-    let rest = chunks.remainder();
-    for (c, chunk) in chunks.enumerate() {
-        let mut at = [0u32; 8];
-        for (j, (a, &b)) in at.iter_mut().zip(chunk).enumerate() {
-            *a = (value ^ b).min(width as u32) + ((c * 8 + j) * stride) as u32;
-        }
-        for &a in &at {
-            bytes[a as usize] = 1;
-        }
-    }
-    let done = others.len() - rest.len();
-    for (j, &b) in rest.iter().enumerate() {
-        bytes[(done + j) * stride + ((value ^ b) as usize).min(width)] = 1;
+    for (i, &b) in others.iter().enumerate() {
+        bytes[i * stride + ((value ^ b) as usize).min(width)] = 1;
     }
 }
 
@@ -777,6 +825,7 @@ macro_rules! strike_in_batches {
     }};
 }
 mod portable;
+mod portable_scan;
 
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
@@ -1268,14 +1317,17 @@ mod tests {
 
     #[test]
     fn next_hit_agrees_with_the_pairs_one_by_one() {
-        // Many lengths, offsets and sets, every lane checked.
+        // Many lengths, offsets and sets (of every size the portable kernel's forms
+        // take: up to 16 values compared, more by a table), every lane checked; bytes
+        // below 16 in some rounds, so that big sets miss too.
         let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
-        for round in 0..400 {
+        for round in 0..600 {
             let len = (next() % 200) as usize;
-            let low: Vec<u8> = (0..len).map(|_| next() as u8).collect();
-            let high: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+            let narrow = if round % 3 == 2 { 15 } else { 255 };
+            let low: Vec<u8> = (0..len).map(|_| next() as u8 & narrow).collect();
+            let high: Vec<u8> = (0..len).map(|_| next() as u8 & narrow).collect();
             let mut set = ByteSet::default();
-            for _ in 0..(round % 6) {
+            for _ in 0..[0, 1, 2, 3, 4, 5, 8, 9, 16, 17, 40, 200][round % 12] {
                 set.insert(next() as u8);
             }
             let from = if len == 0 {
@@ -1292,7 +1344,10 @@ mod tests {
                         .fold(0u32, |m, j| m | 1 << j);
                     (i, mask)
                 });
-            assert_eq!(next_hit(&low, &high, from, &set), expect, "round {round}");
+            for kernel in scan_kernels_here() {
+                let got = next_hit(&low, &high, from, &set, kernel);
+                assert_eq!(got, expect, "round {round}, {kernel:?}");
+            }
             assert_eq!(
                 next_hit_scalar(&low, &high, from, &set),
                 expect,
@@ -1304,7 +1359,7 @@ mod tests {
     #[test]
     fn next_hit_planes_agrees_with_the_pairs_one_by_one() {
         let mut next = xorshift(0x1234_5678_9abc_def1);
-        for round in 0..600 {
+        for round in 0..900 {
             let len = (next() % 200) as usize;
             // Top bytes mostly 0 and 1, as the values of Grundy's game past 2^8.
             let top = |r: u64| {
@@ -1314,13 +1369,21 @@ mod tests {
                     0
                 }
             };
-            let low: Vec<u8> = (0..len).map(|_| next() as u8).collect();
-            let high: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+            // Bytes below 16 in some rounds, so that big sets miss too.
+            let narrow = if round % 3 == 2 { 15 } else { 255 };
+            let low: Vec<u8> = (0..len).map(|_| next() as u8 & narrow).collect();
+            let high: Vec<u8> = (0..len).map(|_| next() as u8 & narrow).collect();
             let low_tops: Vec<u8> = (0..len).map(|_| top(next())).collect();
             let high_tops: Vec<u8> = (0..len).map(|_| top(next())).collect();
             let mut wanted: Vec<(u8, u8)> = Vec::new();
             for _ in 0..(round % 7) {
                 wanted.push(((next() % 3) as u8, next() as u8));
+            }
+            // Now and then more than the portable kernel compares (a table then).
+            if round % 10 == 4 {
+                for _ in 0..(next() % 60) {
+                    wanted.push(((next() % 3) as u8, next() as u8));
+                }
             }
             // Groups by top byte, as many as 10 (past the vector path's 8).
             let mut groups: Vec<(u8, ByteSet)> = Vec::new();
@@ -1356,11 +1419,13 @@ mod tests {
                     (i, mask)
                 });
             let args = (&low[..], &high[..], &low_tops[..], &high_tops[..]);
-            assert_eq!(
-                next_hit_planes(args.0, args.1, args.2, args.3, from, &groups),
-                expect,
-                "round {round}"
-            );
+            for kernel in scan_kernels_here() {
+                assert_eq!(
+                    next_hit_planes(args.0, args.1, args.2, args.3, from, &groups, kernel),
+                    expect,
+                    "round {round}, {kernel:?}"
+                );
+            }
             assert_eq!(
                 next_hit_planes_scalar(args.0, args.1, args.2, args.3, from, &groups),
                 expect,
@@ -1477,9 +1542,12 @@ mod tests {
             let value = (next() % 100) as u32;
             let mut fast = vec![0u8; len * stride];
             let mut plain = fast.clone();
-            mark_walk(&mut fast, stride, width, value, &others);
             mark_walk_plain(&mut plain, stride, width, value, &others);
-            assert_eq!(fast, plain, "{len}");
+            for kernel in scan_kernels_here() {
+                fast.fill(0);
+                mark_walk(&mut fast, stride, width, value, &others, kernel);
+                assert_eq!(fast, plain, "{len}, {kernel:?}");
+            }
             assert_eq!(plain.iter().filter(|&&b| b == 1).count(), len);
         }
     }

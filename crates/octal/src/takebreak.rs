@@ -832,6 +832,7 @@ impl SparseSequence {
             (rare, rare_values),
             start,
             *max,
+            narrow.scan,
         );
         let mut next_rows = FarRows::default();
         // The rows this thread marks while the other marks the next tile's.
@@ -1049,10 +1050,11 @@ impl FarRows {
         (rare, rare_values): (&[u32], &[u32]),
         start: usize,
         max: u32,
+        kernel: split_scan::ScanKernel,
     ) -> Self {
         let mut rows = FarRows::default();
         rows.prepare(rules, done, rare, rare_values, start, max, NARROW_MAX);
-        rows.mark_all(done);
+        rows.mark_all(done, kernel);
         rows
     }
 
@@ -1064,10 +1066,10 @@ impl FarRows {
     }
 
     /// Marks every walk listed by [`Self::prepare`] on this thread.
-    fn mark_all(&mut self, done: &[u32]) {
+    fn mark_all(&mut self, done: &[u32], kernel: split_scan::ScanKernel) {
         let cursor = AtomicUsize::new(0);
         let (walks, bytes) = (&self.walks, &mut self.bytes);
-        mark_claimed(walks, &cursor, bytes, self.stride, self.width, done);
+        mark_claimed(walks, &cursor, bytes, self.stride, self.width, done, kernel);
     }
 
     /// Sizes and clears the rows of the tile starting at `start` and lists its walks,
@@ -1129,6 +1131,7 @@ fn mark_claimed(
     stride: usize,
     width: usize,
     done: &[u32],
+    kernel: split_scan::ScanKernel,
 ) -> bool {
     let mut took = false;
     loop {
@@ -1138,7 +1141,8 @@ fn mark_claimed(
         }
         took = true;
         for &(first, value) in &walks[from..(from + WALK_CHUNK).min(walks.len())] {
-            split_scan::mark_walk(bytes, stride, width, value, &done[first..first + TILE]);
+            let others = &done[first..first + TILE];
+            split_scan::mark_walk(bytes, stride, width, value, others, kernel);
         }
     }
 }
@@ -1172,6 +1176,9 @@ struct Narrow {
     low_bits: u32,
     /// The low-bytes-only scan runs while `bigs · sparse_bigs ≤ values.len()`.
     sparse_bigs: usize,
+    /// How the scans and the far rows' walks run ([`split_scan::scan_kernel`]; tests
+    /// hold them to each kernel the CPU has).
+    scan: split_scan::ScanKernel,
 }
 
 impl Default for Narrow {
@@ -1183,6 +1190,7 @@ impl Default for Narrow {
             bigs: 0,
             low_bits: 8,
             sparse_bigs: 256,
+            scan: split_scan::scan_kernel(),
         }
     }
 }
@@ -1289,6 +1297,7 @@ fn tile_with_next_rows(
         return;
     };
     let done = job.done;
+    let kernel = out.narrow.scan;
     let cursor = AtomicUsize::new(0);
     let (stride, width) = (next_rows.stride, next_rows.width);
     let next_bytes_len = next_rows.bytes.len();
@@ -1301,10 +1310,10 @@ fn tile_with_next_rows(
             if cursor.load(Ordering::Relaxed) < walks.len() {
                 helper.clear();
                 helper.resize(next_bytes_len, 0);
-                helped = mark_claimed(walks, &cursor, helper, stride, width, done);
+                helped = mark_claimed(walks, &cursor, helper, stride, width, done, kernel);
             }
         },
-        || mark_claimed(walks, &cursor, next_bytes, stride, width, done),
+        || mark_claimed(walks, &cursor, next_bytes, stride, width, done, kernel),
     );
     if helped {
         next_rows.merge(helper);
@@ -1574,7 +1583,7 @@ impl Narrow {
         let mut from = 0;
         loop {
             let found = match targets.groups() {
-                [(0, set)] if low_only => split_scan::next_hit(low, high, from, set),
+                [(0, set)] if low_only => split_scan::next_hit(low, high, from, set, self.scan),
                 groups => split_scan::next_hit_planes(
                     low,
                     high,
@@ -1582,6 +1591,7 @@ impl Narrow {
                     &self.tops[m + 1 - x1..=m - x0],
                     from,
                     groups,
+                    self.scan,
                 ),
             };
             let Some((i, mut lanes)) = found else {
@@ -1632,7 +1642,8 @@ mod tests {
 
     #[test]
     fn walks_marked_by_two_threads_make_the_same_rows() {
-        // .606 to 6 000 terms: hundreds of rare parts, and the small ones, in two sums.
+        // .606 to 6 000 terms: hundreds of rare parts, and the small ones, in two sums;
+        // marked one by one on one thread, then by each kernel here on two.
         let rules = octal(&[0, 6, 0, 6]);
         let mut s = SparseSequence::new(rules.clone());
         s.extend_to(6000);
@@ -1647,13 +1658,15 @@ mod tests {
             s.max,
             NARROW_MAX,
         );
-        one.mark_all(done);
+        one.mark_all(done, split_scan::ScanKernel::Scalar);
         assert!(
             one.walks.len() > 8 * WALK_CHUNK,
             "{} walks",
             one.walks.len()
         );
-        for _ in 0..20 {
+        let kernels = split_scan::scan_kernels_here();
+        for round in 0..20 {
+            let kernel = kernels[round % kernels.len()];
             let mut two = FarRows::default();
             two.prepare(
                 &rules,
@@ -1669,13 +1682,15 @@ mod tests {
             let (stride, width) = (two.stride, two.width);
             let (walks, bytes) = (&two.walks, &mut two.bytes);
             std::thread::scope(|scope| {
-                scope.spawn(|| mark_claimed(walks, &cursor, &mut other, stride, width, done));
-                mark_claimed(walks, &cursor, bytes, stride, width, done);
+                scope.spawn(|| {
+                    mark_claimed(walks, &cursor, &mut other, stride, width, done, kernel)
+                });
+                mark_claimed(walks, &cursor, bytes, stride, width, done, kernel);
             });
             for (b, &o) in two.bytes.iter_mut().zip(&other) {
                 *b |= o;
             }
-            assert!(two.bytes == one.bytes);
+            assert!(two.bytes == one.bytes, "{kernel:?}");
         }
     }
 
@@ -1703,9 +1718,16 @@ mod tests {
     fn tiles_agree_with_naive_in_one_go_and_in_uneven_steps() {
         // Long enough for many tiles (they start after 4·NEAR_SCAN + 4·TILE terms):
         // Grundy's game (parts must differ), several split digits (0.376, 0.354, 4.56),
-        // a split digit only (0.6), 0.16.
+        // a split digit only (0.6), 0.16. In one go by this CPU's kernels, the other
+        // runs with the split scans and walks by each kernel here in turn.
         let len = 4 * NEAR_SCAN + 40 * TILE + 777;
         let mut big_codes = 0;
+        let scans = split_scan::scan_kernels_here();
+        let mut runs = 0;
+        let mut next_scan = || {
+            runs += 1;
+            scans[(runs - 1) % scans.len()]
+        };
         for rules in [
             TakeBreak::new(vec![4], true),
             octal(&[0, 3, 7, 6]),
@@ -1721,13 +1743,20 @@ mod tests {
             assert_eq!(whole.values(), &naive[..], "{:?}", rules.digits());
             let mut steps = SparseSequence::new(rules.clone());
             steps.always_tiles = true;
+            steps.narrow.scan = next_scan();
             let mut to = 5000;
             while to < len {
                 steps.extend_to(to);
                 to += TILE + 37 * (to % 5) + 1;
             }
             steps.extend_to(len);
-            assert_eq!(steps.values(), &naive[..], "{:?} in steps", rules.digits());
+            let scan = steps.narrow.scan;
+            assert_eq!(
+                steps.values(),
+                &naive[..],
+                "{:?} in steps, {scan:?}",
+                rules.digits()
+            );
             // Values split at a lower bit (as values ≥ 256 are at bit 8): the tops
             // exercised by small values, scanned on both planes, or on the low bits only
             // (each hit checked) while tops are taken for rare.
@@ -1741,13 +1770,15 @@ mod tests {
                 bigs.always_tiles = true;
                 bigs.narrow.low_bits = low_bits;
                 bigs.narrow.sparse_bigs = sparse_bigs;
+                bigs.narrow.scan = next_scan();
                 bigs.extend_to(len);
                 assert_eq!(
                     bigs.values(),
                     &naive[..],
-                    "{:?} with tops from bit {low_bits}, low-only {}",
+                    "{:?} with tops from bit {low_bits}, low-only {}, {:?}",
                     rules.digits(),
-                    sparse_bigs == 0
+                    sparse_bigs == 0,
+                    bigs.narrow.scan
                 );
             }
         }

@@ -35,7 +35,7 @@ pub(super) fn strike_live(
 /// The bits of 8 lanes that are 0 or 1, lane j at bit j (a multiply gathers the low
 /// bit of each byte into the top byte: the portable movemask).
 #[inline(always)]
-fn lane_bits(lanes: &[u8; 8]) -> u64 {
+pub(super) fn lane_bits(lanes: &[u8; 8]) -> u64 {
     u64::from_le_bytes(*lanes).wrapping_mul(0x0102_0408_1020_4080) >> 56
 }
 

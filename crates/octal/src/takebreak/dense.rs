@@ -612,7 +612,7 @@ impl SplitTargets for Marking<'_> {
 mod tests {
     use super::super::{SparseSequence, TakeBreak};
     use super::DENSE_TILE;
-    use crate::split_scan::StrikeKernel;
+    use crate::split_scan::{scan_kernels_here, ScanKernel, StrikeKernel};
 
     /// How the far passes run: as in production (`Strike`: the bitmap strike by the
     /// kernel `NIMLAB_SIMD` and the CPU allow, else the windowed scan), the strike one
@@ -636,15 +636,18 @@ mod tests {
         }
     }
 
+    /// The dense route's values to `len` and its fallbacks, the far passes run as `far`
+    /// says, the split scans and walks by `scan`.
     fn dense(
         rules: &TakeBreak,
         len: usize,
-        low_bits: u32,
-        steps: bool,
+        (low_bits, steps): (u32, bool),
         far: Far,
+        scan: ScanKernel,
     ) -> (Vec<u32>, u64) {
         let mut s = SparseSequence::new(rules.clone());
         s.always_dense = true;
+        s.narrow.scan = scan;
         s.narrow.low_bits = low_bits;
         s.dense_windows = matches!(far, Far::Windows);
         s.dense_strike = far.kernel();
@@ -698,8 +701,11 @@ mod tests {
         // split at bit 3 or 4 as well as 8, so that the top bytes are exercised.
         // Every (path, top bits) pair runs on about half the rules by default, in a
         // checkerboard so that each pair meets dense and sparse codes; all with NIMLAB_LONG.
+        // The split scans run by each kernel here in turn.
         let long = std::env::var_os("NIMLAB_LONG").is_some();
         let len = 4096 + 14 * DENSE_TILE + 333;
+        let scans = scan_kernels_here();
+        let mut runs = 0;
         for (r, rules) in [
             TakeBreak::new(vec![0, 0, 0, 7], false),
             TakeBreak::new(vec![0, 4], false),
@@ -728,11 +734,13 @@ mod tests {
                     if !long && (r + f + b) % 2 == 1 {
                         continue;
                     }
-                    let (values, _) = dense(&rules, len, low_bits, steps, far);
+                    let scan = scans[runs % scans.len()];
+                    runs += 1;
+                    let (values, _) = dense(&rules, len, (low_bits, steps), far, scan);
                     assert_eq!(
                         values,
                         naive,
-                        "{:?}, tops from bit {low_bits}, {far:?}",
+                        "{:?}, tops from bit {low_bits}, {far:?}, {scan:?}",
                         rules.digits()
                     );
                 }
@@ -746,24 +754,31 @@ mod tests {
         // and stops in the tile where a value passes them (.764 passes 2100 mid-tile);
         // the sparse route goes on from there. Every path (the strike on vectors where
         // the CPU has them, else the windowed scan; the strike one split at a time; the
-        // portable strike; the windowed scan) ends at that same heap, whatever the CPU.
+        // portable strike; the windowed scan) ends at that same heap, whatever the CPU,
+        // the split scans by each kernel here in turn.
         let rules = TakeBreak::new(vec![0, 7, 6, 4], false);
         let len = 20_000;
         let naive = rules.naive_sequence(len);
-        for far in [
+        let scans = scan_kernels_here();
+        for (run, far) in [
             Far::Strike,
             Far::StrikeAnyCpu,
             Far::StrikePortable,
             Far::Windows,
-        ] {
+        ]
+        .into_iter()
+        .enumerate()
+        {
             let mut s = SparseSequence::new(rules.clone());
             s.always_dense = true;
             s.dense_strike = far.kernel();
             s.dense_windows = far == Far::Windows;
             s.dense_hold = 2100;
             s.strike_chunk = 1000;
+            let scan = scans[run % scans.len()];
+            s.narrow.scan = scan;
             s.extend_to(len);
-            assert_eq!(s.values, naive, "{far:?}");
+            assert_eq!(s.values, naive, "{far:?}, {scan:?}");
             let past = s
                 .values
                 .iter()
@@ -794,7 +809,8 @@ mod tests {
         let naive = rules.naive_sequence(len);
         assert!(naive.iter().any(|&v| v >= past), "values past {past}");
         for far in [Far::Strike, Far::StrikeAnyCpu, Far::StrikePortable] {
-            let (values, fallbacks) = dense(&rules, len, 8, far == Far::Strike, far);
+            let scan = crate::split_scan::scan_kernel();
+            let (values, fallbacks) = dense(&rules, len, (8, far == Far::Strike), far, scan);
             assert_eq!(values, naive, "{far:?}");
             assert!(fallbacks > 0, "{far:?}");
         }
