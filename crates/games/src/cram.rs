@@ -43,6 +43,28 @@ pub struct Cram {
     /// the board.
     box_horizontal: Vec<u16>,
     box_vertical: Vec<u16>,
+    /// Whether the hot one-word code runs its copy compiled for the processor's bit
+    /// instructions (popcnt, tzcnt, lzcnt: see [`bit_instructions`]) or the portable
+    /// one. Both give the same results ([`Cram::portable`] forces the latter).
+    bit_instructions: bool,
+}
+
+/// Whether this processor has the bit instructions (x86-64: popcnt, bmi1, bmi2,
+/// lzcnt) that the copies of the hot code under `#[target_feature]` use. The project
+/// is built for any x86-64, where `count_ones`, `trailing_zeros` and `leading_zeros`
+/// are sequences of instructions; those copies are chosen at run time instead.
+pub fn bit_instructions() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("popcnt")
+            && std::is_x86_feature_detected!("bmi1")
+            && std::is_x86_feature_detected!("bmi2")
+            && std::is_x86_feature_detected!("lzcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
 }
 
 /// Whether taking a domino out of a region leaves one region, read from the squares
@@ -199,7 +221,16 @@ impl Cram {
             box_vertical,
             not_first: all & !first_col,
             not_last: all & !(first_col << (cols - 1)),
+            bit_instructions: bit_instructions(),
         })
+    }
+
+    /// The same game running only the portable copy of its hot code (the one for
+    /// processors without [`bit_instructions`]): the same values, for tests that
+    /// compare the two.
+    pub fn portable(mut self) -> Self {
+        self.bit_instructions = false;
+        self
     }
 
     fn words(&self) -> usize {
@@ -391,6 +422,26 @@ impl OneWord for Cram {
     }
 
     fn parts(&self, pos: Coord, option: Coord, out: &mut Vec<(Coord, u32)>) {
+        #[cfg(target_arch = "x86_64")]
+        if self.bit_instructions {
+            // SAFETY: `bit_instructions` is only set when the processor has them.
+            return unsafe { self.parts_bits(pos, option, out) };
+        }
+        self.parts_word(pos, option, out)
+    }
+}
+
+impl Cram {
+    /// [`OneWord::parts`] compiled for the processor's bit instructions.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    fn parts_bits(&self, pos: Coord, option: Coord, out: &mut Vec<(Coord, u32)>) {
+        self.parts_word(pos, option, out)
+    }
+
+    /// [`OneWord::parts`], inlined into both copies.
+    #[inline(always)]
+    fn parts_word(&self, pos: Coord, option: Coord, out: &mut Vec<(Coord, u32)>) {
         // As `simplified_parts`, in one word. `pos` is one region: when the squares
         // around the domino played show that the rest is one region too (`Ring`), no
         // flood fill is needed.
@@ -433,6 +484,26 @@ impl OneWord for Cram {
 
 impl MirrorStrategy for Cram {
     fn mirrored_p(&self, pos: &[Coord]) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if self.bit_instructions {
+            // SAFETY: `bit_instructions` is only set when the processor has them.
+            return unsafe { self.mirrored_bits(pos) };
+        }
+        self.mirrored(pos)
+    }
+}
+
+impl Cram {
+    /// [`MirrorStrategy::mirrored_p`] compiled for the processor's bit instructions.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    fn mirrored_bits(&self, pos: &[Coord]) -> bool {
+        self.mirrored(pos)
+    }
+
+    /// [`MirrorStrategy::mirrored_p`], inlined into both copies.
+    #[inline(always)]
+    fn mirrored(&self, pos: &[Coord]) -> bool {
         // The live squares (those with a free neighbour) symmetric under the half
         // turn about the centre of their bounding box, and no domino that the half
         // turn maps onto itself or onto one overlapping it (one on the centre): then
