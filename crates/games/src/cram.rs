@@ -74,10 +74,14 @@ pub fn bit_instructions() -> bool {
 /// next to the domino all lie on one arc of live squares of that cycle, since every
 /// path of the region through the domino enters and leaves it through such squares
 /// (a square next to the domino that a path reaches has a free neighbour: it is
-/// live). Bit p of `horizontal` (`vertical`): the box's pattern p is such a case.
+/// live). More generally the rest has at most as many regions as there are arcs
+/// holding live squares next to the domino, since every region holds one of them.
+/// Entry p of `horizontal` (`vertical`), for the box's pattern p: the number of such
+/// arcs (bits 0–2), and for the first two of them (in the cycle's order) a live square
+/// next to the domino, each as 4 × box row + box column (bits 4–7 and 8–11).
 struct Ring {
-    horizontal: [u64; 64],
-    vertical: [u64; 64],
+    horizontal: Vec<u16>,
+    vertical: Vec<u16>,
 }
 
 impl Ring {
@@ -115,7 +119,7 @@ impl Ring {
             false, true, false, true, true, false, true, false, true, true,
         ];
         let table = |cycle: &[(usize, usize); 10], next: &[bool; 10], width: usize| {
-            let mut t = [0u64; 64];
+            let mut t = vec![0u16; 4096];
             for p in 0..4096usize {
                 let live: Vec<bool> = cycle
                     .iter()
@@ -141,11 +145,19 @@ impl Ring {
                     }
                     arcs += 1;
                 }
-                let mut touched = (0..10).filter(|&k| next[k] && live[k]).map(|k| arc[k]);
-                let first = touched.next();
-                if touched.all(|a| Some(a) == first) {
-                    t[p / 64] |= 1 << (p % 64);
+                // The arcs touched, each with its first square next to the domino.
+                let mut touched: Vec<(usize, usize)> = Vec::new();
+                for k in (0..10).filter(|&k| next[k] && live[k]) {
+                    if touched.iter().all(|&(a, _)| a != arc[k]) {
+                        touched.push((arc[k], k));
+                    }
                 }
+                let mut entry = touched.len() as u16;
+                for (n, &(_, k)) in touched.iter().take(2).enumerate() {
+                    let (r, c) = cycle[k];
+                    entry |= ((4 * r + c) as u16) << (4 + 4 * n);
+                }
+                t[p] = entry;
             }
             t
         };
@@ -456,19 +468,64 @@ impl Cram {
         if (horizontal || vertical) && option & !pos == 0 && cols <= 21 {
             let x = (live as u128) << (cols + 1);
             let row = |k: usize, width: usize| (x >> (i + k * cols)) as usize & ((1 << width) - 1);
-            let one = if horizontal {
+            let entry = if horizontal {
                 let p =
                     (row(0, 4) | row(1, 4) << 4 | row(2, 4) << 8) & self.box_horizontal[i] as usize;
-                ring().horizontal[p / 64] >> (p % 64) & 1 == 1
+                ring().horizontal[p]
             } else {
                 let p = (row(0, 3) | row(1, 3) << 3 | row(2, 3) << 6 | row(3, 3) << 9)
                     & self.box_vertical[i] as usize;
-                ring().vertical[p / 64] >> (p % 64) & 1 == 1
+                ring().vertical[p]
             };
-            if one {
+            let arcs = entry & 7;
+            if arcs <= 1 {
                 let part = self.without_extra_tufts_word(live);
                 if part != 0 {
                     out.push((b.canonical_word(part), part.count_ones()));
+                }
+                return;
+            }
+            if arcs == 2 {
+                // One region or two: grown from a square of each arc at once, until
+                // they meet (one) or one of them stops growing (two).
+                let square = |q: u16| {
+                    let (r, c) = ((q >> 2 & 3) as usize, (q & 3) as usize);
+                    1u64 << (i + r * cols + c - (cols + 1))
+                };
+                let (mut a, mut z) = (square(entry >> 4 & 15), square(entry >> 8 & 15));
+                let grow = |p: u64| {
+                    (p | (p << 1) & self.not_first as u64
+                        | (p >> 1) & self.not_last as u64
+                        | p << cols
+                        | p >> cols)
+                        & live
+                };
+                let first = loop {
+                    let (a2, z2) = (grow(grow(a)), grow(grow(z)));
+                    if a2 & z2 != 0 {
+                        break live;
+                    }
+                    if a2 == a {
+                        break a;
+                    }
+                    if z2 == z {
+                        break z;
+                    }
+                    (a, z) = (a2, z2);
+                };
+                let rest = self.without_extra_tufts_word(live);
+                let one = rest & first;
+                let other = rest & !first;
+                // In the order of their lowest squares, as `simplified_parts` lists.
+                let (p, q) = if other & other.wrapping_neg() < one & one.wrapping_neg() {
+                    (other, one)
+                } else {
+                    (one, other)
+                };
+                for r in [p, q] {
+                    if r != 0 {
+                        out.push((b.canonical_word(r), r.count_ones()));
+                    }
                 }
                 return;
             }

@@ -26,8 +26,14 @@ fn tufts_and_mirrors_keep_the_plain_values() {
     // Every position of the 3×4 and 2×6 boards and many of the 4×4: the solver
     // (with the tuft reduction in its canonical form) and the mirror strategy
     // agree with plain mex.
-    for (rows, cols, step) in [(3usize, 4usize, 1u128), (2, 6, 1), (4, 4, 7)] {
+    for (rows, cols, step, portable) in [
+        (3usize, 4usize, 1u128, false),
+        (2, 6, 1, false),
+        (4, 4, 7, false),
+        (4, 4, 5, true),
+    ] {
         let cram = Cram::new(rows, cols).unwrap();
+        let cram = if portable { cram.portable() } else { cram };
         let board = Board::new(rows, cols).unwrap();
         let mut memo = HashMap::new();
         let mut solver = Solver::new(&cram);
@@ -157,8 +163,14 @@ fn the_one_word_fast_path_is_the_definition() {
         (6, 7, 400),
         (2, 20, 400),
     ];
-    for (rows, cols, count) in boards {
+    // Both copies of the hot code: the one for the processor's bit instructions
+    // (when it has them) and the portable one.
+    for (rows, cols, count, portable) in boards
+        .into_iter()
+        .flat_map(|(r, c, n)| [(r, c, n, false), (r, c, n, true)])
+    {
         let cram = Cram::new(rows, cols).unwrap();
+        let cram = if portable { cram.portable() } else { cram };
         let caps = cram.capabilities();
         let one = caps.one_word.expect("a board of at most 64 squares");
         let Some(Decomposition::Regions(regions)) = caps.decomposition else {
