@@ -515,8 +515,9 @@ impl Board {
         }
     }
 
-    /// [`Board::canonical`] on a board of at most 64 cells, in one word.
-    #[inline]
+    /// [`Board::canonical`] on a board of at most 64 cells, in one word. (Always
+    /// inlined: the caller may be compiled for more instructions than the project.)
+    #[inline(always)]
     pub fn canonical_word(&self, cells: u64) -> u64 {
         debug_assert!(self.cells() <= 64);
         if cells == 0 {
@@ -555,19 +556,23 @@ impl Board {
         let left = any.trailing_zeros();
         let w = 8 - any.leading_zeros() - left;
         let shape = y >> (8 * top + left);
-        // The bits of each byte in the opposite order.
-        let mirror = |x: u64| {
+        // (Functions, not closures: a closure may be left out of line, and then does
+        // not get the instructions of a caller compiled for more.)
+        /// The bits of each byte in the opposite order.
+        #[inline(always)]
+        fn mirror(x: u64) -> u64 {
             let x = (x >> 1) & 0x5555_5555_5555_5555 | (x & 0x5555_5555_5555_5555) << 1;
             let x = (x >> 2) & 0x3333_3333_3333_3333 | (x & 0x3333_3333_3333_3333) << 2;
             (x >> 4) & 0x0f0f_0f0f_0f0f_0f0f | (x & 0x0f0f_0f0f_0f0f_0f0f) << 4
-        };
-        // The least of a shape `h` high and `w` wide, upside down, mirrored, and both.
-        let least_of_four = |x: u64, h: u32, w: u32| {
+        }
+        /// The least of a shape `h` high and `w` wide, upside down, mirrored, and both.
+        #[inline(always)]
+        fn least_of_four(x: u64, h: u32, w: u32) -> u64 {
             let m = mirror(x);
             x.min(x.swap_bytes() >> (8 * (8 - h)))
                 .min(m >> (8 - w))
                 .min(m.swap_bytes() >> (8 * (8 - h) + 8 - w))
-        };
+        }
         let mut best = least_of_four(shape, h, w);
         if h as usize <= cols && w as usize <= rows {
             // The transposed shape fits too: bit 8r + c to 8c + r, w high, h wide.
