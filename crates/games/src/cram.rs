@@ -47,6 +47,8 @@ pub struct Cram {
     /// instructions (popcnt, tzcnt, lzcnt: see [`bit_instructions`]) or the portable
     /// one. Both give the same results ([`Cram::portable`] forces the latter).
     bit_instructions: bool,
+    /// The row of each square (no division in the hot code).
+    row_of: Vec<u8>,
 }
 
 /// Whether this processor has the bit instructions (x86-64: popcnt, bmi1, bmi2,
@@ -234,6 +236,7 @@ impl Cram {
             not_first: all & !first_col,
             not_last: all & !(first_col << (cols - 1)),
             bit_instructions: bit_instructions(),
+            row_of: (0..rows * cols).map(|i| (i / cols) as u8).collect(),
         })
     }
 
@@ -571,6 +574,11 @@ impl Cram {
         // turn about the centre of their bounding box, and no domino that the half
         // turn maps onto itself or onto one overlapping it (one on the centre): then
         // the second player answers each domino by its image, and always can.
+        if let &[free] = pos
+            && self.board.cells() <= 64
+        {
+            return self.mirrored_word(free);
+        }
         let free = from_words(pos);
         let live = free & !self.board.isolated(free);
         if live == 0 {
@@ -611,6 +619,46 @@ impl Cram {
             (0, _) => !(at(sr / 2, sc / 2) && at(sr / 2, sc / 2 + 1)),
             (_, 0) => !(at(sr / 2, sc / 2) && at(sr / 2 + 1, sc / 2)),
             // The centre is a corner: no domino is its own image.
+            _ => true,
+        }
+    }
+
+    /// [`Cram::mirrored`] in one word, on boards of at most 64 squares.
+    #[inline(always)]
+    fn mirrored_word(&self, free: u64) -> bool {
+        let live = free & !self.board.isolated_word(free);
+        if live == 0 {
+            return true;
+        }
+        if live.count_ones() % 2 == 1 {
+            return false;
+        }
+        let (rows, cols) = (self.board.rows(), self.board.cols());
+        let first = live.trailing_zeros() as usize;
+        let last = 63 - live.leading_zeros() as usize;
+        let (r0, r1) = (self.row_of[first] as usize, self.row_of[last] as usize);
+        let row_mask = (1u64 << cols) - 1;
+        let any = (r0..=r1).fold(0, |a, r| a | (live >> (r * cols)) & row_mask);
+        let c0 = any.trailing_zeros() as usize;
+        let c1 = 63 - any.leading_zeros() as usize;
+        let turned = live.reverse_bits() >> (64 - rows * cols);
+        let shift = (r0 + r1 + 1) as isize * cols as isize + (c0 + c1 + 1) as isize
+            - (rows * cols) as isize
+            - cols as isize;
+        let image = if shift >= 0 {
+            turned << shift
+        } else {
+            turned >> -shift
+        };
+        if image != live {
+            return false;
+        }
+        let at = |r: usize, c: usize| live >> (r * cols + c) & 1 == 1;
+        let (sr, sc) = (r0 + r1, c0 + c1);
+        match (sr % 2, sc % 2) {
+            (0, 0) => !at(sr / 2, sc / 2),
+            (0, _) => !(at(sr / 2, sc / 2) && at(sr / 2, sc / 2 + 1)),
+            (_, 0) => !(at(sr / 2, sc / 2) && at(sr / 2 + 1, sc / 2)),
             _ => true,
         }
     }
