@@ -874,7 +874,16 @@ mod tests {
             assert_eq!(b.isolated_word(w) as Cells, b.isolated(set));
             assert_eq!(b.canonical_word(w) as Cells, b.canonical_by_cells(set));
         };
-        for (rows, cols) in [(3, 4), (4, 3), (1, 12), (12, 1), (2, 7), (3, 3), (2, 8), (8, 2)] {
+        for (rows, cols) in [
+            (3, 4),
+            (4, 3),
+            (1, 12),
+            (12, 1),
+            (2, 7),
+            (3, 3),
+            (2, 8),
+            (8, 2),
+        ] {
             let b = Board::new(rows, cols).unwrap();
             for set in 0..=b.all() {
                 check(&b, set);
