@@ -122,7 +122,7 @@ impl Ring {
         ];
         let table = |cycle: &[(usize, usize); 10], next: &[bool; 10], width: usize| {
             let mut t = vec![0u16; 4096];
-            for p in 0..4096usize {
+            for (p, slot) in t.iter_mut().enumerate() {
                 let live: Vec<bool> = cycle
                     .iter()
                     .map(|&(r, c)| p >> (r * width + c) & 1 == 1)
@@ -159,7 +159,7 @@ impl Ring {
                     let (r, c) = cycle[k];
                     entry |= ((4 * r + c) as u16) << (4 + 4 * n);
                 }
-                t[p] = entry;
+                *slot = entry;
             }
             t
         };
