@@ -515,17 +515,81 @@ impl Board {
         }
     }
 
-    /// [`Board::canonical`] on a board of at most 64 cells, in one word.
-    #[inline]
+    /// [`Board::canonical`] on a board of at most 64 cells, in one word. (Always
+    /// inlined: the caller may be compiled for more instructions than the project.)
+    #[inline(always)]
     pub fn canonical_word(&self, cells: u64) -> u64 {
         debug_assert!(self.cells() <= 64);
         if cells == 0 {
             return 0;
         }
+        if self.rows <= 8 && self.cols <= 8 {
+            return self.canonical_bytes(cells);
+        }
         if self.cols <= 16 {
             return canonical_in(self, cells);
         }
         self.canonical_by_cells(cells as Cells) as u64
+    }
+
+    /// [`Board::canonical_word`] on a board of at most 8 × 8 cells (a non-empty
+    /// set): the set is laid out a row to a byte, where the upside-down image is a
+    /// byte swap, the mirror image reverses the bits of each byte, and the
+    /// transposition is three exchanges of bit blocks; no loop over rows but those
+    /// that move the rows to their bytes and back (none on a board 8 wide). That layout
+    /// keeps the order of the cells, so the least image there is the least here.
+    #[inline(always)]
+    fn canonical_bytes(&self, cells: u64) -> u64 {
+        let (rows, cols) = (self.rows, self.cols);
+        let row_mask = (1u64 << cols) - 1;
+        let y = if cols == 8 {
+            cells
+        } else {
+            (0..rows).fold(0, |y, r| y | (cells >> (r * cols) & row_mask) << (8 * r))
+        };
+        let top = y.trailing_zeros() / 8;
+        let h = (63 - y.leading_zeros()) / 8 - top + 1;
+        let mut any = y | y >> 32;
+        any |= any >> 16;
+        any |= any >> 8;
+        let any = any as u8;
+        let left = any.trailing_zeros();
+        let w = 8 - any.leading_zeros() - left;
+        let shape = y >> (8 * top + left);
+        // (Functions, not closures: a closure may be left out of line, and then does
+        // not get the instructions of a caller compiled for more.)
+        /// The bits of each byte in the opposite order.
+        #[inline(always)]
+        fn mirror(x: u64) -> u64 {
+            let x = (x >> 1) & 0x5555_5555_5555_5555 | (x & 0x5555_5555_5555_5555) << 1;
+            let x = (x >> 2) & 0x3333_3333_3333_3333 | (x & 0x3333_3333_3333_3333) << 2;
+            (x >> 4) & 0x0f0f_0f0f_0f0f_0f0f | (x & 0x0f0f_0f0f_0f0f_0f0f) << 4
+        }
+        /// The least of a shape `h` high and `w` wide, upside down, mirrored, and both.
+        #[inline(always)]
+        fn least_of_four(x: u64, h: u32, w: u32) -> u64 {
+            let m = mirror(x);
+            x.min(x.swap_bytes() >> (8 * (8 - h)))
+                .min(m >> (8 - w))
+                .min(m.swap_bytes() >> (8 * (8 - h) + 8 - w))
+        }
+        let mut best = least_of_four(shape, h, w);
+        if h as usize <= cols && w as usize <= rows {
+            // The transposed shape fits too: bit 8r + c to 8c + r, w high, h wide.
+            let mut x = shape;
+            let t = 0x0f0f_0f0f_0000_0000 & (x ^ x << 28);
+            x ^= t ^ t >> 28;
+            let t = 0x3333_0000_3333_0000 & (x ^ x << 14);
+            x ^= t ^ t >> 14;
+            let t = 0x5500_5500_5500_5500 & (x ^ x << 7);
+            x ^= t ^ t >> 7;
+            best = best.min(least_of_four(x, w, h));
+        }
+        if cols == 8 {
+            best
+        } else {
+            (0..rows).fold(0, |z, r| z | (best >> (8 * r) & 0xff) << (r * cols))
+        }
     }
 
     /// The least image of `cells` under the board's symmetries (reflections, and
@@ -810,13 +874,37 @@ mod tests {
             assert_eq!(b.isolated_word(w) as Cells, b.isolated(set));
             assert_eq!(b.canonical_word(w) as Cells, b.canonical_by_cells(set));
         };
-        for (rows, cols) in [(3, 4), (4, 3), (1, 12), (12, 1), (2, 7)] {
+        for (rows, cols) in [
+            (3, 4),
+            (4, 3),
+            (1, 12),
+            (12, 1),
+            (2, 7),
+            (3, 3),
+            (2, 8),
+            (8, 2),
+        ] {
             let b = Board::new(rows, cols).unwrap();
             for set in 0..=b.all() {
                 check(&b, set);
             }
         }
-        for (rows, cols) in [(1, 64), (64, 1), (8, 8), (2, 32), (4, 16), (5, 8), (3, 20)] {
+        for (rows, cols) in [
+            (1, 64),
+            (64, 1),
+            (8, 8),
+            (2, 32),
+            (4, 16),
+            (5, 8),
+            (8, 5),
+            (6, 7),
+            (7, 6),
+            (7, 8),
+            (4, 4),
+            (1, 8),
+            (8, 1),
+            (3, 20),
+        ] {
             let b = Board::new(rows, cols).unwrap();
             for set in random_sets(&b, 3000) {
                 check(&b, set);

@@ -43,6 +43,30 @@ pub struct Cram {
     /// the board.
     box_horizontal: Vec<u16>,
     box_vertical: Vec<u16>,
+    /// Whether the hot one-word code runs its copy compiled for the processor's bit
+    /// instructions (popcnt, tzcnt, lzcnt: see [`bit_instructions`]) or the portable
+    /// one. Both give the same results ([`Cram::portable`] forces the latter).
+    bit_instructions: bool,
+    /// The row of each square (no division in the hot code).
+    row_of: Vec<u8>,
+}
+
+/// Whether this processor has the bit instructions (x86-64: popcnt, bmi1, bmi2,
+/// lzcnt) that the copies of the hot code under `#[target_feature]` use. The project
+/// is built for any x86-64, where `count_ones`, `trailing_zeros` and `leading_zeros`
+/// are sequences of instructions; those copies are chosen at run time instead.
+pub fn bit_instructions() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("popcnt")
+            && std::is_x86_feature_detected!("bmi1")
+            && std::is_x86_feature_detected!("bmi2")
+            && std::is_x86_feature_detected!("lzcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
 }
 
 /// Whether taking a domino out of a region leaves one region, read from the squares
@@ -52,10 +76,14 @@ pub struct Cram {
 /// next to the domino all lie on one arc of live squares of that cycle, since every
 /// path of the region through the domino enters and leaves it through such squares
 /// (a square next to the domino that a path reaches has a free neighbour: it is
-/// live). Bit p of `horizontal` (`vertical`): the box's pattern p is such a case.
+/// live). More generally the rest has at most as many regions as there are arcs
+/// holding live squares next to the domino, since every region holds one of them.
+/// Entry p of `horizontal` (`vertical`), for the box's pattern p: the number of such
+/// arcs (bits 0–2), and for the first two of them (in the cycle's order) a live square
+/// next to the domino, each as 4 × box row + box column (bits 4–7 and 8–11).
 struct Ring {
-    horizontal: [u64; 64],
-    vertical: [u64; 64],
+    horizontal: Vec<u16>,
+    vertical: Vec<u16>,
 }
 
 impl Ring {
@@ -93,8 +121,8 @@ impl Ring {
             false, true, false, true, true, false, true, false, true, true,
         ];
         let table = |cycle: &[(usize, usize); 10], next: &[bool; 10], width: usize| {
-            let mut t = [0u64; 64];
-            for p in 0..4096usize {
+            let mut t = vec![0u16; 4096];
+            for (p, slot) in t.iter_mut().enumerate() {
                 let live: Vec<bool> = cycle
                     .iter()
                     .map(|&(r, c)| p >> (r * width + c) & 1 == 1)
@@ -119,11 +147,19 @@ impl Ring {
                     }
                     arcs += 1;
                 }
-                let mut touched = (0..10).filter(|&k| next[k] && live[k]).map(|k| arc[k]);
-                let first = touched.next();
-                if touched.all(|a| Some(a) == first) {
-                    t[p / 64] |= 1 << (p % 64);
+                // The arcs touched, each with its first square next to the domino.
+                let mut touched: Vec<(usize, usize)> = Vec::new();
+                for k in (0..10).filter(|&k| next[k] && live[k]) {
+                    if touched.iter().all(|&(a, _)| a != arc[k]) {
+                        touched.push((arc[k], k));
+                    }
                 }
+                let mut entry = touched.len() as u16;
+                for (n, &(_, k)) in touched.iter().take(2).enumerate() {
+                    let (r, c) = cycle[k];
+                    entry |= ((4 * r + c) as u16) << (4 + 4 * n);
+                }
+                *slot = entry;
             }
             t
         };
@@ -199,7 +235,17 @@ impl Cram {
             box_vertical,
             not_first: all & !first_col,
             not_last: all & !(first_col << (cols - 1)),
+            bit_instructions: bit_instructions(),
+            row_of: (0..rows * cols).map(|i| (i / cols) as u8).collect(),
         })
+    }
+
+    /// The same game running only the portable copy of its hot code (the one for
+    /// processors without [`bit_instructions`]): the same values, for tests that
+    /// compare the two.
+    pub fn portable(mut self) -> Self {
+        self.bit_instructions = false;
+        self
     }
 
     fn words(&self) -> usize {
@@ -383,14 +429,40 @@ impl Regions for Cram {
 
 impl OneWord for Cram {
     fn options(&self, pos: Coord, out: &mut Vec<Coord>) {
-        for &d in &self.dominoes_word {
-            if pos & d == d {
-                out.push(pos & !d);
-            }
+        // Without a branch per domino (whether one fits is as good as random): every
+        // domino written, the next one over it when it does not fit.
+        let base = out.len();
+        out.resize(base + self.dominoes_word.len(), 0);
+        let room = &mut out[base..];
+        let mut n = 0;
+        for (k, &d) in self.dominoes_word.iter().enumerate() {
+            room[n.min(k)] = pos & !d;
+            n += usize::from(pos & d == d);
         }
+        out.truncate(base + n);
     }
 
     fn parts(&self, pos: Coord, option: Coord, out: &mut Vec<(Coord, u32)>) {
+        #[cfg(target_arch = "x86_64")]
+        if self.bit_instructions {
+            // SAFETY: `bit_instructions` is only set when the processor has them.
+            return unsafe { self.parts_bits(pos, option, out) };
+        }
+        self.parts_word(pos, option, out)
+    }
+}
+
+impl Cram {
+    /// [`OneWord::parts`] compiled for the processor's bit instructions.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    fn parts_bits(&self, pos: Coord, option: Coord, out: &mut Vec<(Coord, u32)>) {
+        self.parts_word(pos, option, out)
+    }
+
+    /// [`OneWord::parts`], inlined into both copies.
+    #[inline(always)]
+    fn parts_word(&self, pos: Coord, option: Coord, out: &mut Vec<(Coord, u32)>) {
         // As `simplified_parts`, in one word. `pos` is one region: when the squares
         // around the domino played show that the rest is one region too (`Ring`), no
         // flood fill is needed.
@@ -405,19 +477,64 @@ impl OneWord for Cram {
         if (horizontal || vertical) && option & !pos == 0 && cols <= 21 {
             let x = (live as u128) << (cols + 1);
             let row = |k: usize, width: usize| (x >> (i + k * cols)) as usize & ((1 << width) - 1);
-            let one = if horizontal {
+            let entry = if horizontal {
                 let p =
                     (row(0, 4) | row(1, 4) << 4 | row(2, 4) << 8) & self.box_horizontal[i] as usize;
-                ring().horizontal[p / 64] >> (p % 64) & 1 == 1
+                ring().horizontal[p]
             } else {
                 let p = (row(0, 3) | row(1, 3) << 3 | row(2, 3) << 6 | row(3, 3) << 9)
                     & self.box_vertical[i] as usize;
-                ring().vertical[p / 64] >> (p % 64) & 1 == 1
+                ring().vertical[p]
             };
-            if one {
+            let arcs = entry & 7;
+            if arcs <= 1 {
                 let part = self.without_extra_tufts_word(live);
                 if part != 0 {
                     out.push((b.canonical_word(part), part.count_ones()));
+                }
+                return;
+            }
+            if arcs == 2 {
+                // One region or two: grown from a square of each arc at once, until
+                // they meet (one) or one of them stops growing (two).
+                let square = |q: u16| {
+                    let (r, c) = ((q >> 2 & 3) as usize, (q & 3) as usize);
+                    1u64 << (i + r * cols + c - (cols + 1))
+                };
+                let (mut a, mut z) = (square(entry >> 4 & 15), square(entry >> 8 & 15));
+                let grow = |p: u64| {
+                    (p | (p << 1) & self.not_first as u64
+                        | (p >> 1) & self.not_last as u64
+                        | p << cols
+                        | p >> cols)
+                        & live
+                };
+                let first = loop {
+                    let (a2, z2) = (grow(grow(a)), grow(grow(z)));
+                    if a2 & z2 != 0 {
+                        break live;
+                    }
+                    if a2 == a {
+                        break a;
+                    }
+                    if z2 == z {
+                        break z;
+                    }
+                    (a, z) = (a2, z2);
+                };
+                let rest = self.without_extra_tufts_word(live);
+                let one = rest & first;
+                let other = rest & !first;
+                // In the order of their lowest squares, as `simplified_parts` lists.
+                let (p, q) = if other & other.wrapping_neg() < one & one.wrapping_neg() {
+                    (other, one)
+                } else {
+                    (one, other)
+                };
+                for r in [p, q] {
+                    if r != 0 {
+                        out.push((b.canonical_word(r), r.count_ones()));
+                    }
                 }
                 return;
             }
@@ -433,10 +550,35 @@ impl OneWord for Cram {
 
 impl MirrorStrategy for Cram {
     fn mirrored_p(&self, pos: &[Coord]) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if self.bit_instructions {
+            // SAFETY: `bit_instructions` is only set when the processor has them.
+            return unsafe { self.mirrored_bits(pos) };
+        }
+        self.mirrored(pos)
+    }
+}
+
+impl Cram {
+    /// [`MirrorStrategy::mirrored_p`] compiled for the processor's bit instructions.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    fn mirrored_bits(&self, pos: &[Coord]) -> bool {
+        self.mirrored(pos)
+    }
+
+    /// [`MirrorStrategy::mirrored_p`], inlined into both copies.
+    #[inline(always)]
+    fn mirrored(&self, pos: &[Coord]) -> bool {
         // The live squares (those with a free neighbour) symmetric under the half
         // turn about the centre of their bounding box, and no domino that the half
         // turn maps onto itself or onto one overlapping it (one on the centre): then
         // the second player answers each domino by its image, and always can.
+        if let &[free] = pos
+            && self.board.cells() <= 64
+        {
+            return self.mirrored_word(free);
+        }
         let free = from_words(pos);
         let live = free & !self.board.isolated(free);
         if live == 0 {
@@ -477,6 +619,46 @@ impl MirrorStrategy for Cram {
             (0, _) => !(at(sr / 2, sc / 2) && at(sr / 2, sc / 2 + 1)),
             (_, 0) => !(at(sr / 2, sc / 2) && at(sr / 2 + 1, sc / 2)),
             // The centre is a corner: no domino is its own image.
+            _ => true,
+        }
+    }
+
+    /// [`Cram::mirrored`] in one word, on boards of at most 64 squares.
+    #[inline(always)]
+    fn mirrored_word(&self, free: u64) -> bool {
+        let live = free & !self.board.isolated_word(free);
+        if live == 0 {
+            return true;
+        }
+        if live.count_ones() % 2 == 1 {
+            return false;
+        }
+        let (rows, cols) = (self.board.rows(), self.board.cols());
+        let first = live.trailing_zeros() as usize;
+        let last = 63 - live.leading_zeros() as usize;
+        let (r0, r1) = (self.row_of[first] as usize, self.row_of[last] as usize);
+        let row_mask = (1u64 << cols) - 1;
+        let any = (r0..=r1).fold(0, |a, r| a | (live >> (r * cols)) & row_mask);
+        let c0 = any.trailing_zeros() as usize;
+        let c1 = 63 - any.leading_zeros() as usize;
+        let turned = live.reverse_bits() >> (64 - rows * cols);
+        let shift = (r0 + r1 + 1) as isize * cols as isize + (c0 + c1 + 1) as isize
+            - (rows * cols) as isize
+            - cols as isize;
+        let image = if shift >= 0 {
+            turned << shift
+        } else {
+            turned >> -shift
+        };
+        if image != live {
+            return false;
+        }
+        let at = |r: usize, c: usize| live >> (r * cols + c) & 1 == 1;
+        let (sr, sc) = (r0 + r1, c0 + c1);
+        match (sr % 2, sc % 2) {
+            (0, 0) => !at(sr / 2, sc / 2),
+            (0, _) => !(at(sr / 2, sc / 2) && at(sr / 2, sc / 2 + 1)),
+            (_, 0) => !(at(sr / 2, sc / 2) && at(sr / 2 + 1, sc / 2)),
             _ => true,
         }
     }

@@ -26,8 +26,14 @@ fn tufts_and_mirrors_keep_the_plain_values() {
     // Every position of the 3×4 and 2×6 boards and many of the 4×4: the solver
     // (with the tuft reduction in its canonical form) and the mirror strategy
     // agree with plain mex.
-    for (rows, cols, step) in [(3usize, 4usize, 1u128), (2, 6, 1), (4, 4, 7)] {
+    for (rows, cols, step, portable) in [
+        (3usize, 4usize, 1u128, false),
+        (2, 6, 1, false),
+        (4, 4, 7, false),
+        (4, 4, 5, true),
+    ] {
         let cram = Cram::new(rows, cols).unwrap();
+        let cram = if portable { cram.portable() } else { cram };
         let board = Board::new(rows, cols).unwrap();
         let mut memo = HashMap::new();
         let mut solver = Solver::new(&cram);
@@ -157,8 +163,14 @@ fn the_one_word_fast_path_is_the_definition() {
         (6, 7, 400),
         (2, 20, 400),
     ];
-    for (rows, cols, count) in boards {
+    // Both copies of the hot code: the one for the processor's bit instructions
+    // (when it has them) and the portable one.
+    for (rows, cols, count, portable) in boards
+        .into_iter()
+        .flat_map(|(r, c, n)| [(r, c, n, false), (r, c, n, true)])
+    {
         let cram = Cram::new(rows, cols).unwrap();
+        let cram = if portable { cram.portable() } else { cram };
         let caps = cram.capabilities();
         let one = caps.one_word.expect("a board of at most 64 squares");
         let Some(Decomposition::Regions(regions)) = caps.decomposition else {
@@ -203,4 +215,69 @@ fn the_one_word_fast_path_is_the_definition() {
         }
     }
     assert!(Cram::new(9, 8).unwrap().capabilities().one_word.is_none());
+}
+
+#[test]
+fn the_mirror_check_is_its_definition() {
+    // Random positions (and symmetric ones) of boards of at most 64 squares, where
+    // the check runs in one word, and of bigger ones: `mirrored_p` holds exactly when
+    // the live squares are their own image under the half turn about the centre of
+    // their bounding box and no domino of live squares covers that centre.
+    let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut random = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut held = 0;
+    for (rows, cols) in [(5, 8), (6, 7), (8, 8), (4, 4), (3, 5), (9, 9)] {
+        let board = Board::new(rows, cols).unwrap();
+        for portable in [false, true] {
+            let cram = Cram::new(rows, cols).unwrap();
+            let cram = if portable { cram.portable() } else { cram };
+            for k in 0..3000 {
+                let r: Cells = (random() as Cells) << 64 | random() as Cells;
+                let mut free = match k % 3 {
+                    0 => r,
+                    1 => r | (random() as Cells) << 64 | random() as Cells,
+                    _ => !(r & ((random() as Cells) << 64 | random() as Cells)),
+                } & board.all();
+                if k % 2 == 0 {
+                    // Made symmetric under the half turn of the board.
+                    let n = rows * cols;
+                    free |= (0..n)
+                        .filter(|&i| free >> i & 1 == 1)
+                        .fold(0, |m, i| m | 1 << (n - 1 - i));
+                }
+                let live: Vec<(usize, usize)> = (0..rows * cols)
+                    .filter(|&i| free >> i & 1 == 1)
+                    .filter(|&i| board.neighbours()[i] & free != 0)
+                    .map(|i| (i / cols, i % cols))
+                    .collect();
+                let want = live.is_empty() || {
+                    let r0 = live.iter().map(|p| p.0).min().unwrap();
+                    let r1 = live.iter().map(|p| p.0).max().unwrap();
+                    let c0 = live.iter().map(|p| p.1).min().unwrap();
+                    let c1 = live.iter().map(|p| p.1).max().unwrap();
+                    let (sr, sc) = (r0 + r1, c0 + c1);
+                    let has = |r: usize, c: usize| live.contains(&(r, c));
+                    let symmetric = live.iter().all(|&(r, c)| has(sr - r, sc - c));
+                    // A domino whose image overlaps it lies on the centre.
+                    let centre = match (sr % 2, sc % 2) {
+                        (0, 0) => has(sr / 2, sc / 2),
+                        (0, _) => has(sr / 2, sc / 2) && has(sr / 2, sc / 2 + 1),
+                        (_, 0) => has(sr / 2, sc / 2) && has(sr / 2 + 1, sc / 2),
+                        _ => false,
+                    };
+                    symmetric && !centre
+                };
+                let pos = cram.position(free);
+                assert_eq!(cram.mirrored_p(&pos), want, "{rows}×{cols} {free:b}");
+                held += usize::from(want);
+            }
+        }
+    }
+    // Both verdicts were seen, many times.
+    assert!(held > 1000, "{held}");
 }

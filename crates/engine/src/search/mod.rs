@@ -151,6 +151,35 @@ impl Node {
     /// options go cheapest first (`cost`), in the game's own order among equals.
     fn order_and_dedup(&mut self) {
         let mut options = std::mem::take(&mut self.options);
+        if options.len() <= 64 && options.is_sorted_by_key(|o| o.index) {
+            // The same, without the first sort: the options in their listing order,
+            // each looked up by its signature in a small open-addressed table of those
+            // kept (the first listed of a game is kept).
+            let mut slots = [u32::MAX; 128];
+            let mut kept = 0;
+            for j in 0..options.len() {
+                let o = options[j];
+                let mut h = (o.signature >> 57) as usize;
+                let repeat = loop {
+                    match slots[h] {
+                        u32::MAX => {
+                            slots[h] = kept as u32;
+                            break false;
+                        }
+                        k if self.same_game(&options[k as usize], &o) => break true,
+                        _ => h = (h + 1) & 127,
+                    }
+                };
+                if !repeat {
+                    options[kept] = o;
+                    kept += 1;
+                }
+            }
+            options.truncate(kept);
+            options.sort_unstable_by_key(|o| (o.cost, o.index));
+            self.options = options;
+            return;
+        }
         options.sort_unstable_by_key(|o| (o.signature, o.index));
         options.dedup_by(|a, b| {
             a.signature == b.signature && {
@@ -164,6 +193,18 @@ impl Node {
         });
         options.sort_unstable_by_key(|o| (o.cost, o.index));
         self.options = options;
+    }
+
+    /// Whether two options are the same game: equal signatures, equal parts.
+    fn same_game(&self, a: &Opt, b: &Opt) -> bool {
+        a.signature == b.signature && {
+            let (pa, pb) = (self.option_parts(a), self.option_parts(b));
+            pa.len() == pb.len()
+                && pa
+                    .iter()
+                    .zip(pb)
+                    .all(|(x, y)| self.part_words(x) == self.part_words(y))
+        }
     }
 }
 
@@ -566,11 +607,19 @@ impl<'g> Search<'g> {
         } = node;
         let mine = &mut parts[first..];
         if mine.len() > 1 {
-            mine.sort_unstable_by(|a, b| {
+            let order = |a: &Part, b: &Part| {
                 let wa = &words[a.at as usize..(a.at + a.len) as usize];
                 let wb = &words[b.at as usize..(b.at + b.len) as usize];
                 b.rank.cmp(&a.rank).then_with(|| wa.cmp(wb))
-            });
+            };
+            if mine.len() == 2 {
+                // (The common case, without a call to the sort.)
+                if order(&mine[1], &mine[0]).is_lt() {
+                    mine.swap(0, 1);
+                }
+            } else {
+                mine.sort_unstable_by(order);
+            }
             let mut kept = first;
             let mut j = first;
             while j < parts.len() {
