@@ -599,28 +599,14 @@ impl Cram {
         // Reversing the bits turns (r, c) into (rows−1−r, cols−1−c); the shift then
         // brings that to (r0+r1−r, c0+c1−c).
         let turned = live.reverse_bits() >> (128 - rows * cols);
-        let shift = (r0 + r1 + 1) as isize * cols as isize + (c0 + c1 + 1) as isize
-            - (rows * cols) as isize
-            - cols as isize;
+        let shift = half_turn_shift(rows, cols, r0 + r1, c0 + c1);
         let image = if shift >= 0 {
             turned << shift
         } else {
             turned >> -shift
         };
-        if image != live {
-            return false;
-        }
-        let at = |r: usize, c: usize| live >> (r * cols + c) & 1 == 1;
-        let (sr, sc) = (r0 + r1, c0 + c1);
-        match (sr % 2, sc % 2) {
-            // The centre is a square: it must not be live.
-            (0, 0) => !at(sr / 2, sc / 2),
-            // The centre is the middle of a horizontal domino, or of a vertical one.
-            (0, _) => !(at(sr / 2, sc / 2) && at(sr / 2, sc / 2 + 1)),
-            (_, 0) => !(at(sr / 2, sc / 2) && at(sr / 2 + 1, sc / 2)),
-            // The centre is a corner: no domino is its own image.
-            _ => true,
-        }
+        image == live
+            && no_domino_on_the_centre(r0 + r1, c0 + c1, |r, c| live >> (r * cols + c) & 1 == 1)
     }
 
     /// [`Cram::mirrored`] in one word, on boards of at most 64 squares.
@@ -642,25 +628,39 @@ impl Cram {
         let c0 = any.trailing_zeros() as usize;
         let c1 = 63 - any.leading_zeros() as usize;
         let turned = live.reverse_bits() >> (64 - rows * cols);
-        let shift = (r0 + r1 + 1) as isize * cols as isize + (c0 + c1 + 1) as isize
-            - (rows * cols) as isize
-            - cols as isize;
+        let shift = half_turn_shift(rows, cols, r0 + r1, c0 + c1);
         let image = if shift >= 0 {
             turned << shift
         } else {
             turned >> -shift
         };
-        if image != live {
-            return false;
-        }
-        let at = |r: usize, c: usize| live >> (r * cols + c) & 1 == 1;
-        let (sr, sc) = (r0 + r1, c0 + c1);
-        match (sr % 2, sc % 2) {
-            (0, 0) => !at(sr / 2, sc / 2),
-            (0, _) => !(at(sr / 2, sc / 2) && at(sr / 2, sc / 2 + 1)),
-            (_, 0) => !(at(sr / 2, sc / 2) && at(sr / 2 + 1, sc / 2)),
-            _ => true,
-        }
+        image == live
+            && no_domino_on_the_centre(r0 + r1, c0 + c1, |r, c| live >> (r * cols + c) & 1 == 1)
+    }
+}
+
+/// How far the board's bits reversed (whose square (r, c) is then (rows−1−r,
+/// cols−1−c)) must be shifted up so that (r, c) lands on (sr−r, sc−c): the half turn
+/// about the centre of the live squares' bounding box, rows r0..=r1 and columns
+/// c0..=c1 with sr = r0 + r1, sc = c0 + c1.
+#[inline(always)]
+fn half_turn_shift(rows: usize, cols: usize, sr: usize, sc: usize) -> isize {
+    (sr + 1) as isize * cols as isize + (sc + 1) as isize - (rows * cols) as isize - cols as isize
+}
+
+/// Whether no domino is its own image under the half turn about (sr/2, sc/2)
+/// (`live(r, c)`: whether the square is live): the second player's mirror answer is
+/// then always legal.
+#[inline(always)]
+fn no_domino_on_the_centre(sr: usize, sc: usize, live: impl Fn(usize, usize) -> bool) -> bool {
+    match (sr % 2, sc % 2) {
+        // The centre is a square: it must not be live.
+        (0, 0) => !live(sr / 2, sc / 2),
+        // The centre is the middle of a horizontal domino, or of a vertical one.
+        (0, _) => !(live(sr / 2, sc / 2) && live(sr / 2, sc / 2 + 1)),
+        (_, 0) => !(live(sr / 2, sc / 2) && live(sr / 2 + 1, sc / 2)),
+        // The centre is a corner: no domino is its own image.
+        _ => true,
     }
 }
 

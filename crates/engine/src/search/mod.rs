@@ -181,16 +181,7 @@ impl Node {
             return;
         }
         options.sort_unstable_by_key(|o| (o.signature, o.index));
-        options.dedup_by(|a, b| {
-            a.signature == b.signature && {
-                let (pa, pb) = (self.option_parts(a), self.option_parts(b));
-                pa.len() == pb.len()
-                    && pa
-                        .iter()
-                        .zip(pb)
-                        .all(|(x, y)| self.part_words(x) == self.part_words(y))
-            }
-        });
+        options.dedup_by(|a, b| self.same_game(a, b));
         options.sort_unstable_by_key(|o| (o.cost, o.index));
         self.options = options;
     }

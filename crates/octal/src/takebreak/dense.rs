@@ -626,6 +626,14 @@ mod tests {
     }
 
     impl Far {
+        /// Every way, in the order the tests run them.
+        const ALL: [Far; 4] = [
+            Far::Strike,
+            Far::StrikeAnyCpu,
+            Far::StrikePortable,
+            Far::Windows,
+        ];
+
         /// The strike kernel the far passes are held to, if any.
         fn kernel(self) -> Option<StrikeKernel> {
             match self {
@@ -719,15 +727,7 @@ mod tests {
         .enumerate()
         {
             let naive = rules.naive_sequence(len);
-            for (f, far) in [
-                Far::Strike,
-                Far::StrikeAnyCpu,
-                Far::StrikePortable,
-                Far::Windows,
-            ]
-            .into_iter()
-            .enumerate()
-            {
+            for (f, far) in Far::ALL.into_iter().enumerate() {
                 for (b, (low_bits, steps)) in
                     [(8, false), (3, true), (4, false)].into_iter().enumerate()
                 {
@@ -760,15 +760,7 @@ mod tests {
         let len = 20_000;
         let naive = rules.naive_sequence(len);
         let scans = scan_kernels_here();
-        for (run, far) in [
-            Far::Strike,
-            Far::StrikeAnyCpu,
-            Far::StrikePortable,
-            Far::Windows,
-        ]
-        .into_iter()
-        .enumerate()
-        {
+        for (run, far) in Far::ALL.into_iter().enumerate() {
             let mut s = SparseSequence::new(rules.clone());
             s.always_dense = true;
             s.dense_strike = far.kernel();
