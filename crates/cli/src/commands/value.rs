@@ -170,6 +170,13 @@ fn ask(
     let big = plan::read_position(&*game, position)?;
     let opts = ctx.table_options();
     let report = if !search.merge.is_empty() {
+        // The shard files are read whole: together they count against --max-memory.
+        let bytes: u64 = search
+            .merge
+            .iter()
+            .map(|f| std::fs::metadata(f).map_or(0, |m| m.len()))
+            .sum();
+        ctx.memory_limit.check("the shard files to merge", bytes)?;
         let docs = search
             .merge
             .iter()
