@@ -121,8 +121,9 @@ fn configured<'g>(
     opts: &TableOptions<'g>,
     settings: &SearchSettings,
 ) -> Result<Search<'g>> {
-    let mut search =
-        Search::new(game, opts).with_end_rank(settings.end_rank.unwrap_or(DEFAULT_END_RANK));
+    let mut search = Search::new(game, opts)
+        .with_end_rank(settings.end_rank.unwrap_or(DEFAULT_END_RANK))
+        .with_threads(rayon::current_num_threads());
     if let Some(file) = &settings.resume {
         search.resume(file)?;
     }

@@ -130,7 +130,9 @@ impl Search<'_> {
             )));
         }
         let count = u64::from_le_bytes(take::<8>(&mut r, &bad)?);
-        self.table.reserve(count, self.game.dimension());
+        std::sync::Arc::get_mut(&mut self.table)
+            .expect("a search resumes before it shares its table")
+            .reserve(count, self.game.dimension());
         for _ in 0..count {
             let [len, rank] = take::<2>(&mut r, &bad)?;
             let mut words = Vec::with_capacity(len as usize);

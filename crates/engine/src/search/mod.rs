@@ -59,6 +59,8 @@ use crate::game::{Coord, Game};
 use crate::memo_key::Key;
 use crate::table::TableOptions;
 use nimset::NimSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use table::Table;
 
 /// Components of at most this rank are valued exactly, by mex over all their options
@@ -73,6 +75,10 @@ const LOOK_AHEAD: usize = 2;
 
 /// Nodes between two progress reports (and cancellation checks).
 const REPORT_EVERY: u64 = 1 << 14;
+
+/// The stack of a parallel search's other threads: the nested questions go as deep
+/// as on the planner's search thread.
+const SIBLING_STACK: usize = 1 << 30;
 
 /// What a search did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -199,6 +205,17 @@ impl Node {
     }
 }
 
+/// A search running on a shared table: when it ends (or unwinds from a panic) it leaves
+/// the table's crew, so that no other search waits for it, and stops the others.
+struct OnTable(Arc<Table>, Arc<AtomicBool>);
+
+impl Drop for OnTable {
+    fn drop(&mut self) {
+        self.0.leave();
+        self.1.store(true, Ordering::Relaxed);
+    }
+}
+
 /// A pruned search for nimbers of positions of one game, keeping what it learns
 /// between questions (ask several positions of one game with one `Search`).
 pub struct Search<'g> {
@@ -206,7 +223,7 @@ pub struct Search<'g> {
     regions: Option<&'g dyn Regions>,
     one_word: Option<&'g dyn OneWord>,
     mirror: Option<&'g dyn MirrorStrategy>,
-    table: Table,
+    table: Arc<Table>,
     end_rank: u128,
     progress: &'g dyn crate::progress::Progress,
     nodes: u64,
@@ -219,6 +236,12 @@ pub struct Search<'g> {
     /// Which of the root's components is being valued.
     part_note: String,
     checkpoint: Option<checkpoint::Schedule>,
+    /// Searches [`Search::grundy`] runs at once on the shared table.
+    threads: usize,
+    /// This search's place among them (0: the caller's), which sets its root order.
+    worker: usize,
+    /// Set when one of the searches sharing the table has the answer, or failed.
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl<'g> Search<'g> {
@@ -235,7 +258,7 @@ impl<'g> Search<'g> {
             mirror: game.capabilities().mirror,
             // The table takes at most three quarters of the limit: the search's own
             // lists and the process need the rest.
-            table: Table::new(opts.memory_limit.bytes() / 4 * 3),
+            table: Arc::new(Table::new(opts.memory_limit.bytes() / 4 * 3)),
             end_rank: DEFAULT_END_RANK as u128,
             progress: opts.progress,
             nodes: 0,
@@ -246,6 +269,65 @@ impl<'g> Search<'g> {
             asking: String::new(),
             part_note: String::new(),
             checkpoint: None,
+            threads: 1,
+            worker: 0,
+            stop: None,
+        }
+    }
+
+    /// The same search run by `threads` threads at once where it can
+    /// ([`Search::grundy`] on games whose positions are one word, on CPUs that read
+    /// a table entry whole, x86-64 with AVX). They share one transposition table and
+    /// start the root's questions at different options: each finds in the table what
+    /// the others learnt, and the first to reach the root's nimber answers. The
+    /// value is the same; the node count is not fixed (it depends on the timing).
+    ///
+    /// ```
+    /// use nimlab_engine::search::Search;
+    /// use nimlab_engine::{Coord, Game, Solver};
+    /// struct Row; // Kayles on one row of pins, as a bit set
+    /// impl Game for Row {
+    ///     fn spec(&self) -> String { "row".into() }
+    ///     fn dimension(&self) -> usize { 1 }
+    ///     fn rank(&self, p: &[Coord]) -> u128 { p[0].count_ones() as u128 }
+    ///     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+    ///         for i in 0..63 {
+    ///             if p[0] >> i & 1 == 1 { visit(&[p[0] & !(1 << i)]); }
+    ///             if p[0] >> i & 3 == 3 { visit(&[p[0] & !(3 << i)]); }
+    ///         }
+    ///     }
+    /// }
+    /// let row = [(1u64 << 14) - 1];
+    /// let mut search = Search::new(&Row, &Default::default()).with_threads(2);
+    /// assert_eq!(search.grundy(&row).unwrap(), Solver::new(&Row).grundy(&row).unwrap());
+    /// ```
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.threads = threads.max(1);
+        self
+    }
+
+    /// A search on another thread sharing this one's table and settings, the
+    /// `worker`-th of the parallel search.
+    fn sibling(&self, worker: usize, stop: &Arc<AtomicBool>) -> Search<'g> {
+        Search {
+            game: self.game,
+            regions: self.regions,
+            one_word: self.one_word,
+            mirror: self.mirror,
+            table: Arc::clone(&self.table),
+            end_rank: self.end_rank,
+            progress: &crate::progress::NoProgress,
+            nodes: 0,
+            reported: 0,
+            depth: 0,
+            max_depth: 0,
+            pool: Vec::new(),
+            asking: String::new(),
+            part_note: String::new(),
+            checkpoint: None,
+            threads: self.threads,
+            worker,
+            stop: Some(Arc::clone(stop)),
         }
     }
 
@@ -273,7 +355,7 @@ impl<'g> Search<'g> {
             nodes: self.nodes,
             max_depth: self.max_depth,
             entries: self.table.len(),
-            replaced: self.table.replaced,
+            replaced: self.table.replaced(),
             table_bytes: self.table.bytes(),
         }
     }
@@ -281,6 +363,80 @@ impl<'g> Search<'g> {
     /// The Grundy value of `pos` (a legal position of the game).
     pub fn grundy(&mut self, pos: &[Coord]) -> Result<u32> {
         self.progress.start(0, "nodes searched");
+        if self.threads > 1 && self.game.dimension() == 1 && Table::shareable() {
+            let g = self.grundy_shared(pos);
+            self.finish()?;
+            return g;
+        }
+        let g = self.grundy_alone(pos)?;
+        self.finish()?;
+        Ok(g)
+    }
+
+    /// [`Search::grundy`] by `threads` searches sharing the table (see
+    /// [`Search::with_threads`]).
+    fn grundy_shared(&mut self, pos: &[Coord]) -> Result<u32> {
+        let stop = Arc::new(AtomicBool::new(false));
+        self.table.join(self.threads);
+        self.stop = Some(Arc::clone(&stop));
+        let (mine, theirs) = std::thread::scope(|scope| {
+            let siblings: Vec<_> = (1..self.threads)
+                .map(|w| {
+                    let mut sibling = self.sibling(w, &stop);
+                    let stop = Arc::clone(&stop);
+                    std::thread::Builder::new()
+                        .name("nimlab-search".into())
+                        .stack_size(SIBLING_STACK)
+                        .spawn_scoped(scope, move || {
+                            let g = {
+                                let _on_table = OnTable(Arc::clone(&sibling.table), stop);
+                                sibling.grundy_alone(pos)
+                            };
+                            (g, sibling.nodes, sibling.max_depth)
+                        })
+                })
+                .collect();
+            let mine = {
+                let _on_table = OnTable(Arc::clone(&self.table), Arc::clone(&stop));
+                self.grundy_alone(pos)
+            };
+            let theirs: Vec<_> = siblings
+                .into_iter()
+                .map(|s| match s {
+                    Ok(handle) => handle
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                    // A sibling that could not start left the work to the others.
+                    Err(_) => {
+                        self.table.leave();
+                        (Err(Error::Cancelled), 0, 0)
+                    }
+                })
+                .collect();
+            (mine, theirs)
+        });
+        self.stop = None;
+        let mut answer = mine;
+        for (g, nodes, depth) in theirs {
+            self.nodes += nodes;
+            self.max_depth = self.max_depth.max(depth);
+            answer = match (answer, g) {
+                // Every entry of the table is true, so this is a bug, never a choice.
+                (Ok(a), Ok(b)) if a != b => {
+                    panic!("two searches sharing a table found {a} and {b}")
+                }
+                (Ok(a), _) | (Err(_), Ok(a)) => Ok(a),
+                // A search stopped because another ended says less than why that
+                // one ended.
+                (Err(Error::Cancelled), Err(e)) | (Err(e), Err(_)) => Err(e),
+            };
+        }
+        answer
+    }
+
+    /// [`Search::grundy`] on this thread alone (with whatever siblings share the
+    /// table).
+    fn grundy_alone(&mut self, pos: &[Coord]) -> Result<u32> {
         let parts = self.parts_of(pos);
         let mut acc = 0;
         for (i, (key, rank)) in parts.iter().enumerate() {
@@ -288,7 +444,6 @@ impl<'g> Search<'g> {
             self.asking = self.part_note.clone();
             acc ^= self.root_nimber(key.as_slice(), *rank)?;
         }
-        self.finish()?;
         Ok(acc)
     }
 
@@ -419,6 +574,12 @@ impl<'g> Search<'g> {
     /// Counts a node; reports, polls cancellation and writes checkpoints now and then.
     fn visit(&mut self) -> Result<()> {
         self.nodes += 1;
+        if let Some(stop) = &self.stop {
+            if stop.load(Ordering::Relaxed) {
+                return Err(Error::Cancelled);
+            }
+            self.table.pause_for_growth();
+        }
         if self.nodes.is_multiple_of(REPORT_EVERY) {
             self.progress.advance(self.nodes - self.reported);
             self.reported = self.nodes;
@@ -981,6 +1142,10 @@ impl<'g> Search<'g> {
                 None => open.push(i),
             }
         }
+        // Searches sharing the table start at different options, so that they learn
+        // different things.
+        let first = self.worker * open.len() / self.threads;
+        open.rotate_left(first);
         let mut u = 0;
         loop {
             if seen.contains(u) || self.table.get(c).excludes(u) {
@@ -991,6 +1156,17 @@ impl<'g> Search<'g> {
             let mut hit = false;
             let mut j = 0;
             while j < open.len() {
+                if self.stop.is_some() {
+                    // A sibling may have settled this question, or the nimber.
+                    let known = self.table.get(c);
+                    if let Some(g) = known.exact() {
+                        return Ok(g);
+                    }
+                    if known.excludes(u) {
+                        hit = true;
+                        break;
+                    }
+                }
                 match self.option_in(node, open[j], NimSet::single(u))? {
                     Some(v) => {
                         seen.insert(v);

@@ -6,10 +6,22 @@
 //! component gives way (it is the cheapest to find again), so a full table never
 //! fails, it forgets. Longer positions live in a hash map that is emptied when it
 //! reaches its share of the memory.
+//!
+//! Several searches may share one table (the parallel search, [`super::Search::with_threads`]):
+//! a one-word entry (key and packed bounds, 16 bytes) is read and written as one
+//! 16-byte access, which x86-64 CPUs with AVX make atomic, so a reader sees a whole
+//! entry or none, never the key of one with the bounds of another. Two writers of one
+//! slot may lose one entry; every entry written is still true, so that is forgetting,
+//! which is always sound. The table grows only while every search sharing it is parked
+//! at a node boundary ([`Table::pause_for_growth`]). Two-word entries are for one
+//! search alone (the parallel search takes one-word games only).
 
 use crate::game::Coord;
 use crate::memo_key::prefetch_slot;
 use rustc_hash::FxHashMap;
+use std::cell::UnsafeCell;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::{Condvar, Mutex};
 
 /// What is known of one nimber g: `lower ≤ g ≤ upper`, and g is none of the values
 /// below 64 whose bit is set in `ruled_out`.
@@ -99,20 +111,85 @@ impl Bounds {
     }
 }
 
-/// Four entries of one-word positions in one cache line: the keys, then each entry's
-/// bounds and rank packed in a word (`data`, see [`pack`]; 0 marks a free slot). A
-/// lookup costs one cache miss at most, and an entry 16 bytes.
-#[derive(Clone, Copy, Default)]
+/// One slot of a one-word position: its key and its bounds and rank packed in a word
+/// (`data`, see [`pack`]; 0 marks a free slot), read and written as one 16-byte access.
+#[derive(Default)]
+#[repr(C, align(16))]
+struct Entry(UnsafeCell<[u64; 2]>);
+
+impl Clone for Entry {
+    fn clone(&self) -> Self {
+        let (key, data) = self.load();
+        Entry(UnsafeCell::new([key, data]))
+    }
+}
+
+impl Entry {
+    /// (key, data), both from the same write.
+    #[inline(always)]
+    fn load(&self) -> (Coord, u64) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the entry is 16-byte aligned and live; `movdqa` reads it in one
+        // access (atomic on CPUs with AVX, the only ones where searches share a table;
+        // [`Table::shareable`]).
+        unsafe {
+            use std::arch::x86_64::*;
+            let v: __m128i;
+            std::arch::asm!(
+                "movdqa {v}, xmmword ptr [{p}]",
+                p = in(reg) self.0.get(),
+                v = out(xmm_reg) v,
+                options(nostack, preserves_flags, readonly),
+            );
+            (
+                _mm_cvtsi128_si64(v) as u64,
+                _mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v)) as u64,
+            )
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        // SAFETY: elsewhere a table is never shared: no write happens at the same time.
+        unsafe {
+            let [key, data] = *self.0.get();
+            (key, data)
+        }
+    }
+
+    /// Writes (key, data) in one access.
+    #[inline(always)]
+    fn store(&self, key: Coord, data: u64) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as in `load`; the entry sits in an `UnsafeCell`, so writing it through a
+        // shared reference is allowed.
+        unsafe {
+            use std::arch::x86_64::*;
+            let v = _mm_set_epi64x(data as i64, key as i64);
+            std::arch::asm!(
+                "movdqa xmmword ptr [{p}], {v}",
+                p = in(reg) self.0.get(),
+                v = in(xmm_reg) v,
+                options(nostack, preserves_flags),
+            );
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        // SAFETY: a table is never shared here (see `load`).
+        unsafe {
+            *self.0.get() = [key, data];
+        }
+    }
+}
+
+/// Four entries of one-word positions in one cache line. A lookup costs one cache
+/// miss at most, and an entry 16 bytes.
+#[derive(Clone, Default)]
 #[repr(C, align(64))]
 struct Line {
-    keys: [Coord; BUCKET],
-    data: [u64; BUCKET],
+    slots: [Entry; BUCKET],
 }
 
 /// Where a key is in a line.
 enum Found {
-    /// In this slot.
-    At(usize),
+    /// In this slot, with this packed data.
+    At(usize, u64),
     /// Not there; this slot is free.
     Free(usize),
     /// Not there, and every slot is taken.
@@ -125,11 +202,12 @@ impl Line {
     #[inline]
     fn find(&self, a: Coord) -> Found {
         for i in 0..BUCKET {
-            if self.data[i] == 0 {
+            let (key, data) = self.slots[i].load();
+            if data == 0 {
                 return Found::Free(i);
             }
-            if self.keys[i] == a {
-                return Found::At(i);
+            if key == a {
+                return Found::At(i, data);
             }
         }
         Found::Full
@@ -231,19 +309,49 @@ impl Slot {
 /// The transposition table: one-word positions in `ones` (lines of four), two-word
 /// ones in `twos` (buckets of four), longer ones in a hash map.
 pub(crate) struct Table {
-    ones: Vec<Line>,
-    /// Occupied slots of `ones`.
-    ones_used: usize,
-    twos: Vec<Pair>,
+    /// Replaced only while no search uses the table ([`Table::pause_for_growth`]);
+    /// its entries are written in place through shared references.
+    ones: UnsafeCell<Vec<Line>>,
+    /// Occupied slots of `ones` (about, when shared: two writers may fill one slot).
+    ones_used: AtomicUsize,
+    /// Used by one search alone (the parallel search takes one-word games only).
+    twos: UnsafeCell<Vec<Pair>>,
     /// Occupied slots of `twos`.
-    twos_used: usize,
+    twos_used: AtomicUsize,
     /// Bytes `ones` and `twos` may take together.
     budget: usize,
-    long: FxHashMap<Box<[Coord]>, Bounds>,
+    long: Mutex<FxHashMap<Box<[Coord]>, Bounds>>,
     most_long: usize,
     /// Entries overwritten for want of room.
-    pub(crate) replaced: u64,
+    replaced: AtomicU64,
+    /// `ones` should grow, at the next moment when no search is in it.
+    grow_wanted: AtomicBool,
+    /// More than one search runs on the table: it grows only at a pause, and two-word
+    /// entries are neither kept nor read.
+    shared: AtomicBool,
+    /// The searches sharing the table, and those parked for its growth.
+    crew: Mutex<Crew>,
+    crew_moved: Condvar,
 }
+
+/// Who uses a shared table ([`Table::pause_for_growth`]).
+#[derive(Default)]
+struct Crew {
+    /// Searches registered as running on the table (0 or 1: one search, which may
+    /// grow the table at once).
+    running: usize,
+    /// Of those, how many wait for the growth.
+    parked: usize,
+    /// Growths done: a parked search waits for it to change.
+    growths: u64,
+}
+
+// SAFETY: the entries of `ones` are read and written as whole 16-byte accesses through
+// `UnsafeCell`s, and the vector itself is replaced only while every other search
+// sharing the table is parked (`pause_for_growth`, under the crew's mutex); `twos` is
+// used by one search alone (the parallel search refuses games of wider positions);
+// the rest is atomics and mutexes.
+unsafe impl Sync for Table {}
 
 /// Bytes a long entry costs, about (its key on the heap, the map's slot).
 const LONG_ENTRY_BYTES: usize = 96;
@@ -266,13 +374,28 @@ fn hash_two(words: [Coord; 2]) -> u64 {
     (words[0].wrapping_mul(K).rotate_left(29) ^ words[1] ^ 2 << 62).wrapping_mul(K)
 }
 
-/// `n` default values, on huge pages where the system gives them: the table is looked
+/// Types whose all-zero bytes are their empty value (free slots).
+///
+/// # Safety
+/// All-zero bytes must be a valid value of the type.
+unsafe trait ZeroIsEmpty {}
+// SAFETY: zero keys and data: four free slots.
+unsafe impl ZeroIsEmpty for Line {}
+// SAFETY: plain integers; `len == 0` marks a free slot.
+unsafe impl ZeroIsEmpty for Pair {}
+
+/// `n` empty values, on huge pages where the system gives them: the table is looked
 /// up at random, and with small pages nearly every lookup (and prefetch) of a big
 /// table also misses the TLB.
-fn huge_vec<T: Clone + Default>(n: usize) -> Vec<T> {
+fn huge_vec<T: ZeroIsEmpty>(n: usize) -> Vec<T> {
     let mut v = Vec::with_capacity(n);
     crate::memo_key::advise_huge_pages(&v);
-    v.resize(n, T::default());
+    // SAFETY: the capacity holds n values, and all-zero bytes are a valid (empty)
+    // value of T (`ZeroIsEmpty`).
+    unsafe {
+        std::ptr::write_bytes(v.as_mut_ptr(), 0, n);
+        v.set_len(n);
+    }
     v
 }
 
@@ -280,30 +403,86 @@ impl Table {
     /// A table that holds at most about `bytes` bytes.
     pub(crate) fn new(bytes: u64) -> Self {
         Table {
-            ones: Vec::new(),
-            ones_used: 0,
-            twos: Vec::new(),
-            twos_used: 0,
+            ones: UnsafeCell::new(Vec::new()),
+            ones_used: AtomicUsize::new(0),
+            twos: UnsafeCell::new(Vec::new()),
+            twos_used: AtomicUsize::new(0),
             budget: bytes as usize,
-            long: FxHashMap::default(),
+            long: Mutex::new(FxHashMap::default()),
             most_long: ((bytes / 2) as usize / LONG_ENTRY_BYTES).max(1 << 10),
-            replaced: 0,
+            replaced: AtomicU64::new(0),
+            grow_wanted: AtomicBool::new(false),
+            shared: AtomicBool::new(false),
+            crew: Mutex::new(Crew::default()),
+            crew_moved: Condvar::new(),
         }
+    }
+
+    /// Whether searches on several threads may share this table: one-word entries must
+    /// be read and written whole, which x86-64 guarantees for aligned 16-byte
+    /// accesses on CPUs with AVX.
+    pub(crate) fn shareable() -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            std::arch::is_x86_feature_detected!("avx")
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    }
+
+    #[inline(always)]
+    fn ones(&self) -> &[Line] {
+        // SAFETY: the vector is replaced only while no other search is in the table
+        // (`pause_for_growth`), and never while this reference lives: it is not held
+        // across a node boundary.
+        unsafe { &*self.ones.get() }
+    }
+
+    #[inline(always)]
+    fn twos(&self) -> &[Pair] {
+        // SAFETY: as `ones`; and two-word entries are used by one search alone.
+        unsafe { &*self.twos.get() }
+    }
+
+    /// The two-word buckets, to change.
+    ///
+    /// # Safety
+    /// No other reference to them may live (one search alone uses them).
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn twos_mut(&self) -> &mut Vec<Pair> {
+        // SAFETY: the caller's.
+        unsafe { &mut *self.twos.get() }
+    }
+
+    /// Entries overwritten for want of room.
+    pub(crate) fn replaced(&self) -> u64 {
+        self.replaced.load(Relaxed)
+    }
+
+    fn long(&self) -> std::sync::MutexGuard<'_, FxHashMap<Box<[Coord]>, Bounds>> {
+        // A search that panicked while holding it left a map of true entries.
+        self.long.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn crew(&self) -> std::sync::MutexGuard<'_, Crew> {
+        self.crew.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Entries held (an exact value past the packed range, rare, counts twice: in its
     /// line and in the map).
     pub(crate) fn len(&self) -> usize {
-        self.ones_used + self.twos_used + self.long.len()
+        self.ones_used.load(Relaxed) + self.twos_used.load(Relaxed) + self.long().len()
     }
 
     fn short_bytes(&self) -> usize {
-        std::mem::size_of_val(self.ones.as_slice()) + std::mem::size_of_val(self.twos.as_slice())
+        std::mem::size_of_val(self.ones()) + std::mem::size_of_val(self.twos())
     }
 
     /// Bytes held, about.
     pub(crate) fn bytes(&self) -> u64 {
-        (self.short_bytes() + self.long.len() * LONG_ENTRY_BYTES) as u64
+        (self.short_bytes() + self.long().len() * LONG_ENTRY_BYTES) as u64
     }
 
     /// Announces a lookup of `pos` soon: its bucket is fetched into the cache while
@@ -311,11 +490,13 @@ impl Table {
     #[inline]
     pub(crate) fn prefetch(&self, pos: &[Coord]) {
         match *pos {
-            [a] if !self.ones.is_empty() => {
-                prefetch_slot(&self.ones[bucket_of(hash_one(a), self.ones.len())]);
+            [a] if !self.ones().is_empty() => {
+                let ones = self.ones();
+                prefetch_slot(&ones[bucket_of(hash_one(a), ones.len())]);
             }
-            [a, b] if !self.twos.is_empty() => {
-                let p = &self.twos[bucket_of(hash_two([a, b]), self.twos.len())];
+            [a, b] if !self.twos().is_empty() && !self.shared.load(Relaxed) => {
+                let twos = self.twos();
+                let p = &twos[bucket_of(hash_two([a, b]), twos.len())];
                 prefetch_slot(&p.0[0]);
                 prefetch_slot(&p.0[2]);
             }
@@ -328,24 +509,26 @@ impl Table {
     pub(crate) fn get(&self, pos: &[Coord]) -> Bounds {
         match *pos {
             [a] => {
-                if self.ones.is_empty() {
+                let ones = self.ones();
+                if ones.is_empty() {
                     return Bounds::UNKNOWN;
                 }
-                let home = bucket_of(hash_one(a), self.ones.len());
-                match self.ones[home].find(a) {
-                    Found::At(i) => self.unpack_at(a, self.ones[home].data[i]),
+                let home = bucket_of(hash_one(a), ones.len());
+                match ones[home].find(a) {
+                    Found::At(_, d) => self.unpack_at(a, d),
                     Found::Free(_) => Bounds::UNKNOWN,
-                    Found::Full => match self.ones[home ^ 1].find(a) {
-                        Found::At(i) => self.unpack_at(a, self.ones[home ^ 1].data[i]),
+                    Found::Full => match ones[home ^ 1].find(a) {
+                        Found::At(_, d) => self.unpack_at(a, d),
                         _ => Bounds::UNKNOWN,
                     },
                 }
             }
             [a, b] => {
-                if self.twos.is_empty() {
+                let twos = self.twos();
+                if twos.is_empty() || self.shared.load(Relaxed) {
                     return Bounds::UNKNOWN;
                 }
-                let p = &self.twos[bucket_of(hash_two([a, b]), self.twos.len())];
+                let p = &twos[bucket_of(hash_two([a, b]), twos.len())];
                 p.0.iter()
                     .find(|s| s.len == 2 && s.words == [a, b])
                     .map_or(Bounds::UNKNOWN, Slot::bounds)
@@ -355,17 +538,17 @@ impl Table {
     }
 
     fn long_get(&self, pos: &[Coord]) -> Bounds {
-        self.long.get(pos).copied().unwrap_or(Bounds::UNKNOWN)
+        self.long().get(pos).copied().unwrap_or(Bounds::UNKNOWN)
     }
 
-    fn long_learn(&mut self, pos: &[Coord], known: Bounds) {
-        if self.long.len() >= self.most_long && !self.long.contains_key(pos) {
+    fn long_learn(&self, pos: &[Coord], known: Bounds) {
+        let mut long = self.long();
+        if long.len() >= self.most_long && !long.contains_key(pos) {
             // A full map starts over: forgetting is always sound.
-            self.replaced += self.long.len() as u64;
-            self.long.clear();
+            self.replaced.fetch_add(long.len() as u64, Relaxed);
+            long.clear();
         }
-        self.long
-            .entry(pos.into())
+        long.entry(pos.into())
             .or_insert(Bounds::UNKNOWN)
             .merge(known);
     }
@@ -376,27 +559,55 @@ impl Table {
         self.short_bytes() + now <= self.budget
     }
 
+    /// Whether `ones` should grow before `extra` more entries go in.
+    fn ones_want_room(&self, extra: usize) -> bool {
+        let ones = self.ones();
+        ones.is_empty()
+            || ((self.ones_used.load(Relaxed) + extra) * 4 > ones.len() * BUCKET * 3
+                && self.may_grow(std::mem::size_of_val(ones)))
+    }
+
+    /// Grows `ones` now when this search is alone on the table; else asks for it at
+    /// the searches' next node boundary. Returns whether it grew.
+    fn grow_ones_or_ask(&self) -> bool {
+        if self.shared.load(Relaxed) && self.grow_wanted.load(Relaxed) {
+            return false; // asked already
+        }
+        let _crew = self.crew();
+        if !self.shared.load(Relaxed) {
+            // SAFETY: no other search runs on the table (the crew counts them, and it
+            // cannot change while this holds its mutex), and the caller holds no
+            // reference into `ones`.
+            unsafe { self.grow_ones() };
+            self.grow_wanted.store(false, Relaxed);
+            true
+        } else {
+            self.grow_wanted.store(true, Relaxed);
+            false
+        }
+    }
+
     /// Adds what `known` says of `pos` (of rank `rank`) to what the table holds.
-    pub(crate) fn learn(&mut self, pos: &[Coord], rank: u128, known: Bounds) {
+    pub(crate) fn learn(&self, pos: &[Coord], rank: u128, known: Bounds) {
         let rank = rank.min(255) as u8;
         match *pos {
             [a] => {
-                let now = std::mem::size_of_val(self.ones.as_slice());
-                if self.ones.is_empty()
-                    || ((self.ones_used + 1) * 4 > self.ones.len() * BUCKET * 3
-                        && self.may_grow(now))
-                {
-                    self.grow_ones();
+                if self.ones_want_room(1) && !self.grow_ones_or_ask() && self.ones().is_empty() {
+                    return; // nowhere to put it until the table grows: forgotten
                 }
                 self.put_one(a, rank, known);
             }
             [a, b] => {
-                let now = std::mem::size_of_val(self.twos.as_slice());
-                if self.twos.is_empty()
-                    || ((self.twos_used + 1) * 4 > self.twos.len() * BUCKET * 3
+                if self.shared.load(Relaxed) {
+                    return; // for one search alone: forgotten, which is sound
+                }
+                let now = std::mem::size_of_val(self.twos());
+                if self.twos().is_empty()
+                    || ((self.twos_used.load(Relaxed) + 1) * 4 > self.twos().len() * BUCKET * 3
                         && self.may_grow(now))
                 {
-                    self.grow_twos();
+                    // SAFETY: two-word entries are used by one search alone.
+                    unsafe { self.grow_twos() };
                 }
                 self.put_two([a, b], rank, known);
             }
@@ -407,23 +618,23 @@ impl Table {
     /// Puts a one-word entry in its line (its home, or when that is full, the other
     /// line of its pair): merged into its own slot, else in a free slot; when both
     /// lines are full and the table at least half full, the table grows if it may,
-    /// else the entry goes over the pair's smallest component. An exact value that does not pack goes to the long map,
-    /// the slot marked.
-    fn put_one(&mut self, a: Coord, rank: u8, known: Bounds) {
+    /// else the entry goes over the pair's smallest component. An exact value that
+    /// does not pack goes to the long map, the slot marked.
+    fn put_one(&self, a: Coord, rank: u8, known: Bounds) {
         let (b, i) = loop {
-            let home = bucket_of(hash_one(a), self.ones.len());
-            let place = match self.ones[home].find(a) {
-                Found::At(i) => Some((home, i, true)),
-                Found::Free(i) => Some((home, i, false)),
-                Found::Full => match self.ones[home ^ 1].find(a) {
-                    Found::At(i) => Some((home ^ 1, i, true)),
-                    Found::Free(i) => Some((home ^ 1, i, false)),
+            let ones = self.ones();
+            let home = bucket_of(hash_one(a), ones.len());
+            let place = match ones[home].find(a) {
+                Found::At(i, d) => Some((home, i, Some(d))),
+                Found::Free(i) => Some((home, i, None)),
+                Found::Full => match ones[home ^ 1].find(a) {
+                    Found::At(i, d) => Some((home ^ 1, i, Some(d))),
+                    Found::Free(i) => Some((home ^ 1, i, None)),
                     Found::Full => None,
                 },
             };
             match place {
-                Some((b, i, true)) => {
-                    let d = self.ones[b].data[i];
+                Some((b, i, Some(d))) => {
                     if d & PACKED_OVERFLOW != 0 {
                         // Exact already.
                         return;
@@ -433,23 +644,21 @@ impl Table {
                     self.write_one(b, i, a, rank, now);
                     return;
                 }
-                Some((b, i, false)) => {
-                    self.ones_used += 1;
+                Some((b, i, None)) => {
+                    self.ones_used.fetch_add(1, Relaxed);
                     break (b, i);
                 }
                 // A full pair when the table is half full: it grows if it may (a
                 // full pair in an emptier table is bad luck, not want of room).
-                None if self.ones_used * 2 >= self.ones.len() * BUCKET
-                    && self.may_grow(std::mem::size_of_val(self.ones.as_slice())) =>
-                {
-                    self.grow_ones();
-                }
+                None if self.ones_used.load(Relaxed) * 2 >= ones.len() * BUCKET
+                    && self.may_grow(std::mem::size_of_val(ones))
+                    && self.grow_ones_or_ask() => {}
                 None => {
-                    self.replaced += 1;
+                    self.replaced.fetch_add(1, Relaxed);
                     break [home, home ^ 1]
                         .into_iter()
                         .flat_map(|b| (0..BUCKET).map(move |i| (b, i)))
-                        .min_by_key(|&(b, i)| packed_rank(self.ones[b].data[i]))
+                        .min_by_key(|&(b, i)| packed_rank(ones[b].slots[i].load().1))
                         .expect("a line has slots");
                 }
             }
@@ -457,15 +666,13 @@ impl Table {
         self.write_one(b, i, a, rank, known);
     }
 
-    fn write_one(&mut self, b: usize, i: usize, a: Coord, rank: u8, now: Bounds) {
+    fn write_one(&self, b: usize, i: usize, a: Coord, rank: u8, now: Bounds) {
         let mut d = pack(now, rank);
         if now.exact().is_some_and(|g| g as u64 >= PACKED_NONE) {
             d |= PACKED_OVERFLOW;
             self.long_learn(&[a], now);
         }
-        let line = &mut self.ones[b];
-        line.keys[i] = a;
-        line.data[i] = d;
+        self.ones()[b].slots[i].store(a, d);
     }
 
     /// The bounds in a one-word slot's packed word.
@@ -480,9 +687,12 @@ impl Table {
 
     /// Puts a two-word entry in its bucket: merged into its own slot, else in a free
     /// slot, else over the bucket's smallest component.
-    fn put_two(&mut self, words: [Coord; 2], rank: u8, known: Bounds) {
-        let b = bucket_of(hash_two(words), self.twos.len());
-        let bucket = &mut self.twos[b].0;
+    fn put_two(&self, words: [Coord; 2], rank: u8, known: Bounds) {
+        // SAFETY: two-word entries are used by one search alone, and no other
+        // reference to them lives during this call.
+        let twos = unsafe { self.twos_mut() };
+        let b = bucket_of(hash_two(words), twos.len());
+        let bucket = &mut twos[b].0;
         if let Some(s) = bucket.iter_mut().find(|s| s.len == 2 && s.words == words) {
             let mut now = s.bounds();
             now.merge(known);
@@ -491,11 +701,11 @@ impl Table {
         }
         let victim = match bucket.iter().position(|s| s.len == 0) {
             Some(free) => {
-                self.twos_used += 1;
+                self.twos_used.fetch_add(1, Relaxed);
                 free
             }
             None => {
-                self.replaced += 1;
+                self.replaced.fetch_add(1, Relaxed);
                 (0..BUCKET)
                     .min_by_key(|&i| bucket[i].rank)
                     .expect("a bucket has slots")
@@ -519,61 +729,134 @@ impl Table {
         let slots = entries.saturating_mul(4);
         match width {
             1 => {
-                while ((self.ones.len() * BUCKET) as u64) < slots
-                    && (self.ones.is_empty()
-                        || self.may_grow(std::mem::size_of_val(self.ones.as_slice())))
+                while ((self.ones().len() * BUCKET) as u64) < slots
+                    && (self.ones().is_empty() || self.may_grow(std::mem::size_of_val(self.ones())))
                 {
-                    self.grow_ones();
+                    // SAFETY: `&mut self`: nobody else is in the table.
+                    unsafe { self.grow_ones() };
                 }
             }
             2 => {
-                while ((self.twos.len() * BUCKET) as u64) < slots
-                    && (self.twos.is_empty()
-                        || self.may_grow(std::mem::size_of_val(self.twos.as_slice())))
+                while ((self.twos().len() * BUCKET) as u64) < slots
+                    && (self.twos().is_empty() || self.may_grow(std::mem::size_of_val(self.twos())))
                 {
-                    self.grow_twos();
+                    // SAFETY: `&mut self`.
+                    unsafe { self.grow_twos() };
                 }
             }
             _ => {}
         }
     }
 
-    /// Twice the lines, every entry moved over (none is lost: the entries of a pair
-    /// of lines go to the two pairs it becomes).
-    fn grow_ones(&mut self) {
-        let size = (self.ones.len() * 2).max(2);
-        let old = std::mem::replace(&mut self.ones, huge_vec(size));
-        self.ones_used = 0;
-        for line in &old {
-            for i in 0..BUCKET {
-                let d = line.data[i];
-                if d == 0 {
-                    continue;
-                }
-                let a = line.keys[i];
-                let home = bucket_of(hash_one(a), self.ones.len());
-                let (b, j) = match self.ones[home].find(a) {
-                    Found::Free(j) => (home, j),
-                    _ => match self.ones[home ^ 1].find(a) {
-                        Found::Free(j) => (home ^ 1, j),
-                        _ => {
-                            self.replaced += 1;
-                            continue;
-                        }
-                    },
-                };
-                self.ones_used += 1;
-                self.ones[b].keys[j] = a;
-                self.ones[b].data[j] = d;
+    /// Waits at a node boundary while `ones` grows, when some search sharing the
+    /// table asked for it: the last search to arrive (or to leave,
+    /// [`Table::leave`]) grows it, while the others wait. A search calls it with no
+    /// reference into the table.
+    #[inline]
+    pub(crate) fn pause_for_growth(&self) {
+        if !self.grow_wanted.load(Relaxed) {
+            return;
+        }
+        let mut crew = self.crew();
+        if !self.grow_wanted.load(Relaxed) {
+            return;
+        }
+        crew.parked += 1;
+        if crew.parked >= crew.running {
+            // SAFETY: every other running search is parked below, holding no reference
+            // into the table; the crew's mutex orders their accesses before and after.
+            unsafe { self.grow_parked(&mut crew) };
+        } else {
+            let seen = crew.growths;
+            while crew.growths == seen {
+                crew = self
+                    .crew_moved
+                    .wait(crew)
+                    .unwrap_or_else(|e| e.into_inner());
             }
         }
     }
 
+    /// Grows `ones` for the parked searches and wakes them.
+    ///
+    /// # Safety
+    /// Every running search but the caller is parked, holding no reference into it.
+    unsafe fn grow_parked(&self, crew: &mut Crew) {
+        if self.ones().is_empty() || self.may_grow(std::mem::size_of_val(self.ones())) {
+            // SAFETY: the caller's.
+            unsafe { self.grow_ones() };
+        }
+        self.grow_wanted.store(false, Relaxed);
+        crew.parked = 0;
+        crew.growths += 1;
+        self.crew_moved.notify_all();
+    }
+
+    /// Registers `searches` more searches running on the table (the parallel search,
+    /// before it starts them).
+    pub(crate) fn join(&self, searches: usize) {
+        let mut crew = self.crew();
+        crew.running += searches;
+        self.shared.store(crew.running > 1, Relaxed);
+    }
+
+    /// A search stops running on the table; if the others are all parked for a
+    /// growth, it does the growth for them.
+    pub(crate) fn leave(&self) {
+        let mut crew = self.crew();
+        crew.running -= 1;
+        self.shared.store(crew.running > 1, Relaxed);
+        if crew.parked > 0 && crew.parked >= crew.running {
+            // SAFETY: every running search is parked.
+            unsafe { self.grow_parked(&mut crew) };
+        }
+    }
+
+    /// Twice the lines, every entry moved over (none is lost: the entries of a pair
+    /// of lines go to the two pairs it becomes).
+    ///
+    /// # Safety
+    /// No other search is in the table, and no reference into `ones` lives.
+    unsafe fn grow_ones(&self) {
+        // SAFETY: the caller's.
+        let ones = unsafe { &mut *self.ones.get() };
+        let size = (ones.len() * 2).max(2);
+        let old = std::mem::replace(ones, huge_vec(size));
+        let mut used = 0;
+        for line in &old {
+            for slot in &line.slots {
+                let (a, d) = slot.load();
+                if d == 0 {
+                    continue;
+                }
+                let home = bucket_of(hash_one(a), ones.len());
+                let (b, j) = match ones[home].find(a) {
+                    Found::Free(j) => (home, j),
+                    _ => match ones[home ^ 1].find(a) {
+                        Found::Free(j) => (home ^ 1, j),
+                        _ => {
+                            self.replaced.fetch_add(1, Relaxed);
+                            continue;
+                        }
+                    },
+                };
+                used += 1;
+                ones[b].slots[j].store(a, d);
+            }
+        }
+        self.ones_used.store(used, Relaxed);
+    }
+
     /// Twice the two-word buckets, every entry moved over.
-    fn grow_twos(&mut self) {
-        let size = (self.twos.len() * 2).max(2);
-        let old = std::mem::replace(&mut self.twos, huge_vec(size));
-        self.twos_used = 0;
+    ///
+    /// # Safety
+    /// As [`Table::twos_mut`].
+    unsafe fn grow_twos(&self) {
+        // SAFETY: the caller's.
+        let twos = unsafe { self.twos_mut() };
+        let size = (twos.len() * 2).max(2);
+        let old = std::mem::replace(twos, huge_vec(size));
+        self.twos_used.store(0, Relaxed);
         for s in old.iter().flat_map(|p| p.0).filter(|s| s.len != 0) {
             self.put_two(s.words, s.rank, s.bounds());
         }
@@ -581,29 +864,33 @@ impl Table {
 
     /// Every entry, for a checkpoint: (words, rank, bounds).
     pub(crate) fn entries(&self) -> impl Iterator<Item = (Vec<Coord>, u8, Bounds)> + '_ {
-        let ones = self.ones.iter().flat_map(move |line| {
-            (0..BUCKET).filter(|&i| line.data[i] != 0).map(move |i| {
-                let d = line.data[i];
-                let words = vec![line.keys[i]];
+        let ones = self.ones().iter().flat_map(move |line| {
+            line.slots.iter().filter_map(move |slot| {
+                let (a, d) = slot.load();
+                if d == 0 {
+                    return None;
+                }
+                let words = vec![a];
                 let b = if d & PACKED_OVERFLOW != 0 {
                     self.long_get(&words)
                 } else {
                     unpack(d)
                 };
-                (words, packed_rank(d), b)
+                Some((words, packed_rank(d), b))
             })
         });
         let twos = self
-            .twos
+            .twos()
             .iter()
             .flat_map(|p| p.0)
             .filter(|s| s.len != 0)
             .map(|s| (s.words.to_vec(), s.rank, s.bounds()));
-        let long = self
-            .long
+        let long: Vec<_> = self
+            .long()
             .iter()
             .filter(|(k, _)| k.len() > 2)
-            .map(|(k, b)| (k.to_vec(), 255u8, *b));
+            .map(|(k, b)| (k.to_vec(), 255u8, *b))
+            .collect();
         ones.chain(twos).chain(long)
     }
 }
@@ -625,11 +912,11 @@ mod tests {
 
     #[test]
     fn a_full_table_forgets_but_never_lies() {
-        let mut t = Table::new(1 << 12);
+        let t = Table::new(1 << 12);
         for i in 1..100_000u64 {
             t.learn(&[i], (i % 50) as u128, Bounds::exactly((i % 7) as u32));
         }
-        assert!(t.replaced > 0);
+        assert!(t.replaced() > 0);
         for i in 1..100_000u64 {
             let b = t.get(&[i]);
             assert!(b == Bounds::UNKNOWN || b.exact() == Some((i % 7) as u32));
@@ -640,7 +927,7 @@ mod tests {
 
     #[test]
     fn what_goes_in_comes_out_in_every_width() {
-        let mut t = Table::new(1 << 24);
+        let t = Table::new(1 << 24);
         let mut b = Bounds::UNKNOWN;
         b.rule_out(3);
         b.rule_out(39);
@@ -668,7 +955,7 @@ mod tests {
             assert!(got == Bounds::UNKNOWN || got == b);
             found += (got != Bounds::UNKNOWN) as usize;
         }
-        assert_eq!(found as u64 + t.replaced, 4 * 2000);
+        assert_eq!(found as u64 + t.replaced(), 4 * 2000);
         assert!(found > 4 * 2000 * 9 / 10);
         // A bound past the packed range is kept weaker, never wrong.
         let mut high = Bounds::UNKNOWN;

@@ -323,3 +323,91 @@ fn a_fast_path_part_that_does_not_lower_the_rank_is_reported() {
         .unwrap_err();
     assert!(matches!(err, Error::Contract(_)));
 }
+
+#[test]
+fn searches_sharing_a_table_on_several_threads_find_the_values_of_one() {
+    // Random graphs (both listing paths) and grids, on 2–4 threads, with a roomy table
+    // (it grows while the threads run: they park for it) and tiny ones (the threads
+    // race for its slots and overwrite each other's entries): every value is mex's.
+    for seed in 1..25u64 {
+        let n = 12 + (seed % 10) as usize;
+        let per_mille = 100 + 20 * (seed % 10);
+        let fast = Fast(random_graph(n, seed, per_mille));
+        let slow = random_graph(n, seed, per_mille);
+        let mut memo = HashMap::new();
+        for (threads, bytes, end) in [
+            (2, None, DEFAULT_END_RANK),
+            (3, Some(1 << 12), 0),
+            (4, Some(1 << 16), 3),
+        ] {
+            let opts = TableOptions {
+                memory_limit: bytes.map_or_else(MemoryLimit::default, MemoryLimit::new),
+                ..TableOptions::default()
+            };
+            let mut f = Search::new(&fast, &opts)
+                .with_end_rank(end)
+                .with_threads(threads);
+            let mut s = Search::new(&slow, &opts)
+                .with_end_rank(end)
+                .with_threads(threads);
+            for mask in [u64::MAX, 0x5555_5555, 0x3c3c_3c3c, 0x7e1_7e1] {
+                let p = [all(&slow)[0] & mask];
+                let want = mex_value(&slow, &p, &mut memo);
+                let at = format!("seed {seed}, {threads} threads, {bytes:?} bytes, {p:?}");
+                assert_eq!(f.grundy(&p).unwrap(), want, "{at}");
+                assert_eq!(s.grundy(&p).unwrap(), want, "{at}");
+                // The table the threads left answers one search alone as well.
+                assert_eq!(f.is_p(&p).unwrap(), want == 0, "{at}");
+            }
+        }
+    }
+    for (r, c) in [(3, 5), (4, 4), (4, 5)] {
+        let g = grid(r, c);
+        let want = crate::Solver::new(&g).grundy(&all(&g)).unwrap();
+        for threads in [2, 3] {
+            let got = Search::new(&g, &TableOptions::default())
+                .with_threads(threads)
+                .grundy(&all(&g))
+                .unwrap();
+            assert_eq!(got, want, "{r}x{c} on {threads} threads");
+        }
+    }
+    // A longer search, where the threads run side by side for a while: the 5 × 6 grid
+    // (no symmetry here), against one thread, with a table too small for it.
+    let g = Fast(grid(5, 6));
+    let want = Search::new(&g, &TableOptions::default())
+        .grundy(&all(&g.0))
+        .unwrap();
+    for (threads, bytes) in [(2, 1 << 14), (4, 1 << 20), (2, 1 << 30)] {
+        let opts = TableOptions {
+            memory_limit: MemoryLimit::new(bytes),
+            ..TableOptions::default()
+        };
+        let mut s = Search::new(&g, &opts).with_threads(threads);
+        assert_eq!(s.grundy(&all(&g.0)).unwrap(), want, "{threads} threads");
+    }
+}
+
+#[test]
+fn a_stopped_search_on_several_threads_stops_every_thread() {
+    /// Stops the search at its first progress report.
+    struct StopAtOnce;
+    impl crate::progress::Progress for StopAtOnce {
+        fn start(&self, _total: u64, _what: &str) {}
+        fn advance(&self, _delta: u64) {}
+        fn cancelled(&self) -> bool {
+            true
+        }
+    }
+    // Node Kayles on the 6 × 8 grid: far more nodes than the first report's.
+    let g = grid(6, 8);
+    let opts = TableOptions {
+        progress: &StopAtOnce,
+        ..TableOptions::default()
+    };
+    let err = Search::new(&g, &opts)
+        .with_threads(2)
+        .grundy(&all(&g))
+        .unwrap_err();
+    assert!(matches!(err, Error::Cancelled));
+}
