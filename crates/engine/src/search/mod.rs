@@ -381,10 +381,10 @@ impl<'g> Search<'g> {
         self.stop = Some(Arc::clone(&stop));
         let (mine, theirs) = std::thread::scope(|scope| {
             let siblings: Vec<_> = (1..self.threads)
-                .map(|w| {
+                .filter_map(|w| {
                     let mut sibling = self.sibling(w, &stop);
                     let stop = Arc::clone(&stop);
-                    std::thread::Builder::new()
+                    let spawned = std::thread::Builder::new()
                         .name("nimlab-search".into())
                         .stack_size(SIBLING_STACK)
                         .spawn_scoped(scope, move || {
@@ -393,7 +393,13 @@ impl<'g> Search<'g> {
                                 sibling.grundy_alone(pos)
                             };
                             (g, sibling.nodes, sibling.max_depth)
-                        })
+                        });
+                    if spawned.is_err() {
+                        // A thread that could not start (say, no room for its stack)
+                        // leaves the work to the others at once.
+                        self.table.leave();
+                    }
+                    spawned.ok()
                 })
                 .collect();
             let mine = {
@@ -402,15 +408,10 @@ impl<'g> Search<'g> {
             };
             let theirs: Vec<_> = siblings
                 .into_iter()
-                .map(|s| match s {
-                    Ok(handle) => handle
+                .map(|handle| {
+                    handle
                         .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                    // A sibling that could not start left the work to the others.
-                    Err(_) => {
-                        self.table.leave();
-                        (Err(Error::Cancelled), 0, 0)
-                    }
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
                 })
                 .collect();
             (mine, theirs)
