@@ -3,8 +3,10 @@
 # Beling's igsolve when it is installed (`RUSTFLAGS="-C target-cpu=native" cargo
 # install igsolve`; set IGSOLVE to its path if it is not on PATH), and Node Kayles on
 # the 3×n grid, n = 1…16 in one total. Wall and CPU seconds, peak memory, the value,
-# and nimlab's CPU time over igsolve's (the machine may be shared: CPU seconds are
-# the figure to compare).
+# and nimlab's CPU and wall time over igsolve's. nimlab's search runs on the pool's
+# threads (RAYON_NUM_THREADS, default one per core; igsolve runs on one), so on an
+# idle machine the wall ratio is the time a user waits; on a shared machine only the
+# CPU ratio means something.
 #
 #   bench/search.sh [NIMLAB] [BOARDS]   (default: $CARGO_TARGET_DIR or target, release/nimlab;
 #                                        BOARDS: "4x7 4x9 5x6 5x7 5x8")
@@ -30,8 +32,8 @@ timed() {
     mib=$((kib / 1024))
 }
 
-echo "| Cram (start) | nimlab grundy | wall s | CPU s | MiB | igsolve nimber | wall s | CPU s | MiB | nimlab / igsolve (CPU) |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+echo "| Cram (start) | nimlab grundy | wall s | CPU s | MiB | igsolve nimber | wall s | CPU s | MiB | nimlab / igsolve (CPU) | (wall) |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for b in $BOARDS; do
     r=${b%x*}
     c=${b#*x}
@@ -39,16 +41,19 @@ for b in $BOARDS; do
         g=$(sed -n 's/^grundy: *//p' "$OUT")
         line="| ${r}×${c} | $g | $wall | $cpu | $mib"
         ncpu=$cpu
+        nwall=$wall
     else
         line="| ${r}×${c} | stopped after ${LIMIT} s | | |"
         ncpu=""
+        nwall=""
     fi
     if [ -n "$IG" ] && timed "$IG" cram -r "$r" -c "$c"; then
         ig=$(sed -n 's/^Nimber of initial position: *//p' "$OUT")
         ratio=$([ -n "$ncpu" ] && echo "$ncpu $cpu" | awk '{ if ($2 > 0) printf "%.2f", $1 / $2; else print "—" }')
-        echo "$line | $ig | $wall | $cpu | $mib | $ratio |"
+        wratio=$([ -n "$nwall" ] && echo "$nwall $wall" | awk '{ if ($2 > 0) printf "%.2f", $1 / $2; else print "—" }')
+        echo "$line | $ig | $wall | $cpu | $mib | $ratio | $wratio |"
     else
-        echo "$line | ${IG:+stopped or failed} | | | | |"
+        echo "$line | ${IG:+stopped or failed} | | | | | |"
     fi
 done
 
