@@ -334,6 +334,16 @@ pub(crate) struct Table {
     crew_moved: Condvar,
 }
 
+/// Slots each thread fills before it adds them to a shared table's count (fewer in a
+/// small table).
+const COUNT_EVERY: usize = 256;
+
+thread_local! {
+    /// The shared table this thread fills (its address) and the slots it filled there
+    /// that the table has not counted yet.
+    static UNCOUNTED: std::cell::Cell<(usize, usize)> = const { std::cell::Cell::new((0, 0)) };
+}
+
 /// Who uses a shared table ([`Table::pause_for_growth`]).
 #[derive(Default)]
 struct Crew {
@@ -645,7 +655,7 @@ impl Table {
                     return;
                 }
                 Some((b, i, None)) => {
-                    self.ones_used.fetch_add(1, Relaxed);
+                    self.count_new_one();
                     break (b, i);
                 }
                 // A full pair when the table is half full: it grows if it may (a
@@ -664,6 +674,43 @@ impl Table {
             }
         };
         self.write_one(b, i, a, rank, known);
+    }
+
+    /// Counts a newly filled one-word slot. While shared, each thread counts its own
+    /// and adds them up now and then: one counter written by every insert of every
+    /// thread would move between their caches at each insert.
+    #[inline]
+    fn count_new_one(&self) {
+        if !self.shared.load(Relaxed) {
+            self.ones_used.fetch_add(1, Relaxed);
+            return;
+        }
+        // A small table counts every slot: its growth must not wait for a batch.
+        let every = (self.ones().len() * BUCKET / 64).clamp(1, COUNT_EVERY);
+        UNCOUNTED.with(|c| {
+            let (table, n) = c.get();
+            let me = self as *const Table as usize;
+            if table == me && n + 1 < every {
+                c.set((me, n + 1));
+            } else {
+                // A count left for another table (one this thread shared before) is
+                // dropped: it only says when to grow.
+                let n = if table == me { n + 1 } else { 1 };
+                self.ones_used.fetch_add(n, Relaxed);
+                c.set((me, 0));
+            }
+        });
+    }
+
+    /// Adds this thread's uncounted slots to the count (it leaves the table).
+    fn count_mine(&self) {
+        UNCOUNTED.with(|c| {
+            let (table, n) = c.get();
+            if table == self as *const Table as usize {
+                self.ones_used.fetch_add(n, Relaxed);
+                c.set((table, 0));
+            }
+        });
     }
 
     fn write_one(&self, b: usize, i: usize, a: Coord, rank: u8, now: Bounds) {
@@ -803,6 +850,7 @@ impl Table {
     /// A search stops running on the table; if the others are all parked for a
     /// growth, it does the growth for them.
     pub(crate) fn leave(&self) {
+        self.count_mine();
         let mut crew = self.crew();
         crew.running -= 1;
         self.shared.store(crew.running > 1, Relaxed);

@@ -375,9 +375,8 @@ fn searches_sharing_a_table_on_several_threads_find_the_values_of_one() {
     // A longer search, where the threads run side by side for a while: the 5 × 6 grid
     // (no symmetry here), against one thread, with a table too small for it.
     let g = Fast(grid(5, 6));
-    let want = Search::new(&g, &TableOptions::default())
-        .grundy(&all(&g.0))
-        .unwrap();
+    let mut alone = Search::new(&g, &TableOptions::default());
+    let want = alone.grundy(&all(&g.0)).unwrap();
     for (threads, bytes) in [(2, 1 << 14), (4, 1 << 20), (2, 1 << 30)] {
         let opts = TableOptions {
             memory_limit: MemoryLimit::new(bytes),
@@ -385,6 +384,16 @@ fn searches_sharing_a_table_on_several_threads_find_the_values_of_one() {
         };
         let mut s = Search::new(&g, &opts).with_threads(threads);
         assert_eq!(s.grundy(&all(&g.0)).unwrap(), want, "{threads} threads");
+        if bytes == 1 << 30 {
+            // With room, the shared table grew to hold what the threads learnt (a
+            // table stuck small would forget, and the search would redo its work).
+            assert!(
+                s.stats().entries * 2 >= alone.stats().entries,
+                "{:?} against {:?}",
+                s.stats(),
+                alone.stats()
+            );
+        }
     }
 }
 
