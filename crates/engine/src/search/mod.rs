@@ -76,6 +76,12 @@ const LOOK_AHEAD: usize = 2;
 /// Nodes between two progress reports (and cancellation checks).
 const REPORT_EVERY: u64 = 1 << 14;
 
+/// Components of at least this rank are marked while a search sharing the table is
+/// in them (smaller ones are over before another search could use the mark).
+/// (Cram 5×8 on two threads, three runs each: 2.7 million nodes without the marks,
+/// 2.2 million with them from rank 12 or from rank 20, against 1.84 million on one.)
+const BUSY_RANK: u128 = 20;
+
 /// The stack of a parallel search's other threads: the nested questions go as deep
 /// as on the planner's search thread.
 const SIBLING_STACK: usize = 1 << 30;
@@ -934,11 +940,17 @@ impl<'g> Search<'g> {
             return Ok(Some(0));
         }
         self.enter()?;
+        // While searches share the table, the others put this component off for now
+        // (it is being searched here: they would only do the same work twice).
+        let marked = self.stop.is_some() && rank >= BUSY_RANK && self.table.mark_busy(c);
         let mut node = self.pool.pop().unwrap_or_default();
         let found = self
             .list_moves(c, rank, &mut node)
             .and_then(|()| self.nimber_in_at(c, rank, wanted, &mut node));
         self.pool.push(node);
+        if marked {
+            self.table.unmark_busy(c);
+        }
         self.depth -= 1;
         found
     }
@@ -1014,16 +1026,36 @@ impl<'g> Search<'g> {
         }
         if complete {
             node.order_and_dedup();
-            for i in 0..node.options.len() {
-                if cand.and(wanted).is_empty() {
-                    complete = false;
+            // While searches share the table, an option whose biggest part another
+            // search is in is put off to a second pass (Weill's ABDADA): by then the
+            // table may answer it. The candidates' count holds in any order.
+            let shared = self.stop.is_some();
+            let mut put_off = 0u64;
+            let mut second_pass = false;
+            'passes: loop {
+                for i in 0..node.options.len() {
+                    if second_pass {
+                        if put_off >> i & 1 == 0 {
+                            continue;
+                        }
+                    } else if shared && i < 64 && self.biggest_part_busy(node, i) {
+                        put_off |= 1 << i;
+                        continue;
+                    }
+                    if cand.and(wanted).is_empty() {
+                        complete = false;
+                        break 'passes;
+                    }
+                    let asked = cand.without_max().and(upto);
+                    match self.option_in(node, i, asked)? {
+                        Some(v) => cand.remove(v),
+                        None => cand = cand.without_max(),
+                    }
+                }
+                if second_pass || put_off == 0 {
                     break;
                 }
-                let asked = cand.without_max().and(upto);
-                match self.option_in(node, i, asked)? {
-                    Some(v) => cand.remove(v),
-                    None => cand = cand.without_max(),
-                }
+                second_pass = true;
             }
         }
         let least = cand.min().expect("min(g, W + 1) is always a candidate");
@@ -1039,6 +1071,14 @@ impl<'g> Search<'g> {
         learnt.settle();
         self.table.learn(c, rank, learnt);
         Ok(None)
+    }
+
+    /// Whether another search sharing the table is in the biggest part of option `i`.
+    fn biggest_part_busy(&self, node: &Node, i: usize) -> bool {
+        let o = node.options[i];
+        node.option_parts(&o)
+            .first()
+            .is_some_and(|p| p.rank >= BUSY_RANK && self.table.busy(node.part_words(p)))
     }
 
     /// Whether the game's mirror strategy proves component `c` a P-position (then the

@@ -324,6 +324,9 @@ pub(crate) struct Table {
     most_long: usize,
     /// Entries overwritten for want of room.
     replaced: AtomicU64,
+    /// Components some search sharing the table is in (one-word keys by hash; 0:
+    /// none), so that the others put them off.
+    busy: std::sync::OnceLock<Box<[AtomicU64]>>,
     /// `ones` should grow, at the next moment when no search is in it.
     grow_wanted: AtomicBool,
     /// More than one search runs on the table: it grows only at a pause, and two-word
@@ -333,6 +336,9 @@ pub(crate) struct Table {
     crew: Mutex<Crew>,
     crew_moved: Condvar,
 }
+
+/// Marks of components being searched ([`Table::mark_busy`]): a power of two.
+const BUSY_SLOTS: usize = 1 << 14;
 
 /// Slots each thread fills before it adds them to a shared table's count (fewer in a
 /// small table).
@@ -421,6 +427,7 @@ impl Table {
             long: Mutex::new(FxHashMap::default()),
             most_long: ((bytes / 2) as usize / LONG_ENTRY_BYTES).max(1 << 10),
             replaced: AtomicU64::new(0),
+            busy: std::sync::OnceLock::new(),
             grow_wanted: AtomicBool::new(false),
             shared: AtomicBool::new(false),
             crew: Mutex::new(Crew::default()),
@@ -837,6 +844,34 @@ impl Table {
         crew.parked = 0;
         crew.growths += 1;
         self.crew_moved.notify_all();
+    }
+
+    fn busy_slot(&self, pos: &[Coord]) -> Option<(&AtomicU64, Coord)> {
+        let [a] = *pos else { return None };
+        let busy = self
+            .busy
+            .get_or_init(|| (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect());
+        Some((&busy[bucket_of(hash_one(a), BUSY_SLOTS)], a))
+    }
+
+    /// Marks one-word component `pos` as being searched; false when it cannot (another
+    /// mark holds its slot, or the key is wider).
+    pub(crate) fn mark_busy(&self, pos: &[Coord]) -> bool {
+        self.busy_slot(pos)
+            .is_some_and(|(slot, a)| slot.compare_exchange(0, a, Relaxed, Relaxed).is_ok())
+    }
+
+    /// Takes the mark of [`Table::mark_busy`] away.
+    pub(crate) fn unmark_busy(&self, pos: &[Coord]) {
+        if let Some((slot, a)) = self.busy_slot(pos) {
+            let _ = slot.compare_exchange(a, 0, Relaxed, Relaxed);
+        }
+    }
+
+    /// Whether some search marked `pos` as being searched.
+    pub(crate) fn busy(&self, pos: &[Coord]) -> bool {
+        self.busy_slot(pos)
+            .is_some_and(|(slot, a)| slot.load(Relaxed) == a)
     }
 
     /// Registers `searches` more searches running on the table (the parallel search,
