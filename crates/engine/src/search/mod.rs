@@ -1196,7 +1196,25 @@ impl<'g> Search<'g> {
             self.asking = format!("{}: is the nimber {u}?", self.part_note);
             let mut hit = false;
             let mut j = 0;
-            while j < open.len() {
+            // As in `nimber_in_at`, options another search is in are put off to a
+            // second round (Cram 5×8 on two threads: 1.91 million nodes against 2.17
+            // million without, and 1.84 million on one thread).
+            let mut skip_busy = self.stop.is_some();
+            let mut skipped = false;
+            loop {
+                if j >= open.len() {
+                    if skip_busy && skipped {
+                        skip_busy = false;
+                        j = 0;
+                        continue;
+                    }
+                    break;
+                }
+                if skip_busy && self.biggest_part_busy(node, open[j]) {
+                    skipped = true;
+                    j += 1;
+                    continue;
+                }
                 if self.stop.is_some() {
                     // A sibling may have settled this question, or the nimber.
                     let known = self.table.get(c);
