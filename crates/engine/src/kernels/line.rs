@@ -377,7 +377,7 @@ pub fn line_table(
     progress: &dyn Progress,
 ) -> Result<Vec<u32>> {
     check_value_range(moves, terminal_value, width, height)?;
-    let mut values = vec![0u32; width * height];
+    let mut values = crate::memory::zeroed_table(width * height);
     line_table_into(moves, terminal_value, width, height, progress, &mut values)?;
     Ok(values)
 }
@@ -429,13 +429,23 @@ pub fn line_table_into(
     if symmetric && height > width {
         // Mirror symmetric games: fill the transposed box (wide, so half of it is
         // filled by symmetry) and transpose.
-        let mut t = vec![0u32; width * height];
-        fill(moves, terminal_value, height, width, true, progress, &mut t)?;
+        let mut t = crate::memory::zeroed_table(width * height);
+        fill(
+            moves,
+            terminal_value,
+            height,
+            width,
+            true,
+            false,
+            progress,
+            &mut t,
+        )?;
         for (x, column) in t.chunks(height).enumerate() {
             for (y, &v) in column.iter().enumerate() {
                 values[x + width * y] = v;
             }
         }
+        progress.cells_final(0, values);
         return Ok(());
     }
     fill(
@@ -444,19 +454,23 @@ pub fn line_table_into(
         width,
         height,
         symmetric,
+        true,
         progress,
         values,
     )
 }
 
 /// [`line_table`] on a box; with `symmetric` (G(x, y) = G(y, x), `width ≥ height`) only
-/// the cells with x ≥ y are computed and the others are mirrored.
+/// the cells with x ≥ y are computed and the others are mirrored. With `report_rows`,
+/// each band's rows go to [`Progress::cells_final`] once the band is done.
+#[allow(clippy::too_many_arguments)]
 fn fill(
     moves: &LineMoves,
     terminal_value: u32,
     width: usize,
     height: usize,
     symmetric: bool,
+    report_rows: bool,
     progress: &dyn Progress,
     values: &mut [u32],
 ) -> Result<()> {
@@ -625,6 +639,23 @@ fn fill(
                 let last_row_done = end.saturating_sub((k_count - 1) * lag).min(width);
                 done.0[b].store(last_row_done, Ordering::Release);
                 t = end;
+            }
+            if report_rows {
+                // Rows y0 .. y0 + k_count are final: the band wrote its cells and the
+                // mirrors of its rows' cells left of the diagonal come from the bands
+                // above, all done (this band ran only as far as each let it, and its
+                // last steps needed the band above done through its last column, which
+                // needed the one above it, and so on).
+                // SAFETY: the rows are in bounds and nobody writes them again; other
+                // bands may still read their cells by value through `values_s`, which
+                // a shared slice allows.
+                let rows = unsafe {
+                    std::slice::from_raw_parts(
+                        values_s.ptr.add(y0 * width).cast_const(),
+                        k_count * width,
+                    )
+                };
+                progress.cells_final(y0 * width, rows);
             }
             progress.advance(
                 (0..k_count)
