@@ -32,6 +32,14 @@ use crate::progress::Progress;
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+mod wythoff;
+
+/// Wythoff's game, which has a kernel of its own ([`wythoff`]).
+const WYTHOFF: LineMoves = LineMoves {
+    diagonal_band: 1,
+    steps: Vec::new(),
+};
+
 /// The moves of a line game on positions (x, y) ∈ N², besides the rook moves
 /// (x, y) → (u, y), u < x and (x, y) → (x, v), v < y, which every line game has.
 ///
@@ -377,7 +385,7 @@ pub fn line_table(
     progress: &dyn Progress,
 ) -> Result<Vec<u32>> {
     check_value_range(moves, terminal_value, width, height)?;
-    let mut values = crate::memory::zeroed_table(width * height);
+    let mut values = vec![0u32; width * height];
     line_table_into(moves, terminal_value, width, height, progress, &mut values)?;
     Ok(values)
 }
@@ -429,7 +437,7 @@ pub fn line_table_into(
     if symmetric && height > width {
         // Mirror symmetric games: fill the transposed box (wide, so half of it is
         // filled by symmetry) and transpose.
-        let mut t = crate::memory::zeroed_table(width * height);
+        let mut t = vec![0u32; width * height];
         fill(
             moves,
             terminal_value,
@@ -460,11 +468,40 @@ pub fn line_table_into(
     )
 }
 
+/// [`fill_lines`], or Wythoff's own kernel for Wythoff's game (normal play) on a box
+/// filled by halves.
+#[allow(clippy::too_many_arguments)]
+fn fill(
+    moves: &LineMoves,
+    terminal_value: u32,
+    width: usize,
+    height: usize,
+    symmetric: bool,
+    report_rows: bool,
+    progress: &dyn Progress,
+    values: &mut [u32],
+) -> Result<()> {
+    if symmetric && width >= height && height > 0 && terminal_value == 0 && *moves == WYTHOFF {
+        wythoff::fill(width, height, report_rows, progress, values);
+        return Ok(());
+    }
+    fill_lines(
+        moves,
+        terminal_value,
+        width,
+        height,
+        symmetric,
+        report_rows,
+        progress,
+        values,
+    )
+}
+
 /// [`line_table`] on a box; with `symmetric` (G(x, y) = G(y, x), `width ≥ height`) only
 /// the cells with x ≥ y are computed and the others are mirrored. With `report_rows`,
 /// each band's rows go to [`Progress::cells_final`] once the band is done.
 #[allow(clippy::too_many_arguments)]
-fn fill(
+fn fill_lines(
     moves: &LineMoves,
     terminal_value: u32,
     width: usize,
