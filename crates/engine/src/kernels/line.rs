@@ -1072,6 +1072,95 @@ mod tests {
     }
 
     #[test]
+    fn wythoffs_own_kernel_agrees_with_the_general_one() {
+        for threads in [1, 2, 3] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                for (w, h) in [
+                    (1, 1),
+                    (2, 1),
+                    (1, 2),
+                    (2, 2),
+                    (300, 1),
+                    (1, 300),
+                    (63, 63),
+                    (64, 64),
+                    (65, 65),
+                    (130, 130),
+                    (200, 70),
+                    (70, 200),
+                    (129, 65),
+                    (700, 37),
+                    (37, 700),
+                ] {
+                    let own = line_table(&WYTHOFF, 0, w, h, &crate::NoProgress).unwrap();
+                    // The general kernel on the same box: wide ones by halves, tall
+                    // ones whole.
+                    let mut general = vec![0u32; w * h];
+                    fill_lines(
+                        &WYTHOFF,
+                        0,
+                        w,
+                        h,
+                        w >= h,
+                        false,
+                        &crate::NoProgress,
+                        &mut general,
+                    )
+                    .unwrap();
+                    assert!(own == general, "{w}x{h} on {threads} threads");
+                }
+            });
+        }
+    }
+
+    /// Collects the cells reported final.
+    struct Finals(std::sync::Mutex<Vec<(usize, Vec<u32>)>>);
+    impl Progress for Finals {
+        fn start(&self, _total: u64, _what: &str) {}
+        fn advance(&self, _delta: u64) {}
+        fn cells_final(&self, first: usize, cells: &[u32]) {
+            self.0.lock().unwrap().push((first, cells.to_vec()));
+        }
+    }
+
+    #[test]
+    fn every_cell_is_reported_final_once_with_its_value() {
+        let ryuoh = LineMoves {
+            diagonal_band: 0,
+            steps: vec![(1, 1), (1, 2), (2, 1)],
+        };
+        let a3 = LineMoves {
+            diagonal_band: 3,
+            steps: vec![],
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            for moves in [&WYTHOFF, &ryuoh, &a3] {
+                for (w, h) in [(1, 1), (300, 1), (1, 300), (200, 130), (130, 200)] {
+                    let finals = Finals(std::sync::Mutex::new(Vec::new()));
+                    let t = line_table(moves, 0, w, h, &finals).unwrap();
+                    let mut seen = vec![None; w * h];
+                    for (first, cells) in finals.0.into_inner().unwrap() {
+                        for (i, v) in cells.into_iter().enumerate() {
+                            assert!(seen[first + i].is_none(), "cell {} twice", first + i);
+                            seen[first + i] = Some(v);
+                        }
+                    }
+                    let seen: Option<Vec<u32>> = seen.into_iter().collect();
+                    assert!(seen == Some(t), "{moves:?} {w}x{h}");
+                }
+            }
+        });
+    }
+
+    #[test]
     fn line_set_tracks_mex_and_window() {
         let mut set = LineSet::default();
         for v in [0u64, 2, 1, 100, 3, 101] {
