@@ -208,9 +208,15 @@ pub(super) fn fill(
     let columns_s = SharedArena::new(&mut columns);
     let diagonals_s = SharedArena::new(&mut diagonals);
     progress.start((width * height - height * (height - 1) / 2) as u64, "cells");
+    // Bands ahead whose first page touches this band takes a share of: the pages of
+    // 64 mirror columns (a band) are new in one band of every 16 (4 KiB pages).
+    let ahead = threads.max(1024usize.div_ceil(band_rows));
     let failed = AtomicBool::new(false);
+    let sleepers: Vec<Sleeper> = (0..threads).map(|_| Sleeper::default()).collect();
     let stage = |first_band: usize| {
         let _guard = PanicFlag(&failed);
+        let me = &sleepers[first_band];
+        let _ = me.thread.set(std::thread::current());
         let mut rows: Vec<Row> = (0..band_rows)
             .map(|_| Row {
                 words: vec![0; row_words],
@@ -230,8 +236,9 @@ pub(super) fn fill(
                 } else {
                     let mut spins = 0u32;
                     loop {
-                        let above = done.0[b - 1].load(Ordering::Acquire);
+                        let above = done.0[b - 1].load(Ordering::SeqCst);
                         if above > t {
+                            me.waiting.store(false, Ordering::Relaxed);
                             break above;
                         }
                         if failed.load(Ordering::Relaxed) {
@@ -240,8 +247,12 @@ pub(super) fn fill(
                         spins += 1;
                         if spins < 64 {
                             std::hint::spin_loop();
+                        } else if !me.waiting.swap(true, Ordering::SeqCst) {
+                            // Asleep from now on (the band above wakes this stage once
+                            // it publishes): look once more before sleeping.
                         } else {
-                            std::thread::yield_now();
+                            // The timeout only bounds a wait on a stage that failed.
+                            std::thread::park_timeout(std::time::Duration::from_millis(1));
                         }
                     }
                 };
@@ -271,9 +282,19 @@ pub(super) fn fill(
                         }
                     }
                 }
-                done.0[b].store(end, Ordering::Release);
+                done.0[b].store(end, Ordering::SeqCst);
+                let below = &sleepers[(b + 1) % threads];
+                if below.waiting.load(Ordering::SeqCst) {
+                    below.waiting.store(false, Ordering::Relaxed);
+                    if let Some(thread) = below.thread.get() {
+                        thread.unpark();
+                    }
+                }
                 t = end;
             }
+            // SAFETY: bands `b + ahead` and beyond start after this band is done
+            // (`touch_ahead`).
+            unsafe { touch_ahead(&values_s, width, height, band_rows, b, ahead) };
             if report_rows {
                 // SAFETY: rows y0 .. y0 + k_count are final (see `super::fill`); other
                 // bands may read them, by value.
@@ -308,6 +329,64 @@ pub(super) fn fill(
         });
     }
     progress.finish();
+}
+
+/// A pipeline stage waiting for the band above, asleep once it has spun for a while:
+/// spinning or yielding, the waiting thread took a fifth of the samples (system time:
+/// `sched_yield`) and its processor from the kernel's own work for the process (page
+/// faults, write-back). The stage that publishes progress wakes the stage below.
+#[derive(Default)]
+struct Sleeper {
+    /// The stage's thread.
+    thread: std::sync::OnceLock<std::thread::Thread>,
+    /// Set from the stage's last look at the band above until it is woken or sees
+    /// progress. Read and set with `SeqCst`, as the `done` counters around it: either
+    /// the sleeper's last look sees the progress, or the publisher sees it asleep.
+    waiting: AtomicBool,
+}
+
+/// Writes the pages band b + j (`ahead ≤ j < 2·ahead`) will be first to write in rows
+/// x ≡ b (mod `ahead`) below it: each band's mirror cells (y, x), y in the band, take 256
+/// bytes of every row x below it, so the bands that start a new page in every row
+/// (with 4 KiB pages, one band in 16) used to take all those page faults (8 192 at
+/// 8192²: a 2 MiB band then took several times as long, the other thread waiting
+/// behind it); spread over the bands before it, each takes its share. Only touches:
+/// the value written is overwritten by the band later.
+///
+/// # Safety
+/// Band `b` is done, and so no band past `b + ahead − 1` has started: a band starts
+/// after the band `threads ≤ ahead` before it is done (same stage), and bands finish in
+/// order. The cells touched are band b + j's mirror cells, which nothing reads.
+#[inline(never)]
+unsafe fn touch_ahead(
+    values: &SharedCells,
+    width: usize,
+    height: usize,
+    band_rows: usize,
+    b: usize,
+    ahead: usize,
+) {
+    const PAGE: usize = 4096;
+    let addr = |i: usize| values.ptr as usize + 4 * i;
+    for j in ahead..2 * ahead {
+        let y0 = (b + j) * band_rows;
+        if y0 >= height {
+            return;
+        }
+        let k_count = band_rows.min(height - y0);
+        let first = y0 + k_count;
+        // Rows x ≡ b (mod ahead), from the first below band b + j.
+        let mut x = first + (b + ahead - first % ahead) % ahead;
+        while x < height {
+            let (start, last) = (y0 + width * x, y0 + k_count - 1 + width * x);
+            if (addr(start) - 4) / PAGE != addr(last) / PAGE {
+                // SAFETY: cell (y0 + k_count − 1, x) is band b + j's mirror cell, not
+                // started (caller's contract); nobody else reads or writes it.
+                unsafe { values.write(last, 0) };
+            }
+            x += ahead;
+        }
+    }
 }
 
 /// Row y = x starts as column y (its cells left of the diagonal are their mirrors).
