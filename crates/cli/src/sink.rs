@@ -399,6 +399,28 @@ impl Sink {
     }
 }
 
+/// Asks the kernel to drop the cached pages of the regular file at `path`, which an
+/// output being computed will replace: the rename that replaces a file frees its pages
+/// in the renaming process, and a big output written again (the same table, say) had
+/// the old one's 256 MiB in the cache, 0.11–0.14 s of the rename against 0.05 s with
+/// them dropped beforehand, by a thread beside the computation. Only a hint: the file's
+/// contents do not change, pages in use elsewhere stay, and a failure changes nothing.
+pub fn drop_cached_pages(path: &Path) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let Ok(file) = File::open(path) else {
+            return;
+        };
+        if file.metadata().is_ok_and(|m| m.is_file()) {
+            // SAFETY: advice on a descriptor this function owns; no memory is touched.
+            unsafe { libc::posix_fadvise(file.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = path;
+}
+
 /// Makes a rename durable (best effort: some file systems refuse to sync a directory).
 fn sync_dir(path: &Path) {
     if let Some(dir) = path.parent() {

@@ -257,7 +257,14 @@ fn npy_mapped(
         progress: &progress,
         ..opts
     };
-    if plan::table_into(game, dims, &opts, values)?.is_none() {
+    let computed = std::thread::scope(|scope| {
+        if let Some(path) = out.file() {
+            // The file this one replaces leaves the cache meanwhile (not in the rename).
+            scope.spawn(move || crate::sink::drop_cached_pages(path));
+        }
+        plan::table_into(game, dims, &opts, values)
+    })?;
+    if computed.is_none() {
         return Err(Error::Contract(
             "the line kernel route declined a box it had accepted".into(),
         ));
