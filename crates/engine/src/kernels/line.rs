@@ -26,6 +26,12 @@
 //! past all queries that must not see it), and the cells of the last a − 1 rows are read
 //! directly. Wythoff's single diagonal (a = 1) gets it at once, while its word is in
 //! cache: the next query of that line is the next cell down the diagonal.
+//!
+//! Wythoff's game itself (normal play) on a box filled by halves has a kernel of its own,
+//! [`wythoff`]: the same pipeline, with lines at fixed places instead of windows, since
+//! its values are bounded by the cell's coordinates. Each band of rows, once final, goes
+//! to [`Progress::cells_final`], so that a caller can write it out while the rest is
+//! computed.
 
 use crate::error::{Error, Result};
 use crate::progress::Progress;

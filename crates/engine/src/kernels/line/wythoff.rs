@@ -123,7 +123,10 @@ impl Line {
         unsafe { *self.summ.wrapping_add(b as usize) }
     }
 
-    /// Adds `v`; `v / 64` is in the line's range; the caller owns the line.
+    /// Adds `v`.
+    ///
+    /// # Safety
+    /// `v / 64` is in the line's range; the caller owns the line.
     #[inline(always)]
     unsafe fn insert(self, v: u64) {
         let w = v >> 6;
@@ -426,9 +429,9 @@ unsafe fn cell(row: &mut Row, col: Line, diag: Line, x: u64, y: u64) -> u32 {
         "Wythoff bound broken at ({x}, {y})"
     );
     let hi_w = hi >> 6;
-    // SAFETY (every `word`, `open`, `insert` below): words from `start`'s to at most
-    // `hi`'s, checked; the lines' ranges cover them (module docs); the caller owns the
-    // lines.
+    // SAFETY: every `word`, `open` and `insert` below is of a word from `start`'s to at
+    // most `hi`'s (checked), which the lines' ranges cover (module docs); the caller
+    // owns the lines.
     unsafe {
         let w = start >> 6;
         let occupied = r.word(w) | col.word(w) | diag.word(w) | ((1u64 << (start & 63)) - 1);
