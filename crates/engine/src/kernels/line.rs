@@ -1079,7 +1079,7 @@ mod tests {
 
     #[test]
     fn wythoffs_own_kernel_agrees_with_the_general_one() {
-        for threads in [1, 2, 3] {
+        for threads in [1, 2, 3, 4] {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build()
