@@ -105,21 +105,3 @@ pub fn address_space_limit() -> Option<u64> {
         .parse()
         .ok()
 }
-
-/// `cells` zeros for a big table of values, to be filled in place: backed by huge pages
-/// where the kernel grants them (on Linux, for tables of some megabytes), so filling
-/// 256 MiB takes about 128 page faults instead of 65 536 (each zeroes its page either
-/// way).
-///
-/// ```
-/// let t = nimlab_engine::memory::zeroed_table(1000);
-/// assert_eq!(t.len(), 1000);
-/// assert!(t.iter().all(|&v| v == 0));
-/// ```
-pub fn zeroed_table(cells: usize) -> Vec<u32> {
-    // Allocated zeroed (fresh pages, not yet touched), then advised before the first
-    // write faults them in.
-    let values = vec![0u32; cells];
-    crate::memo_key::advise_huge_pages(&values);
-    values
-}
