@@ -399,6 +399,28 @@ impl Sink {
     }
 }
 
+/// Asks the kernel to drop the cached pages of the regular file at `path`, which an
+/// output being computed will replace: the rename that replaces a file frees its pages
+/// in the renaming process, and a big output written again (the same table, say) had
+/// the old one's 256 MiB in the cache, 0.11–0.14 s of the rename against 0.05 s with
+/// them dropped beforehand, by a thread beside the computation. Only a hint: the file's
+/// contents do not change, pages in use elsewhere stay, and a failure changes nothing.
+pub fn drop_cached_pages(path: &Path) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let Ok(file) = File::open(path) else {
+            return;
+        };
+        if file.metadata().is_ok_and(|m| m.is_file()) {
+            // SAFETY: advice on a descriptor this function owns; no memory is touched.
+            unsafe { libc::posix_fadvise(file.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = path;
+}
+
 /// Makes a rename durable (best effort: some file systems refuse to sync a directory).
 fn sync_dir(path: &Path) {
     if let Some(dir) = path.parent() {
@@ -418,10 +440,82 @@ fn sync_dir(path: &Path) {
 pub struct Mapped<'a> {
     ptr: *mut u8,
     len: usize,
+    /// The descriptor of the sink's temporary file (the sink outlives the mapping).
+    fd: i32,
     _sink: std::marker::PhantomData<&'a mut Sink>,
 }
 
-impl Mapped<'_> {
+/// Sends final parts of a mapped file to disk while the rest is written
+/// ([`Mapped::write_back`]).
+#[derive(Clone, Copy)]
+pub struct WriteBack<'a> {
+    /// The mapping's first byte, as an address (the handle is shared with the
+    /// computation's threads; it never reads or writes through it).
+    start: usize,
+    len: usize,
+    fd: i32,
+    _sink: std::marker::PhantomData<&'a ()>,
+}
+
+impl WriteBack<'_> {
+    /// Starts writing the whole pages of bytes `start .. end` of the mapped file to disk
+    /// without waiting for them, `start .. end` being final: nothing writes there
+    /// again. [`Sink::finish`]'s sync then has only the rest to wait for. The pages at
+    /// the ends, shared with bytes that may still change, are left to that sync. Only a
+    /// hint: a failure changes nothing (the sync reports errors).
+    pub fn start(self, start: usize, end: usize) {
+        #[cfg(target_os = "linux")]
+        {
+            const PAGE: usize = 4096;
+            let (first, last) = (start.div_ceil(PAGE) * PAGE, end.min(self.len) / PAGE * PAGE);
+            if first >= last {
+                return;
+            }
+            let (Ok(offset), Ok(len)) = (
+                libc::off64_t::try_from(first),
+                libc::off64_t::try_from(last - first),
+            ) else {
+                return;
+            };
+            // The pages leave the mapping first (their data stays in the page cache,
+            // dirty; a later access faults them back in): writing back a mapped page
+            // write-protects it in the mapping, a TLB shootdown each, which on 2 CPUs
+            // cost more than the early write saved (Wythoff 8192²: 1.4 s of system
+            // time against 0.45 s); dropping 512 pages at a time shoots down once.
+            // SAFETY: whole pages of the mapping (`first .. last` lies within it); on a
+            // shared file mapping MADV_DONTNEED keeps their contents (the file's), and
+            // the memory stays mapped.
+            unsafe {
+                libc::madvise(
+                    (self.start + first) as *mut libc::c_void,
+                    last - first,
+                    libc::MADV_DONTNEED,
+                );
+            }
+            // SAFETY: a write-back request on the descriptor of the sink's own file,
+            // open while `self` (bound to the sink's borrow) lives; no memory of the
+            // process is read or written.
+            unsafe { libc::sync_file_range(self.fd, offset, len, libc::SYNC_FILE_RANGE_WRITE) };
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            let _ = (start, end, self.fd, self.start, self.len);
+        }
+    }
+}
+
+impl<'a> Mapped<'a> {
+    /// A handle that sends final parts of the file to disk while the rest is written
+    /// through [`Mapped::bytes`].
+    pub fn write_back(&self) -> WriteBack<'a> {
+        WriteBack {
+            start: self.ptr as usize,
+            len: self.len,
+            fd: self.fd,
+            _sink: std::marker::PhantomData,
+        }
+    }
+
     /// The file's bytes.
     pub fn bytes(&mut self) -> &mut [u8] {
         // SAFETY: `ptr .. ptr + len` is a live shared mapping of the sink's temporary
@@ -504,6 +598,7 @@ impl Sink {
             Ok(Some(Mapped {
                 ptr: ptr.cast(),
                 len,
+                fd,
                 _sink: std::marker::PhantomData,
             }))
         }

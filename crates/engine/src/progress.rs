@@ -21,6 +21,15 @@ pub trait Progress: Sync {
     fn cancelled(&self) -> bool {
         false
     }
+    /// Cells `first .. first + cells.len()` of the table being computed (storage
+    /// order) are final: nothing writes them again, so a caller that writes the table
+    /// out may write them now, while the rest is computed (the `.npy` output file:
+    /// its last bytes then reach the disk soon after the last cell). A kernel that
+    /// finishes whole rows in turn (the line kernel) says so; other computations do
+    /// not, and the caller writes the whole table once it is done. Called from any of
+    /// the computation's threads, each cell once, the ranges in no particular order.
+    /// Default: nothing.
+    fn cells_final(&self, _first: usize, _cells: &[u32]) {}
     /// `Err(`[`Error::Cancelled`]`)` once [`Progress::cancelled`] is true: what a loop
     /// writes at each of its progress points (`progress.check_cancelled()?`).
     fn check_cancelled(&self) -> Result<()> {

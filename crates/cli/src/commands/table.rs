@@ -237,7 +237,9 @@ fn npy_mapped(
     let Some(mut mapped) = sink.map(len)? else {
         return Ok(false);
     };
+    let write_back = mapped.write_back();
     let bytes = mapped.bytes();
+    let data_start = bytes.as_ptr() as usize + header.len();
     bytes[..header.len()].copy_from_slice(&header);
     // SAFETY: every bit pattern is a valid u32; `align_to_mut` only reinterprets.
     let (before, values, after) = unsafe { bytes[header.len()..].align_to_mut::<u32>() };
@@ -245,7 +247,24 @@ fn npy_mapped(
         // The mapping is page-aligned and the header a multiple of 64 bytes long.
         return Err(Error::Contract("npy data not 4-byte aligned".into()));
     }
-    if plan::table_into(game, dims, &opts, values)?.is_none() {
+    let progress = WritingBack {
+        inner: opts.progress,
+        write_back,
+        data_start,
+        header: header.len(),
+    };
+    let opts = nimlab_engine::table::TableOptions {
+        progress: &progress,
+        ..opts
+    };
+    let computed = std::thread::scope(|scope| {
+        if let Some(path) = out.file() {
+            // The file this one replaces leaves the cache meanwhile (not in the rename).
+            scope.spawn(move || crate::sink::drop_cached_pages(path));
+        }
+        plan::table_into(game, dims, &opts, values)
+    })?;
+    if computed.is_none() {
         return Err(Error::Contract(
             "the line kernel route declined a box it had accepted".into(),
         ));
@@ -253,6 +272,45 @@ fn npy_mapped(
     drop(mapped);
     sink.finish()?;
     Ok(true)
+}
+
+/// The progress of a table computed into a mapped `.npy` file: passed on, and the rows
+/// the kernel reports final are sent to disk at once, so that the file's sync at the
+/// end waits for the last rows only (Wythoff 8192²: the sync took 0.17 s of a 1.1 s run
+/// when it wrote the whole 256 MiB).
+struct WritingBack<'a> {
+    inner: &'a dyn nimlab_engine::Progress,
+    write_back: crate::sink::WriteBack<'a>,
+    /// The address of the first value in the mapping, and its offset in the file.
+    data_start: usize,
+    header: usize,
+}
+
+impl nimlab_engine::Progress for WritingBack<'_> {
+    fn start(&self, total: u64, what: &str) {
+        self.inner.start(total, what)
+    }
+    fn advance(&self, delta: u64) {
+        self.inner.advance(delta)
+    }
+    fn finish(&self) {
+        self.inner.finish()
+    }
+    fn status(&self, text: &str) {
+        self.inner.status(text)
+    }
+    fn cancelled(&self) -> bool {
+        self.inner.cancelled()
+    }
+    fn cells_final(&self, first: usize, cells: &[u32]) {
+        // Only cells of the mapped table itself (a kernel may report those of a
+        // buffer of its own, which are not in the file).
+        if cells.as_ptr() as usize == self.data_start + 4 * first {
+            let start = self.header + 4 * first;
+            self.write_back.start(start, start + 4 * cells.len());
+        }
+        self.inner.cells_final(first, cells)
+    }
 }
 
 /// The strategy table as JSON: one object per row; numbers as numbers, codes (bit

@@ -26,11 +26,25 @@
 //! past all queries that must not see it), and the cells of the last a − 1 rows are read
 //! directly. Wythoff's single diagonal (a = 1) gets it at once, while its word is in
 //! cache: the next query of that line is the next cell down the diagonal.
+//!
+//! Wythoff's game itself (normal play) on a box filled by halves has a kernel of its own,
+//! [`wythoff`]: the same pipeline, with lines at fixed places instead of windows, since
+//! its values are bounded by the cell's coordinates. Each band of rows, once final, goes
+//! to [`Progress::cells_final`], so that a caller can write it out while the rest is
+//! computed.
 
 use crate::error::{Error, Result};
 use crate::progress::Progress;
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+mod wythoff;
+
+/// Wythoff's game, which has a kernel of its own ([`wythoff`]).
+const WYTHOFF: LineMoves = LineMoves {
+    diagonal_band: 1,
+    steps: Vec::new(),
+};
 
 /// The moves of a line game on positions (x, y) ∈ N², besides the rook moves
 /// (x, y) → (u, y), u < x and (x, y) → (x, v), v < y, which every line game has.
@@ -430,12 +444,22 @@ pub fn line_table_into(
         // Mirror symmetric games: fill the transposed box (wide, so half of it is
         // filled by symmetry) and transpose.
         let mut t = vec![0u32; width * height];
-        fill(moves, terminal_value, height, width, true, progress, &mut t)?;
+        fill(
+            moves,
+            terminal_value,
+            height,
+            width,
+            true,
+            false,
+            progress,
+            &mut t,
+        )?;
         for (x, column) in t.chunks(height).enumerate() {
             for (y, &v) in column.iter().enumerate() {
                 values[x + width * y] = v;
             }
         }
+        progress.cells_final(0, values);
         return Ok(());
     }
     fill(
@@ -444,19 +468,52 @@ pub fn line_table_into(
         width,
         height,
         symmetric,
+        true,
         progress,
         values,
     )
 }
 
-/// [`line_table`] on a box; with `symmetric` (G(x, y) = G(y, x), `width ≥ height`) only
-/// the cells with x ≥ y are computed and the others are mirrored.
+/// [`fill_lines`], or Wythoff's own kernel for Wythoff's game (normal play) on a box
+/// filled by halves.
+#[allow(clippy::too_many_arguments)]
 fn fill(
     moves: &LineMoves,
     terminal_value: u32,
     width: usize,
     height: usize,
     symmetric: bool,
+    report_rows: bool,
+    progress: &dyn Progress,
+    values: &mut [u32],
+) -> Result<()> {
+    if symmetric && width >= height && height > 0 && terminal_value == 0 && *moves == WYTHOFF {
+        wythoff::fill(width, height, report_rows, progress, values);
+        return Ok(());
+    }
+    fill_lines(
+        moves,
+        terminal_value,
+        width,
+        height,
+        symmetric,
+        report_rows,
+        progress,
+        values,
+    )
+}
+
+/// [`line_table`] on a box; with `symmetric` (G(x, y) = G(y, x), `width ≥ height`) only
+/// the cells with x ≥ y are computed and the others are mirrored. With `report_rows`,
+/// each band's rows go to [`Progress::cells_final`] once the band is done.
+#[allow(clippy::too_many_arguments)]
+fn fill_lines(
+    moves: &LineMoves,
+    terminal_value: u32,
+    width: usize,
+    height: usize,
+    symmetric: bool,
+    report_rows: bool,
     progress: &dyn Progress,
     values: &mut [u32],
 ) -> Result<()> {
@@ -625,6 +682,23 @@ fn fill(
                 let last_row_done = end.saturating_sub((k_count - 1) * lag).min(width);
                 done.0[b].store(last_row_done, Ordering::Release);
                 t = end;
+            }
+            if report_rows {
+                // Rows y0 .. y0 + k_count are final: the band wrote its cells and the
+                // mirrors of its rows' cells left of the diagonal come from the bands
+                // above, all done (this band ran only as far as each let it, and its
+                // last steps needed the band above done through its last column, which
+                // needed the one above it, and so on).
+                // SAFETY: the rows are in bounds and nobody writes them again; other
+                // bands may still read their cells by value through `values_s`, which
+                // a shared slice allows.
+                let rows = unsafe {
+                    std::slice::from_raw_parts(
+                        values_s.ptr.add(y0 * width).cast_const(),
+                        k_count * width,
+                    )
+                };
+                progress.cells_final(y0 * width, rows);
             }
             progress.advance(
                 (0..k_count)
@@ -1001,6 +1075,95 @@ mod tests {
         // 4.75 bytes a cell: N ≈ sqrt(24 GiB / 4.75).
         assert!(fits(lo) && !fits(lo + 1));
         assert!((73_000..74_000).contains(&lo), "largest N = {lo}");
+    }
+
+    #[test]
+    fn wythoffs_own_kernel_agrees_with_the_general_one() {
+        for threads in [1, 2, 3, 4] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                for (w, h) in [
+                    (1, 1),
+                    (2, 1),
+                    (1, 2),
+                    (2, 2),
+                    (300, 1),
+                    (1, 300),
+                    (63, 63),
+                    (64, 64),
+                    (65, 65),
+                    (130, 130),
+                    (200, 70),
+                    (70, 200),
+                    (129, 65),
+                    (700, 37),
+                    (37, 700),
+                ] {
+                    let own = line_table(&WYTHOFF, 0, w, h, &crate::NoProgress).unwrap();
+                    // The general kernel on the same box: wide ones by halves, tall
+                    // ones whole.
+                    let mut general = vec![0u32; w * h];
+                    fill_lines(
+                        &WYTHOFF,
+                        0,
+                        w,
+                        h,
+                        w >= h,
+                        false,
+                        &crate::NoProgress,
+                        &mut general,
+                    )
+                    .unwrap();
+                    assert!(own == general, "{w}x{h} on {threads} threads");
+                }
+            });
+        }
+    }
+
+    /// Collects the cells reported final.
+    struct Finals(std::sync::Mutex<Vec<(usize, Vec<u32>)>>);
+    impl Progress for Finals {
+        fn start(&self, _total: u64, _what: &str) {}
+        fn advance(&self, _delta: u64) {}
+        fn cells_final(&self, first: usize, cells: &[u32]) {
+            self.0.lock().unwrap().push((first, cells.to_vec()));
+        }
+    }
+
+    #[test]
+    fn every_cell_is_reported_final_once_with_its_value() {
+        let ryuoh = LineMoves {
+            diagonal_band: 0,
+            steps: vec![(1, 1), (1, 2), (2, 1)],
+        };
+        let a3 = LineMoves {
+            diagonal_band: 3,
+            steps: vec![],
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            for moves in [&WYTHOFF, &ryuoh, &a3] {
+                for (w, h) in [(1, 1), (300, 1), (1, 300), (200, 130), (130, 200)] {
+                    let finals = Finals(std::sync::Mutex::new(Vec::new()));
+                    let t = line_table(moves, 0, w, h, &finals).unwrap();
+                    let mut seen = vec![None; w * h];
+                    for (first, cells) in finals.0.into_inner().unwrap() {
+                        for (i, v) in cells.into_iter().enumerate() {
+                            assert!(seen[first + i].is_none(), "cell {} twice", first + i);
+                            seen[first + i] = Some(v);
+                        }
+                    }
+                    let seen: Option<Vec<u32>> = seen.into_iter().collect();
+                    assert!(seen == Some(t), "{moves:?} {w}x{h}");
+                }
+            }
+        });
     }
 
     #[test]

@@ -1,0 +1,487 @@
+//! Wythoff's game itself (band 1, no finite steps, G(0, 0) = 0) on a box at least as
+//! wide as tall: the line kernel's half-table pipeline with lines whose bitsets never
+//! move.
+//!
+//! Why they need not move: for x ≥ y, x − 2y ≤ G(x, y) ≤ x + y (checked on every cell:
+//! a table that broke it would panic, not go wrong), and each row holds every value
+//! once, so row y before column x holds every value below x − 2y and the search for
+//! G(x, y) starts at row y's least unused value, at or above x − 2y. Column x is
+//! queried only by its cells (x, y), y ≤ min(x, height − 1), and diagonal d by its cells
+//! (d + k, k): both are read and written only within a range known in advance, about
+//! three times the line's length, where their words stay put (all lines in one array,
+//! allocated once, no window to grow, slide or drop, no summaries rebuilt). A row spans
+//! the whole value range, [0, width + height), 2 KiB at 8192².
+//!
+//! As in the general kernel, each word of a line has one summary bit, set unless the
+//! word is full, and the search for a cell's value reads only the words that none of
+//! its three lines fills alone, 64 words a step.
+//!
+//! Threads: rows go in bands of 64, filled column by column, as in the general kernel,
+//! but a band's columns are split into one segment per thread, of about equal work, and
+//! each thread fills its segment of every band in turn, the band's rows passed from one
+//! segment's thread to the next; a thread may run on at column x once the band above is
+//! done through x. Since the segments move right only a little from band to band, a
+//! column or diagonal stays with one thread for many bands, in its cache, where the
+//! general kernel's bands, one a thread, passed every line from thread to thread once a
+//! band (on 2 threads the fill ran 1.45 times as fast as on 1); and each thread takes the
+//! page faults of its own columns' cells, where a band that starts a new page in every
+//! row of the mirror half (one in 16) took them all.
+
+use super::{Done, PanicFlag, SharedCells, CHUNK};
+use crate::progress::Progress;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// Where a line's bits are: word w (values 64w .. 64w + 63, w in `lo ..= hi`) at
+/// `words[w + woff]`, its summary bit (set unless the word is full) bit w % 64 of
+/// `summ[w / 64 + soff]` (offsets wrapping: a line's first word need not be word 0).
+#[derive(Clone, Copy)]
+struct Place {
+    woff: usize,
+    soff: usize,
+}
+
+/// Lines laid out one after another in one array of words and one of summaries.
+struct Arena {
+    words: Vec<u64>,
+    summ: Vec<u64>,
+    places: Vec<Place>,
+}
+
+impl Arena {
+    /// Lines covering the words `lo ..= hi` each, all empty.
+    fn new(ranges: impl Iterator<Item = (u64, u64)>) -> Arena {
+        let mut places = Vec::new();
+        let (mut nw, mut ns) = (0usize, 0usize);
+        for (lo, hi) in ranges {
+            debug_assert!(lo <= hi);
+            places.push(Place {
+                woff: nw.wrapping_sub(lo as usize),
+                soff: ns.wrapping_sub((lo / 64) as usize),
+            });
+            nw += (hi - lo + 1) as usize;
+            ns += (hi / 64 - lo / 64 + 1) as usize;
+        }
+        Arena {
+            // Zeroed fresh pages: only the words the search reaches are ever touched.
+            words: vec![0; nw],
+            summ: vec![!0; ns],
+            places,
+        }
+    }
+}
+
+/// The arena's lines while the pipeline's threads share them; a line is owned by one
+/// stage at a time (the band at its column, or whose rows query it), handed on through
+/// the `done` counters, as [`super::SharedLines`].
+struct SharedArena<'a> {
+    words: *mut u64,
+    summ: *mut u64,
+    places: &'a [Place],
+}
+
+// SAFETY: only `u64`s behind the pointers; every access is through the unsafe `line`,
+// whose callers own the line (pipeline protocol).
+unsafe impl Sync for SharedArena<'_> {}
+// SAFETY: as for `Sync`.
+unsafe impl Send for SharedArena<'_> {}
+
+impl<'a> SharedArena<'a> {
+    fn new(arena: &'a mut Arena) -> Self {
+        SharedArena {
+            words: arena.words.as_mut_ptr(),
+            summ: arena.summ.as_mut_ptr(),
+            places: &arena.places,
+        }
+    }
+
+    /// Line `i`.
+    ///
+    /// # Safety
+    /// The calling stage owns line `i` while it uses the result: no other thread
+    /// accesses its words or summaries meanwhile.
+    #[inline(always)]
+    unsafe fn line(&self, i: usize) -> Line {
+        let p = self.places[i];
+        Line {
+            words: self.words.wrapping_add(p.woff),
+            summ: self.summ.wrapping_add(p.soff),
+        }
+    }
+}
+
+/// One line's bits, addressed by absolute word index (pointers offset by the line's
+/// place: only the words of its range may be read or written).
+#[derive(Clone, Copy)]
+struct Line {
+    words: *mut u64,
+    summ: *mut u64,
+}
+
+impl Line {
+    /// # Safety
+    /// `w` is in the line's range and the caller owns the line.
+    #[inline(always)]
+    unsafe fn word(self, w: u64) -> u64 {
+        // SAFETY: in the line's range (caller's contract), so within the arena.
+        unsafe { *self.words.wrapping_add(w as usize) }
+    }
+
+    /// # Safety
+    /// Block `b` covers a word of the line's range; the caller owns the line.
+    #[inline(always)]
+    unsafe fn open(self, b: u64) -> u64 {
+        // SAFETY: a summary of the line's (caller's contract), so within the arena.
+        unsafe { *self.summ.wrapping_add(b as usize) }
+    }
+
+    /// Adds `v`.
+    ///
+    /// # Safety
+    /// `v / 64` is in the line's range; the caller owns the line.
+    #[inline(always)]
+    unsafe fn insert(self, v: u64) {
+        let w = v >> 6;
+        // SAFETY: word `w` and its summary are the line's (caller's contract).
+        unsafe {
+            let p = self.words.wrapping_add(w as usize);
+            let word = *p | 1 << (v & 63);
+            *p = word;
+            if word == !0 {
+                *self.summ.wrapping_add((w / 64) as usize) &= !(1 << (w % 64));
+            }
+        }
+    }
+}
+
+/// A row of the band: all values below `mex` are in it.
+struct Row {
+    words: Vec<u64>,
+    summ: Vec<u64>,
+    mex: u64,
+}
+
+impl Row {
+    fn line(&mut self) -> Line {
+        Line {
+            words: self.words.as_mut_ptr(),
+            summ: self.summ.as_mut_ptr(),
+        }
+    }
+
+    /// Moves `mex` past the values present, through the summaries (a row is never
+    /// full to its end: it holds `width` values below `width + height`).
+    fn advance(&mut self) {
+        let mut w = (self.mex >> 6) as usize;
+        loop {
+            let word = self.words[w];
+            if word != !0 {
+                self.mex = ((w as u64) << 6) + (!word).trailing_zeros() as u64;
+                return;
+            }
+            let mut b = w / 64;
+            let mut open = self.summ[b] & (!1u64 << (w % 64));
+            while open == 0 {
+                b += 1;
+                open = self.summ[b];
+            }
+            w = b * 64 + open.trailing_zeros() as usize;
+        }
+    }
+}
+
+/// Fills the half table x ≥ y of Wythoff's game on `width × height` (`width ≥ height
+/// ≥ 1`) and mirrors it; with `report_rows`, each band's rows go to
+/// [`Progress::cells_final`] once final. The pipeline of [`super::fill`], lag 0.
+pub(super) fn fill(
+    width: usize,
+    height: usize,
+    report_rows: bool,
+    progress: &dyn Progress,
+    values: &mut [u32],
+) {
+    debug_assert!(width >= height && height >= 1 && values.len() == width * height);
+    let (w, h) = (width as u64, height as u64);
+    // Column x: cells (x, y), y ≤ min(x, h − 1), values and searches in
+    // [x − 2y, x + y]. Diagonal d: cells (d + k, k), k ≤ min(h − 1, w − 1 − d), in
+    // [d − k, d + 2k].
+    let mut columns = Arena::new((0..w).map(|x| {
+        let m = x.min(h - 1);
+        (x.saturating_sub(2 * m) >> 6, (x + m) >> 6)
+    }));
+    let mut diagonals = Arena::new((0..w).map(|d| {
+        let m = (h - 1).min(w - 1 - d);
+        (d.saturating_sub(m) >> 6, (d + 2 * m) >> 6)
+    }));
+    let row_words = ((w + h) >> 6) as usize + 2;
+    let threads = rayon::current_num_threads().max(1);
+    let band_rows = 64.min(height);
+    let bands = height.div_ceil(band_rows);
+    // Each band's columns y0 .. width go in `threads` segments of about equal work, one
+    // per thread, in order (the rows pass from one to the next); the segments move right
+    // from band to band, so each column and diagonal stays with one thread for many
+    // bands.
+    let segment = |b: usize, i: usize| {
+        let y0 = b * band_rows;
+        y0 + (width - y0) * i / threads
+    };
+    let done = Done((0..bands).map(|_| AtomicUsize::new(0)).collect());
+    // handed[b]: the stage that holds band b's rows (set once the one before is done).
+    let handed: Vec<AtomicUsize> = (0..bands).map(|_| AtomicUsize::new(0)).collect();
+    let slots: Vec<std::sync::Mutex<Option<Vec<Row>>>> =
+        (0..bands).map(|_| std::sync::Mutex::new(None)).collect();
+    let spare: std::sync::Mutex<Vec<Vec<Row>>> = std::sync::Mutex::new(Vec::new());
+    let values_s = SharedCells::new(values);
+    let columns_s = SharedArena::new(&mut columns);
+    let diagonals_s = SharedArena::new(&mut diagonals);
+    progress.start((width * height - height * (height - 1) / 2) as u64, "cells");
+    let failed = AtomicBool::new(false);
+    let sleepers: Vec<Sleeper> = (0..threads).map(|_| Sleeper::default()).collect();
+    let wake_all = || {
+        for s in &sleepers {
+            if s.waiting.load(Ordering::SeqCst) {
+                s.waiting.store(false, Ordering::Relaxed);
+                if let Some(thread) = s.thread.get() {
+                    thread.unpark();
+                }
+            }
+        }
+    };
+    let stage = |i: usize| {
+        let _guard = PanicFlag(&failed);
+        let me = &sleepers[i];
+        let _ = me.thread.set(std::thread::current());
+        for b in 0..bands {
+            let y0 = b * band_rows;
+            let k_count = band_rows.min(height - y0);
+            let (lo, hi) = (segment(b, i), segment(b, i + 1));
+            let mut rows = if i == 0 {
+                let reused = spare.lock().ok().and_then(|mut s| s.pop());
+                reused.unwrap_or_else(|| {
+                    (0..band_rows)
+                        .map(|_| Row {
+                            words: vec![0; row_words],
+                            summ: vec![!0; row_words.div_ceil(64) + 1],
+                            mex: 0,
+                        })
+                        .collect()
+                })
+            } else {
+                if me
+                    .wait(&failed, || {
+                        (handed[b].load(Ordering::SeqCst) == i).then_some(())
+                    })
+                    .is_none()
+                {
+                    return;
+                }
+                let Some(rows) = slots[b].lock().ok().and_then(|mut r| r.take()) else {
+                    return;
+                };
+                rows
+            };
+            let mut t = lo;
+            while t < hi {
+                let limit = if b == 0 {
+                    hi
+                } else {
+                    let Some(above) = me.wait(&failed, || {
+                        let above = done.0[b - 1].load(Ordering::SeqCst);
+                        (above > t).then_some(above)
+                    }) else {
+                        return; // the band above will never be done
+                    };
+                    above
+                };
+                let end = limit.min(t + CHUNK).min(hi);
+                for x in t..end {
+                    // SAFETY: this band owns column x and the diagonals x − y of its
+                    // rows (the band above is past column x, the one below not yet
+                    // there, and the stages before this one in this band are done:
+                    // module docs of `super`), and its cells.
+                    unsafe {
+                        let col = columns_s.line(x);
+                        for (k, row) in rows.iter_mut().enumerate().take(k_count) {
+                            let y = y0 + k;
+                            if x < y {
+                                break;
+                            }
+                            if x == y {
+                                start_row(row, col, x as u64, h);
+                            }
+                            let g = cell(row, col, diagonals_s.line(x - y), x as u64, y as u64);
+                            // SAFETY: cell (x, y) is this band's; its mirror (y, x) is
+                            // left of the diagonal, written only here and read by no
+                            // query during the fill.
+                            values_s.write(x + width * y, g);
+                            if x != y && x < height {
+                                values_s.write(y + width * x, g);
+                            }
+                        }
+                    }
+                }
+                done.0[b].store(end, Ordering::SeqCst);
+                wake_all();
+                t = end;
+            }
+            if i + 1 < threads {
+                if let Ok(mut slot) = slots[b].lock() {
+                    *slot = Some(rows);
+                }
+                handed[b].store(i + 1, Ordering::SeqCst);
+                wake_all();
+                continue;
+            }
+            // The band is done, and so are all the bands above (this thread did their
+            // last segments before).
+            if report_rows {
+                // SAFETY: rows y0 .. y0 + k_count are final (see `super::fill`); other
+                // bands may read them, by value.
+                let rows = unsafe {
+                    std::slice::from_raw_parts(
+                        values_s.ptr.add(y0 * width).cast_const(),
+                        k_count * width,
+                    )
+                };
+                progress.cells_final(y0 * width, rows);
+            }
+            progress.advance((0..k_count).map(|k| width - (y0 + k)).sum::<usize>() as u64);
+            if let Ok(mut s) = spare.lock() {
+                s.push(rows);
+            }
+        }
+    };
+    if threads == 1 {
+        stage(0);
+    } else {
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = (1..threads)
+                .map(|t| {
+                    let stage = &stage;
+                    scope.spawn(move || stage(t))
+                })
+                .collect();
+            stage(0);
+            for worker in workers {
+                if let Err(payload) = worker.join() {
+                    std::panic::resume_unwind(payload);
+                }
+            }
+        });
+    }
+    progress.finish();
+}
+
+/// A stage waiting for the band above or for its rows, asleep once it has spun for a
+/// while: spinning or yielding, the waiting thread took a fifth of the samples (system
+/// time: `sched_yield`) and its processor from the kernel's own work for the process
+/// (page faults, write-back). A stage that publishes progress or hands rows on wakes the
+/// sleeping ones.
+#[derive(Default)]
+struct Sleeper {
+    /// The stage's thread.
+    thread: std::sync::OnceLock<std::thread::Thread>,
+    /// Set from the stage's last look at the band above until it is woken or sees
+    /// progress. Read and set with `SeqCst`, as the `done` counters around it: either
+    /// the sleeper's last look sees the progress, or the publisher sees it asleep.
+    waiting: AtomicBool,
+}
+
+impl Sleeper {
+    /// Spins, then sleeps, until `ready` gives a value; `None` once a stage failed.
+    fn wait<T>(&self, failed: &AtomicBool, mut ready: impl FnMut() -> Option<T>) -> Option<T> {
+        let mut spins = 0u32;
+        loop {
+            if let Some(v) = ready() {
+                self.waiting.store(false, Ordering::Relaxed);
+                return Some(v);
+            }
+            if failed.load(Ordering::Relaxed) {
+                return None;
+            }
+            spins += 1;
+            if spins < 64 {
+                std::hint::spin_loop();
+            } else if !self.waiting.swap(true, Ordering::SeqCst) {
+                // Asleep from now on (a stage that publishes wakes it): look once
+                // more before sleeping.
+            } else {
+                // The timeout only bounds a wait on a stage that failed.
+                std::thread::park_timeout(std::time::Duration::from_millis(1));
+            }
+        }
+    }
+}
+
+/// Row y = x starts as column y (its cells left of the diagonal are their mirrors).
+///
+/// # Safety
+/// The caller owns column `x` (complete above row x).
+#[inline(never)]
+unsafe fn start_row(row: &mut Row, col: Line, x: u64, h: u64) {
+    row.words.fill(0);
+    row.summ.fill(!0);
+    let m = x.min(h - 1);
+    let (lo, hi) = (x.saturating_sub(2 * m) >> 6, (x + m) >> 6);
+    for w in lo..=hi {
+        // SAFETY: words of column x's range; the caller owns the column.
+        let word = unsafe { col.word(w) };
+        row.words[w as usize] = word;
+        if word == !0 {
+            row.summ[(w / 64) as usize] &= !(1 << (w % 64));
+        }
+    }
+    row.mex = 0;
+    row.advance();
+}
+
+/// G(x, y), x ≥ y, entered in its row, column and diagonal.
+///
+/// # Safety
+/// The caller owns `col` (column x) and `diag` (diagonal x − y).
+#[inline(always)]
+unsafe fn cell(row: &mut Row, col: Line, diag: Line, x: u64, y: u64) -> u32 {
+    let r = row.line();
+    let start = row.mex;
+    let (lo, hi) = (x.saturating_sub(2 * y), x + y);
+    // The bounds that keep every word read below in the lines' ranges (module docs).
+    assert!(
+        start >= lo && start <= hi,
+        "Wythoff bound broken at ({x}, {y})"
+    );
+    let hi_w = hi >> 6;
+    // SAFETY: every `word`, `open` and `insert` below is of a word from `start`'s to at
+    // most `hi`'s (checked), which the lines' ranges cover (module docs); the caller
+    // owns the lines.
+    unsafe {
+        let w = start >> 6;
+        let occupied = r.word(w) | col.word(w) | diag.word(w) | ((1u64 << (start & 63)) - 1);
+        let g = if occupied != !0 {
+            (w << 6) + (!occupied).trailing_zeros() as u64
+        } else {
+            let mut w = w + 1;
+            'search: loop {
+                assert!(w <= hi_w, "Wythoff bound broken at ({x}, {y})");
+                let b = w / 64;
+                let mut candidates = (!0u64 << (w % 64)) & r.open(b) & col.open(b) & diag.open(b);
+                while candidates != 0 {
+                    let w = b * 64 + candidates.trailing_zeros() as u64;
+                    assert!(w <= hi_w, "Wythoff bound broken at ({x}, {y})");
+                    let occupied = r.word(w) | col.word(w) | diag.word(w);
+                    if occupied != !0 {
+                        break 'search (w << 6) + (!occupied).trailing_zeros() as u64;
+                    }
+                    candidates &= candidates - 1;
+                }
+                w = (b + 1) * 64;
+            }
+        };
+        assert!(g <= hi, "Wythoff bound broken at ({x}, {y})");
+        r.insert(g);
+        col.insert(g);
+        diag.insert(g);
+        if g == start {
+            row.advance();
+        }
+        g as u32
+    }
+}
