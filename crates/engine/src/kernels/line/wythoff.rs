@@ -2,9 +2,15 @@
 //! wide as tall: the line kernel's half-table pipeline with lines whose bitsets never
 //! move.
 //!
-//! Why they need not move: for x ≥ y, x − 2y ≤ G(x, y) ≤ x + y (checked on every cell:
-//! a table that broke it would panic, not go wrong), and each row holds every value
-//! once, so row y before column x holds every value below x − 2y and the search for
+//! Why they need not move: for x ≥ y, x − 2y ≤ G(x, y) ≤ x + y (as in G. Nivasch, *More
+//! on the Sprague–Grundy function for Wythoff's game*, Games of No Chance 3, MSRI Publ.
+//! 56 (2009); also checked on every cell: a table that broke it would panic, not go
+//! wrong). The upper bound by induction on x + y: every option's value is below its own
+//! x + y, so below ours, and a mex of values below n is at most n. The lower bound: if
+//! some v < x − 2y were not in row y before column x, each of those x cells would be
+//! kept from v by its column (v is in at most one cell of each of the y rows above: y
+//! columns), by its diagonal (y diagonals), or by a value below v (at most v cells), so
+//! x ≤ 2y + v. And each row holds every value once, so row y before column x holds every value below x − 2y and the search for
 //! G(x, y) starts at row y's least unused value, at or above x − 2y. Column x is
 //! queried only by its cells (x, y), y ≤ min(x, height − 1), and diagonal d by its cells
 //! (d + k, k): both are read and written only within a range known in advance, about
