@@ -14,7 +14,7 @@ use super::table::{Bounds, Table};
 use super::Search;
 use crate::error::{Error, Result};
 use crate::game::Game;
-use std::io::{BufWriter, Read, Write};
+use std::io::{BufWriter, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -40,10 +40,15 @@ impl Schedule {
         let io = |e| Error::io(format!("cannot write {}", tmp.display()), e);
         let file = std::fs::File::create(&tmp).map_err(io)?;
         let mut out = BufWriter::new(file);
-        writeln!(out, "{MAGIC}\n{}", game.spec()).map_err(io)?;
-        out.write_all(&(table.len() as u64).to_le_bytes())
-            .map_err(io)?;
+        let header = format!("{MAGIC}\n{}\n", game.spec());
+        out.write_all(header.as_bytes()).map_err(io)?;
+        // The count is written once the entries are: while searches share the table,
+        // its count of entries is only about right (two may fill one slot), and other
+        // threads may add entries while these are written.
+        out.write_all(&0u64.to_le_bytes()).map_err(io)?;
+        let mut count = 0u64;
         for (words, rank, b) in table.entries() {
+            count += 1;
             out.write_all(&[words.len() as u8, rank]).map_err(io)?;
             for w in &words {
                 out.write_all(&w.to_le_bytes()).map_err(io)?;
@@ -52,7 +57,10 @@ impl Schedule {
             out.write_all(&b.upper.to_le_bytes()).map_err(io)?;
             out.write_all(&b.ruled_out.to_le_bytes()).map_err(io)?;
         }
-        let file = out.into_inner().map_err(|e| io(e.into_error()))?;
+        let mut file = out.into_inner().map_err(|e| io(e.into_error()))?;
+        file.seek(std::io::SeekFrom::Start(header.len() as u64))
+            .map_err(io)?;
+        file.write_all(&count.to_le_bytes()).map_err(io)?;
         file.sync_all().map_err(io)?;
         std::fs::rename(&tmp, &self.path)
             .map_err(|e| Error::io(format!("cannot write {}", self.path.display()), e))
