@@ -420,3 +420,21 @@ fn a_stopped_search_on_several_threads_stops_every_thread() {
         .unwrap_err();
     assert!(matches!(err, Error::Cancelled));
 }
+
+#[test]
+fn a_checkpoint_of_searches_sharing_a_table_is_resumed() {
+    // The threads' table written at the end is read back whole (its count of entries
+    // is only about right while shared, so the file counts what it holds).
+    let g = Fast(grid(4, 5));
+    let file = std::env::temp_dir().join(format!("nimlab-shared-{}.ckpt", std::process::id()));
+    let mut first = Search::new(&g, &TableOptions::default())
+        .with_end_rank(4)
+        .with_threads(2)
+        .with_checkpoint(&file, std::time::Duration::ZERO);
+    let want = first.grundy(&all(&g.0)).unwrap();
+    let mut again = Search::new(&g, &TableOptions::default()).with_end_rank(4);
+    again.resume(&file).unwrap();
+    assert_eq!(again.grundy(&all(&g.0)).unwrap(), want);
+    assert_eq!(again.stats().nodes, 0);
+    std::fs::remove_file(&file).unwrap();
+}
