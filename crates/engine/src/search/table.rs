@@ -329,6 +329,10 @@ pub(crate) struct Table {
     busy: std::sync::OnceLock<Box<[AtomicU64]>>,
     /// `ones` should grow, at the next moment when no search is in it.
     grow_wanted: AtomicBool,
+    /// A search sharing the table is making the next, doubled `ones` ready
+    /// (`next_ones`).
+    preparing: AtomicBool,
+    next_ones: Mutex<Option<Vec<Line>>>,
     /// More than one search runs on the table: it grows only at a pause, and two-word
     /// entries are neither kept nor read.
     shared: AtomicBool,
@@ -429,6 +433,8 @@ impl Table {
             replaced: AtomicU64::new(0),
             busy: std::sync::OnceLock::new(),
             grow_wanted: AtomicBool::new(false),
+            preparing: AtomicBool::new(false),
+            next_ones: Mutex::new(None),
             shared: AtomicBool::new(false),
             crew: Mutex::new(Crew::default()),
             crew_moved: Condvar::new(),
@@ -587,10 +593,12 @@ impl Table {
     /// Grows `ones` now when this search is alone on the table; else asks for it at
     /// the searches' next node boundary. Returns whether it grew.
     fn grow_ones_or_ask(&self) -> bool {
-        if self.shared.load(Relaxed) && self.grow_wanted.load(Relaxed) {
-            return false; // asked already
+        if self.shared.load(Relaxed)
+            && (self.grow_wanted.load(Relaxed) || self.preparing.load(Relaxed))
+        {
+            return false; // asked already, or the next lines are being made ready
         }
-        let _crew = self.crew();
+        let crew = self.crew();
         if !self.shared.load(Relaxed) {
             // SAFETY: no other search runs on the table (the crew counts them, and it
             // cannot change while this holds its mutex), and the caller holds no
@@ -599,7 +607,15 @@ impl Table {
             self.grow_wanted.store(false, Relaxed);
             true
         } else {
-            self.grow_wanted.store(true, Relaxed);
+            drop(crew);
+            if !self.preparing.swap(true, Relaxed) {
+                // The doubled lines are allocated and their pages cleared here, while
+                // the other searches go on: only moving the entries over stops them
+                // all (clearing the pages took about half of the pauses on Cram 5×8).
+                let next = huge_vec::<Line>((self.ones().len() * 2).max(2));
+                *self.next_ones.lock().unwrap_or_else(|e| e.into_inner()) = Some(next);
+                self.grow_wanted.store(true, Relaxed);
+            }
             false
         }
     }
@@ -904,7 +920,14 @@ impl Table {
         // SAFETY: the caller's.
         let ones = unsafe { &mut *self.ones.get() };
         let size = (ones.len() * 2).max(2);
-        let old = std::mem::replace(ones, huge_vec(size));
+        let ready = self
+            .next_ones
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+            .filter(|next| next.len() == size);
+        self.preparing.store(false, Relaxed);
+        let old = std::mem::replace(ones, ready.unwrap_or_else(|| huge_vec(size)));
         let mut used = 0;
         for line in &old {
             for slot in &line.slots {
