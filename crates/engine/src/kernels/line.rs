@@ -240,6 +240,20 @@ impl<'a> SharedCells<'a> {
         }
     }
 
+    /// Rows `first .. first + count` of a table `width` cells wide, which are final.
+    ///
+    /// # Safety
+    /// The rows are in bounds and nobody writes them again; other threads may still
+    /// read their cells by value (through [`SharedCells::read`]), which a shared slice
+    /// allows.
+    unsafe fn final_rows(&self, first: usize, count: usize, width: usize) -> &[u32] {
+        debug_assert!((first + count) * width <= self.len);
+        // SAFETY: the caller's.
+        unsafe {
+            std::slice::from_raw_parts(self.ptr.add(first * width).cast_const(), count * width)
+        }
+    }
+
     /// The value of cell `i`.
     ///
     /// # Safety
@@ -689,15 +703,8 @@ fn fill_lines(
                 // above, all done (this band ran only as far as each let it, and its
                 // last steps needed the band above done through its last column, which
                 // needed the one above it, and so on).
-                // SAFETY: the rows are in bounds and nobody writes them again; other
-                // bands may still read their cells by value through `values_s`, which
-                // a shared slice allows.
-                let rows = unsafe {
-                    std::slice::from_raw_parts(
-                        values_s.ptr.add(y0 * width).cast_const(),
-                        k_count * width,
-                    )
-                };
+                // SAFETY: the rows are in bounds and nobody writes them again.
+                let rows = unsafe { values_s.final_rows(y0, k_count, width) };
                 progress.cells_final(y0 * width, rows);
             }
             progress.advance(
@@ -708,29 +715,32 @@ fn fill_lines(
             b += threads;
         }
     };
-    if threads == 1 {
-        stage(0);
-    } else {
-        std::thread::scope(|scope| {
-            let workers: Vec<_> = (1..threads)
-                .map(|t| {
-                    let stage = &stage;
-                    scope.spawn(move || stage(t))
-                })
-                .collect();
-            stage(0);
-            // A worker's panic goes on with its own payload: left to the scope, it would
-            // become "a scoped thread panicked", and callers tell a cancellation (a
-            // progress that unwinds with its own payload type) from a fault by that type.
-            for worker in workers {
-                if let Err(payload) = worker.join() {
-                    std::panic::resume_unwind(payload);
-                }
-            }
-        });
-    }
+    run_stages(threads, &stage);
     progress.finish();
     Ok(())
+}
+
+/// Runs `stage(0)` on this thread and `stage(1)` … `stage(threads − 1)` on threads of
+/// their own, until all return.
+fn run_stages(threads: usize, stage: &(dyn Fn(usize) + Sync)) {
+    if threads <= 1 {
+        stage(0);
+        return;
+    }
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (1..threads)
+            .map(|t| scope.spawn(move || stage(t)))
+            .collect();
+        stage(0);
+        // A worker's panic goes on with its own payload: left to the scope, it would
+        // become "a scoped thread panicked", and callers tell a cancellation (a
+        // progress that unwinds with its own payload type) from a fault by that type.
+        for worker in workers {
+            if let Err(payload) = worker.join() {
+                std::panic::resume_unwind(payload);
+            }
+        }
+    });
 }
 
 /// The widest diagonal band the kernel takes (its lines are scanned from a stack

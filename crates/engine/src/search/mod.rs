@@ -253,6 +253,18 @@ pub struct Search<'g> {
 impl<'g> Search<'g> {
     /// A search within `opts`' memory limit, reporting to its progress.
     pub fn new(game: &'g dyn Game, opts: &TableOptions<'g>) -> Self {
+        // The table takes at most three quarters of the limit: the search's own lists
+        // and the process need the rest.
+        let table = Table::new(opts.memory_limit.bytes() / 4 * 3);
+        Self::on_table(game, Arc::new(table), opts.progress)
+    }
+
+    /// A search of `game` on `table`, with the default settings.
+    fn on_table(
+        game: &'g dyn Game,
+        table: Arc<Table>,
+        progress: &'g dyn crate::progress::Progress,
+    ) -> Self {
         let regions = match game.capabilities().decomposition {
             Some(Decomposition::Regions(r)) => Some(r),
             _ => None,
@@ -262,11 +274,9 @@ impl<'g> Search<'g> {
             regions,
             one_word: regions.and(game.capabilities().one_word),
             mirror: game.capabilities().mirror,
-            // The table takes at most three quarters of the limit: the search's own
-            // lists and the process need the rest.
-            table: Arc::new(Table::new(opts.memory_limit.bytes() / 4 * 3)),
+            table,
             end_rank: DEFAULT_END_RANK as u128,
-            progress: opts.progress,
+            progress,
             nodes: 0,
             reported: 0,
             depth: 0,
@@ -316,24 +326,15 @@ impl<'g> Search<'g> {
     /// `worker`-th of the parallel search.
     fn sibling(&self, worker: usize, stop: &Arc<AtomicBool>) -> Search<'g> {
         Search {
-            game: self.game,
-            regions: self.regions,
-            one_word: self.one_word,
-            mirror: self.mirror,
-            table: Arc::clone(&self.table),
             end_rank: self.end_rank,
-            progress: &crate::progress::NoProgress,
-            nodes: 0,
-            reported: 0,
-            depth: 0,
-            max_depth: 0,
-            pool: Vec::new(),
-            asking: String::new(),
-            part_note: String::new(),
-            checkpoint: None,
             threads: self.threads,
             worker,
             stop: Some(Arc::clone(stop)),
+            ..Self::on_table(
+                self.game,
+                Arc::clone(&self.table),
+                &crate::progress::NoProgress,
+            )
         }
     }
 

@@ -33,7 +33,7 @@
 //! page faults of its own columns' cells, where a band that starts a new page in every
 //! row of the mirror half (one in 16) took them all.
 
-use super::{Done, PanicFlag, SharedCells, CHUNK};
+use super::{run_stages, Done, PanicFlag, SharedCells, CHUNK};
 use crate::progress::Progress;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -340,14 +340,8 @@ pub(super) fn fill(
             // The band is done, and so are all the bands above (this thread did their
             // last segments before).
             if report_rows {
-                // SAFETY: rows y0 .. y0 + k_count are final (see `super::fill`); other
-                // bands may read them, by value.
-                let rows = unsafe {
-                    std::slice::from_raw_parts(
-                        values_s.ptr.add(y0 * width).cast_const(),
-                        k_count * width,
-                    )
-                };
+                // SAFETY: rows y0 .. y0 + k_count are final (see `super::fill`).
+                let rows = unsafe { values_s.final_rows(y0, k_count, width) };
                 progress.cells_final(y0 * width, rows);
             }
             progress.advance((0..k_count).map(|k| width - (y0 + k)).sum::<usize>() as u64);
@@ -356,24 +350,7 @@ pub(super) fn fill(
             }
         }
     };
-    if threads == 1 {
-        stage(0);
-    } else {
-        std::thread::scope(|scope| {
-            let workers: Vec<_> = (1..threads)
-                .map(|t| {
-                    let stage = &stage;
-                    scope.spawn(move || stage(t))
-                })
-                .collect();
-            stage(0);
-            for worker in workers {
-                if let Err(payload) = worker.join() {
-                    std::panic::resume_unwind(payload);
-                }
-            }
-        });
-    }
+    run_stages(threads, &stage);
     progress.finish();
 }
 
