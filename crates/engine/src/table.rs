@@ -288,24 +288,26 @@ pub fn grundy_table(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Res
     generic_table(game, dims, downward, opts)
 }
 
-/// [`grundy_table`] of a line game (`line_kernel_moves(game, dims)` is `Some`) computed
-/// straight into `values` (the cells in storage order, any contents before), so that a
-/// caller can give memory of its own — a memory-mapped output file, say. Errors (and
-/// writes nothing) for another game.
-pub fn grundy_table_into(
-    game: &dyn Game,
-    dims: &[usize],
-    opts: &TableOptions,
-    values: &mut [u32],
-) -> Result<()> {
+/// [`grundy_table`] of a line game (`line_kernel_moves(game, dims)` is `Some`) handed
+/// out as it is computed: every cell once to `opts.progress`'s
+/// [`crate::Progress::cells_final`] ([`crate::kernels::line::line_table_streamed`]).
+/// Errors (and computes nothing) for another game.
+pub fn grundy_table_streamed(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Result<()> {
     check_box_dimension(game, dims)?;
     let Some(moves) = line_kernel_moves(game, dims) else {
         return Err(Error::Contract(format!(
-            "{}: only line games are computed into a buffer",
+            "{}: only line games are streamed",
             game.spec()
         )));
     };
-    line_kernel_into(game, &moves, dims, opts, values)
+    check_line_kernel(game, &moves, dims, opts)?;
+    crate::kernels::line::line_table_streamed(
+        &moves,
+        game.terminal_value(),
+        dims[0],
+        dims[1],
+        opts.progress,
+    )
 }
 
 /// Refuses the line kernel's table of `game` over `dims` beyond the memory limit (the
@@ -332,25 +334,6 @@ pub(crate) fn check_line_kernel(
         cell_count(dims)? as u128,
         moves.steps.len() as u128,
         opts.force,
-    )
-}
-
-/// The line kernel's table of `game` over `dims` into `values` (checked first).
-fn line_kernel_into(
-    game: &dyn Game,
-    moves: &crate::kernels::line::LineMoves,
-    dims: &[usize],
-    opts: &TableOptions,
-    values: &mut [u32],
-) -> Result<()> {
-    check_line_kernel(game, moves, dims, opts)?;
-    crate::kernels::line::line_table_into(
-        moves,
-        game.terminal_value(),
-        dims[0],
-        dims[1],
-        opts.progress,
-        values,
     )
 }
 

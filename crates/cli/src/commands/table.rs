@@ -142,7 +142,7 @@ pub fn run(ctx: &Context, args: TableArgs) -> Result<Status> {
         }
     }
     let dims = game.table_box(args.size);
-    if format == TableFormat::Npy && npy_mapped(ctx, &*game, &dims, &args.out)? {
+    if format == TableFormat::Npy && npy_streamed(ctx, &*game, &dims, &args.out)? {
         return Ok(Status::Ok);
     }
     let report = plan::table(&*game, &dims, &ctx.table_options())?;
@@ -206,13 +206,20 @@ pub fn run(ctx: &Context, args: TableArgs) -> Result<Status> {
     Ok(Status::Ok)
 }
 
-/// `--format npy` into a file, computed straight into the mapped output file when the
-/// table's route fills memory it is given (the line kernel): the 4-byte values are the
-/// `.npy` data as they are (little-endian `<u4`), with no copy through buffers — for
-/// Wythoff 8192² (256 MiB) that copy was a fifth of the run. `false`, with nothing
-/// done, where that does not apply (another route, standard output, a device, a file
-/// system that cannot map the file): the caller writes the table the usual way.
-fn npy_mapped(
+/// `--format npy` into a file, written out as it is computed when the table's route
+/// streams (the line kernel): each band of rows goes to its place in the file once
+/// final, while the rest is computed, and the table is never whole in memory (Wythoff's
+/// kernel keeps half of it). The 4-byte values are the `.npy` data as they are
+/// (little-endian `<u4`). `false`, with nothing done, where that does not apply
+/// (another route, standard output, a device): the caller writes the table the usual
+/// way.
+///
+/// Why not a memory-mapped file, computed into (as before): every first touch of a
+/// page of a shared file mapping is a fault through the file system, and the mirror
+/// half of Wythoff's table touched them all over the file; for Wythoff 8192² (256 MiB)
+/// that took a third of the CPU time, more than the copies of the writes (see the
+/// README's benchmarks).
+fn npy_streamed(
     ctx: &Context,
     game: &dyn nimlab_engine::Game,
     dims: &[usize],
@@ -222,39 +229,28 @@ fn npy_mapped(
         return Ok(false);
     }
     let opts = ctx.table_options();
-    if !plan::fills_buffer(game, dims, &opts)? {
+    if !plan::streams_table(game, dims, &opts)? {
         return Ok(false);
     }
-    let cells =
-        usize::try_from(cell_count(dims)?).map_err(|_| Error::input("table box is too large"))?;
+    let cells = cell_count(dims)?;
     let shape: Vec<usize> = dims.iter().rev().copied().collect();
     let header = crate::output::npy_header(&shape);
     let len = cells
         .checked_mul(4)
-        .and_then(|b| b.checked_add(header.len()))
+        .and_then(|b| b.checked_add(header.len() as u64))
         .ok_or_else(|| Error::input("table box is too large"))?;
     let mut sink = out.open()?;
-    let Some(mut mapped) = sink.map(len)? else {
+    let Some(file) = sink.positional(len)? else {
         return Ok(false);
     };
-    let write_back = mapped.write_back();
-    let bytes = mapped.bytes();
-    let data_start = bytes.as_ptr() as usize + header.len();
-    bytes[..header.len()].copy_from_slice(&header);
-    // SAFETY: every bit pattern is a valid u32; `align_to_mut` only reinterprets.
-    let (before, values, after) = unsafe { bytes[header.len()..].align_to_mut::<u32>() };
-    if !before.is_empty() || !after.is_empty() {
-        // The mapping is page-aligned and the header a multiple of 64 bytes long.
-        return Err(Error::Contract("npy data not 4-byte aligned".into()));
-    }
-    let progress = WritingBack {
+    let writing = Writing {
         inner: opts.progress,
-        write_back,
-        data_start,
-        header: header.len(),
+        file,
+        header: header.len() as u64,
+        failed: std::sync::Mutex::new(None),
     };
-    let opts = nimlab_engine::table::TableOptions {
-        progress: &progress,
+    let streamed = nimlab_engine::table::TableOptions {
+        progress: &writing,
         ..opts
     };
     let computed = std::thread::scope(|scope| {
@@ -262,31 +258,34 @@ fn npy_mapped(
             // The file this one replaces leaves the cache meanwhile (not in the rename).
             scope.spawn(move || crate::sink::drop_cached_pages(path));
         }
-        plan::table_into(game, dims, &opts, values)
-    })?;
-    if computed.is_none() {
+        writing.write(&header, 0);
+        plan::table_streamed(game, dims, &streamed)
+    });
+    let failed = writing.failed.into_inner().ok().flatten();
+    if let Some(e) = failed {
+        return Err(sink.error(e));
+    }
+    if computed?.is_none() {
         return Err(Error::Contract(
             "the line kernel route declined a box it had accepted".into(),
         ));
     }
-    drop(mapped);
     sink.finish()?;
     Ok(true)
 }
 
-/// The progress of a table computed into a mapped `.npy` file: passed on, and the rows
-/// the kernel reports final are sent to disk at once, so that the file's sync at the
-/// end waits for the last rows only (Wythoff 8192²: the sync took 0.17 s of a 1.1 s run
-/// when it wrote the whole 256 MiB).
-struct WritingBack<'a> {
+/// The progress of a table streamed into a `.npy` file: passed on, and the cells the
+/// kernel reports final written to their place in the file. After a failed write the
+/// computation is asked to stop, and the first error is kept for the caller.
+struct Writing<'a> {
     inner: &'a dyn nimlab_engine::Progress,
-    write_back: crate::sink::WriteBack<'a>,
-    /// The address of the first value in the mapping, and its offset in the file.
-    data_start: usize,
-    header: usize,
+    file: crate::sink::Positional<'a>,
+    /// Where the values start in the file.
+    header: u64,
+    failed: std::sync::Mutex<Option<std::io::Error>>,
 }
 
-impl nimlab_engine::Progress for WritingBack<'_> {
+impl nimlab_engine::Progress for Writing<'_> {
     fn start(&self, total: u64, what: &str) {
         self.inner.start(total, what)
     }
@@ -300,16 +299,25 @@ impl nimlab_engine::Progress for WritingBack<'_> {
         self.inner.status(text)
     }
     fn cancelled(&self) -> bool {
-        self.inner.cancelled()
+        self.inner.cancelled() || self.failed.lock().map_or(true, |f| f.is_some())
     }
     fn cells_final(&self, first: usize, cells: &[u32]) {
-        // Only cells of the mapped table itself (a kernel may report those of a
-        // buffer of its own, which are not in the file).
-        if cells.as_ptr() as usize == self.data_start + 4 * first {
-            let start = self.header + 4 * first;
-            self.write_back.start(start, start + 4 * cells.len());
-        }
+        // SAFETY: any u32 slice is a valid byte slice four times as long; on a
+        // little-endian machine (the only one streamed to, see `npy_streamed`) those
+        // bytes are the file's.
+        let bytes =
+            unsafe { std::slice::from_raw_parts(cells.as_ptr().cast::<u8>(), 4 * cells.len()) };
+        self.write(bytes, self.header + 4 * first as u64);
         self.inner.cells_final(first, cells)
+    }
+}
+
+impl Writing<'_> {
+    /// Writes `bytes` at `offset` in the file; a failure is kept (the first one).
+    fn write(&self, bytes: &[u8], offset: u64) {
+        if let (Err(e), Ok(mut failed)) = (self.file.write_at(bytes, offset), self.failed.lock()) {
+            failed.get_or_insert(e);
+        }
     }
 }
 

@@ -247,11 +247,18 @@ impl<'a> SharedCells<'a> {
     /// read their cells by value (through [`SharedCells::read`]), which a shared slice
     /// allows.
     unsafe fn final_rows(&self, first: usize, count: usize, width: usize) -> &[u32] {
-        debug_assert!((first + count) * width <= self.len);
         // SAFETY: the caller's.
-        unsafe {
-            std::slice::from_raw_parts(self.ptr.add(first * width).cast_const(), count * width)
-        }
+        unsafe { self.final_cells(first * width, count * width) }
+    }
+
+    /// Cells `first .. first + count`, which are final.
+    ///
+    /// # Safety
+    /// As for [`SharedCells::final_rows`].
+    unsafe fn final_cells(&self, first: usize, count: usize) -> &[u32] {
+        debug_assert!(first + count <= self.len);
+        // SAFETY: the caller's.
+        unsafe { std::slice::from_raw_parts(self.ptr.add(first).cast_const(), count) }
     }
 
     /// The value of cell `i`.
@@ -488,6 +495,57 @@ pub fn line_table_into(
     )
 }
 
+/// Whether Wythoff's own kernel fills this box: Wythoff's game in normal play, filled by
+/// halves.
+fn has_own_kernel(
+    moves: &LineMoves,
+    terminal_value: u32,
+    width: usize,
+    height: usize,
+    symmetric: bool,
+) -> bool {
+    symmetric && width >= height && height > 0 && terminal_value == 0 && *moves == WYTHOFF
+}
+
+/// [`line_table`], with every cell handed to [`Progress::cells_final`] once (a band of
+/// rows at a time, in no particular order) instead of returned, for a caller that
+/// writes the table out as it is computed. Wythoff's own kernel then keeps only half the
+/// table in memory; the other line games fill a table of their own and report its rows
+/// as they become final.
+///
+/// ```
+/// use nimlab_engine::kernels::line::{line_table_streamed, LineMoves};
+/// use nimlab_engine::Progress;
+/// use std::sync::Mutex;
+/// struct Collect(Mutex<Vec<u32>>);
+/// impl Progress for Collect {
+///     fn start(&self, _: u64, _: &str) {}
+///     fn advance(&self, _: u64) {}
+///     fn cells_final(&self, first: usize, cells: &[u32]) {
+///         self.0.lock().unwrap()[first..first + cells.len()].copy_from_slice(cells);
+///     }
+/// }
+/// let wythoff = LineMoves { diagonal_band: 1, steps: vec![] };
+/// let table = Collect(Mutex::new(vec![0; 36]));
+/// line_table_streamed(&wythoff, 0, 6, 6, &table).unwrap();
+/// assert_eq!(table.0.lock().unwrap()[2 + 6 * 1], 0); // (2, 1) is a P-position
+/// ```
+pub fn line_table_streamed(
+    moves: &LineMoves,
+    terminal_value: u32,
+    width: usize,
+    height: usize,
+    progress: &dyn Progress,
+) -> Result<()> {
+    check_value_range(moves, terminal_value, width, height)?;
+    if has_own_kernel(moves, terminal_value, width, height, is_symmetric(moves)) {
+        wythoff::fill(width, height, wythoff::Output::Stream, progress);
+        return Ok(());
+    }
+    // `line_table` reports every row once final.
+    line_table(moves, terminal_value, width, height, progress).map(drop)
+}
+
 /// [`fill_lines`], or Wythoff's own kernel for Wythoff's game (normal play) on a box
 /// filled by halves.
 #[allow(clippy::too_many_arguments)]
@@ -501,8 +559,12 @@ fn fill(
     progress: &dyn Progress,
     values: &mut [u32],
 ) -> Result<()> {
-    if symmetric && width >= height && height > 0 && terminal_value == 0 && *moves == WYTHOFF {
-        wythoff::fill(width, height, report_rows, progress, values);
+    if has_own_kernel(moves, terminal_value, width, height, symmetric) {
+        let output = wythoff::Output::Memory {
+            values,
+            report_rows,
+        };
+        wythoff::fill(width, height, output, progress);
         return Ok(());
     }
     fill_lines(
@@ -1128,6 +1190,13 @@ mod tests {
                     )
                     .unwrap();
                     assert!(own == general, "{w}x{h} on {threads} threads");
+                    // Streamed (half kept in strips, rows completed apart).
+                    let finals = Finals(std::sync::Mutex::new(Vec::new()));
+                    line_table_streamed(&WYTHOFF, 0, w, h, &finals).unwrap();
+                    assert!(
+                        finals.each_cell_once(w * h) == general,
+                        "{w}x{h} streamed on {threads} threads"
+                    );
                 }
             });
         }
@@ -1135,6 +1204,23 @@ mod tests {
 
     /// Collects the cells reported final.
     struct Finals(std::sync::Mutex<Vec<(usize, Vec<u32>)>>);
+    impl Finals {
+        /// The table of `cells` cells the reports make up; panics unless each cell was
+        /// reported exactly once.
+        fn each_cell_once(self, cells: usize) -> Vec<u32> {
+            let mut seen = vec![None; cells];
+            for (first, reported) in self.0.into_inner().unwrap() {
+                for (i, v) in reported.into_iter().enumerate() {
+                    assert!(seen[first + i].is_none(), "cell {} twice", first + i);
+                    seen[first + i] = Some(v);
+                }
+            }
+            seen.into_iter()
+                .enumerate()
+                .map(|(i, v)| v.unwrap_or_else(|| panic!("cell {i} never reported")))
+                .collect()
+        }
+    }
     impl Progress for Finals {
         fn start(&self, _total: u64, _what: &str) {}
         fn advance(&self, _delta: u64) {}
@@ -1162,15 +1248,13 @@ mod tests {
                 for (w, h) in [(1, 1), (300, 1), (1, 300), (200, 130), (130, 200)] {
                     let finals = Finals(std::sync::Mutex::new(Vec::new()));
                     let t = line_table(moves, 0, w, h, &finals).unwrap();
-                    let mut seen = vec![None; w * h];
-                    for (first, cells) in finals.0.into_inner().unwrap() {
-                        for (i, v) in cells.into_iter().enumerate() {
-                            assert!(seen[first + i].is_none(), "cell {} twice", first + i);
-                            seen[first + i] = Some(v);
-                        }
-                    }
-                    let seen: Option<Vec<u32>> = seen.into_iter().collect();
-                    assert!(seen == Some(t), "{moves:?} {w}x{h}");
+                    assert!(finals.each_cell_once(w * h) == t, "{moves:?} {w}x{h}");
+                    let streamed = Finals(std::sync::Mutex::new(Vec::new()));
+                    line_table_streamed(moves, 0, w, h, &streamed).unwrap();
+                    assert!(
+                        streamed.each_cell_once(w * h) == t,
+                        "{moves:?} {w}x{h} streamed"
+                    );
                 }
             }
         });

@@ -214,25 +214,61 @@ pub fn table(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Result<Tab
     table::table_with(game, dims, opts, true)
 }
 
-/// [`table()`] computed straight into `values` (the cells in storage order, first
-/// coordinate fastest; any contents before) when the route that answers is one that
-/// fills a caller's memory — the line kernel — so a caller can give memory of its own (a
-/// memory-mapped output file). `Ok(None)`, with nothing written, when another route
-/// comes first: the caller then asks [`table()`]. `values` must hold every cell.
-pub fn table_into(
+/// [`table()`] handed out as it is computed: every cell goes once to
+/// `opts.progress`'s [`crate::Progress::cells_final`] (a band of rows at a time, in no
+/// particular order) and no table is returned, when the route that answers is one that
+/// streams — the line kernel — so a caller can write a large table out while it is
+/// computed, without holding it (Wythoff's own kernel keeps half of it). `Ok(None)`,
+/// with nothing computed, when another route comes first: the caller then asks
+/// [`table()`].
+///
+/// ```
+/// use nimlab_engine::capability::Capabilities;
+/// use nimlab_engine::kernels::line::LineMoves;
+/// use nimlab_engine::{plan, Coord, Game, Progress, TableOptions};
+/// use std::sync::Mutex;
+/// struct Wythoff;
+/// impl Game for Wythoff {
+///     fn spec(&self) -> String { "wythoff".into() }
+///     fn dimension(&self) -> usize { 2 }
+///     fn is_downward_closed(&self) -> bool { true }
+///     fn for_each_option(&self, p: &[Coord], visit: &mut dyn FnMut(&[Coord])) {
+///         for u in 0..p[0] { visit(&[u, p[1]]); }
+///         for v in 0..p[1] { visit(&[p[0], v]); }
+///         for s in 1..=p[0].min(p[1]) { visit(&[p[0] - s, p[1] - s]); }
+///     }
+///     fn capabilities(&self) -> Capabilities<'_> {
+///         let line_moves = Some(LineMoves { diagonal_band: 1, steps: vec![] });
+///         Capabilities { line_moves, ..Capabilities::none() }
+///     }
+/// }
+/// struct Collect(Mutex<Vec<u32>>);
+/// impl Progress for Collect {
+///     fn start(&self, _: u64, _: &str) {}
+///     fn advance(&self, _: u64) {}
+///     fn cells_final(&self, first: usize, cells: &[u32]) {
+///         self.0.lock().unwrap()[first..first + cells.len()].copy_from_slice(cells);
+///     }
+/// }
+/// let cells = Collect(Mutex::new(vec![0; 80]));
+/// let opts = TableOptions { progress: &cells, ..TableOptions::default() };
+/// assert!(plan::table_streamed(&Wythoff, &[10, 8], &opts).unwrap().is_some());
+/// let whole = plan::table(&Wythoff, &[10, 8], &TableOptions::default()).unwrap();
+/// assert_eq!(cells.0.into_inner().unwrap(), whole.table.values());
+/// ```
+pub fn table_streamed(
     game: &dyn Game,
     dims: &[usize],
     opts: &TableOptions,
-    values: &mut [u32],
 ) -> Result<Option<Method>> {
-    table::table_into(game, dims, opts, values)
+    table::table_streamed(game, dims, opts)
 }
 
-/// Whether [`table_into`] would answer for this box (before the caller sets memory
-/// aside for it): the line kernel is the route, and its memory and work checks pass
-/// (their refusals are errors, as from [`table()`]).
-pub fn fills_buffer(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Result<bool> {
-    table::fills_buffer(game, dims, opts)
+/// Whether [`table_streamed`] would answer for this box: the line kernel is the route,
+/// and its memory and work checks pass (their refusals are errors, as from
+/// [`table()`]).
+pub fn streams_table(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Result<bool> {
+    table::streams_table(game, dims, opts)
 }
 
 /// As [`table()`], but computed from the rules only — kernels and brute force, never a

@@ -52,10 +52,10 @@ pub(super) fn table_with(
         .ok_or_else(|| Error::Contract("no table route answered (brute force always does)".into()))
 }
 
-/// [`super::fills_buffer`]: whether the first route that applies (the one the walk of
+/// [`super::streams_table`]: whether the first route that applies (the one the walk of
 /// [`table_with`] would take) is the line kernel, after its estimate and its memory and
 /// work checks (their refusals are errors).
-pub(super) fn fills_buffer(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Result<bool> {
+pub(super) fn streams_table(game: &dyn Game, dims: &[usize], opts: &TableOptions) -> Result<bool> {
     crate::table::check_box_dimension(game, dims)?;
     let rule = ValueRule::of(game);
     if !rule.is_grundy() {
@@ -82,25 +82,17 @@ pub(super) fn fills_buffer(game: &dyn Game, dims: &[usize], opts: &TableOptions)
     Ok(true)
 }
 
-/// [`super::table_into`]: the line kernel into `values` when [`fills_buffer`], else
+/// [`super::table_streamed`]: the line kernel, streamed, when [`streams_table`], else
 /// `None`.
-pub(super) fn table_into(
+pub(super) fn table_streamed(
     game: &dyn Game,
     dims: &[usize],
     opts: &TableOptions,
-    values: &mut [u32],
 ) -> Result<Option<Method>> {
-    if !fills_buffer(game, dims, opts)? {
+    if !streams_table(game, dims, opts)? {
         return Ok(None);
     }
-    if cell_count(dims)? != values.len() as u64 {
-        return Err(Error::Contract(format!(
-            "a buffer of {} cells for the {} cells of the box",
-            values.len(),
-            cell_count(dims)?
-        )));
-    }
-    crate::table::grundy_table_into(game, dims, opts, values)?;
+    crate::table::grundy_table_streamed(game, dims, opts)?;
     Ok(Some(line_kernel_method()))
 }
 

@@ -195,17 +195,117 @@ impl Row {
     }
 }
 
+/// Where the kernel's table goes.
+pub(super) enum Output<'a> {
+    /// Into `values` (`width · height` cells, storage order); with `report_rows`, each
+    /// band's rows also go to [`Progress::cells_final`] once final.
+    Memory {
+        values: &'a mut [u32],
+        report_rows: bool,
+    },
+    /// Only to [`Progress::cells_final`], a band's rows at a time, from a buffer of the
+    /// kernel's own, reused from band to band: the kernel keeps only the half x ≥ y.
+    Stream,
+}
+
 /// Fills the half table x ≥ y of Wythoff's game on `width × height` (`width ≥ height
-/// ≥ 1`) and mirrors it; with `report_rows`, each band's rows go to
-/// [`Progress::cells_final`] once final. The pipeline of [`super::fill`], lag 0.
-pub(super) fn fill(
+/// ≥ 1`), and completes each band's rows from the rows above once the band is done
+/// (the mirror cells x < y): into `values`, or streamed ([`Output`]). The pipeline of
+/// [`super::fill`], lag 0.
+///
+/// Why the mirrors are not written with their cells: a band's mirror cells are 256
+/// bytes in each row below it, a new cache line (and every 16th band a new page) in
+/// each, written back to memory long before their row is done; copied at the end of
+/// the band, a band's rows are written in one place, and a streamed table keeps only
+/// half the cells (Wythoff 8192² into a file: A and B run in turn, see the README).
+pub(super) fn fill(width: usize, height: usize, output: Output<'_>, progress: &dyn Progress) {
+    debug_assert!(width >= height && height >= 1);
+    match output {
+        Output::Memory {
+            values,
+            report_rows,
+        } => {
+            debug_assert!(values.len() == width * height);
+            let rows = Rows { width };
+            fill_half(width, height, &rows, values, false, report_rows, progress);
+        }
+        Output::Stream => {
+            let strips = Strips::new(width, height);
+            let mut half = vec![0u32; strips.cells()];
+            fill_half(width, height, &strips, &mut half, true, true, progress);
+        }
+    }
+}
+
+/// Where the half table keeps cell (x, y), x ≥ y: at `index(x, y)`. In every layout the
+/// cells x0 .. x0 + 63 of a row (x0 a multiple of 64) are consecutive, and so are the
+/// cells (x, y0) .. (x, y0 + 63) of a column.
+trait Layout: Sync {
+    fn index(&self, x: usize, y: usize) -> usize;
+}
+
+/// The table's own order, row by row (`width` cells a row): the half is kept in the
+/// caller's table and completed in place.
+struct Rows {
+    width: usize,
+}
+
+impl Layout for Rows {
+    #[inline(always)]
+    fn index(&self, x: usize, y: usize) -> usize {
+        x + self.width * y
+    }
+}
+
+/// Strips of 64 columns, each holding its rows 0 .. min(64 (s + 1), height) one after
+/// another, 64 cells a row: the half alone, and the mirrors of a band's rows (rows
+/// 64 s .. 64 s + 63 are strip s's columns) all in one strip, read in order when the
+/// band is completed. Kept in the table's row order, a band's mirrors were 256 bytes
+/// in each row above it, 32 KiB apart: the reads of a completion then took as long as
+/// a tenth of the computation.
+struct Strips {
+    /// Where strip s starts.
+    starts: Vec<usize>,
+}
+
+impl Strips {
+    fn new(width: usize, height: usize) -> Strips {
+        let mut starts = Vec::with_capacity(width.div_ceil(64) + 1);
+        let mut at = 0;
+        for s in 0..width.div_ceil(64) {
+            starts.push(at);
+            at += 64 * height.min(64 * (s + 1));
+        }
+        starts.push(at);
+        Strips { starts }
+    }
+
+    /// Cells of all strips.
+    fn cells(&self) -> usize {
+        self.starts.last().copied().unwrap_or(0)
+    }
+}
+
+impl Layout for Strips {
+    #[inline(always)]
+    fn index(&self, x: usize, y: usize) -> usize {
+        self.starts[x / 64] + 64 * y + x % 64
+    }
+}
+
+/// [`fill`] with the half table in `half`, laid out by `layout`: with `streamed`, each
+/// band's rows are completed in a buffer and handed to [`Progress::cells_final`];
+/// without, `half` is the whole table ([`Rows`]), completed in place, its rows reported
+/// final with `report_rows`.
+fn fill_half<L: Layout>(
     width: usize,
     height: usize,
+    layout: &L,
+    half: &mut [u32],
+    streamed: bool,
     report_rows: bool,
     progress: &dyn Progress,
-    values: &mut [u32],
 ) {
-    debug_assert!(width >= height && height >= 1 && values.len() == width * height);
     let (w, h) = (width as u64, height as u64);
     // Column x: cells (x, y), y ≤ min(x, h − 1), values and searches in
     // [x − 2y, x + y]. Diagonal d: cells (d + k, k), k ≤ min(h − 1, w − 1 − d), in
@@ -236,11 +336,52 @@ pub(super) fn fill(
     let slots: Vec<std::sync::Mutex<Option<Vec<Row>>>> =
         (0..bands).map(|_| std::sync::Mutex::new(None)).collect();
     let spare: std::sync::Mutex<Vec<Vec<Row>>> = std::sync::Mutex::new(Vec::new());
-    let values_s = SharedCells::new(values);
+    let values_s = SharedCells::new(half);
     let columns_s = SharedArena::new(&mut columns);
     let diagonals_s = SharedArena::new(&mut diagonals);
     progress.start((width * height - height * (height - 1) / 2) as u64, "cells");
     let failed = AtomicBool::new(false);
+    // Completes band b, all of whose rows and the rows above are final (rows and
+    // mirrors: `complete_rows`), streams or reports its rows, and counts them done.
+    let complete_band = |b: usize, buffer: &mut Vec<u32>| {
+        let y0 = b * band_rows;
+        let k_count = band_rows.min(height - y0);
+        if streamed {
+            if buffer.is_empty() {
+                buffer.resize(band_rows * width, 0);
+            }
+            let rows = &mut buffer[..k_count * width];
+            // SAFETY: the rows above and this band's are final, and the stages at work
+            // below write only cells x ≥ y of later rows.
+            unsafe { complete_rows(&values_s, layout, width, y0, k_count, Some(rows)) };
+            progress.cells_final(y0 * width, rows);
+        } else {
+            // SAFETY: as above; the cells x < y of this band's rows are written only
+            // here.
+            unsafe { complete_rows(&values_s, layout, width, y0, k_count, None) };
+            if report_rows {
+                // SAFETY: rows y0 .. y0 + k_count are final (see `super::fill`).
+                let rows = unsafe { values_s.final_rows(y0, k_count, width) };
+                progress.cells_final(y0 * width, rows);
+            }
+        }
+        progress.advance((0..k_count).map(|k| width - (y0 + k)).sum::<usize>() as u64);
+    };
+    // With several stages, a thread of its own completes the bands (in order, as the
+    // last stage finishes them), so that no stage waits for another's completions: it
+    // runs whenever a stage waits and its write-out waits for the disk. Done by the
+    // last stage, the completions (a fifth of the work with a file to write) held up
+    // the first stage, which ran a band ahead of it at most (Wythoff 8192², 2 threads:
+    // the first stage waited 0.2 s of its 0.55 s).
+    let (completer, completer_thread) = if threads > 1 {
+        let (sender, receiver) = std::sync::mpsc::channel::<usize>();
+        (Some(sender), Some(receiver))
+    } else {
+        (None, None)
+    };
+    let completer = std::sync::Mutex::new(completer);
+    // The bands' rows when the stages complete them (one thread).
+    let band_buffer = std::sync::Mutex::new(Vec::<u32>::new());
     let sleepers: Vec<Sleeper> = (0..threads).map(|_| Sleeper::default()).collect();
     let wake_all = || {
         for s in &sleepers {
@@ -315,13 +456,8 @@ pub(super) fn fill(
                                 start_row(row, col, x as u64, h);
                             }
                             let g = cell(row, col, diagonals_s.line(x - y), x as u64, y as u64);
-                            // SAFETY: cell (x, y) is this band's; its mirror (y, x) is
-                            // left of the diagonal, written only here and read by no
-                            // query during the fill.
-                            values_s.write(x + width * y, g);
-                            if x != y && x < height {
-                                values_s.write(y + width * x, g);
-                            }
+                            // SAFETY: cell (x, y) is this band's.
+                            values_s.write(layout.index(x, y), g);
                         }
                     }
                 }
@@ -339,18 +475,41 @@ pub(super) fn fill(
             }
             // The band is done, and so are all the bands above (this thread did their
             // last segments before).
-            if report_rows {
-                // SAFETY: rows y0 .. y0 + k_count are final (see `super::fill`).
-                let rows = unsafe { values_s.final_rows(y0, k_count, width) };
-                progress.cells_final(y0 * width, rows);
-            }
-            progress.advance((0..k_count).map(|k| width - (y0 + k)).sum::<usize>() as u64);
             if let Ok(mut s) = spare.lock() {
                 s.push(rows);
             }
+            match completer.lock().ok().as_ref().and_then(|c| c.as_ref()) {
+                Some(completer) => {
+                    // Gone only if the completer panicked: the scope reports that.
+                    let _ = completer.send(b);
+                }
+                None => {
+                    let Ok(mut buffer) = band_buffer.lock() else {
+                        return;
+                    };
+                    complete_band(b, &mut buffer);
+                }
+            }
         }
     };
-    run_stages(threads, &stage);
+    std::thread::scope(|scope| {
+        let completing = completer_thread.map(|bands| {
+            scope.spawn(move || {
+                let mut buffer = Vec::new();
+                for b in bands {
+                    complete_band(b, &mut buffer);
+                }
+            })
+        });
+        run_stages(threads, &stage);
+        // The stages are done: the completer's queue ends.
+        if let Ok(mut sender) = completer.lock() {
+            sender.take();
+        }
+        if let Some(Err(payload)) = completing.map(|c| c.join()) {
+            std::panic::resume_unwind(payload);
+        }
+    });
     progress.finish();
 }
 
@@ -390,6 +549,87 @@ impl Sleeper {
             } else {
                 // The timeout only bounds a wait on a stage that failed.
                 std::thread::park_timeout(std::time::Duration::from_millis(1));
+            }
+        }
+    }
+}
+
+/// Completes rows y0 .. y0 + count (within one band of 64) once they and all
+/// rows above are final: their cells x < y are the mirrors (y, x), in the rows above
+/// (or this band's, for x ≥ y0). Into `rows` (`count` whole rows, the cells x ≥ y
+/// copied too), or in place ([`Rows`] only).
+///
+/// # Safety
+/// Rows 0 .. y0 + count are final in their cells x ≥ y, and nobody else touches the
+/// cells x < y of rows y0 .. y0 + count meanwhile.
+unsafe fn complete_rows<L: Layout>(
+    cells: &SharedCells,
+    layout: &L,
+    width: usize,
+    y0: usize,
+    count: usize,
+    mut rows: Option<&mut [u32]>,
+) {
+    // Sixteen columns (a cache line of each row written) at a time; their mirrors are
+    // sixteen runs of `count` consecutive cells.
+    const TILE: usize = 16;
+    let end = y0 + count;
+    for x0 in (0..end).step_by(TILE) {
+        let x1 = (x0 + TILE).min(end);
+        if let (Some(rows), true) = (rows.as_deref_mut(), x0 + TILE <= y0) {
+            // A whole tile left of all the rows (most of them): each row takes the
+            // tile's sixteen mirrors, the k-th of each run, the runs `stride` apart.
+            let start = layout.index(y0, x0);
+            let stride = layout.index(y0, x0 + 1) - start;
+            // SAFETY: the runs of cells (y0 .. y0 + count, x), x in the tile, are final
+            // (caller's contract); the slice spans them and what lies between, which
+            // is never written during the fill either (other strips' rows, or other
+            // final rows).
+            let block = unsafe { cells.final_cells(start, stride * (TILE - 1) + count) };
+            for (k, row) in rows.chunks_exact_mut(width).enumerate() {
+                let tile = &mut row[x0..x0 + TILE];
+                for (j, cell) in tile.iter_mut().enumerate() {
+                    *cell = block[stride * j + k];
+                }
+            }
+            continue;
+        }
+        let mut runs = [&[][..]; TILE];
+        for x in x0..x1 {
+            // Rows y > x only: k ≥ first.
+            let first = (x + 1).saturating_sub(y0);
+            if first < count {
+                // SAFETY: cells (y, x), y0 + first ≤ y < end, are x ≥ y cells of rows
+                // above (final: caller's contract), consecutive (a column below a
+                // multiple of 64).
+                runs[x - x0] =
+                    unsafe { cells.final_cells(layout.index(y0 + first, x), count - first) };
+            }
+        }
+        for k in 0..count {
+            let y = y0 + k;
+            for x in x0..x1.min(y) {
+                let first = (x + 1).saturating_sub(y0);
+                let v = runs[x - x0][k - first];
+                match rows.as_deref_mut() {
+                    Some(rows) => rows[x + width * k] = v,
+                    // SAFETY: cell (x, y), x < y, is the caller's to write.
+                    None => unsafe { cells.write(x + width * y, v) },
+                }
+            }
+        }
+    }
+    if let Some(rows) = rows {
+        for k in 0..count {
+            let y = y0 + k;
+            let mut x = y;
+            while x < width {
+                let run = (x / 64 * 64 + 64).min(width) - x;
+                // SAFETY: cells (x, y) .. (x + run − 1, y), x ≥ y, of a final row,
+                // consecutive (within 64 columns from a multiple of 64).
+                let src = unsafe { cells.final_cells(layout.index(x, y), run) };
+                rows[x + width * k..x + width * k + run].copy_from_slice(src);
+                x += run;
             }
         }
     }
