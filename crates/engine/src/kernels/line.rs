@@ -216,23 +216,23 @@ impl LineSet {
 /// while the table is shared, and two threads reading one final cell at once (a band
 /// and the band below it both reading the cells of the band above, say) never hold
 /// aliasing `&mut`s. Race freedom is the pipeline's ordering, stated at each call.
-struct SharedCells<'a> {
-    ptr: *mut u32,
+struct SharedCells<'a, T = u32> {
+    ptr: *mut T,
     len: usize,
     /// The cells are borrowed mutably for `'a`: nothing else touches them meanwhile.
-    _cells: PhantomData<&'a mut [u32]>,
+    _cells: PhantomData<&'a mut [T]>,
 }
 
-// SAFETY: a `SharedCells` is only a pointer to `u32`s (which are `Send`); every access
+// SAFETY: a `SharedCells` is only a pointer to plain numbers (`u32`s or `u16`s, `Send`); every access
 // goes through the unsafe `read`/`write`, whose callers guarantee that no cell is
 // written while another thread reads or writes it.
-unsafe impl Sync for SharedCells<'_> {}
+unsafe impl<T: Send> Sync for SharedCells<'_, T> {}
 // SAFETY: as for `Sync` above: the pointer may move to another thread, the callers of
 // `read`/`write` keep the accesses apart.
-unsafe impl Send for SharedCells<'_> {}
+unsafe impl<T: Send> Send for SharedCells<'_, T> {}
 
-impl<'a> SharedCells<'a> {
-    fn new(cells: &'a mut [u32]) -> Self {
+impl<'a, T: Copy> SharedCells<'a, T> {
+    fn new(cells: &'a mut [T]) -> Self {
         SharedCells {
             ptr: cells.as_mut_ptr(),
             len: cells.len(),
@@ -246,7 +246,7 @@ impl<'a> SharedCells<'a> {
     /// The rows are in bounds and nobody writes them again; other threads may still
     /// read their cells by value (through [`SharedCells::read`]), which a shared slice
     /// allows.
-    unsafe fn final_rows(&self, first: usize, count: usize, width: usize) -> &[u32] {
+    unsafe fn final_rows(&self, first: usize, count: usize, width: usize) -> &[T] {
         // SAFETY: the caller's.
         unsafe { self.final_cells(first * width, count * width) }
     }
@@ -255,7 +255,7 @@ impl<'a> SharedCells<'a> {
     ///
     /// # Safety
     /// As for [`SharedCells::final_rows`].
-    unsafe fn final_cells(&self, first: usize, count: usize) -> &[u32] {
+    unsafe fn final_cells(&self, first: usize, count: usize) -> &[T] {
         debug_assert!(first + count <= self.len);
         // SAFETY: the caller's.
         unsafe { std::slice::from_raw_parts(self.ptr.add(first).cast_const(), count) }
@@ -268,7 +268,7 @@ impl<'a> SharedCells<'a> {
     /// write: the cell is final (published through a `done` counter, or written earlier
     /// by this thread), or nobody writes it at all in this phase.
     #[inline(always)]
-    unsafe fn read(&self, i: usize) -> u32 {
+    unsafe fn read(&self, i: usize) -> T {
         debug_assert!(i < self.len);
         // SAFETY: in bounds, and no write races with this read (caller's contract).
         unsafe { std::ptr::read(self.ptr.add(i)) }
@@ -281,7 +281,7 @@ impl<'a> SharedCells<'a> {
     /// writes it until this write happens-before that access (a `done` counter
     /// published with Release and read with Acquire, or the end of the phase).
     #[inline(always)]
-    unsafe fn write(&self, i: usize, v: u32) {
+    unsafe fn write(&self, i: usize, v: T) {
         debug_assert!(i < self.len);
         // SAFETY: in bounds, and no other access races with this write (caller's
         // contract).
@@ -1173,6 +1173,8 @@ mod tests {
                     (129, 65),
                     (700, 37),
                     (37, 700),
+                    // Values past 16 bits: the streamed half in `u32`s.
+                    (66_000, 2),
                 ] {
                     let own = line_table(&WYTHOFF, 0, w, h, &crate::NoProgress).unwrap();
                     // The general kernel on the same box: wide ones by halves, tall
