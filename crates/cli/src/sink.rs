@@ -65,7 +65,15 @@ static SEE_CLOSED_STDOUT: extern "C" fn() = {
 /// error is closed, `/dev/null` takes its descriptor, so that no file nimlab opens
 /// later becomes descriptor 1 or 2 by accident; a closed standard output is
 /// remembered, and writing a result to it is then an error (exit 2), not a silent loss.
+/// A file grown past the size limit (`ulimit -f`) is a write error too (EFBIG: exit 2,
+/// the temporary file removed), not the signal that would end the process and leave
+/// the temporary file behind.
 pub fn guard_standard_streams() {
+    #[cfg(unix)]
+    // SAFETY: ignoring a signal installs no handler; no memory is shared.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
     #[cfg(unix)]
     for fd in [1, 2] {
         // SAFETY: fcntl and open on plain descriptors; no memory is shared.

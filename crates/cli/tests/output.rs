@@ -92,6 +92,43 @@ fn a_failed_write_is_removed_and_keeps_the_old_file() {
 }
 
 #[test]
+fn a_file_past_the_size_limit_is_one_line_and_exit_2_with_the_old_file_kept() {
+    // `ulimit -f`: the write fails with EFBIG (nimlab ignores SIGXFSZ, which would end
+    // the process and leave the temporary file behind), for a table streamed into its
+    // file (`--format npy`, the line kernel) as for one written through a buffer.
+    use std::os::unix::process::CommandExt;
+    let d = scratch("output", "size-limit");
+    for (name, format) in [("w.npy", "npy"), ("w.csv", "csv")] {
+        let target = d.join(name);
+        std::fs::write(&target, "precious").unwrap();
+        let mut command = Command::new(env!("CARGO_BIN_EXE_nimlab"));
+        command.args([
+            "table", "wythoff", "--size", "600", "--format", format, "-o",
+        ]);
+        command.arg(&target);
+        // SAFETY: only setrlimit, async-signal-safe, between fork and exec.
+        unsafe {
+            command.pre_exec(|| {
+                let limit = libc::rlimit {
+                    rlim_cur: 64 * 1024,
+                    rlim_max: libc::RLIM_INFINITY,
+                };
+                if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) == 0 {
+                    Ok(())
+                } else {
+                    Err(std::io::Error::last_os_error())
+                }
+            })
+        };
+        let out = command.output().expect("nimlab runs");
+        assert_one_line_error(&out, "File too large");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious");
+    }
+    assert_eq!(entries(&d), ["w.csv", "w.npy"]);
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
 fn a_full_disk_on_stdout_is_one_line_and_exit_2() {
     if !Path::new("/dev/full").exists() {
         return;
