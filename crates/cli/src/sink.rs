@@ -530,7 +530,7 @@ impl Sink {
     /// write through [`Write`] then. [`Sink::finish`] syncs and renames the file as it
     /// does written output; a sink dropped unfinished removes it.
     pub fn positional(&mut self, len: u64) -> Result<Option<Positional<'_>>> {
-        let Target::Atomic { file: Some(w), .. } = &mut self.target else {
+        let Target::Atomic { file: Some(w), .. } = &self.target else {
             return Ok(None);
         };
         let file = w.get_ref();
@@ -557,10 +557,6 @@ impl Sink {
                 // The file system reserves no blocks (EOPNOTSUPP): sized below.
             }
         }
-        let Target::Atomic { file: Some(w), .. } = &self.target else {
-            return Ok(None);
-        };
-        let file = w.get_ref();
         file.set_len(len).map_err(|e| self.error(e))?;
         Ok(Some(Positional {
             file,

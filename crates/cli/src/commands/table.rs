@@ -315,7 +315,9 @@ impl nimlab_engine::Progress for Writing<'_> {
 impl Writing<'_> {
     /// Writes `bytes` at `offset` in the file; a failure is kept (the first one).
     fn write(&self, bytes: &[u8], offset: u64) {
-        if let (Err(e), Ok(mut failed)) = (self.file.write_at(bytes, offset), self.failed.lock()) {
+        if let Err(e) = self.file.write_at(bytes, offset)
+            && let Ok(mut failed) = self.failed.lock()
+        {
             failed.get_or_insert(e);
         }
     }

@@ -234,17 +234,32 @@ pub(super) fn fill(width: usize, height: usize, output: Output<'_>, progress: &d
         } => {
             debug_assert!(values.len() == width * height);
             let rows = Rows { width };
-            fill_half(width, height, &rows, values, false, report_rows, progress);
+            let completion = Completion::InPlace { report_rows };
+            fill_half(width, height, &rows, values, completion, progress);
         }
         Output::Stream => {
             let strips = Strips::new(width, height);
             // Two bytes a value where they fit (G(x, y) ≤ x + y < width + height).
             if width + height <= 1 << 16 {
                 let mut half = vec![0u16; strips.cells()];
-                fill_half(width, height, &strips, &mut half, true, true, progress);
+                fill_half(
+                    width,
+                    height,
+                    &strips,
+                    &mut half,
+                    Completion::Streamed,
+                    progress,
+                );
             } else {
                 let mut half = vec![0u32; strips.cells()];
-                fill_half(width, height, &strips, &mut half, true, true, progress);
+                fill_half(
+                    width,
+                    height,
+                    &strips,
+                    &mut half,
+                    Completion::Streamed,
+                    progress,
+                );
             }
         }
     }
@@ -335,17 +350,24 @@ impl Layout for Strips {
     }
 }
 
-/// [`fill`] with the half table in `half`, laid out by `layout`: with `streamed`, each
-/// band's rows are completed in a buffer and handed to [`Progress::cells_final`];
-/// without, `half` is the whole table ([`Rows`]), completed in place, its rows reported
-/// final with `report_rows`.
+/// How [`fill_half`] completes a band's rows.
+#[derive(Clone, Copy)]
+enum Completion {
+    /// In a buffer, handed to [`Progress::cells_final`].
+    Streamed,
+    /// In place: the half is the whole table ([`Rows`]); with `report_rows`, the rows
+    /// are then reported final.
+    InPlace { report_rows: bool },
+}
+
+/// [`fill`] with the half table in `half`, laid out by `layout`, each band's rows
+/// completed as `completion` says.
 fn fill_half<L: Layout, C: Cell>(
     width: usize,
     height: usize,
     layout: &L,
     half: &mut [C],
-    streamed: bool,
-    report_rows: bool,
+    completion: Completion,
     progress: &dyn Progress,
 ) {
     let (w, h) = (width as u64, height as u64);
@@ -388,7 +410,7 @@ fn fill_half<L: Layout, C: Cell>(
     let complete_band = |b: usize, buffer: &mut Vec<u32>| {
         let y0 = b * band_rows;
         let k_count = band_rows.min(height - y0);
-        if streamed {
+        if let Completion::Streamed = completion {
             if buffer.is_empty() {
                 buffer.resize(band_rows * width, 0);
             }
@@ -401,7 +423,7 @@ fn fill_half<L: Layout, C: Cell>(
             // SAFETY: as above; the cells x < y of this band's rows are written only
             // here.
             unsafe { complete_rows(&values_s, layout, width, y0, k_count, None) };
-            if report_rows {
+            if let Completion::InPlace { report_rows: true } = completion {
                 // SAFETY: rows y0 .. y0 + k_count are final (see `super::fill`).
                 let rows = unsafe { values_s.final_rows(y0, k_count, width) };
                 // In place, the cells are the caller's `u32`s.
